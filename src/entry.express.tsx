@@ -1,0 +1,41 @@
+/**
+ * Production server entry: parse the environment, build the app, listen. Nothing else lives here.
+ */
+import qwikCityPlan from "@qwik-city-plan";
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import render from "./entry.ssr";
+import { createApp } from "./server/app";
+import { createRenderer } from "./server/render";
+import { getEnv } from "./server/env";
+import { getHostRules } from "./server/tenancy";
+import { initMonitoring } from "./server/monitoring";
+import type { RenderPlatform } from "./server/render-context";
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface QwikCityPlatform extends RenderPlatform {}
+}
+
+function start() {
+  let env, hostRules;
+  try {
+    env = getEnv();
+    hostRules = getHostRules();
+  } catch (error) {
+    console.error(`Refusing to start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  void initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
+  const distDir = join(fileURLToPath(import.meta.url), "..", "..", "dist");
+  const renderRequest = createRenderer({ render, qwikCityPlan, checkOrigin: "lax-proto" });
+  const app = createApp({ env, hostRules, renderRequest, distDir });
+  const server = app.listen(env.PORT, () => {
+    console.log(`frontend listening on http://localhost:${env.PORT} (ENVIRONMENT=${env.ENVIRONMENT})`);
+  });
+  const shutdown = () => server.close(() => process.exit(0));
+  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
+}
+
+start();

@@ -1,0 +1,28 @@
+/**
+ * Base vite config: Qwik + Qwik City. The Express server build extends it in adapters/express/vite.config.ts.
+ */
+import { defineConfig, loadEnv, type UserConfig } from "vite";
+import { qwikVite } from "@builder.io/qwik/optimizer";
+import { qwikCity } from "@builder.io/qwik-city/vite";
+import { fileURLToPath } from "node:url";
+
+export default defineConfig(({ command, mode }): UserConfig => {
+  if (command === "serve") {
+    // The dev server runs the same server code as production, which reads its settings from
+    // process.env (src/server/env.ts). Fill in the committed demo defaults for what the shell didn't set.
+    const defaults = loadEnv("development", process.cwd(), "");
+    for (const [key, value] of Object.entries(defaults)) process.env[key] ??= value;
+  }
+  return {
+    // PUBLIC_ variables are inlined into the client bundle at build time (the specification's rule 1).
+    envPrefix: ["PUBLIC_"],
+    plugins: [
+      qwikCity({ trailingSlash: true }),
+      // enableRequestRewrite: ev.rewrite() keeps public URLs while routing to /_sites/<code>/ (DESIGN.md).
+      qwikVite({ experimental: ["enableRequestRewrite"] }),
+    ],
+    resolve: { alias: { "~": fileURLToPath(new URL("./src", import.meta.url)) } },
+    server: { headers: { "Cache-Control": "public, max-age=0" } },
+    build: { sourcemap: mode === "development" },
+  };
+});
