@@ -1,0 +1,36 @@
+# Operator and developer entry points. `make demo` and `make test` work on a fresh machine.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+help: ## List the targets
+	@grep -E '^[a-z.-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: node_modules/.package-lock.json ## Install the npm dependencies (npm ci)
+
+chromium: ## Install Debian's Chromium for the browser tests when it is missing
+	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+build: install ## Production build (client, server, pre-pass)
+	npm run build
+
+demo: install ## Run the product on the demo content backend with the demo practices
+	bash ops/demo.sh
+
+dev: install ## Vite dev server on port 3000 against the demo backend
+	bash ops/demo.sh --dev
+
+test: install chromium ## Build, then run every test (unit, integration, browser)
+	npm run build
+	npx vitest run
+
+lint: install ## ESLint + TypeScript
+	npm run lint
+
+bench: build ## Benchmarks (figures printed side by side)
+	npm run bench
+
+.PHONY: help install chromium build demo dev test lint bench

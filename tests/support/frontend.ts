@@ -1,0 +1,101 @@
+/**
+ * Starts the built production server (server/entry.express.js) as a child process on a free port, the
+ * way an operator runs it, with the environment a test chooses.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { existsSync } from "node:fs";
+
+export interface Frontend {
+  url: string;
+  port: number;
+  /** Everything the process printed, for assertions on log lines. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export const DEFAULT_SECRET = "integration-test-revalidation-secret";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startFrontend(opts: { backendUrl: string; env?: Record<string, string> }): Promise<Frontend> {
+  if (!existsSync("server/entry.express.js")) {
+    throw new Error("server/entry.express.js is missing: run `npm run build` before the integration tests");
+  }
+  const port = await freePort();
+  let output = "";
+  const child: ChildProcess = spawn(process.execPath, ["server/entry.express.js"], {
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      ENVIRONMENT: "dev",
+      PREVIEW_DOMAIN: "localhost",
+      BACKEND_API_URL: `${opts.backendUrl}/api/v1/websites`,
+      REVALIDATION_SECRET: DEFAULT_SECRET,
+      BUILD_CMS_ORIGIN: opts.backendUrl,
+      ...opts.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(r, 100, "running"))]);
+    if (code !== "running") throw new Error(`frontend exited with ${code} before listening:\n${output}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`frontend did not answer /healthz within 15 s:\n${output}`);
+    }
+  }
+  return {
+    url,
+    port,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+    },
+  };
+}
+
+/** Runs the server expecting it to refuse to start; resolves with its exit code and output. */
+export async function runFrontendExpectingFailure(env: Record<string, string | undefined>) {
+  const child = spawn(process.execPath, ["server/entry.express.js"], {
+    env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (c) => (output += c));
+  child.stderr.on("data", (c) => (output += c));
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      resolve(null);
+    }, 10_000);
+    child.once("exit", (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    });
+  });
+  return { code, output };
+}
