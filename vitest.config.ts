@@ -10,6 +10,8 @@ const alias = { "~": fileURLToPath(new URL("./src", import.meta.url)) };
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Integration files start servers and Chromium; on 2 cores they run one at a time.
+    fileParallelism: false,
     projects: [
       {
         resolve: { alias },
@@ -24,8 +26,6 @@ export default defineConfig({
           globalSetup: ["tests/support/global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 120_000,
-          // The integration files share one built server and one demo backend; run them one at a time.
-          fileParallelism: false,
         },
       },
     ],
