@@ -11,8 +11,8 @@ node_modules/.package-lock.json: package-lock.json
 
 install: node_modules/.package-lock.json ## Install the npm dependencies (npm ci)
 
-chromium: ## Install Debian's Chromium for the browser tests when it is missing
-	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+chromium: ## Install Debian's Chromium and nginx for the browser and proxy tests when missing
+	@command -v chromium >/dev/null && command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx; }
 
 build: install ## Production build (client, server, pre-pass)
 	npm run build
