@@ -2,8 +2,12 @@
  * createApp(): the Express stack in front of Qwik City, importable without listening.
  *
  *   1. static build assets (immutable)      4. tenancy: Host -> practice, else plain 404
- *   2. global endpoints (any Host)          5. pages: rendered by the real Qwik City router
- *   3. /_sites from outside -> 404          6. final 404, then one error handler
+ *   2. global endpoints (any Host):         5. page cache (GET/HEAD of cacheable responses)
+ *      healthz, revalidation routes         6. pages: rendered by the real Qwik City router
+ *   3. /_sites from outside -> 404          7. final 404, then one error handler
+ *
+ * Fresh cache hits are answered before Express by cacheFront() (src/server/cache/http.ts), wrapped
+ * around this app by the server entry.
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import compression from "compression";
@@ -14,6 +18,7 @@ import type { RenderRequest } from "./render";
 import { sendFetchResponse, toFetchRequest } from "./express-bridge";
 import { reportError } from "./monitoring";
 import { isIndexable, NOINDEX_HEADER } from "./indexing";
+import { cacheMiddleware, revalidateHandlers, type PageCache } from "./cache";
 
 export interface AppOptions {
   env: Env;
@@ -21,6 +26,8 @@ export interface AppOptions {
   renderRequest: RenderRequest;
   /** The client build output (dist/): /build and /assets are served from it. */
   distDir: string;
+  /** The page cache (src/server/cache): answers cacheable GET/HEAD; its invalidate() backs revalidation. */
+  pageCache: PageCache;
 }
 
 /** Request-scoped data the later middleware reads (never module state). */
@@ -53,6 +60,14 @@ export function createApp(opts: AppOptions) {
     res.type("text/plain").send("ok");
   });
 
+  // Revalidation by tag (page cache), on any Host: the backend calls the container's internal address.
+  const revalidate = revalidateHandlers({
+    secret: opts.env.REVALIDATION_SECRET,
+    invalidate: (tags) => opts.pageCache.invalidate(tags),
+  });
+  app.post("/webhooks/revalidate/", revalidate.webhook);
+  app.post("/api/revalidate", revalidate.api);
+
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (isInternalPath(req.path)) {
       res.status(404).type("text/plain").send("Not Found");
@@ -69,6 +84,10 @@ export function createApp(opts: AppOptions) {
 
   // Files of the client build's root (favicon, manifest) served per tenant host; no index, no redirect.
   app.use(express.static(opts.distDir, { index: false, redirect: false, maxAge: "1h" }));
+
+  // Page cache: after tenancy (and redirects), before the render. Stores only what the render below
+  // would answer a 200 for; everything it does not answer falls through to the render.
+  app.use(cacheMiddleware(opts.pageCache));
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const tenant = res.locals.tenant as TenantLocals;

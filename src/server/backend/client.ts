@@ -3,7 +3,7 @@
  * render's context (never module state), so the page cache can invalidate exactly what a change touches.
  */
 import type { z } from "zod";
-import { siteTag, pageTag, sitePageTag } from "../cache/tags";
+import { siteTag, pageTag, sitePageTag, pageListDataTags } from "../cache/tags";
 import { getJson, type HttpOptions } from "./http";
 import {
   jobsSchema,
@@ -22,7 +22,8 @@ export interface ReadContext {
 
 /**
  * The read path every backend GET goes through. The default fetches; the data cache wraps it
- * (src/server/cache/data-cache.ts) to share reads across renders and coalesce concurrent ones.
+ * (src/server/cache/data-cache.ts) to share reads across renders and coalesce concurrent ones, and
+ * drops what `tags` name when a webhook names them.
  */
 export type Reader = <T extends z.ZodType>(endpoint: string, schema: T, tags: string[]) => Promise<z.output<T>>;
 
@@ -33,9 +34,16 @@ export function directReader(http: HttpOptions): Reader {
 const enc = encodeURIComponent;
 
 export function createBackendClient(read: Reader) {
-  async function tagged<T extends z.ZodType>(ctx: ReadContext, endpoint: string, schema: T, tags: string[]) {
+  /** Records the render's tags; the data cache may know the payload under more tags (cache/tags.ts). */
+  async function tagged<T extends z.ZodType>(
+    ctx: ReadContext,
+    endpoint: string,
+    schema: T,
+    tags: string[],
+    dataTags: string[] = tags,
+  ) {
     for (const tag of tags) ctx.tags.add(tag);
-    return read(endpoint, schema, tags);
+    return read(endpoint, schema, dataTags);
   }
   return {
     config: (ctx: ReadContext, code: string) =>
@@ -45,7 +53,7 @@ export function createBackendClient(read: Reader) {
     team: (ctx: ReadContext, code: string) => tagged(ctx, `/sites/${enc(code)}/team/`, teamSchema, [siteTag(code)]),
     nav: (ctx: ReadContext, code: string) => tagged(ctx, `/sites/${enc(code)}/nav/`, navSchema, [siteTag(code)]),
     pages: (ctx: ReadContext, code: string) =>
-      tagged(ctx, `/sites/${enc(code)}/pages/`, pageListSchema, [siteTag(code)]),
+      tagged(ctx, `/sites/${enc(code)}/pages/`, pageListSchema, [siteTag(code)], pageListDataTags(code)),
     page: (ctx: ReadContext, code: string, slug: string) =>
       tagged(ctx, `/sites/${enc(code)}/pages/${enc(slug)}/`, pageSchema, [
         siteTag(code),

@@ -1,5 +1,6 @@
-/** The process's backend client, built once from the environment. */
+/** The process's backend client, built once from the environment, reading through the data cache. */
 import { getEnv } from "../env";
+import { DataCache } from "../cache/data-cache";
 import { createBackendClient, directReader, type BackendClient } from "./client";
 
 export { BackendError, isBackendError } from "./errors";
@@ -8,11 +9,19 @@ export type { ReadContext, BackendClient, Reader } from "./client";
 export * from "./schemas";
 
 let client: BackendClient | undefined;
+let dataCache: DataCache | undefined;
+
+/** The data cache the backend client reads through (the page cache invalidates it by tag). */
+export function getDataCache(): DataCache {
+  dataCache ??= new DataCache({ ttlSeconds: getEnv().BACKEND_REVALIDATE_TTL });
+  return dataCache;
+}
 
 export function getBackend(): BackendClient {
   if (!client) {
     const env = getEnv();
-    client = createBackendClient(directReader({ baseUrl: env.BACKEND_API_URL, timeoutMs: env.BACKEND_TIMEOUT_MS }));
+    const direct = directReader({ baseUrl: env.BACKEND_API_URL, timeoutMs: env.BACKEND_TIMEOUT_MS });
+    client = createBackendClient(getDataCache().wrap(direct));
   }
   return client;
 }

@@ -1,0 +1,101 @@
+/**
+ * The backend data cache: parsed payloads by endpoint for BACKEND_REVALIDATE_TTL (node-cache), so that
+ * rendering many pages of a practice reads its config, practice, nav, team and page list once, and
+ * concurrent identical reads share one request. Entries carry tags and are dropped by the same
+ * invalidation as the pages (plus the page lists a page tag reaches: cache/tags.ts, dataTagsFor).
+ *
+ * Payloads are shared between renders, not copied (useClones: false): route code treats backend data
+ * as read-only. Failures are never cached: the next read asks the backend again.
+ */
+import NodeCache from "node-cache";
+import type { Reader } from "../backend/client";
+import { dataTagsFor } from "./tags";
+import { TagIndex } from "./tag-index";
+
+interface Inflight {
+  promise: Promise<unknown>;
+  tags: string[];
+}
+
+export interface DataCacheOptions {
+  ttlSeconds: number;
+  /** A ceiling on entries (node-cache refuses more); past it reads still work, uncached. */
+  maxKeys?: number;
+}
+
+export class DataCache {
+  private readonly cache: NodeCache;
+  private readonly index = new TagIndex<string>();
+  private readonly tagsOf = new Map<string, string[]>();
+  private readonly inflight = new Map<string, Inflight>();
+  /** Backend requests made through the cache (tests, benchmark). */
+  fetches = 0;
+
+  constructor(opts: DataCacheOptions) {
+    this.cache = new NodeCache({
+      stdTTL: opts.ttlSeconds,
+      checkperiod: Math.min(opts.ttlSeconds, 120),
+      useClones: false,
+      maxKeys: opts.maxKeys ?? 200_000,
+    });
+    // Expiry and deletion both come through "del": keep the tag index in step.
+    this.cache.on("del", (key: string) => this.forget(key));
+  }
+
+  /** A Reader that answers from the cache and coalesces concurrent reads of one endpoint. */
+  wrap(read: Reader): Reader {
+    return (endpoint, schema, tags) => {
+      const cached = this.cache.get(endpoint);
+      if (cached !== undefined) return Promise.resolve(cached as never);
+      const running = this.inflight.get(endpoint);
+      if (running) return running.promise as never;
+      this.fetches++;
+      const promise = read(endpoint, schema, tags).then((value) => {
+        // Stored only if no invalidation dropped this read while it ran.
+        if (this.inflight.get(endpoint)?.promise === promise) this.store(endpoint, value, tags);
+        return value;
+      });
+      const entry = { promise, tags };
+      this.inflight.set(endpoint, entry);
+      const clear = () => {
+        if (this.inflight.get(endpoint) === entry) this.inflight.delete(endpoint);
+      };
+      promise.then(clear, clear);
+      return promise;
+    };
+  }
+
+  /** Drops every payload (and running read) the webhook tags reach; returns how many payloads. */
+  invalidate(tags: string[]): number {
+    const dataTags = dataTagsFor(tags);
+    const keys = [...this.index.keysFor(dataTags)];
+    this.cache.del(keys);
+    const wanted = new Set(dataTags);
+    for (const [endpoint, running] of this.inflight) {
+      if (running.tags.some((tag) => wanted.has(tag))) this.inflight.delete(endpoint);
+    }
+    return keys.length;
+  }
+
+  get size(): number {
+    return this.cache.keys().length;
+  }
+
+  private store(endpoint: string, value: unknown, tags: string[]): void {
+    try {
+      this.forget(endpoint);
+      this.cache.set(endpoint, value);
+      this.tagsOf.set(endpoint, tags);
+      this.index.add(endpoint, tags);
+    } catch {
+      // ECACHEFULL: serve uncached rather than fail the render.
+    }
+  }
+
+  private forget(endpoint: string): void {
+    const tags = this.tagsOf.get(endpoint);
+    if (!tags) return;
+    this.index.remove(endpoint, tags);
+    this.tagsOf.delete(endpoint);
+  }
+}
