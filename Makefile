@@ -34,3 +34,26 @@ bench: build ## Benchmarks (figures printed side by side)
 	npm run bench
 
 .PHONY: help install chromium build demo dev test lint bench
+
+ENV ?=
+REF ?=
+
+deploy: ## Deploy: ENV=dev (develop), ENV=staging, ENV=prod REF=v<major>.<minor>
+	ops/deploy.sh $(ENV) $(REF)
+
+quickdeploy: ## Deploy the working tree without fetching from git: ENV=<env>
+	ops/deploy.sh $(ENV) --quick
+
+smoke: install ## Post-deploy smoke checks; target with SMOKE_HOST=http://host:port
+	npx tsx ops/smoke.ts
+
+setup: ## Create the secrets key on this machine (once)
+	ops/secrets.sh setup
+
+decrypt: ## Decrypt ops/secrets/.env.ENV.enc to the server's owner-only plaintext: ENV=<env>
+	ops/secrets.sh decrypt $(ENV)
+
+encrypt: ## Encrypt the server's plaintext env file back into ops/secrets/: ENV=<env>
+	ops/secrets.sh encrypt $(ENV)
+
+.PHONY: deploy quickdeploy smoke setup decrypt encrypt
