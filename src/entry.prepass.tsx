@@ -3,6 +3,7 @@
  * active registered practice with the server's own render function. src/server/cache/prepass.ts says how.
  */
 import qwikCityPlan from "@qwik-city-plan";
+import { resolve } from "node:path";
 import render from "./entry.ssr";
 import { createRenderer } from "./server/render";
 import { initPrepassEnv } from "./server/env";
@@ -28,8 +29,16 @@ async function main(): Promise<void> {
     backend: getBackend(),
     render: targetRenderer(renderRequest),
     outDir: env.PREPASS_DIR,
-    mediaDirs: [env.MEDIA_CACHE_DIR, "public/media"],
+    mediaDirs: mediaDirs(env.MEDIA_CACHE_DIR),
   });
+}
+
+/**
+ * The build's media cache (dist/media, shipped with the server) and public/media (the vite dev server's
+ * copy). A media cache pointed elsewhere (tests, benchmarks) leaves the source tree alone.
+ */
+function mediaDirs(configured: string): string[] {
+  return resolve(configured) === resolve("dist/media") ? [configured, "public/media"] : [configured];
 }
 
 main().catch((error) => {

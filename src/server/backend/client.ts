@@ -23,9 +23,15 @@ export interface ReadContext {
 /**
  * The read path every backend GET goes through. The default fetches; the data cache wraps it
  * (src/server/cache/data-cache.ts) to share reads across renders and coalesce concurrent ones, and
- * drops what `tags` name when a webhook names them.
+ * drops what `tags` name when a webhook names them. `shared` is false for a payload only one page
+ * renders from (a page's own content): the data cache keeps those briefly, not for the whole TTL.
  */
-export type Reader = <T extends z.ZodType>(endpoint: string, schema: T, tags: string[]) => Promise<z.output<T>>;
+export type Reader = <T extends z.ZodType>(
+  endpoint: string,
+  schema: T,
+  tags: string[],
+  shared?: boolean,
+) => Promise<z.output<T>>;
 
 export function directReader(http: HttpOptions): Reader {
   return (endpoint, schema) => getJson(http, endpoint, schema);
@@ -41,9 +47,10 @@ export function createBackendClient(read: Reader) {
     schema: T,
     tags: string[],
     dataTags: string[] = tags,
+    shared = true,
   ) {
     for (const tag of tags) ctx.tags.add(tag);
-    return read(endpoint, schema, dataTags);
+    return read(endpoint, schema, dataTags, shared);
   }
   return {
     config: (ctx: ReadContext, code: string) =>
@@ -54,12 +61,10 @@ export function createBackendClient(read: Reader) {
     nav: (ctx: ReadContext, code: string) => tagged(ctx, `/sites/${enc(code)}/nav/`, navSchema, [siteTag(code)]),
     pages: (ctx: ReadContext, code: string) =>
       tagged(ctx, `/sites/${enc(code)}/pages/`, pageListSchema, [siteTag(code)], pageListDataTags(code)),
-    page: (ctx: ReadContext, code: string, slug: string) =>
-      tagged(ctx, `/sites/${enc(code)}/pages/${enc(slug)}/`, pageSchema, [
-        siteTag(code),
-        pageTag(slug),
-        sitePageTag(code, slug),
-      ]),
+    page: (ctx: ReadContext, code: string, slug: string) => {
+      const tags = [siteTag(code), pageTag(slug), sitePageTag(code, slug)];
+      return tagged(ctx, `/sites/${enc(code)}/pages/${enc(slug)}/`, pageSchema, tags, tags, false);
+    },
     jobs: (ctx: ReadContext, code: string) => tagged(ctx, `/sites/${enc(code)}/jobs/`, jobsSchema, [siteTag(code)]),
   };
 }

@@ -5,12 +5,17 @@
  * invalidation as the pages (plus the page lists a page tag reaches: cache/tags.ts, dataTagsFor).
  *
  * Payloads are shared between renders, not copied (useClones: false): route code treats backend data
- * as read-only. Failures are never cached: the next read asks the backend again.
+ * as read-only. Failures are never cached: the next read asks the backend again. A payload only one page
+ * renders from (its own content) is kept SINGLE_USE_TTL_SECONDS at most: long enough for the page and
+ * its q-data.json, without holding every page's content in memory beside the rendered page itself.
  */
 import NodeCache from "node-cache";
 import type { Reader } from "../backend/client";
 import { dataTagsFor } from "./tags";
 import { TagIndex } from "./tag-index";
+
+/** Retention of single-page payloads (measured: 7,500 of them held for an hour cost ~100 MB of heap). */
+export const SINGLE_USE_TTL_SECONDS = 60;
 
 interface Inflight {
   promise: Promise<unknown>;
@@ -25,6 +30,7 @@ export interface DataCacheOptions {
 
 export class DataCache {
   private readonly cache: NodeCache;
+  private readonly singleUseTtl: number;
   private readonly index = new TagIndex<string>();
   private readonly tagsOf = new Map<string, string[]>();
   private readonly inflight = new Map<string, Inflight>();
@@ -32,6 +38,7 @@ export class DataCache {
   fetches = 0;
 
   constructor(opts: DataCacheOptions) {
+    this.singleUseTtl = Math.min(opts.ttlSeconds, SINGLE_USE_TTL_SECONDS);
     this.cache = new NodeCache({
       stdTTL: opts.ttlSeconds,
       checkperiod: Math.min(opts.ttlSeconds, 120),
@@ -44,15 +51,15 @@ export class DataCache {
 
   /** A Reader that answers from the cache and coalesces concurrent reads of one endpoint. */
   wrap(read: Reader): Reader {
-    return (endpoint, schema, tags) => {
+    return (endpoint, schema, tags, shared = true) => {
       const cached = this.cache.get(endpoint);
       if (cached !== undefined) return Promise.resolve(cached as never);
       const running = this.inflight.get(endpoint);
       if (running) return running.promise as never;
       this.fetches++;
-      const promise = read(endpoint, schema, tags).then((value) => {
+      const promise = read(endpoint, schema, tags, shared).then((value) => {
         // Stored only if no invalidation dropped this read while it ran.
-        if (this.inflight.get(endpoint)?.promise === promise) this.store(endpoint, value, tags);
+        if (this.inflight.get(endpoint)?.promise === promise) this.store(endpoint, value, tags, shared);
         return value;
       });
       const entry = { promise, tags };
@@ -81,10 +88,11 @@ export class DataCache {
     return this.cache.keys().length;
   }
 
-  private store(endpoint: string, value: unknown, tags: string[]): void {
+  private store(endpoint: string, value: unknown, tags: string[], shared: boolean): void {
     try {
       this.forget(endpoint);
-      this.cache.set(endpoint, value);
+      if (shared) this.cache.set(endpoint, value);
+      else this.cache.set(endpoint, value, this.singleUseTtl);
       this.tagsOf.set(endpoint, tags);
       this.index.add(endpoint, tags);
     } catch {

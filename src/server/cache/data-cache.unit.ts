@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { DataCache } from "./data-cache";
+import { DataCache, SINGLE_USE_TTL_SECONDS } from "./data-cache";
 import type { Reader } from "../backend/client";
 import { pageListDataTags } from "./tags";
 
@@ -82,6 +82,19 @@ describe("DataCache", () => {
     backend.setFail(false);
     expect((await read("/y/", schema, [])).v).toBe(0);
     expect(backend.calls.get("/y/")).toBe(2);
+  });
+
+  it("keeps a single page's payload briefly, shared payloads for the whole TTL", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const backend = fakeBackend();
+    const read = new DataCache({ ttlSeconds: 3600 }).wrap(backend.read);
+    await read("/sites/a/config/", schema, ["site:a"]);
+    await read("/sites/a/pages/x/", schema, ["site:a"], false);
+    vi.setSystemTime(Date.now() + (SINGLE_USE_TTL_SECONDS + 1) * 1000);
+    await read("/sites/a/config/", schema, ["site:a"]);
+    await read("/sites/a/pages/x/", schema, ["site:a"], false);
+    expect(backend.calls.get("/sites/a/config/")).toBe(1);
+    expect(backend.calls.get("/sites/a/pages/x/")).toBe(2);
   });
 
   it("expires entries after the TTL", async () => {

@@ -53,6 +53,8 @@ export interface PageEntry {
   retryAt: number;
   /** Bytes counted against the store's budget. */
   size: number;
+  /** The fast path's header lists per encoding, built on first use (serve.ts). */
+  wire?: Partial<Record<"br" | "gzip" | "identity", string[]>>;
 }
 
 /** Headers of a render never replayed from the cache: per response, or decided by the cache itself. */
@@ -100,7 +102,7 @@ export async function buildEntry(
   });
   const compressible = isCompressible(result.headers.get("content-type"));
   const [br, gzip] = compressible
-    ? await Promise.all([
+    ? (await Promise.all([
         brotli(result.body, {
           params: {
             [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
@@ -108,7 +110,7 @@ export async function buildEntry(
           },
         }),
         gz(result.body, { level: GZIP_LEVEL }),
-      ])
+      ])).map(ownMemory)
     : [null, null];
   return assembleEntry({
     target,
@@ -116,7 +118,7 @@ export async function buildEntry(
     stackHeaders: opts.stackHeaders,
     br,
     gzip,
-    identity: compressible ? null : result.body,
+    identity: compressible ? null : ownMemory(result.body),
     identityLength: result.body.length,
     etag: etagOf(result.body),
     tags: [...new Set(result.tags)].sort(),
@@ -132,6 +134,17 @@ export function assembleEntry(
   const bodies = (parts.br?.length ?? 0) + (parts.gzip?.length ?? 0) + (parts.identity?.length ?? 0);
   const meta = parts.headers.reduce((n, h) => n + h.length, 0) + parts.tags.reduce((n, t) => n + t.length, 0);
   return { ...parts, invalidated: false, retryAt: 0, size: bodies + meta + parts.target.key.length + ENTRY_OVERHEAD };
+}
+
+/**
+ * A copy in memory of its own. Small Buffers are slices of shared 8 KB pool slabs: a long-lived 3 KB
+ * body would pin a whole slab (and an ArrayBuffer-backed body the render's whole buffer) for as long
+ * as the entry lives.
+ */
+export function ownMemory(bytes: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(copy);
+  return copy;
 }
 
 export function etagOf(body: Buffer): string {

@@ -11,28 +11,39 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import { resolveHost, type HostRules } from "../tenancy";
-import { cacheKey, cacheTarget } from "./key";
+import { cacheKey, cacheTarget, hostKeyPart } from "./key";
 import type { PageCache } from "./page-cache";
 import { writeEntry } from "./serve";
 import type { RenderResult } from "./entry";
 
-/** Bounded memo of Host header -> practice code for the fast path (resolveHost is cheap, this is cheaper). */
+/** Bounded memo of Host header -> practice and key part for the fast path. */
 const HOST_MEMO_MAX = 1024;
 
+interface HostInfo {
+  code: string;
+  authority: string;
+}
+
 export function cacheFront(cache: PageCache, rules: HostRules, next: RequestListener): RequestListener {
-  const codes = new Map<string, string | null>();
+  const hosts = new Map<string, HostInfo | null>();
+  const lookup = (host: string): HostInfo | null => {
+    let info = hosts.get(host);
+    if (info === undefined) {
+      const code = resolveHost(host, rules);
+      const authority = code && hostKeyPart(host);
+      info = code && authority ? { code, authority } : null;
+      if (hosts.size >= HOST_MEMO_MAX) hosts.clear();
+      hosts.set(host, info);
+    }
+    return info;
+  };
   return (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method!;
     const host = req.headers.host;
     if ((method === "GET" || method === "HEAD") && host) {
-      let code = codes.get(host);
-      if (code === undefined) {
-        code = resolveHost(host, rules);
-        if (codes.size >= HOST_MEMO_MAX) codes.clear();
-        codes.set(host, code);
-      }
-      if (code) {
-        const key = cacheKey(method, code, host, req.url!);
+      const info = lookup(host);
+      if (info) {
+        const key = cacheKey(method, info.code, info.authority, req.url!);
         const entry = key && cache.fresh(key);
         if (entry && entry.stackHeaders) {
           writeEntry(res, req.headers, method, entry, "HIT", true);

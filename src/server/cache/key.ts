@@ -58,43 +58,44 @@ export function cacheTarget(
   proto: string,
   rawUrl: string,
 ): CacheTarget | null {
-  const parts = keyParts(method, host, rawUrl);
-  if (!parts) return null;
-  return { key: keyOf(code, parts), code, origin: `${proto}://${parts.authority}`, url: parts.url };
+  const authority = hostKeyPart(host);
+  const url = authority && cacheableUrl(method, rawUrl);
+  if (!authority || url === null || url === "") return null;
+  return { key: keyOf(code, authority, url), code, origin: `${proto}://${authority}`, url };
 }
 
-/** Just the key (the fast path builds nothing else). */
-export function cacheKey(method: string, code: string, host: string, rawUrl: string): string | null {
-  const parts = keyParts(method, host, rawUrl);
-  return parts && keyOf(code, parts);
+/**
+ * Just the key, from a host already reduced by hostKeyPart() (the fast path memoises that per Host
+ * header and builds nothing else).
+ */
+export function cacheKey(method: string, code: string, authority: string, rawUrl: string): string | null {
+  const url = cacheableUrl(method, rawUrl);
+  return url ? keyOf(code, authority, url) : null;
 }
 
-interface KeyParts {
-  authority: string;
-  url: string;
+function keyOf(code: string, authority: string, url: string): string {
+  return `${code}\u0000${authority}\u0000${url}`;
 }
 
-function keyOf(code: string, parts: KeyParts): string {
-  return `${code}\u0000${parts.authority}\u0000${parts.url}`;
-}
-
-function keyParts(method: string, host: string, rawUrl: string): KeyParts | null {
+/** The path plus counted query the render sees, or null when the request is not cacheable. */
+function cacheableUrl(method: string, rawUrl: string): string | null {
   if (method !== "GET" && method !== "HEAD") return null;
   if (rawUrl.charCodeAt(0) !== 47 /* "/" */) return null;
   const q = rawUrl.indexOf("?");
   const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
   if (NEVER_CACHED.test(path)) return null;
-  const authority = normaliseAuthority(host);
-  if (!authority) return null;
-  if (q === -1) return { authority, url: path };
+  if (q === -1) return path;
   const query = rawUrl.slice(q + 1);
   if (QWIK_CALL.test(query)) return null;
   const counted = countedQuery(path, query);
-  return { authority, url: counted ? `${path}?${counted}` : path };
+  return counted ? `${path}?${counted}` : path;
 }
 
-/** Lower-case host plus a non-default port (a page printing its own URL needs the port it was reached on). */
-function normaliseAuthority(host: string): string | null {
+/**
+ * The host as the key holds it: lower-case, port kept unless 80/443 (a page printing its own URL needs
+ * the port it was reached on); null for a host that is not a DNS name.
+ */
+export function hostKeyPart(host: string): string | null {
   const name = normaliseHost(host);
   if (!name) return null;
   const port = /:(\d{1,5})$/.exec(host)?.[1];

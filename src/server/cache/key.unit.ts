@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cacheKey, cacheTarget } from "./key";
+import { cacheKey, cacheTarget, hostKeyPart } from "./key";
 
 const key = (url: string, code = "dupont", host = "www.cabinet-dupont.fr", method = "GET") =>
   cacheTarget(method, code, host, "https", url)?.key ?? null;
@@ -71,7 +71,7 @@ describe("cacheTarget", () => {
 
   it("gives the fast path the same key as the full target", () => {
     for (const url of ["/", "/contact/?utm_source=x", "/api/og?title=A", "/api/contact"]) {
-      expect(cacheKey("GET", "dupont", "dupont.dev.localhost:3000", url)).toBe(
+      expect(cacheKey("GET", "dupont", hostKeyPart("dupont.dev.localhost:3000")!, url)).toBe(
         cacheTarget("GET", "dupont", "dupont.dev.localhost:3000", "https", url)?.key ?? null,
       );
     }

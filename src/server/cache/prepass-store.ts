@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Env } from "../env";
-import { assembleEntry, type PageEntry } from "./entry";
+import { assembleEntry, ownMemory, type PageEntry } from "./entry";
 import { cacheTarget } from "./key";
 import type { PageCache } from "./page-cache";
 
@@ -95,7 +95,7 @@ export function readPrepass(dir: string, ttlMs: number): LoadedPrepass | null {
   if (manifest.format !== PREPASS_FORMAT) throw new Error(`pre-pass format ${manifest.format}, expected ${PREPASS_FORMAT}`);
   const bodies = readFileSync(join(resolve(dir), "bodies.bin"));
   // Each entry keeps its own copy: a slice would pin the whole file in memory past eviction.
-  const body = (s: Span) => (s ? Buffer.from(bodies.subarray(s[0], s[0] + s[1])) : null);
+  const body = (s: Span) => (s ? ownMemory(bodies.subarray(s[0], s[0] + s[1])) : null);
   const entries: PageEntry[] = [];
   for (const r of manifest.entries) {
     const url = new URL(r.origin);

@@ -71,23 +71,36 @@ export function writeEntry(
   now = Date.now(),
 ): void {
   const age = String(Math.max(0, Math.floor((now - entry.renderedAt) / 1000)));
-  const head: string[] = withStackHeaders && entry.stackHeaders ? entry.stackHeaders.concat(entry.headers) : entry.headers.slice();
-  head.push("etag", entry.etag, "x-cache", status, "age", age);
   const compressed = entry.br !== null;
-  if (compressed) head.push("vary", "Accept-Encoding");
   if (matchesEtag(reqHeaders["if-none-match"], entry.etag)) {
+    const head = withStackHeaders && entry.stackHeaders ? entry.stackHeaders.concat(entry.headers) : entry.headers.slice();
+    head.push("etag", entry.etag, "x-cache", status, "age", age);
+    if (compressed) head.push("vary", "Accept-Encoding");
     res.writeHead(304, head);
     res.end();
     return;
   }
   const encoding = chooseEncoding(reqHeaders["accept-encoding"], compressed);
   const body = encoding === "br" ? entry.br! : encoding === "gzip" ? entry.gzip! : null;
-  if (body) {
-    head.push("content-encoding", encoding, "content-length", String(body.length));
+  let head: string[];
+  if (withStackHeaders && status === "HIT") {
+    // The hit path: one prepared list per entry and encoding, only Age (its last value) changes.
+    head = (entry.wire ??= {})[encoding] ??= buildHead(entry, encoding, body, "HIT", true);
   } else {
-    head.push("content-length", String(entry.identityLength));
+    head = buildHead(entry, encoding, body, status, withStackHeaders);
   }
+  head[head.length - 1] = age;
   res.writeHead(200, head);
   if (method === "HEAD") res.end();
   else res.end(body ?? identityBody(entry));
+}
+
+function buildHead(entry: PageEntry, encoding: Encoding, body: Buffer | null, status: CacheStatus, withStack: boolean): string[] {
+  const head = withStack && entry.stackHeaders ? entry.stackHeaders.concat(entry.headers) : entry.headers.slice();
+  head.push("etag", entry.etag, "x-cache", status);
+  if (entry.br !== null) head.push("vary", "Accept-Encoding");
+  if (body) head.push("content-encoding", encoding, "content-length", String(body.length));
+  else head.push("content-length", String(entry.identityLength));
+  head.push("age", "0");
+  return head;
 }
