@@ -21,8 +21,10 @@ import { inspectorUrl, memoryAfterGc } from "./inspect";
 
 const WORK = resolve("tmp/bench");
 const CONNECTIONS = 32;
-const WARMUP_MS = 1500;
-const MEASURE_MS = 5000;
+const WARMUP_MS = 1000;
+const MEASURE_MS = 4000;
+/** (a) and (b) alternate this many times; the medians are reported (other processes share the cores). */
+const ROUNDS = 3;
 /** The V8 old-space cap for a 512 MB container (README, "The cache"). */
 const HEAP_CAP_MB = 256;
 
@@ -86,25 +88,39 @@ async function hitThroughput(backend: Proc, frontend: Proc) {
   const bodyFile = join(WORK, "page.br");
   writeFileSync(bodyFile, hit.raw);
   const bare = await startBareServer(bodyFile, headers);
-  let a: LoadResult & { cpuUs: number };
+  const as: Measured[] = [];
+  const bs: Measured[] = [];
   try {
-    a = await throughput(bare, page);
+    for (let round = 0; round < ROUNDS; round++) {
+      as.push(await throughput(bare, page));
+      const b = await throughput(frontend, page);
+      if ((b.xcache.HIT ?? 0) !== b.requests) throw new Error(`(b) saw non-hits: ${JSON.stringify(b.xcache)}`);
+      bs.push(b);
+    }
   } finally {
     await bare.stop();
   }
-  const b = await throughput(frontend, page);
-  if ((b.xcache.HIT ?? 0) !== b.requests) throw new Error(`(b) saw non-hits: ${JSON.stringify(b.xcache)}`);
+  const a = medianOf(as);
+  const b = medianOf(bs);
   note({ label: "page size", value: `${fmt(hit.raw.length)} bytes brotli (${fmt(Number((await get(frontend.url, page.host, page.path)).raw.length))} identity)` });
-  const line = (r: typeof a) =>
-    `${fmt(r.rps)} req/s, ${fmt(r.cpuUs, 1)} µs server CPU per request (p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, ${CONNECTIONS} connections)`;
-  note({ label: "(a) bare node:http, fixed buffer", value: line(a) });
-  note({ label: "(b) cache HIT through the full app", value: line(b) });
+  const line = (r: Measured, all: Measured[]) =>
+    `${fmt(r.rps)} req/s (rounds: ${all.map((x) => fmt(x.rps)).join(", ")}), ${fmt(r.cpuUs, 1)} µs server CPU per request, ` +
+    `p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, ${CONNECTIONS} connections`;
+  note({ label: "(a) bare node:http, fixed buffer", value: line(a, as) });
+  note({ label: "(b) cache HIT through the full app", value: line(b, bs) });
   const ratio = b.rps / a.rps;
-  note({ label: "(b)/(a) in req/s", value: `${fmt(ratio * 100, 1)}%`, target: ">= 40%", met: ratio >= 0.4 });
+  note({ label: "(b)/(a) in req/s", value: `${fmt(ratio * 100, 1)}% (medians)`, target: ">= 40%", met: ratio >= 0.4 });
   // With one core each for server and generator, req/s can be capped by the generator: the CPU a
   // request costs the server says how the two compare when the server is the bottleneck.
   note({ label: "(b)/(a) in server CPU per request (a's cost / b's cost)", value: `${fmt((a.cpuUs / b.cpuUs) * 100, 1)}%` });
   void backend;
+}
+
+type Measured = LoadResult & { cpuUs: number };
+
+/** The round with the median requests per second. */
+function medianOf(rounds: Measured[]): Measured {
+  return [...rounds].sort((x, y) => x.rps - y.rps)[Math.floor(rounds.length / 2)];
 }
 
 /** (c): distinct cold pages of synthetic practices, each requested once. */
