@@ -53,48 +53,51 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const deadline = start + opts.durationMs;
 
   await Promise.all(
-    Array.from({ length: opts.connections }, () =>
-      new Promise<void>((resolve) => {
-        const socket: Socket = connect({ port: opts.port, host: "127.0.0.1", noDelay: true });
-        let buffer: Buffer = Buffer.alloc(0);
-        let sentAt = 0;
-        const next = () => {
-          if (performance.now() >= deadline || sent >= maxRequests) {
-            socket.end();
+    Array.from(
+      { length: opts.connections },
+      () =>
+        new Promise<void>((resolve) => {
+          const socket: Socket = connect({ port: opts.port, host: "127.0.0.1", noDelay: true });
+          let buffer: Buffer = Buffer.alloc(0);
+          let sentAt = 0;
+          const next = () => {
+            if (performance.now() >= deadline || sent >= maxRequests) {
+              socket.end();
+              resolve();
+              return;
+            }
+            const req = requests[sent % requests.length];
+            sent++;
+            sentAt = performance.now();
+            socket.write(req);
+          };
+          socket.on("connect", next);
+          socket.on("error", () => {
+            errors++;
             resolve();
-            return;
-          }
-          const req = requests[sent % requests.length];
-          sent++;
-          sentAt = performance.now();
-          socket.write(req);
-        };
-        socket.on("connect", next);
-        socket.on("error", () => {
-          errors++;
-          resolve();
-        });
-        socket.on("close", () => resolve());
-        socket.on("data", (chunk: Buffer) => {
-          buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
-          for (;;) {
-            const consumed = parseResponse(buffer, method === "HEAD");
-            if (!consumed) return;
-            buffer = buffer.subarray(consumed.length);
-            done++;
-            bytes += consumed.length;
-            statuses[consumed.status] = (statuses[consumed.status] ?? 0) + 1;
-            if (consumed.xcache) xcache[consumed.xcache] = (xcache[consumed.xcache] ?? 0) + 1;
-            latencies.push(performance.now() - sentAt);
-            next();
-          }
-        });
-      }),
+          });
+          socket.on("close", () => resolve());
+          socket.on("data", (chunk: Buffer) => {
+            buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
+            for (;;) {
+              const consumed = parseResponse(buffer, method === "HEAD");
+              if (!consumed) return;
+              buffer = buffer.subarray(consumed.length);
+              done++;
+              bytes += consumed.length;
+              statuses[consumed.status] = (statuses[consumed.status] ?? 0) + 1;
+              if (consumed.xcache) xcache[consumed.xcache] = (xcache[consumed.xcache] ?? 0) + 1;
+              latencies.push(performance.now() - sentAt);
+              next();
+            }
+          });
+        }),
     ),
   );
   const seconds = (performance.now() - start) / 1000;
   latencies.sort((a, b) => a - b);
-  const pick = (q: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : 0);
+  const pick = (q: number) =>
+    latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : 0;
   return {
     requests: done,
     seconds,
@@ -134,12 +137,21 @@ function parseResponse(buf: Buffer, head: boolean): { length: number; status: st
 }
 
 /** Any spelling of the headers, and chunked bodies (renders streamed by Express). */
-function parseSlow(buf: Buffer, end: number, status: string, xcache?: string): { length: number; status: string; xcache?: string } | null {
+function parseSlow(
+  buf: Buffer,
+  end: number,
+  status: string,
+  xcache?: string,
+): { length: number; status: string; xcache?: string } | null {
   const lower = buf.toString("latin1", 0, end).toLowerCase();
   const bodyStart = end + 4;
   if (xcache === undefined) {
     const at = lower.indexOf("\r\nx-cache:");
-    if (at !== -1) xcache = lower.slice(at + 10, lower.indexOf("\r", at + 2) >>> 0).trim().toUpperCase();
+    if (at !== -1)
+      xcache = lower
+        .slice(at + 10, lower.indexOf("\r", at + 2) >>> 0)
+        .trim()
+        .toUpperCase();
   }
   const clAt = lower.indexOf("\r\ncontent-length:");
   if (clAt !== -1) {

@@ -74,9 +74,13 @@ export async function startFrontendProcess(backendUrl: string, env: Record<strin
 }
 
 export async function startBareServer(bodyFile: string, headers: string[]): Promise<Proc> {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/bare-server.ts", bodyFile, JSON.stringify(headers)], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "bench/bare-server.ts", bodyFile, JSON.stringify(headers)],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const { output, stop } = track(child);
   await waitFor(async () => /^\d+\n/.test(output()), "bare server", output);
   const port = Number(output().trim().split("\n")[0]);
@@ -84,7 +88,9 @@ export async function startBareServer(bodyFile: string, headers: string[]): Prom
 }
 
 /** Runs the built pre-pass; resolves with wall seconds and its output. */
-export function runPrepassProcess(env: Record<string, string>): Promise<{ seconds: number; output: string; code: number | null }> {
+export function runPrepassProcess(
+  env: Record<string, string>,
+): Promise<{ seconds: number; output: string; code: number | null }> {
   const started = performance.now();
   const child = spawn(process.execPath, ["server/entry.prepass.js"], {
     env: { PATH: process.env.PATH, ...env },

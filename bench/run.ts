@@ -15,7 +15,16 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { runLoadInChild, type LoadResult } from "./load";
-import { cpuSeconds, rssMiB, runPrepassProcess, SECRET, startBackendProcess, startBareServer, startFrontendProcess, type Proc } from "./processes";
+import {
+  cpuSeconds,
+  rssMiB,
+  runPrepassProcess,
+  SECRET,
+  startBackendProcess,
+  startBareServer,
+  startFrontendProcess,
+  type Proc,
+} from "./processes";
 import { agent, get } from "../tests/support/cache";
 import { inspectorUrl, memoryAfterGc } from "./inspect";
 
@@ -61,11 +70,20 @@ async function pathsOf(backend: Proc, code: string): Promise<string[]> {
 }
 
 const host = (code: string) => `${code}.dev.localhost`;
-const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** Requests per second, and the server's own CPU per request (independent of the load generator's cost). */
-async function throughput(server: Proc, target: { path: string; host: string }): Promise<LoadResult & { cpuUs: number }> {
-  const opts = { port: server.port, targets: [target], connections: CONNECTIONS, headers: { "accept-encoding": "gzip, deflate, br" } };
+async function throughput(
+  server: Proc,
+  target: { path: string; host: string },
+): Promise<LoadResult & { cpuUs: number }> {
+  const opts = {
+    port: server.port,
+    targets: [target],
+    connections: CONNECTIONS,
+    headers: { "accept-encoding": "gzip, deflate, br" },
+  };
   await runLoadInChild({ ...opts, durationMs: WARMUP_MS });
   const cpuBefore = cpuSeconds(server.child.pid!);
   const result = await runLoadInChild({ ...opts, durationMs: MEASURE_MS });
@@ -102,7 +120,10 @@ async function hitThroughput(backend: Proc, frontend: Proc) {
   }
   const a = medianOf(as);
   const b = medianOf(bs);
-  note({ label: "page size", value: `${fmt(hit.raw.length)} bytes brotli (${fmt(Number((await get(frontend.url, page.host, page.path)).raw.length))} identity)` });
+  note({
+    label: "page size",
+    value: `${fmt(hit.raw.length)} bytes brotli (${fmt(Number((await get(frontend.url, page.host, page.path)).raw.length))} identity)`,
+  });
   const line = (r: Measured, all: Measured[]) =>
     `${fmt(r.rps)} req/s (rounds: ${all.map((x) => fmt(x.rps)).join(", ")}), ${fmt(r.cpuUs, 1)} µs server CPU per request, ` +
     `p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, ${CONNECTIONS} connections`;
@@ -112,7 +133,10 @@ async function hitThroughput(backend: Proc, frontend: Proc) {
   note({ label: "(b)/(a) in req/s", value: `${fmt(ratio * 100, 1)}% (medians)`, target: ">= 40%", met: ratio >= 0.4 });
   // With one core each for server and generator, req/s can be capped by the generator: the CPU a
   // request costs the server says how the two compare when the server is the bottleneck.
-  note({ label: "(b)/(a) in server CPU per request (a's cost / b's cost)", value: `${fmt((a.cpuUs / b.cpuUs) * 100, 1)}%` });
+  note({
+    label: "(b)/(a) in server CPU per request (a's cost / b's cost)",
+    value: `${fmt((a.cpuUs / b.cpuUs) * 100, 1)}%`,
+  });
   void backend;
 }
 
@@ -137,8 +161,12 @@ async function missRenders(backend: Proc, frontend: Proc) {
     maxRequests: targets.length,
     headers: { "accept-encoding": "gzip, deflate, br" },
   });
-  if ((c.xcache.MISS ?? 0) !== targets.length) throw new Error(`(c) expected ${targets.length} misses: ${JSON.stringify(c)}`);
-  note({ label: "(c) MISS renders", value: `${fmt(c.rps)} renders/s (${c.requests} pages, p50 ${c.latencyMs.p50} ms, p99 ${c.latencyMs.p99} ms; render, backend reads, brotli + gzip)` });
+  if ((c.xcache.MISS ?? 0) !== targets.length)
+    throw new Error(`(c) expected ${targets.length} misses: ${JSON.stringify(c)}`);
+  note({
+    label: "(c) MISS renders",
+    value: `${fmt(c.rps)} renders/s (${c.requests} pages, p50 ${c.latencyMs.p50} ms, p99 ${c.latencyMs.p99} ms; render, backend reads, brotli + gzip)`,
+  });
 }
 
 /** (d): edit in the backend, send the webhook, read the page: time from the webhook to the fresh page. */
@@ -172,7 +200,12 @@ async function webhookToFresh(backend: Proc, frontend: Proc) {
     target: "< 20 ms",
     met: median < 20,
   });
-  note({ label: "(d) read-your-writes", value: `${fresh}/50 first requests after the webhook had the edit`, target: "50/50", met: fresh === 50 });
+  note({
+    label: "(d) read-your-writes",
+    value: `${fresh}/50 first requests after the webhook had the edit`,
+    target: "50/50",
+    met: fresh === 50,
+  });
 }
 
 /** (e): RSS of a fresh server once 300 practices x 25 pages are cached. */
@@ -190,9 +223,22 @@ async function rssAtScale(backend: Proc) {
   try {
     const pid = frontend.child.pid!;
     const idle = rssMiB(pid);
-    const fill = await runLoadInChild({ port: frontend.port, targets, connections: 8, durationMs: 300_000, maxRequests: targets.length });
+    const fill = await runLoadInChild({
+      port: frontend.port,
+      targets,
+      connections: 8,
+      durationMs: 300_000,
+      maxRequests: targets.length,
+    });
     if ((fill.statuses["200"] ?? 0) !== targets.length) throw new Error(`(e) fill: ${JSON.stringify(fill.statuses)}`);
-    const check = await runLoadInChild({ port: frontend.port, targets, connections: 8, durationMs: 120_000, maxRequests: targets.length, method: "HEAD" });
+    const check = await runLoadInChild({
+      port: frontend.port,
+      targets,
+      connections: 8,
+      durationMs: 120_000,
+      maxRequests: targets.length,
+      method: "HEAD",
+    });
     const cached = check.xcache.HIT ?? 0;
     // A sample of what one page costs in the store (brotli + gzip bodies).
     let sample = 0;
@@ -208,7 +254,10 @@ async function rssAtScale(backend: Proc) {
     const live = ws ? await memoryAfterGc(ws) : null;
     const mib = (bytes: number) => `${fmt(bytes / 1024 / 1024)} MiB`;
     note({ label: "(e) pages cached", value: `${cached}/${targets.length} (filled at ${fmt(fill.rps)} renders/s)` });
-    note({ label: "(e) stored bodies per page", value: `${fmt(sample / 50 / 1024, 1)} KiB (brotli + gzip, mean of 50)` });
+    note({
+      label: "(e) stored bodies per page",
+      value: `${fmt(sample / 50 / 1024, 1)} KiB (brotli + gzip, mean of 50)`,
+    });
     note({ label: "(e) RSS idle after start", value: `${fmt(idle)} MiB` });
     note({
       label: "(e) RSS with every page cached",

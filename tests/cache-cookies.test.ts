@@ -37,8 +37,17 @@ beforeAll(async () => {
     ENVIRONMENT: "dev",
     PREVIEW_DOMAIN: "localhost",
   });
-  const hostRules = { registry: loadRegistry("tenants/practices.json"), environment: "dev", previewDomain: "localhost" };
-  const pageCache = new PageCache({ maxBytes: 1 << 20, ttlMs: 60_000, render: targetRenderer(render), invalidateData: () => {} });
+  const hostRules = {
+    registry: loadRegistry("tenants/practices.json"),
+    environment: "dev",
+    previewDomain: "localhost",
+  };
+  const pageCache = new PageCache({
+    maxBytes: 1 << 20,
+    ttlMs: 60_000,
+    render: targetRenderer(render),
+    invalidateData: () => {},
+  });
   const app = createApp({ env, hostRules, renderRequest: render, distDir: "/nonexistent", pageCache });
   server = createServer(cacheFront(pageCache, hostRules, app));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

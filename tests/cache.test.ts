@@ -58,7 +58,10 @@ describe("hits, misses and the wire format", () => {
     expect(br.raw.length).toBeLessThan(identity.raw.length / 2);
     expect(br.headers.vary).toMatch(/accept-encoding/i);
     // HEAD: the same headers, no body.
-    const head = await get(frontend.url, host("dupont"), "/tarifs/", { method: "HEAD", headers: { "accept-encoding": "br" } });
+    const head = await get(frontend.url, host("dupont"), "/tarifs/", {
+      method: "HEAD",
+      headers: { "accept-encoding": "br" },
+    });
     expect(head.xcache).toBe("HIT");
     expect(head.headers["content-length"]).toBe(br.headers["content-length"]);
     expect(head.raw.length).toBe(0);
@@ -189,10 +192,14 @@ describe("freshness after a change (the demo loop)", () => {
     await page("dupont", "/premiere-visite/q-data.json");
     for (let i = 0; i < 3; i++) {
       const title = `Première visite, édition ${Date.now()}-${i}`;
-      const edit = await backendJson<{ webhook: { status: number } }>(backend, "/admin/sites/dupont/pages/premiere-visite", {
-        method: "PATCH",
-        body: JSON.stringify({ title }),
-      });
+      const edit = await backendJson<{ webhook: { status: number } }>(
+        backend,
+        "/admin/sites/dupont/pages/premiere-visite",
+        {
+          method: "PATCH",
+          body: JSON.stringify({ title }),
+        },
+      );
       expect(edit.webhook.status).toBe(200);
       const after = await page("dupont", "/premiere-visite/");
       expect(after.text).toContain(title);
@@ -213,10 +220,16 @@ describe("freshness after a change (the demo loop)", () => {
   it("deactivating a practice answers 404 on its cached pages after the webhook", async () => {
     expect((await page("petit", "/contact/")).status).toBe(200);
     expect((await page("petit", "/contact/")).xcache).toBe("HIT");
-    await backendJson(backend, "/admin/sites/petit/active", { method: "POST", body: JSON.stringify({ is_active: false }) });
+    await backendJson(backend, "/admin/sites/petit/active", {
+      method: "POST",
+      body: JSON.stringify({ is_active: false }),
+    });
     expect((await page("petit", "/contact/")).status).toBe(404);
     expect((await page("petit", "/")).status).toBe(404);
-    await backendJson(backend, "/admin/sites/petit/active", { method: "POST", body: JSON.stringify({ is_active: true }) });
+    await backendJson(backend, "/admin/sites/petit/active", {
+      method: "POST",
+      body: JSON.stringify({ is_active: true }),
+    });
     expect((await page("petit", "/contact/")).status).toBe(200);
   });
 });
@@ -265,7 +278,10 @@ describe("time-based revalidation", () => {
       const v1 = await get(timed.url, host("martin"), "/philosophie/");
       expect(v1.xcache).toBe("MISS");
       const title = `Notre philosophie ${Date.now()}`;
-      await backendJson(backend, "/admin/sites/martin/pages/philosophie", { method: "PATCH", body: JSON.stringify({ title }) });
+      await backendJson(backend, "/admin/sites/martin/pages/philosophie", {
+        method: "PATCH",
+        body: JSON.stringify({ title }),
+      });
       expect((await get(timed.url, host("martin"), "/philosophie/")).text).not.toContain(title);
       await sleep(1100);
       const stale = await get(timed.url, host("martin"), "/philosophie/");
@@ -293,7 +309,10 @@ describe("memory", () => {
     const small = await startFrontend({ backendUrl: backend.url, env: { PAGE_CACHE_MAX_MB: "1" } });
     try {
       const paths: [string, string][] = [];
-      const { pages } = await backendJson<{ pages: { path: string }[] }>(backend, `/api/v1/websites/sites/${codes[0]}/pages/`);
+      const { pages } = await backendJson<{ pages: { path: string }[] }>(
+        backend,
+        `/api/v1/websites/sites/${codes[0]}/pages/`,
+      );
       for (const code of codes) for (const p of pages) paths.push([code, p.path]);
       for (const [code, path] of paths) expect((await get(small.url, host(code), path)).status).toBe(200);
       // Newest first: everything still cached answers HIT; the first MISS marks what was evicted.

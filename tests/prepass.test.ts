@@ -72,12 +72,17 @@ describe("with the backend up", () => {
     const manifest = manifestOf(out.PREPASS_DIR);
     expect(manifest.environment).toBe("dev");
     for (const code of ACTIVE_DEMO_PRACTICES) {
-      const { pages } = await backendJson<{ pages: { path: string; slug: string }[] }>(backend, `/api/v1/websites/sites/${code}/pages/`);
+      const { pages } = await backendJson<{ pages: { path: string; slug: string }[] }>(
+        backend,
+        `/api/v1/websites/sites/${code}/pages/`,
+      );
       const written = manifest.entries.filter((e) => e.code === code);
       expect(written.map((e) => e.url).sort()).toEqual(expect.arrayContaining(pages.map((p) => p.path).sort()));
       for (const p of pages) {
         const entry = written.find((e) => e.url === p.path)!;
-        expect(entry.tags).toEqual(expect.arrayContaining([`site:${code}`, `page:${p.slug}`, `site:${code}:page:${p.slug}`]));
+        expect(entry.tags).toEqual(
+          expect.arrayContaining([`site:${code}`, `page:${p.slug}`, `site:${code}:page:${p.slug}`]),
+        );
       }
       const domains = loadRegistry("tenants/practices.json").practices.find((p) => p.code === code)!.domains;
       expect(new Set(written.map((e) => e.origin))).toEqual(new Set([`https://${domains[0]}`]));
@@ -91,7 +96,9 @@ describe("with the backend up", () => {
         backend,
         `/api/v1/websites/sites/${code}/config/`,
       );
-      const ext = { "image/svg+xml": "svg", "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp" }[config.logo!.mime_type];
+      const ext = { "image/svg+xml": "svg", "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp" }[
+        config.logo!.mime_type
+      ];
       const file = join(out.MEDIA_CACHE_DIR, code, `logo.${ext}`);
       expect(existsSync(file), file).toBe(true);
       const original = Buffer.from(await (await fetch(config.logo!.url)).arrayBuffer());
@@ -119,7 +126,10 @@ describe("with the backend up", () => {
       }
       // The stored tags work: an edit of a seeded page is served on the next request.
       const title = `Tarifs ${Date.now()}`;
-      await backendJson(backend, "/admin/sites/bernard/pages/tarifs", { method: "PATCH", body: JSON.stringify({ title }) });
+      await backendJson(backend, "/admin/sites/bernard/pages/tarifs", {
+        method: "PATCH",
+        body: JSON.stringify({ title }),
+      });
       expect((await revalidate(frontend, "api", ["site:bernard:page:tarifs"])).json.invalidated).toBe(1);
       expect((await get(frontend.url, "www.dr-bernard-dentiste.fr", "/tarifs/")).text).toContain(title);
     } finally {
@@ -133,7 +143,9 @@ describe("with the backend up", () => {
     expect(other.code).toBe(0);
     const frontend = await startFrontend({ backendUrl: backend.url, env: staging });
     try {
-      expect(frontend.output()).toContain("pre-pass rendered for ENVIRONMENT=staging, this server runs dev: not seeding");
+      expect(frontend.output()).toContain(
+        "pre-pass rendered for ENVIRONMENT=staging, this server runs dev: not seeding",
+      );
       expect((await get(frontend.url, "www.cabinet-dupont.fr", "/")).xcache).toBe("MISS");
     } finally {
       await frontend.stop();

@@ -37,19 +37,24 @@ async function cachedEtag(): Promise<string> {
 }
 
 describe("accepted requests", () => {
-  it.each(["webhook", "api"] as const)("%s: 200 with the tags and the number of entries invalidated, on any Host", async (route) => {
-    await get(frontend.url, ...PAGE);
-    for (const host of ["127.0.0.1", "frontend.internal", "www.cabinet-dupont.fr"]) {
-      await get(frontend.url, ...PAGE); // cached again (re-rendered by the previous round)
-      const answer = await revalidate(frontend, route, ["site:dupont:page:tarifs", "page:tarifs", "page:tarifs"], { host });
-      expect(answer.status).toBe(200);
-      expect(answer.json).toEqual({
-        revalidated: true,
-        tags: ["site:dupont:page:tarifs", "page:tarifs"],
-        invalidated: 1,
-      });
-    }
-  });
+  it.each(["webhook", "api"] as const)(
+    "%s: 200 with the tags and the number of entries invalidated, on any Host",
+    async (route) => {
+      await get(frontend.url, ...PAGE);
+      for (const host of ["127.0.0.1", "frontend.internal", "www.cabinet-dupont.fr"]) {
+        await get(frontend.url, ...PAGE); // cached again (re-rendered by the previous round)
+        const answer = await revalidate(frontend, route, ["site:dupont:page:tarifs", "page:tarifs", "page:tarifs"], {
+          host,
+        });
+        expect(answer.status).toBe(200);
+        expect(answer.json).toEqual({
+          revalidated: true,
+          tags: ["site:dupont:page:tarifs", "page:tarifs"],
+          invalidated: 1,
+        });
+      }
+    },
+  );
 
   it("accepts 200 tags and an uncached tag", async () => {
     const tags = Array.from({ length: 200 }, (_, i) => `page:p${i}`);
@@ -97,7 +102,9 @@ describe("refused requests leave the cache untouched", () => {
 
   it.each(MALFORMED)("webhook: %s -> 400 saying what is wrong", async (_name, body, message) => {
     const before = await cachedEtag();
-    const res = await post("/webhooks/revalidate/", body, { "x-revalidate-secret": "integration-test-revalidation-secret" });
+    const res = await post("/webhooks/revalidate/", body, {
+      "x-revalidate-secret": "integration-test-revalidation-secret",
+    });
     expect(res.status).toBe(400);
     expect(JSON.parse(res.text).error).toMatch(message);
     expect(await cachedEtag()).toBe(before);
@@ -123,7 +130,11 @@ describe("refused requests leave the cache untouched", () => {
 
   it.each(["/webhooks/revalidate/", "/api/revalidate"])("%s: a body over 16 KB -> 400", async (path) => {
     const before = await cachedEtag();
-    const big = JSON.stringify({ secret: "integration-test-revalidation-secret", tags: ["site:dupont"], pad: "x".repeat(17 * 1024) });
+    const big = JSON.stringify({
+      secret: "integration-test-revalidation-secret",
+      tags: ["site:dupont"],
+      pad: "x".repeat(17 * 1024),
+    });
     const res = await post(path, big, { "x-revalidate-secret": "integration-test-revalidation-secret" });
     expect(res.status).toBe(400);
     expect(JSON.parse(res.text).error).toMatch(/larger than 16 KB/);

@@ -30,6 +30,8 @@ export function mediaCachePath(code: string, kind: MediaKind, dir = mediaCacheDi
   if (!PRACTICE_CODE.test(code)) return null;
   const folder = resolve(dir, code);
   if (!existsSync(folder)) return null;
-  const name = readdirSync(folder).find((file) => Object.values(MEDIA_EXTENSIONS).some((ext) => file === `${kind}.${ext}`));
+  const name = readdirSync(folder).find((file) =>
+    Object.values(MEDIA_EXTENSIONS).some((ext) => file === `${kind}.${ext}`),
+  );
   return name ? resolve(folder, name) : null;
 }

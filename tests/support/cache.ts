@@ -46,7 +46,13 @@ export function get(
           const raw = Buffer.concat(chunks);
           const encoding = res.headers["content-encoding"];
           const empty = raw.length === 0; // HEAD, 304
-          const decoded = empty ? raw : encoding === "br" ? brotliDecompressSync(raw) : encoding === "gzip" ? gunzipSync(raw) : raw;
+          const decoded = empty
+            ? raw
+            : encoding === "br"
+              ? brotliDecompressSync(raw)
+              : encoding === "gzip"
+                ? gunzipSync(raw)
+                : raw;
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
@@ -77,12 +83,21 @@ export async function revalidate(
   const body = route === "webhook" ? { tags } : { ...(secret === null ? {} : { secret }), tags };
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (route === "webhook" && secret !== null) headers["x-revalidate-secret"] = secret;
-  const res = await get(frontend.url, opts.host ?? "127.0.0.1", path, { method: "POST", headers, body: JSON.stringify(body) });
-  return { status: res.status, json: JSON.parse(res.text) as { revalidated?: boolean; tags?: string[]; invalidated?: number; error?: string } };
+  const res = await get(frontend.url, opts.host ?? "127.0.0.1", path, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    json: JSON.parse(res.text) as { revalidated?: boolean; tags?: string[]; invalidated?: number; error?: string },
+  };
 }
 
 /** The demo backend plus the built frontend, the backend's webhook pointed at the frontend. */
-export async function startPair(env: Record<string, string> = {}): Promise<{ backend: DemoBackend; frontend: Frontend }> {
+export async function startPair(
+  env: Record<string, string> = {},
+): Promise<{ backend: DemoBackend; frontend: Frontend }> {
   const backend = await startBackend();
   const frontend = await startFrontend({ backendUrl: backend.url, env });
   await backendJson(backend, "/admin/settings", {

@@ -41,6 +41,7 @@ export async function downloadMedia(apiBaseUrl: string, mediaUrl: string, timeou
     throw new BackendError("bad_status", path, `HTTP ${response.status}`, response.status);
   }
   const bytes = Buffer.from(await response.arrayBuffer());
-  if (bytes.length > MAX_MEDIA_BYTES) throw new BackendError("invalid_payload", path, `larger than ${MAX_MEDIA_BYTES} bytes`);
+  if (bytes.length > MAX_MEDIA_BYTES)
+    throw new BackendError("invalid_payload", path, `larger than ${MAX_MEDIA_BYTES} bytes`);
   return bytes;
 }

@@ -86,7 +86,10 @@ export function isShareable(result: Pick<RenderResult, "headers">): boolean {
 }
 
 function isCompressible(contentType: string | null): boolean {
-  return !!contentType && /^(?:text\/|application\/(?:json|xml|javascript|manifest\+json)|image\/svg\+xml)/i.test(contentType);
+  return (
+    !!contentType &&
+    /^(?:text\/|application\/(?:json|xml|javascript|manifest\+json)|image\/svg\+xml)/i.test(contentType)
+  );
 }
 
 /** Per-entry bookkeeping (key, headers, tags, object overhead) counted on top of the bodies. */
@@ -103,15 +106,17 @@ export async function buildEntry(
   });
   const compressible = isCompressible(result.headers.get("content-type"));
   const [br, gzip] = compressible
-    ? (await Promise.all([
-        brotli(result.body, {
-          params: {
-            [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
-            [constants.BROTLI_PARAM_SIZE_HINT]: result.body.length,
-          },
-        }),
-        gz(result.body, { level: GZIP_LEVEL }),
-      ])).map(ownMemory)
+    ? (
+        await Promise.all([
+          brotli(result.body, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+              [constants.BROTLI_PARAM_SIZE_HINT]: result.body.length,
+            },
+          }),
+          gz(result.body, { level: GZIP_LEVEL }),
+        ])
+      ).map(ownMemory)
     : [null, null];
   return assembleEntry({
     target,
@@ -129,9 +134,7 @@ export async function buildEntry(
 }
 
 /** Completes an entry from its stored parts (also used by the pre-pass seed). */
-export function assembleEntry(
-  parts: Omit<PageEntry, "invalidated" | "retryAt" | "size">,
-): PageEntry {
+export function assembleEntry(parts: Omit<PageEntry, "invalidated" | "retryAt" | "size">): PageEntry {
   const bodies = (parts.br?.length ?? 0) + (parts.gzip?.length ?? 0) + (parts.identity?.length ?? 0);
   const meta = parts.headers.reduce((n, h) => n + h.length, 0) + parts.tags.reduce((n, t) => n + t.length, 0);
   return { ...parts, invalidated: false, retryAt: 0, size: bodies + meta + parts.target.key.length + ENTRY_OVERHEAD };

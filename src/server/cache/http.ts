@@ -56,7 +56,16 @@ export function cacheFront(cache: PageCache, rules: HostRules, next: RequestList
 }
 
 /** Headers the cache sets itself: never captured from the stack. */
-const OWN = new Set(["content-length", "content-encoding", "content-type", "etag", "vary", "age", "x-cache", "set-cookie"]);
+const OWN = new Set([
+  "content-length",
+  "content-encoding",
+  "content-type",
+  "etag",
+  "vary",
+  "age",
+  "x-cache",
+  "set-cookie",
+]);
 const interned = new Map<string, string[]>();
 
 /** What the middleware before the cache set on this response, as [name, value…], shared between entries. */

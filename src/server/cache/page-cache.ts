@@ -36,8 +36,7 @@ export interface PageCacheOptions {
 
 /** What the cache answers: a stored entry, or a render that was not stored (404, 503, Set-Cookie…). */
 export type CacheAnswer =
-  | { kind: "entry"; entry: PageEntry; status: CacheStatus }
-  | { kind: "render"; result: RenderResult };
+  { kind: "entry"; entry: PageEntry; status: CacheStatus } | { kind: "render"; result: RenderResult };
 
 interface Outcome {
   answer: CacheAnswer;

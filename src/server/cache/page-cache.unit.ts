@@ -57,8 +57,7 @@ function result(status: number, body: string, tags: string[], headers: Record<st
   };
 }
 
-const target = (code: string, path: string): CacheTarget =>
-  cacheTarget("GET", code, `${code}.example`, "https", path)!;
+const target = (code: string, path: string): CacheTarget => cacheTarget("GET", code, `${code}.example`, "https", path)!;
 
 function bodyOf(answer: CacheAnswer): string {
   if (answer.kind === "render") return answer.result.body.toString();
@@ -81,10 +80,22 @@ describe("PageCache", () => {
 
   it("invalidates exactly the entries a tag names, and re-renders them in the background", async () => {
     const t = setup();
-    t.pages.set("dupont/", { status: 200, body: "d home", tags: ["site:dupont", "page:home", "site:dupont:page:home"] });
-    t.pages.set("martin/", { status: 200, body: "m home", tags: ["site:martin", "page:home", "site:martin:page:home"] });
+    t.pages.set("dupont/", {
+      status: 200,
+      body: "d home",
+      tags: ["site:dupont", "page:home", "site:dupont:page:home"],
+    });
+    t.pages.set("martin/", {
+      status: 200,
+      body: "m home",
+      tags: ["site:martin", "page:home", "site:martin:page:home"],
+    });
     t.pages.set("dupont/contact/", { status: 200, body: "d contact", tags: ["site:dupont", "page:contact"] });
-    for (const [code, path] of [["dupont", "/"], ["martin", "/"], ["dupont", "/contact/"]]) {
+    for (const [code, path] of [
+      ["dupont", "/"],
+      ["martin", "/"],
+      ["dupont", "/contact/"],
+    ]) {
       await t.cache.answer(target(code, path), null);
     }
     expect(t.cache.invalidate(["site:martin:page:home"])).toBe(1);
@@ -135,7 +146,10 @@ describe("PageCache", () => {
     const answer = await t.cache.answer(target("dupont", "/a/"), null);
     expect(statusOf(answer)).toBe("STALE");
     expect(bodyOf(answer)).toBe("good");
-    expect(reportWarning).toHaveBeenCalledWith("page cache: re-render failed, serving the last good copy", expect.anything());
+    expect(reportWarning).toHaveBeenCalledWith(
+      "page cache: re-render failed, serving the last good copy",
+      expect.anything(),
+    );
     // Without an old copy a failure is answered as it is, and nothing is stored.
     t.pages.set("dupont/cold/", { status: 503, body: "backend down", tags: [] });
     expect(statusOf(await t.cache.answer(target("dupont", "/cold/"), null))).toBe("render 503");

@@ -55,21 +55,19 @@ export function writePrepass(dir: string, summary: PrepassSummary, entries: Page
     offset += body.length;
     return [offset - body.length, body.length];
   };
-  const records = entries.map(
-    (e): PrepassRecord => ({
-      code: e.target.code,
-      origin: e.target.origin,
-      url: e.target.url,
-      headers: e.headers,
-      tags: e.tags,
-      etag: e.etag,
-      identityLength: e.identityLength,
-      renderedAt: e.renderedAt,
-      br: span(e.br),
-      gzip: span(e.gzip),
-      identity: span(e.identity),
-    }),
-  );
+  const records = entries.map((e): PrepassRecord => ({
+    code: e.target.code,
+    origin: e.target.origin,
+    url: e.target.url,
+    headers: e.headers,
+    tags: e.tags,
+    etag: e.etag,
+    identityLength: e.identityLength,
+    renderedAt: e.renderedAt,
+    br: span(e.br),
+    gzip: span(e.gzip),
+    identity: span(e.identity),
+  }));
   writeFileSync(join(tmp, "bodies.bin"), Buffer.concat(chunks));
   const manifest: PrepassManifest = { format: PREPASS_FORMAT, ...summary, entries: records };
   writeFileSync(join(tmp, "manifest.json"), JSON.stringify(manifest));
@@ -92,7 +90,8 @@ export function readPrepass(dir: string, ttlMs: number): LoadedPrepass | null {
   const manifestFile = join(resolve(dir), "manifest.json");
   if (!existsSync(manifestFile)) return null;
   const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as PrepassManifest;
-  if (manifest.format !== PREPASS_FORMAT) throw new Error(`pre-pass format ${manifest.format}, expected ${PREPASS_FORMAT}`);
+  if (manifest.format !== PREPASS_FORMAT)
+    throw new Error(`pre-pass format ${manifest.format}, expected ${PREPASS_FORMAT}`);
   const bodies = readFileSync(join(resolve(dir), "bodies.bin"));
   // Each entry keeps its own copy: a slice would pin the whole file in memory past eviction.
   const body = (s: Span) => (s ? ownMemory(bodies.subarray(s[0], s[0] + s[1])) : null);
@@ -146,6 +145,8 @@ export function seedFromPrepass(cache: PageCache, env: Env, log: (line: string) 
   }
   const seeded = cache.seed(loaded.entries);
   const practices = new Set(loaded.entries.map((e) => e.target.code)).size;
-  log(`page cache: seeded ${seeded} pages of ${practices} practices from the build pre-pass (${loaded.summary.renderedAt})`);
+  log(
+    `page cache: seeded ${seeded} pages of ${practices} practices from the build pre-pass (${loaded.summary.renderedAt})`,
+  );
   return seeded;
 }

@@ -13,7 +13,14 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Env } from "../env";
-import { isBackendError, type BackendClient, type Job, type PageSummary, type SiteConfig, type TeamMember } from "../backend";
+import {
+  isBackendError,
+  type BackendClient,
+  type Job,
+  type PageSummary,
+  type SiteConfig,
+  type TeamMember,
+} from "../backend";
 import { downloadMedia } from "../backend/media-download";
 import { MEDIA_EXTENSIONS, type MediaKind } from "../media-cache";
 import type { Practice } from "../tenancy";
@@ -41,6 +48,9 @@ export interface PrepassResult extends PrepassSummary {
   seconds: number;
 }
 
+/** Practices probed and listed at once: a backend with hundreds of practices gets a few requests at a time. */
+const PROBE_CONCURRENCY = 8;
+
 /** Extra per-practice resources rendered beside its pages (answered by the endpoints issue; a 404 is skipped). */
 const PRACTICE_FILES = ["/robots.txt", "/sitemap.xml"];
 
@@ -52,71 +62,70 @@ export async function runPrepass(opts: PrepassOptions): Promise<PrepassResult> {
   const jobs: { code: string; target: CacheTarget }[] = [];
   const hosts = new Map<string, string>();
 
-  await Promise.all(
-    opts.practices.map(async (practice) => {
-      const ctx = { tags: new Set<string>() };
-      let config: SiteConfig;
-      try {
-        config = await opts.backend.config(ctx, practice.code);
-      } catch (error) {
-        const reason = isBackendError(error) && error.isNotFound ? "the backend answered 404 (unknown or inactive)" : describe(error);
-        skipped.push({ code: practice.code, reason });
-        log(`activePracticeCodes: skipping ${practice.code}: ${reason}`);
-        return;
-      }
-      const host = prepassHost(practice, config, opts.env);
-      if (!host) {
-        const reason = "no registered domain and no preview host (PREVIEW_DOMAIN unset)";
-        skipped.push({ code: practice.code, reason });
-        log(`activePracticeCodes: skipping ${practice.code}: ${reason}`);
-        return;
-      }
-      let paths: string[];
-      try {
-        const [pages, team, jobList] = await Promise.all([
-          opts.backend.pages(ctx, practice.code),
-          opts.backend.team(ctx, practice.code),
-          opts.backend.jobs(ctx, practice.code),
-        ]);
-        paths = prepassPaths(pages.pages, team.members, jobList.jobs);
-      } catch (error) {
-        const reason = `listing its pages failed: ${describe(error)}`;
-        skipped.push({ code: practice.code, reason });
-        log(`activePracticeCodes: skipping ${practice.code}: ${reason}`);
-        return;
-      }
-      hosts.set(practice.code, host);
-      for (const path of paths) {
-        const target = cacheTarget("GET", practice.code, host, "https", path);
-        if (target) jobs.push({ code: practice.code, target });
-      }
-      await cacheMedia(opts, practice.code, config, log);
-    }),
-  );
+  await forEachLimited(opts.practices, PROBE_CONCURRENCY, async (practice) => {
+    const ctx = { tags: new Set<string>() };
+    let config: SiteConfig;
+    try {
+      config = await opts.backend.config(ctx, practice.code);
+    } catch (error) {
+      const reason =
+        isBackendError(error) && error.isNotFound ? "the backend answered 404 (unknown or inactive)" : describe(error);
+      skipped.push({ code: practice.code, reason });
+      log(`activePracticeCodes: skipping ${practice.code}: ${reason}`);
+      return;
+    }
+    const host = prepassHost(practice, config, opts.env);
+    if (!host) {
+      const reason = "no registered domain and no preview host (PREVIEW_DOMAIN unset)";
+      skipped.push({ code: practice.code, reason });
+      log(`activePracticeCodes: skipping ${practice.code}: ${reason}`);
+      return;
+    }
+    let paths: string[];
+    try {
+      const [pages, team, jobList] = await Promise.all([
+        opts.backend.pages(ctx, practice.code),
+        opts.backend.team(ctx, practice.code),
+        opts.backend.jobs(ctx, practice.code),
+      ]);
+      paths = prepassPaths(pages.pages, team.members, jobList.jobs);
+    } catch (error) {
+      const reason = `listing its pages failed: ${describe(error)}`;
+      skipped.push({ code: practice.code, reason });
+      log(`activePracticeCodes: skipping ${practice.code}: ${reason}`);
+      return;
+    }
+    hosts.set(practice.code, host);
+    for (const path of paths) {
+      const target = cacheTarget("GET", practice.code, host, "https", path);
+      if (target) jobs.push({ code: practice.code, target });
+    }
+    await cacheMedia(opts, practice.code, config, log);
+  });
 
   const entries: PageEntry[] = [];
   const failed = new Map<string, number>();
   const pagesOf = new Map<string, number>();
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const { code, target } = jobs[next++];
-      const entry = await renderOne(opts, target, log);
-      if (entry) {
-        entries.push(entry);
-        pagesOf.set(code, (pagesOf.get(code) ?? 0) + 1);
-      } else if (!PRACTICE_FILES.includes(target.url)) {
-        failed.set(code, (failed.get(code) ?? 0) + 1);
-      }
+  await forEachLimited(jobs, opts.concurrency ?? 6, async ({ code, target }) => {
+    const entry = await renderOne(opts, target, log);
+    if (entry) {
+      entries.push(entry);
+      pagesOf.set(code, (pagesOf.get(code) ?? 0) + 1);
+    } else if (!PRACTICE_FILES.includes(target.url)) {
+      failed.set(code, (failed.get(code) ?? 0) + 1);
     }
-  };
-  await Promise.all(Array.from({ length: opts.concurrency ?? 6 }, worker));
+  });
 
   const active = [...hosts.keys()].sort();
   const summary: PrepassSummary = {
     environment: opts.env.ENVIRONMENT,
     renderedAt,
-    practices: active.map((code) => ({ code, host: hosts.get(code)!, pages: pagesOf.get(code) ?? 0, failed: failed.get(code) ?? 0 })),
+    practices: active.map((code) => ({
+      code,
+      host: hosts.get(code)!,
+      pages: pagesOf.get(code) ?? 0,
+      failed: failed.get(code) ?? 0,
+    })),
     skipped: skipped.sort((a, b) => a.code.localeCompare(b.code)),
   };
   writePrepass(opts.outDir, summary, entries);
@@ -126,12 +135,17 @@ export async function runPrepass(opts: PrepassOptions): Promise<PrepassResult> {
   return { ...summary, pages: entries.length, seconds };
 }
 
-async function renderOne(opts: PrepassOptions, target: CacheTarget, log: (line: string) => void): Promise<PageEntry | null> {
+async function renderOne(
+  opts: PrepassOptions,
+  target: CacheTarget,
+  log: (line: string) => void,
+): Promise<PageEntry | null> {
   try {
     const result = await opts.render(target);
     if (!isStorable(result)) {
       // robots.txt and sitemap.xml may not exist yet; a page that does not render is logged and renders on demand.
-      if (!PRACTICE_FILES.includes(target.url)) log(`prepass: ${target.code} ${target.url}: HTTP ${result.status}, not prerendered`);
+      if (!PRACTICE_FILES.includes(target.url))
+        log(`prepass: ${target.code} ${target.url}: HTTP ${result.status}, not prerendered`);
       return null;
     }
     return await buildEntry(target, result, { renderedAt: Date.now(), ttlMs: 0, stackHeaders: null });
@@ -142,7 +156,11 @@ async function renderOne(opts: PrepassOptions, target: CacheTarget, log: (line: 
 }
 
 /** The host a practice's pages are rendered for (see the module comment), or null. */
-export function prepassHost(practice: Practice, config: Pick<SiteConfig, "domain">, env: Pick<Env, "ENVIRONMENT" | "PREVIEW_DOMAIN">): string | null {
+export function prepassHost(
+  practice: Practice,
+  config: Pick<SiteConfig, "domain">,
+  env: Pick<Env, "ENVIRONMENT" | "PREVIEW_DOMAIN">,
+): string | null {
   const primary = config.domain.primary_domain?.toLowerCase();
   if (primary && practice.domains.includes(primary)) return primary;
   if (practice.domains.length) return practice.domains[0];
@@ -193,6 +211,14 @@ function clearMedia(folder: string, kind: MediaKind): void {
     return;
   }
   for (const file of files) if (file.startsWith(`${kind}.`)) rmSync(join(folder, file), { force: true });
+}
+
+async function forEachLimited<T>(items: T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await run(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 function describe(error: unknown): string {

@@ -51,7 +51,7 @@ export async function readJsonBody(req: Request): Promise<unknown> {
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString("utf8");
-  if (text.trim() === "") throw new BodyError("body is empty: send a JSON object with \"tags\"");
+  if (text.trim() === "") throw new BodyError('body is empty: send a JSON object with "tags"');
   try {
     return JSON.parse(text);
   } catch {

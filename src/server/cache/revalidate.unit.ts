@@ -8,7 +8,9 @@ describe("validateTags", () => {
       "site:dupont",
       "site:dupont:page:home",
     ]);
-    expect(validateTags({ secret: "x", tags: Array.from({ length: MAX_TAGS }, (_, i) => `page:p${i}`) })).toHaveLength(MAX_TAGS);
+    expect(validateTags({ secret: "x", tags: Array.from({ length: MAX_TAGS }, (_, i) => `page:p${i}`) })).toHaveLength(
+      MAX_TAGS,
+    );
   });
 
   it.each([

@@ -73,7 +73,8 @@ export function writeEntry(
   const age = String(Math.max(0, Math.floor((now - entry.renderedAt) / 1000)));
   const compressed = entry.br !== null;
   if (matchesEtag(reqHeaders["if-none-match"], entry.etag)) {
-    const head = withStackHeaders && entry.stackHeaders ? entry.stackHeaders.concat(entry.headers) : entry.headers.slice();
+    const head =
+      withStackHeaders && entry.stackHeaders ? entry.stackHeaders.concat(entry.headers) : entry.headers.slice();
     head.push("etag", entry.etag, "x-cache", status, "age", age);
     if (compressed) head.push("vary", "Accept-Encoding");
     res.writeHead(304, head);
@@ -95,7 +96,13 @@ export function writeEntry(
   else res.end(body ?? identityBody(entry));
 }
 
-function buildHead(entry: PageEntry, encoding: Encoding, body: Buffer | null, status: CacheStatus, withStack: boolean): string[] {
+function buildHead(
+  entry: PageEntry,
+  encoding: Encoding,
+  body: Buffer | null,
+  status: CacheStatus,
+  withStack: boolean,
+): string[] {
   const head = withStack && entry.stackHeaders ? entry.stackHeaders.concat(entry.headers) : entry.headers.slice();
   head.push("etag", entry.etag, "x-cache", status);
   if (entry.br !== null) head.push("vary", "Accept-Encoding");
