@@ -123,6 +123,17 @@ describe("coalescing", () => {
     const requests = Object.entries(await backendRequests(backend)).filter(([key]) => key.includes(`/sites/${code}/`));
     expect(requests.length).toBeGreaterThanOrEqual(5); // config, practice, nav, pages, the page
     for (const [key, count] of requests) expect(count, key).toBe(1);
+    // Another page of the same practice reads config, practice, nav and page list from the data cache:
+    // only its own payload is fetched.
+    const { pages } = await backendJson<{ pages: { path: string; slug: string }[] }>(
+      backend,
+      `/api/v1/websites/sites/${code}/pages/`,
+    );
+    const other = pages.find((p) => p.path !== "/")!;
+    await backendJson(backend, "/admin/stats/reset", { method: "POST" });
+    expect((await page(code, other.path)).status).toBe(200);
+    const fetched = Object.keys(await backendRequests(backend)).filter((key) => key.includes(`/sites/${code}/`));
+    expect(fetched).toEqual([`GET /api/v1/websites/sites/${code}/pages/${other.slug}/`]);
   });
 });
 

@@ -21,7 +21,9 @@ export function getBackend(): BackendClient {
   if (!client) {
     const env = getEnv();
     const direct = directReader({ baseUrl: env.BACKEND_API_URL, timeoutMs: env.BACKEND_TIMEOUT_MS });
-    client = createBackendClient(getDataCache().wrap(direct));
+    // The vite dev server has no page cache and no revalidation route: a data cache there would hide
+    // every backend edit until a restart. Built servers (and the pre-pass) read through it.
+    client = createBackendClient(import.meta.env.DEV ? direct : getDataCache().wrap(direct));
   }
   return client;
 }
