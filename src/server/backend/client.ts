@@ -3,7 +3,7 @@
  * render's context (never module state), so the page cache can invalidate exactly what a change touches.
  */
 import type { z } from "zod";
-import { siteTag, pageTag, sitePageTag, pageListDataTags } from "../cache/tags";
+import { siteTag, pageTag, sitePageTag, pageListTags } from "../cache/tags";
 import { getJson, type HttpOptions } from "./http";
 import {
   jobsSchema,
@@ -60,7 +60,7 @@ export function createBackendClient(read: Reader) {
     team: (ctx: ReadContext, code: string) => tagged(ctx, `/sites/${enc(code)}/team/`, teamSchema, [siteTag(code)]),
     nav: (ctx: ReadContext, code: string) => tagged(ctx, `/sites/${enc(code)}/nav/`, navSchema, [siteTag(code)]),
     pages: (ctx: ReadContext, code: string) =>
-      tagged(ctx, `/sites/${enc(code)}/pages/`, pageListSchema, [siteTag(code)], pageListDataTags(code)),
+      tagged(ctx, `/sites/${enc(code)}/pages/`, pageListSchema, [siteTag(code)], pageListTags(code)),
     page: (ctx: ReadContext, code: string, slug: string) => {
       const tags = [siteTag(code), pageTag(slug), sitePageTag(code, slug)];
       return tagged(ctx, `/sites/${enc(code)}/pages/${enc(slug)}/`, pageSchema, tags, tags, false);

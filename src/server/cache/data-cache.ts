@@ -2,7 +2,7 @@
  * The backend data cache: parsed payloads by endpoint for BACKEND_REVALIDATE_TTL (node-cache), so that
  * rendering many pages of a practice reads its config, practice, nav, team and page list once, and
  * concurrent identical reads share one request. Entries carry tags and are dropped by the same
- * invalidation as the pages (plus the page lists a page tag reaches: cache/tags.ts, dataTagsFor).
+ * invalidation as the pages (plus the page lists a page tag reaches: cache/tags.ts, expandTags).
  *
  * Payloads are shared between renders, not copied (useClones: false): route code treats backend data
  * as read-only. Failures are never cached: the next read asks the backend again. A payload only one page
@@ -11,7 +11,7 @@
  */
 import NodeCache from "node-cache";
 import type { Reader } from "../backend/client";
-import { dataTagsFor } from "./tags";
+import { expandTags } from "./tags";
 import { TagIndex } from "./tag-index";
 
 /** Retention of single-page payloads (measured: 7,500 of them held for an hour cost ~100 MB of heap). */
@@ -74,7 +74,7 @@ export class DataCache {
 
   /** Drops every payload (and running read) the webhook tags reach; returns how many payloads. */
   invalidate(tags: string[]): number {
-    const dataTags = dataTagsFor(tags);
+    const dataTags = expandTags(tags);
     const keys = [...this.index.keysFor(dataTags)];
     this.cache.del(keys);
     const wanted = new Set(dataTags);

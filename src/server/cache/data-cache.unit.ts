@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { DataCache, SINGLE_USE_TTL_SECONDS } from "./data-cache";
 import type { Reader } from "../backend/client";
-import { pageListDataTags } from "./tags";
+import { pageListTags } from "./tags";
 
 const schema = z.object({ v: z.number() });
 
@@ -52,8 +52,8 @@ describe("DataCache", () => {
     const backend = fakeBackend();
     const cache = new DataCache({ ttlSeconds: 60 });
     const read = cache.wrap(backend.read);
-    await read("/sites/a/pages/", schema, pageListDataTags("a"));
-    await read("/sites/b/pages/", schema, pageListDataTags("b"));
+    await read("/sites/a/pages/", schema, pageListTags("a"));
+    await read("/sites/b/pages/", schema, pageListTags("b"));
     expect(cache.invalidate(["site:a:page:new-page"])).toBe(1); // a's list only
     expect(cache.invalidate(["page:new-page"])).toBe(1); // every list: b's was the one left
     expect(cache.size).toBe(0);

@@ -3,7 +3,8 @@
  *
  * - HIT: a fresh entry. STALE: older than the TTL, served while one background render refreshes it.
  * - MISS: one render per key however many requests wait for it (coalesced); stored when storable.
- * - invalidate(tags): the data cache drops what the tags name, then every page entry they name is marked
+ * - invalidate(tags): the data cache drops what the tags name, then every page entry they name (page tags
+ *   also name the renders that list pages: cache/tags.ts) is marked
  *   and re-rendered in the background (bounded concurrency). A marked entry is never served as it is: a
  *   request that arrives first waits for the re-render. If that render fails (backend down, 5xx), the last
  *   good copy is served as STALE and the failure reported; if it answers 404 (or anything but a 200), the
@@ -17,6 +18,7 @@ import { PageStore } from "./page-store";
 import { RefreshQueue } from "./refresh-queue";
 import type { CacheStatus } from "./serve";
 import { reportWarning } from "../monitoring";
+import { expandTags } from "./tags";
 
 export type RenderTarget = (target: CacheTarget) => Promise<RenderResult>;
 
@@ -107,10 +109,10 @@ export class PageCache {
   invalidate(tags: string[]): number {
     const now = this.now();
     this.epoch++;
-    this.log.push({ epoch: this.epoch, at: now, tags: new Set(tags) });
+    this.log.push({ epoch: this.epoch, at: now, tags: new Set(expandTags(tags)) });
     this.pruneLog(now);
     this.opts.invalidateData(tags);
-    const keys = this.store.keysFor(tags);
+    const keys = this.store.keysFor(expandTags(tags));
     for (const key of keys) {
       this.store.peek(key)!.invalidated = true;
       this.queue.add(key);

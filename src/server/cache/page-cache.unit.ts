@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { PageCache, type CacheAnswer } from "./page-cache";
 import { cacheTarget, type CacheTarget } from "./key";
 import type { RenderResult } from "./entry";
+import { pageListTags } from "./tags";
 import { gunzipSync } from "node:zlib";
 
 vi.mock("../monitoring", () => ({ reportWarning: vi.fn(), reportError: vi.fn() }));
@@ -107,6 +108,18 @@ describe("PageCache", () => {
     expect(t.cache.invalidate(["page:home"])).toBe(2);
     expect(t.cache.invalidate(["site:dupont"])).toBe(2);
     expect(t.cache.invalidate(["site:leroy"])).toBe(0);
+  });
+
+  it("reaches a render that lists a practice's pages (the sitemap) with any page tag of that practice", async () => {
+    const t = setup();
+    t.pages.set("dupont/sitemap.xml", { status: 200, body: "<urlset/>", tags: pageListTags("dupont") });
+    t.pages.set("dupont/a/", { status: 200, body: "a", tags: ["site:dupont", "page:a", "site:dupont:page:a"] });
+    await t.cache.answer(target("dupont", "/sitemap.xml"), null);
+    await t.cache.answer(target("dupont", "/a/"), null);
+    expect(t.cache.invalidate(["site:martin:page:new"])).toBe(0);
+    expect(t.cache.invalidate(["site:dupont:page:new"])).toBe(1); // a page published: the sitemap only
+    expect(t.cache.invalidate(["page:new"])).toBe(1);
+    expect(t.cache.invalidate(["page:a"])).toBe(2);
   });
 
   it("never serves the old content after invalidate(): a request waits for the re-render", async () => {

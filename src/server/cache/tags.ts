@@ -23,21 +23,22 @@ export function isKnownTagShape(tag: string): boolean {
 export const TAG_SHAPES_TEXT = "page:<slug>, site:<code> or site:<code>:page:<slug>";
 
 /*
- * Data-cache-only tags. A page's publication, path and title also live in its practice's page list,
- * which the data cache holds under the practice's tag only. So that publishing or unpublishing a page
- * (webhook tag `page:<slug>` or `site:<code>:page:<slug>`) is visible to the very next render, a page tag
- * also drops the page lists it may appear in. Rendered pages do not carry these tags: every page reads
- * the list to route, and one page's edit must not re-render every page of every practice.
- * (They cannot arrive from outside: TAG_SHAPE refuses them.)
+ * Page-list tags. A page's publication, path and title also live in its practice's page list, which the
+ * backend tags only with the practice (`site:<code>`), while a publication may come with page tags only
+ * (`page:<slug>`, the specification's shape). So a page tag also reaches the page lists it may appear in:
+ * the data cache's copy of the list, and any render whose output lists the practice's pages (the sitemap
+ * records pageListTags() for that). Ordinary pages do not carry them: every page reads the list to route,
+ * and one page's edit must not re-render every page of every practice. (They cannot arrive from outside:
+ * TAG_SHAPE refuses them.)
  */
 const pageListTag = (code: string) => `site:${code}:pages`;
 const ANY_PAGE_LIST = "pages";
 
-/** The data-cache tags of a practice's page list. */
-export const pageListDataTags = (code: string) => [siteTag(code), pageListTag(code), ANY_PAGE_LIST];
+/** The tags of a practice's page list: carried by the data cache's copy and by renders that list pages. */
+export const pageListTags = (code: string) => [siteTag(code), pageListTag(code), ANY_PAGE_LIST];
 
-/** The data-cache tags a set of webhook tags reaches (the tags themselves plus the page lists above). */
-export function dataTagsFor(tags: Iterable<string>): string[] {
+/** What a set of webhook tags reaches: the tags themselves plus the page lists a page tag reaches. */
+export function expandTags(tags: Iterable<string>): string[] {
   const out = new Set<string>();
   for (const tag of tags) {
     out.add(tag);
