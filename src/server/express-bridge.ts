@@ -3,8 +3,6 @@
  */
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 
 /**
  * Headers a client could use to make the render believe it is another host or origin. The reverse
@@ -44,5 +42,33 @@ export async function sendFetchResponse(res: ExpressResponse, response: Response
     res.end();
     return;
   }
-  await pipeline(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>), res);
+  await drainInto(response.body, res);
+}
+
+/**
+ * Streams the render into the response. When the visitor goes away mid-stream (an aborted prefetch of
+ * q-data.json is common), the render's stream is read to its end rather than cancelled: cancelling
+ * the TransformStream Qwik City is still writing into crashes the process on Node 20.
+ */
+async function drainInto(body: ReadableStream<Uint8Array>, res: ExpressResponse): Promise<void> {
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (res.writableEnded || res.destroyed) continue;
+    if (!res.write(value)) await waitForDrain(res);
+  }
+  if (!res.writableEnded && !res.destroyed) res.end();
+}
+
+function waitForDrain(res: ExpressResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }
