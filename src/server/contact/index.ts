@@ -19,6 +19,7 @@ import { getRenderContext } from "../render-context";
 import { internalPath } from "../tenancy";
 import { CONTACT_SENT_ANCHOR } from "~/lib/contact-fields";
 import { relayContact, type ContactResult } from "./relay";
+import { bodyKind } from "./request";
 import { setContactResult } from "./result";
 
 export { getContactResult } from "./result";
@@ -43,6 +44,12 @@ export function contactJsonBody(result: ContactResult): Record<string, unknown> 
 
 export async function handleContactPost(ev: RequestEvent): Promise<void> {
   const { code } = getRenderContext(ev);
+  const { pathname, search } = ev.originalUrl;
+  if (bodyKind(ev.request.headers.get("content-type")) === "form" && !pathname.endsWith("/")) {
+    // A refused no-JS post is answered by a page, and Qwik City answers a page route without its
+    // trailing slash with a 301 (which turns a POST into a GET): have the browser repeat the POST there.
+    throw ev.redirect(307, `${pathname}/${search}`);
+  }
   const result = await relayContact(
     { request: ev.request, host: ev.url.host, ip: ev.clientConn.ip, code },
     { send: sendContact, limiter: contactLimiter(), reportError },

@@ -46,7 +46,7 @@ function text(raw: Raw, field: string): string | undefined | null {
 /** A same-site path (the page the form was on), or null. */
 function sitePath(value: string): string | null {
   const v = value.trim();
-  if (!v.startsWith("/") || v.startsWith("//") || v.includes("\\") || /[\s\u0000-\u001f]/.test(v)) return null;
+  if (!v.startsWith("/") || v.startsWith("//") || v.includes("\\") || /[\s\p{Cc}]/u.test(v)) return null;
   return v.length <= CONTACT_LIMITS.page ? v : null;
 }
 
