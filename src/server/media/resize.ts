@@ -27,7 +27,9 @@ export async function resizeImage(original: Buffer, type: string, width: number)
   const image = sharp(original, { limitInputPixels: 40_000_000 }).rotate().resize({ width, withoutEnlargement: true });
   if (type === "image/webp") return image.webp({ quality: 80 }).toBuffer();
   if (type === "image/jpeg") return image.jpeg({ quality: 80, mozjpeg: true }).toBuffer();
-  return image.png({ compressionLevel: 9 }).toBuffer();
+  // A palette PNG (logos, flat drawings) stays a palette PNG; a full-colour one keeps its colours.
+  const { isPalette } = await sharp(original).metadata();
+  return image.png({ compressionLevel: 9, palette: isPalette === true }).toBuffer();
 }
 
 export function createResizeCache(fetchOriginal: OriginalFetcher, maxBytes = RESIZE_CACHE_MAX_BYTES) {
