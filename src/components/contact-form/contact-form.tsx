@@ -8,7 +8,6 @@ import {
   type ContactErrors,
   type ContactValues,
 } from "~/lib/contact-fields";
-import { submitContact } from "~/client/contact-submit";
 import styles from "./contact-form.css?inline";
 
 interface Props {
@@ -61,7 +60,10 @@ export const ContactForm = component$<Props>((props) => {
       <p id={CONTACT_SENT_ANCHOR} class="contact-flash" tabIndex={-1} hidden>
         {CONTACT_MESSAGES.sent}
       </p>
-      <form class="contact-form" method="post" action="/api/contact/" preventdefault:submit onSubmit$={(_, form) => submitContact(form)}>
+      <form class="contact-form" method="post" action="/api/contact/" preventdefault:submit
+        // A dynamic import: the enhancement is its own chunk, fetched by the first submit, never preloaded.
+        onSubmit$={async (_, form) => (await import("~/client/contact-submit")).submitContact(form)}
+      >
         <div class="contact-status" role="status" aria-live="polite" data-contact-status data-kind={props.kind}>
           {props.message}
           {(invalidFields.length > 0 || otherErrors.length > 0) && (
