@@ -170,6 +170,16 @@ describe("visitors who go away", () => {
     const res = await http(frontend.url, "dupont.dev.localhost", "/");
     expect(res.status).toBe(200);
   });
+
+  it("answers HEAD like GET without a body, and keeps running", async () => {
+    for (const path of ["/", "/page-inconnue/", "/contact/"]) {
+      const res = await http(frontend.url, "dupont.dev.localhost", path, { method: "HEAD" });
+      expect(res.status, path).toBe(path === "/page-inconnue/" ? 404 : 200);
+      expect(res.body).toBe("");
+    }
+    expect((await http(frontend.url, "dupont.dev.localhost", "/")).status).toBe(200);
+    expect(frontend.output()).not.toMatch(/unhandled|Unable to render/i);
+  });
 });
 
 describe("start-up refusals", () => {

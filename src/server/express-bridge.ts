@@ -37,11 +37,11 @@ export async function sendFetchResponse(res: ExpressResponse, response: Response
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("set-cookie", cookies);
-  if (!response.body || res.req.method === "HEAD") {
-    await response.body?.cancel();
+  if (!response.body) {
     res.end();
     return;
   }
+  // HEAD included: Node sends no body for HEAD, and the render's stream must still be read to its end.
   await drainInto(response.body, res);
 }
 
