@@ -6,9 +6,8 @@
  * and file types outside the contract's four image types.
  */
 
-import { MEDIA_WIDTHS } from "~/lib/media-url";
-
-export { MEDIA_WIDTHS };
+/** The widths `w` may ask for (srcset steps). Anything else is refused: a visitor must not fill the cache. */
+export const MEDIA_WIDTHS = [160, 320, 480, 640, 960, 1280, 1600] as const;
 
 export const MEDIA_TYPES: Record<string, string> = {
   webp: "image/webp",
