@@ -24,6 +24,8 @@ export default defineConfig(({ command, mode }): UserConfig => {
   return {
     // PUBLIC_ variables are inlined into the client bundle at build time (the specification's rule 1).
     envPrefix: ["PUBLIC_"],
+    // The CMS origin of the frame-ancestors policy is a build argument (src/server/build-constants.ts).
+    define: { __BUILD_CMS_ORIGIN__: JSON.stringify(process.env.BUILD_CMS_ORIGIN ?? loadEnv(mode, process.cwd(), "").BUILD_CMS_ORIGIN ?? "") },
     plugins: [
       qwikCity({ trailingSlash: true }),
       // enableRequestRewrite: ev.rewrite() keeps public URLs while routing to /_sites/<code>/ (DESIGN.md).

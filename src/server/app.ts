@@ -16,6 +16,7 @@ import { sendFetchResponse, toFetchRequest } from "./express-bridge";
 import { reportError } from "./monitoring";
 import { isIndexable, NOINDEX_HEADER } from "./indexing";
 import { securityHeadersMiddleware } from "./security-headers";
+import { cmsOrigin } from "./build-constants";
 import { loadRedirects, redirectsMiddleware, type RedirectTable } from "./redirects";
 
 export interface AppOptions {
@@ -43,7 +44,7 @@ export function createApp(opts: AppOptions) {
   app.set("trust proxy", opts.env.TRUSTED_PROXY);
 
   // --- security headers (issue 5): first, so every response carries them, refusals included ---
-  app.use(securityHeadersMiddleware({ cmsOrigin: opts.env.BUILD_CMS_ORIGIN }));
+  app.use(securityHeadersMiddleware({ cmsOrigin: cmsOrigin(opts.env.BUILD_CMS_ORIGIN) }));
   // --- end security headers ---
 
   const indexable = isIndexable(opts.env);

@@ -56,4 +56,12 @@ describe("vite.config.ts", () => {
     expect(config({ command: "build", mode: "production" })).toMatchObject({ envPrefix: ["PUBLIC_"] });
     expect(warn.mock.calls.join("\n")).toContain("PRODUCTION BUILD WITHOUT PUBLIC_ERROR_TRACKING_DSN");
   });
+
+  it("bakes BUILD_CMS_ORIGIN into the bundle (the running container does not have it)", async () => {
+    const config = (await import("../../vite.config")).default as (env: object) => { define: Record<string, string> };
+    process.env.ENVIRONMENT = "prod";
+    process.env.BUILD_CMS_ORIGIN = "https://cms.example.org";
+    process.env.PUBLIC_ERROR_TRACKING_DSN = "https://k@o1.ingest.sentry.io/1";
+    expect(config({ command: "build", mode: "production" }).define.__BUILD_CMS_ORIGIN__).toBe('"https://cms.example.org"');
+  });
 });

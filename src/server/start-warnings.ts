@@ -6,12 +6,13 @@
 import type { Env } from "./env";
 import { reportWarning } from "./monitoring";
 import { formatProblem, type RedirectProblem } from "./redirects";
+import { cmsOrigin } from "./build-constants";
 
 export function reportStartWarnings(env: Env, redirectWarnings: RedirectProblem[]): void {
   for (const problem of redirectWarnings) {
     reportWarning(`redirects: ${formatProblem(problem)}`, { file: problem.file, key: problem.key });
   }
-  if (env.ENVIRONMENT === "prod" && !env.BUILD_CMS_ORIGIN) {
+  if (env.ENVIRONMENT === "prod" && !cmsOrigin(env.BUILD_CMS_ORIGIN)) {
     reportWarning("security headers: BUILD_CMS_ORIGIN is empty, frame-ancestors is 'self' only: the CMS preview iframe is refused");
   }
 }
