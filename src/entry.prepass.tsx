@@ -3,7 +3,6 @@
  * active registered practice with the server's own render function. src/server/cache/prepass.ts says how.
  */
 import qwikCityPlan from "@qwik-city-plan";
-import { resolve } from "node:path";
 import render from "./entry.ssr";
 import { createRenderer } from "./server/render";
 import { initPrepassEnv } from "./server/env";
@@ -12,6 +11,7 @@ import { loadRegistry } from "./server/tenancy";
 import { runPrepass } from "./server/cache/prepass";
 import { removePrepass } from "./server/cache/prepass-store";
 import { targetRenderer } from "./server/cache/render-target";
+import { mediaCacheRoots } from "./server/media-cache";
 
 async function main(): Promise<void> {
   const init = initPrepassEnv();
@@ -29,16 +29,10 @@ async function main(): Promise<void> {
     backend: getBackend(),
     render: targetRenderer(renderRequest),
     outDir: env.PREPASS_DIR,
-    mediaDirs: mediaDirs(env.MEDIA_CACHE_DIR),
+    // MEDIA_CACHE_DIR when set (tests, benchmarks: the source tree is left alone), else public/media
+    // (the vite dev server) and dist/media (shipped with the server): where mediaCachePath() looks.
+    mediaDirs: mediaCacheRoots(env.MEDIA_CACHE_DIR),
   });
-}
-
-/**
- * The build's media cache (dist/media, shipped with the server) and public/media (the vite dev server's
- * copy). A media cache pointed elsewhere (tests, benchmarks) leaves the source tree alone.
- */
-function mediaDirs(configured: string): string[] {
-  return resolve(configured) === resolve("dist/media") ? [configured, "public/media"] : [configured];
 }
 
 main().catch((error) => {

@@ -189,8 +189,20 @@ describe("invalidation by tag", () => {
     expect(invalidated).toBeGreaterThanOrEqual(2); // martin pages cached by earlier tests count too
   });
 
+  it("a page tag of a practice also reaches its sitemap, which lists its pages (a publication), and nothing else", async () => {
+    const sitemap = await page("dupont", "/sitemap.xml");
+    expect(sitemap.status).toBe(200);
+    const { invalidated, changed } = await reRendered(["site:dupont:page:a-page-just-published"]);
+    expect(changed).toEqual([]);
+    expect(invalidated).toBe(1); // the sitemap, the only cached dupont entry that lists pages
+    expect((await page("dupont", "/sitemap.xml")).status).toBe(200);
+    expect((await page("martin", "/sitemap.xml")).xcache).toBe("MISS");
+    expect(await revalidate(frontend, "api", ["site:dupont:page:another"])).toMatchObject({ json: { invalidated: 1 } });
+    expect((await revalidate(frontend, "api", ["page:another"])).json.invalidated).toBe(2);
+  });
+
   it("a tag naming nothing cached invalidates nothing", async () => {
-    const { invalidated, changed } = await reRendered(["site:leroy", "page:no-such-page"]);
+    const { invalidated, changed } = await reRendered(["site:leroy", "site:leroy:page:contact"]);
     expect(changed).toEqual([]);
     expect(invalidated).toBe(0);
   });

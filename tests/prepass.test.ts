@@ -130,7 +130,8 @@ describe("with the backend up", () => {
         method: "PATCH",
         body: JSON.stringify({ title }),
       });
-      expect((await revalidate(frontend, "api", ["site:bernard:page:tarifs"])).json.invalidated).toBe(1);
+      // The page and bernard's sitemap (which lists the page, and was prerendered too).
+      expect((await revalidate(frontend, "api", ["site:bernard:page:tarifs"])).json.invalidated).toBe(2);
       expect((await get(frontend.url, "www.dr-bernard-dentiste.fr", "/tarifs/")).text).toContain(title);
     } finally {
       await frontend.stop();

@@ -1,13 +1,14 @@
 /**
  * createApp(): the Express stack in front of Qwik City, importable without listening.
  *
- *   1. static build assets (immutable)      4. tenancy: Host -> practice, else plain 404
- *   2. global endpoints (any Host):         5. page cache (GET/HEAD of cacheable responses)
- *      healthz, revalidation routes         6. pages: rendered by the real Qwik City router
- *   3. /_sites from outside -> 404          7. final 404, then one error handler
+ *   0. security headers (every response)    4. tenancy: Host -> practice, else plain 404
+ *   1. static build assets (immutable)      4b. redirects of migrated practices (301)
+ *   2. global endpoints (any Host):         4c. page cache (GET/HEAD of cacheable responses)
+ *      healthz, revalidation routes         5. pages: rendered by the real Qwik City router
+ *   3. /_sites from outside -> 404          6. final 404, then one error handler
  *
  * Fresh cache hits are answered before Express by cacheFront() (src/server/cache/http.ts), wrapped
- * around this app by the server entry.
+ * around this app by the server entry; it replays the headers this stack set before the cache middleware.
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import compression from "compression";
@@ -18,6 +19,9 @@ import type { RenderRequest } from "./render";
 import { sendFetchResponse, toFetchRequest } from "./express-bridge";
 import { reportError } from "./monitoring";
 import { isIndexable, NOINDEX_HEADER } from "./indexing";
+import { securityHeadersMiddleware } from "./security-headers";
+import { cmsOrigin } from "./build-constants";
+import { loadRedirects, redirectsMiddleware, type RedirectTable } from "./redirects";
 import { cacheMiddleware, revalidateHandlers, type PageCache } from "./cache";
 
 export interface AppOptions {
@@ -26,6 +30,8 @@ export interface AppOptions {
   renderRequest: RenderRequest;
   /** The client build output (dist/): /build and /assets are served from it. */
   distDir: string;
+  /** Redirect maps loaded and validated at start (src/server/redirects.ts); default: read MIGRATIONS_DIR. */
+  redirects?: RedirectTable;
   /** The page cache (src/server/cache): answers cacheable GET/HEAD; its invalidate() backs revalidation. */
   pageCache: PageCache;
 }
@@ -42,7 +48,11 @@ export function createApp(opts: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
   // Only a proxy on this machine or the container network may tell us the client's protocol/address.
-  app.set("trust proxy", "loopback, uniquelocal");
+  app.set("trust proxy", opts.env.TRUSTED_PROXY);
+
+  // --- security headers (issue 5): first, so every response carries them, refusals included ---
+  app.use(securityHeadersMiddleware({ cmsOrigin: cmsOrigin(opts.env.BUILD_CMS_ORIGIN) }));
+  // --- end security headers ---
 
   const indexable = isIndexable(opts.env);
   app.use((_req: Request, res: Response, next: NextFunction) => {
@@ -60,13 +70,14 @@ export function createApp(opts: AppOptions) {
     res.type("text/plain").send("ok");
   });
 
-  // Revalidation by tag (page cache), on any Host: the backend calls the container's internal address.
+  // --- revalidation by tag (issue 4), on any Host: the backend calls the container's internal address ---
   const revalidate = revalidateHandlers({
     secret: opts.env.REVALIDATION_SECRET,
     invalidate: (tags) => opts.pageCache.invalidate(tags),
   });
   app.post("/webhooks/revalidate/", revalidate.webhook);
   app.post("/api/revalidate", revalidate.api);
+  // --- end revalidation ---
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (isInternalPath(req.path)) {
@@ -82,12 +93,17 @@ export function createApp(opts: AppOptions) {
     next();
   });
 
+  // --- redirects (issue 5): migrations/{code}/redirects.json, after tenancy, before anything renders ---
+  app.use(redirectsMiddleware(opts.redirects ?? loadRedirects(opts.env.MIGRATIONS_DIR).table));
+  // --- end redirects ---
+
   // Files of the client build's root (favicon, manifest) served per tenant host; no index, no redirect.
   app.use(express.static(opts.distDir, { index: false, redirect: false, maxAge: "1h" }));
 
-  // Page cache: after tenancy (and redirects), before the render. Stores only what the render below
-  // would answer a 200 for; everything it does not answer falls through to the render.
+  // --- page cache (issue 4): after tenancy and redirects, before the render. Stores only what the render
+  // below answers a 200 for; everything it does not answer falls through to the render. ---
   app.use(cacheMiddleware(opts.pageCache));
+  // --- end page cache ---
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const tenant = res.locals.tenant as TenantLocals;

@@ -1,18 +1,20 @@
 /**
- * The build-time media cache: each practice's logo and favicon, downloaded by the build pre-pass to
- * `{MEDIA_CACHE_DIR}/{code}/{logo|favicon}.{svg|png|jpg|webp}` (MEDIA_CACHE_DIR defaults to dist/media,
- * the client build output the server ships with; the pre-pass also writes public/media/ for the vite
- * dev server). The social card reads the logo through mediaCachePath(); a logo changed in the backend
- * reaches the card at the next build (the specification's "fixed by redeploy").
+ * The build-time media cache: each practice's logo and favicon, downloaded by the build pre-pass
+ * (src/server/cache/prepass.ts) to `<root>/<code>/<logo|favicon>.<ext>`. The social card reads its logo
+ * here, never from the network at request time; a logo changed in the backend reaches the card at the
+ * next build (the specification's "fixed by redeploy").
+ *
+ * Roots: MEDIA_CACHE_DIR when set (the pre-pass then writes only there), else public/media (the vite dev
+ * server's copy) and dist/media (the client build output the server ships with); the pre-pass writes both.
  */
 import { existsSync, readdirSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { getEnv } from "./env";
 import { PRACTICE_CODE } from "./tenancy/registry";
 
-export type MediaKind = "logo" | "favicon";
+export type CachedMediaKind = "logo" | "favicon";
 
-/** File extension per media type of the contract, in lookup order. */
+/** File extension per media type of the contract (what the pre-pass names its downloads). */
 export const MEDIA_EXTENSIONS: Record<string, string> = {
   "image/svg+xml": "svg",
   "image/png": "png",
@@ -20,18 +22,28 @@ export const MEDIA_EXTENSIONS: Record<string, string> = {
   "image/webp": "webp",
 };
 
-/** The media cache directory as an absolute path. */
-export function mediaCacheDir(dir = getEnv().MEDIA_CACHE_DIR): string {
-  return resolve(dir);
+/** Directories searched in order (and written by the pre-pass): MEDIA_CACHE_DIR, else public/media and dist/media. */
+export function mediaCacheRoots(dir: string | undefined = getEnv().MEDIA_CACHE_DIR): string[] {
+  return dir ? [dir] : [join("public", "media"), join("dist", "media")];
 }
 
-/** Absolute path of the cached logo or favicon of a practice, or null when the build did not cache one. */
-export function mediaCachePath(code: string, kind: MediaKind, dir = mediaCacheDir()): string | null {
+/**
+ * The cached file of a practice's logo or favicon (`<root>/<code>/<kind>.<ext>`, any extension, so that
+ * the caller can refuse a type it cannot use), as an absolute path, or null.
+ */
+export function mediaCachePath(
+  code: string,
+  kind: CachedMediaKind,
+  roots: string[] = mediaCacheRoots(),
+): string | null {
   if (!PRACTICE_CODE.test(code)) return null;
-  const folder = resolve(dir, code);
-  if (!existsSync(folder)) return null;
-  const name = readdirSync(folder).find((file) =>
-    Object.values(MEDIA_EXTENSIONS).some((ext) => file === `${kind}.${ext}`),
-  );
-  return name ? resolve(folder, name) : null;
+  for (const root of roots) {
+    const dir = join(root, code);
+    if (!existsSync(dir)) continue;
+    const file = readdirSync(dir)
+      .filter((name) => name.startsWith(`${kind}.`) && name.length > kind.length + 1)
+      .sort()[0];
+    if (file) return resolve(dir, file);
+  }
+  return null;
 }

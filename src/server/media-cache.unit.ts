@@ -11,16 +11,22 @@ describe("mediaCachePath", () => {
   mkdirSync(join(dir, "dupont"));
   writeFileSync(join(dir, "dupont", "logo.svg"), "<svg/>");
   writeFileSync(join(dir, "dupont", "favicon.png"), "png");
-  writeFileSync(join(dir, "dupont", "logo.txt"), "not a media type");
+  mkdirSync(join(dir, "martin"));
+  writeFileSync(join(dir, "martin", "logo.gif"), "GIF89a");
 
   it("finds the cached file of a practice in its own format, as an absolute path", () => {
-    expect(mediaCachePath("dupont", "logo", dir)).toBe(join(dir, "dupont", "logo.svg"));
-    expect(mediaCachePath("dupont", "favicon", dir)).toBe(join(dir, "dupont", "favicon.png"));
+    expect(mediaCachePath("dupont", "logo", [dir])).toBe(join(dir, "dupont", "logo.svg"));
+    expect(mediaCachePath("dupont", "favicon", [dir])).toBe(join(dir, "dupont", "favicon.png"));
+  });
+
+  it("returns a file of any type, so that the social card can name the type it refuses", () => {
+    expect(mediaCachePath("martin", "logo", [dir])).toBe(join(dir, "martin", "logo.gif"));
   });
 
   it("answers null when nothing was cached, and for a code that is not a practice code", () => {
-    expect(mediaCachePath("martin", "logo", dir)).toBeNull();
-    expect(mediaCachePath("../dupont", "logo", dir)).toBeNull();
-    expect(mediaCachePath("dupont/..", "logo", dir)).toBeNull();
+    expect(mediaCachePath("bernard", "logo", [dir])).toBeNull();
+    expect(mediaCachePath("martin", "favicon", [dir])).toBeNull();
+    expect(mediaCachePath("../dupont", "logo", [dir])).toBeNull();
+    expect(mediaCachePath("dupont/..", "logo", [dir])).toBeNull();
   });
 });

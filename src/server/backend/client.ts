@@ -61,6 +61,12 @@ export function createBackendClient(read: Reader) {
     nav: (ctx: ReadContext, code: string) => tagged(ctx, `/sites/${enc(code)}/nav/`, navSchema, [siteTag(code)]),
     pages: (ctx: ReadContext, code: string) =>
       tagged(ctx, `/sites/${enc(code)}/pages/`, pageListSchema, [siteTag(code)], pageListTags(code)),
+    /**
+     * The same page list, for a response that lists the practice's pages (the sitemap): it records the
+     * list's tags, so that any page tag of the practice (a page published or unpublished) reaches it.
+     */
+    pageListing: (ctx: ReadContext, code: string) =>
+      tagged(ctx, `/sites/${enc(code)}/pages/`, pageListSchema, pageListTags(code)),
     page: (ctx: ReadContext, code: string, slug: string) => {
       const tags = [siteTag(code), pageTag(slug), sitePageTag(code, slug)];
       return tagged(ctx, `/sites/${enc(code)}/pages/${enc(slug)}/`, pageSchema, tags, tags, false);

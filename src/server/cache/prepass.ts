@@ -22,7 +22,7 @@ import {
   type TeamMember,
 } from "../backend";
 import { downloadMedia } from "../backend/media-download";
-import { MEDIA_EXTENSIONS, type MediaKind } from "../media-cache";
+import { MEDIA_EXTENSIONS, type CachedMediaKind } from "../media-cache";
 import type { Practice } from "../tenancy";
 import { buildEntry, isStorable, type PageEntry } from "./entry";
 import { cacheTarget, type CacheTarget } from "./key";
@@ -182,7 +182,7 @@ export function prepassPaths(pages: PageSummary[], team: TeamMember[], jobs: Job
 
 /** Downloads the logo and favicon into every media directory; a failure is logged, never fatal. */
 async function cacheMedia(opts: PrepassOptions, code: string, config: SiteConfig, log: (line: string) => void) {
-  const kinds: [MediaKind, SiteConfig["logo"]][] = [
+  const kinds: [CachedMediaKind, SiteConfig["logo"]][] = [
     ["logo", config.logo],
     ["favicon", config.favicon],
   ];
@@ -203,7 +203,7 @@ async function cacheMedia(opts: PrepassOptions, code: string, config: SiteConfig
 }
 
 /** Removes an earlier build's file of another format (a logo that went from png to svg). */
-function clearMedia(folder: string, kind: MediaKind): void {
+function clearMedia(folder: string, kind: CachedMediaKind): void {
   let files: string[];
   try {
     files = readdirSync(folder);

@@ -6,6 +6,11 @@ import { setHtmlAttributes } from "~/server/html-attributes";
 import { themeStyle, validTheme } from "~/server/theme";
 import { SiteHeader } from "~/components/layout/site-header";
 import { SiteFooter } from "~/components/layout/site-footer";
+import { Analytics } from "~/components/analytics/analytics";
+import { ErrorTracking } from "~/components/error-tracking/error-tracking";
+
+// Issue 5: the analytics component's loader (the shared indexing decision) runs only when exported here.
+export { useAnalyticsAllowed } from "~/components/analytics/analytics";
 
 /** The practice's layout data; a backend 404 (unknown or inactive practice) is this request's 404. */
 export const useSite = routeLoader$(async (ev) => {
@@ -26,6 +31,8 @@ export default component$(() => {
         <Slot />
       </main>
       <SiteFooter config={site.value.config} practice={site.value.practice} />
+      <Analytics websiteId={site.value.config.analytics_website_id} />
+      <ErrorTracking />
     </>
   );
 });

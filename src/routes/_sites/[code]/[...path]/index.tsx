@@ -2,6 +2,7 @@ import { component$ } from "@builder.io/qwik";
 import { routeLoader$, type DocumentHead } from "@builder.io/qwik-city";
 import { withBackend } from "~/server/load";
 import { BlockList } from "~/components/blocks/block-list";
+import { ContactForm } from "~/components/contact-form/contact-form";
 import { useSite } from "../layout";
 
 /**
@@ -34,6 +35,11 @@ export default component$(() => {
   return (
     <article class="page">
       <BlockList blocks={page.value.blocks} title={page.value.title} />
+      {page.value.kind === "contact" && (
+        <section class="container">
+          <ContactForm />
+        </section>
+      )}
     </article>
   );
 });
