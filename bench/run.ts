@@ -294,9 +294,11 @@ async function prepassTime(backend: Proc) {
   if (run.code !== 0 || !summary) throw new Error(`pre-pass failed:\n${run.output}`);
   note({
     label: "(f) pre-pass",
-    value: `${fmt(run.seconds, 1)} s for ${summary[1]} pages of ${summary[2]} practices (${fmt(Number(summary[1]) / run.seconds)} pages/s, process start included)`,
+    value:
+      `${fmt(run.seconds, 1)} s for ${summary[1]} responses of ${summary[2]} practices (25 pages, robots.txt and ` +
+      `sitemap.xml each; ${fmt(Number(summary[1]) / run.seconds)} per second, process start included)`,
     target: "< 30 s",
-    met: run.seconds < 30 && Number(summary[1]) === 2500,
+    met: run.seconds < 30 && Number(summary[1]) >= 2500 && Number(summary[2]) === 100,
   });
 }
 
