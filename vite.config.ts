@@ -5,6 +5,7 @@ import { defineConfig, loadEnv, type UserConfig } from "vite";
 import { qwikVite } from "@builder.io/qwik/optimizer";
 import { qwikCity } from "@builder.io/qwik-city/vite";
 import { fileURLToPath } from "node:url";
+import { loadRegistry } from "./src/server/tenancy/registry";
 
 export default defineConfig(({ command, mode }): UserConfig => {
   if (command === "serve") {
@@ -22,7 +23,18 @@ export default defineConfig(({ command, mode }): UserConfig => {
       qwikVite({ experimental: ["enableRequestRewrite"] }),
     ],
     resolve: { alias: { "~": fileURLToPath(new URL("./src", import.meta.url)) } },
-    server: { headers: { "Cache-Control": "public, max-age=0" } },
+    server: {
+      headers: { "Cache-Control": "public, max-age=0" },
+      // Vite refuses unknown Host headers (DNS-rebinding guard): allow the practice list's domains and the
+      // preview hosts; the tenant plugin then applies the real rules.
+      allowedHosts: command === "serve" ? devAllowedHosts() : undefined,
+    },
     build: { sourcemap: mode === "development" },
   };
 });
+
+function devAllowedHosts(): string[] {
+  const registry = loadRegistry(process.env.TENANTS_FILE || "tenants/practices.json");
+  const preview = process.env.PREVIEW_DOMAIN ? [`.${process.env.PREVIEW_DOMAIN}`] : [];
+  return [".localhost", ...preview, ...registry.byHost.keys()];
+}
