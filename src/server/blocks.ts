@@ -183,7 +183,7 @@ function linkView(l: { label: string; href: string } | null | undefined): LinkVi
 
 export function resolveBlocks(blocks: ParsedBlock[], ctx: BlockContext): Block[] {
   const teamPage = teamPageOf(ctx.pages);
-  return blocks.map((block): Block => {
+  return blocks.flatMap((block): Block | [] => {
     const { id } = block;
     switch (block.type) {
       case "hero": {
@@ -195,9 +195,7 @@ export function resolveBlocks(blocks: ParsedBlock[], ctx: BlockContext): Block[]
       case "image": {
         const image = picture(block.value.image, block.value.caption ?? "");
         // An image whose URL is refused renders as nothing rather than as a broken picture.
-        return image
-          ? { type: "image", id, image, caption: block.value.caption }
-          : { type: "rich_text", id, html: "" };
+        return image ? { type: "image", id, image, caption: block.value.caption } : [];
       }
       case "cards":
         return {

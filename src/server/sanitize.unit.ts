@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sanitizeRichText } from "./sanitize";
+import { safeHref, safeMediaUrl, sanitizeRichText } from "./sanitize";
 
 /** What must never survive, whatever the input: checked on every hostile case below. */
 function expectHarmless(out: string) {
@@ -89,5 +89,41 @@ describe("sanitizeRichText", () => {
 
   it("drops h1 (the page has its own) but keeps its text", () => {
     expect(sanitizeRichText("<h1>Titre</h1>")).toBe("Titre");
+  });
+});
+
+describe("safeHref", () => {
+  it.each(["/contact/", "acces/", "#top", "?a=1", "https://booking.example.org/x", "http://a.example", "mailto:a@b.fr", "tel:+33478000000", "/a:b/"])(
+    "keeps %s",
+    (href) => {
+      expect(safeHref(href)).toBe(href);
+    },
+  );
+
+  it.each([
+    "javascript:alert(1)",
+    " JavaScript:alert(1)",
+    "java\tscript:alert(1)",
+    "java\nscript:alert(1)",
+    "data:text/html,<script>alert(1)</script>",
+    "vbscript:x",
+    "//evil.example",
+    "/\\evil.example",
+    "\\\\evil.example",
+    "\u0001javascript:alert(1)",
+    "",
+    null,
+    undefined,
+  ])("refuses %j", (href) => {
+    expect(safeHref(href)).toBeNull();
+  });
+});
+
+describe("safeMediaUrl", () => {
+  it("keeps absolute http(s) URLs and refuses the rest", () => {
+    expect(safeMediaUrl("https://cms.example.org/media/a.webp")).toBe("https://cms.example.org/media/a.webp");
+    expect(safeMediaUrl("javascript:alert(1)")).toBeNull();
+    expect(safeMediaUrl("data:image/png;base64,AAAA")).toBeNull();
+    expect(safeMediaUrl("/media/a.webp")).toBeNull();
   });
 });

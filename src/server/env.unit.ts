@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "./env";
+
+const valid = {
+  BACKEND_API_URL: "http://backend:8000/api/v1/websites/",
+  REVALIDATION_SECRET: "a-long-enough-secret-value",
+  ENVIRONMENT: "dev",
+};
+
+function problemsOf(source: Record<string, string | undefined>): string[] {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    if (error instanceof EnvError) return error.problems;
+    throw error;
+  }
+  throw new Error("expected parseEnv to throw");
+}
+
+describe("parseEnv", () => {
+  it("applies the specification's defaults", () => {
+    const env = parseEnv(valid);
+    expect(env.BACKEND_API_URL).toBe("http://backend:8000/api/v1/websites");
+    expect(env.BACKEND_REVALIDATE_TTL).toBe(3600);
+    expect(env.PORT).toBe(3000);
+    expect(env.PREVIEW_DOMAIN).toBeUndefined();
+    expect(env.TENANTS_FILE).toBe("tenants/practices.json");
+  });
+
+  it("reads the optional values", () => {
+    const env = parseEnv({ ...valid, PORT: "8080", BACKEND_REVALIDATE_TTL: "60", PREVIEW_DOMAIN: "Preview.Example.org" });
+    expect(env).toMatchObject({ PORT: 8080, BACKEND_REVALIDATE_TTL: 60, PREVIEW_DOMAIN: "preview.example.org" });
+  });
+
+  it.each(["BACKEND_API_URL", "REVALIDATION_SECRET", "ENVIRONMENT"])("names %s when it is missing", (name) => {
+    const source: Record<string, string | undefined> = { ...valid, [name]: undefined };
+    expect(problemsOf(source)).toEqual([`${name} is required but not set`]);
+    expect(problemsOf({ ...valid, [name]: "" })).toEqual([`${name} is required but not set`]);
+  });
+
+  it.each([
+    ["BACKEND_API_URL", "backend:8000", "BACKEND_API_URL must be an absolute http(s) URL"],
+    ["BACKEND_API_URL", "ftp://backend/api", "BACKEND_API_URL must be an absolute http(s) URL"],
+    ["REVALIDATION_SECRET", "short", "REVALIDATION_SECRET must be at least 16 characters"],
+    ["ENVIRONMENT", "production", "ENVIRONMENT must be one of dev, staging, prod"],
+    ["BACKEND_REVALIDATE_TTL", "1h", "BACKEND_REVALIDATE_TTL must be a whole number"],
+    ["BACKEND_REVALIDATE_TTL", "0", "BACKEND_REVALIDATE_TTL must be at least 1"],
+    ["PORT", "70000", "PORT must be at most 65535"],
+    ["PORT", "-1", "PORT must be a whole number"],
+    ["PREVIEW_DOMAIN", "https://preview.example.org", "PREVIEW_DOMAIN must be a host name such as preview.example.org"],
+    ["BUILD_CMS_ORIGIN", "cms.example.org", "BUILD_CMS_ORIGIN must be an absolute http(s) URL"],
+  ])("names %s when it is malformed (%s)", (name, value, message) => {
+    expect(problemsOf({ ...valid, [name]: value })).toEqual([message]);
+  });
+
+  it("lists every problem at once", () => {
+    expect(problemsOf({})).toHaveLength(3);
+  });
+});
