@@ -23,3 +23,40 @@ const OPTIONS: sanitizeHtml.IOptions = {
 export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, OPTIONS).trim();
 }
+
+const SAFE_ABSOLUTE = /^(?:https?:|mailto:|tel:)/i;
+
+/**
+ * A link target from the backend that is safe to put in an href: relative, or http(s), mailto, tel.
+ * Anything else (javascript:, data:, protocol-relative //host) is null and the link is not rendered.
+ */
+export function safeHref(href: string | null | undefined): string | null {
+  if (typeof href !== "string") return null;
+  // Browsers ignore leading/trailing spaces and strip tabs and newlines anywhere in a URL.
+  const value = href.trim().replace(/[\t\n\r]/g, "");
+  if (value === "" || hasControlCharacter(value) || /^[\\/]{2}/.test(value) || /^\/\\/.test(value)) return null;
+  if (SAFE_ABSOLUTE.test(value)) return value;
+  // Any other scheme ("javascript:", "data:", "JaVaScRiPt:") is refused; a colon after a slash,
+  // "?" or "#" is part of a relative path or query, not a scheme.
+  if (/^[^/?#]*:/.test(value)) return null;
+  return value;
+}
+
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/** An image URL from the backend: absolute http(s) only (media URLs are absolute by contract). */
+export function safeMediaUrl(url: string | null | undefined): string | null {
+  if (typeof url !== "string") return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
