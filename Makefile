@@ -11,8 +11,8 @@ node_modules/.package-lock.json: package-lock.json
 
 install: node_modules/.package-lock.json ## Install the npm dependencies (npm ci)
 
-chromium: ## Install Debian's Chromium for the browser tests when it is missing
-	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+chromium: ## Install Debian's Chromium and nginx for the browser and proxy tests when missing
+	@command -v chromium >/dev/null && command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx; }
 
 build: install ## Production build (client, server, pre-pass)
 	npm run build
@@ -34,3 +34,26 @@ bench: build ## Benchmarks (figures printed side by side)
 	npm run bench
 
 .PHONY: help install chromium build demo dev test lint bench
+
+ENV ?=
+REF ?=
+
+deploy: ## Deploy: ENV=dev (develop), ENV=staging, ENV=prod REF=v<major>.<minor>
+	ops/deploy.sh $(ENV) $(REF)
+
+quickdeploy: ## Deploy the working tree without fetching from git: ENV=<env>
+	ops/deploy.sh $(ENV) --quick
+
+smoke: install ## Post-deploy smoke checks; target with SMOKE_HOST=http://host:port
+	npx tsx ops/smoke.ts
+
+setup: ## Create the secrets key on this machine (once)
+	ops/secrets.sh setup
+
+decrypt: ## Decrypt ops/secrets/.env.ENV.enc to the server's owner-only plaintext: ENV=<env>
+	ops/secrets.sh decrypt $(ENV)
+
+encrypt: ## Encrypt the server's plaintext env file back into ops/secrets/: ENV=<env>
+	ops/secrets.sh encrypt $(ENV)
+
+.PHONY: deploy quickdeploy smoke setup decrypt encrypt

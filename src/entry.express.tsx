@@ -9,7 +9,7 @@ import { createApp } from "./server/app";
 import { createRenderer } from "./server/render";
 import { getEnv } from "./server/env";
 import { getHostRules } from "./server/tenancy";
-import { initMonitoring } from "./server/monitoring";
+import { initMonitoring, reportError } from "./server/monitoring";
 import type { RenderPlatform } from "./server/render-context";
 
 declare global {
@@ -27,6 +27,8 @@ function start() {
     process.exit(1);
   }
   void initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
+  // One request's stray rejection must not take every practice offline: report it and keep serving.
+  process.on("unhandledRejection", (reason) => reportError(reason ?? new Error("unhandled rejection (no reason)")));
   const distDir = join(fileURLToPath(import.meta.url), "..", "..", "dist");
   const renderRequest = createRenderer({ render, qwikCityPlan, checkOrigin: "lax-proto" });
   const app = createApp({ env, hostRules, renderRequest, distDir });

@@ -151,12 +151,44 @@ describe("content backend failures", () => {
   });
 });
 
+describe("visitors who go away", () => {
+  it("survives requests aborted mid-response (an abandoned prefetch of q-data.json)", async () => {
+    const { connect } = await import("node:net");
+    for (let i = 0; i < 30; i++) {
+      await new Promise<void>((resolve) => {
+        const socket = connect(frontend.port, "127.0.0.1", () => {
+          const path = i % 2 ? "/mentions-legales/q-data.json" : "/contact/";
+          socket.write(`GET ${path} HTTP/1.1\r\nHost: dupont.dev.localhost\r\n\r\n`);
+          // Close as soon as the first bytes arrive, while the render is still streaming.
+          socket.once("data", () => socket.destroy());
+          setTimeout(() => socket.destroy(), 200);
+        });
+        socket.on("close", () => resolve());
+        socket.on("error", () => resolve());
+      });
+    }
+    const res = await http(frontend.url, "dupont.dev.localhost", "/");
+    expect(res.status).toBe(200);
+  });
+
+  it("answers HEAD like GET without a body, and keeps running", async () => {
+    for (const path of ["/", "/page-inconnue/", "/contact/"]) {
+      const res = await http(frontend.url, "dupont.dev.localhost", path, { method: "HEAD" });
+      expect(res.status, path).toBe(path === "/page-inconnue/" ? 404 : 200);
+      expect(res.body).toBe("");
+    }
+    expect((await http(frontend.url, "dupont.dev.localhost", "/")).status).toBe(200);
+    expect(frontend.output()).not.toMatch(/unhandled|Unable to render/i);
+  });
+});
+
 describe("start-up refusals", () => {
   const base = {
     BACKEND_API_URL: "http://127.0.0.1:9/api/v1/websites",
     REVALIDATION_SECRET: DEFAULT_SECRET,
     ENVIRONMENT: "dev",
-    PORT: "0",
+    // A port nothing listens on: a server that wrongly starts would hold it, not fail the refusal check.
+    PORT: "39999",
   };
 
   it.each(["BACKEND_API_URL", "REVALIDATION_SECRET", "ENVIRONMENT"])("refuses to start without %s, naming it", async (name) => {

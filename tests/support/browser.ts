@@ -37,6 +37,10 @@ export async function openPage(browser: Browser, viewport = DESKTOP): Promise<{ 
     if (msg.type() === "error") errors.push(`console: ${msg.text()}`);
   });
   page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  // Chromium's console line for a failed load does not name the URL; record it here.
+  page.on("response", (response) => {
+    if (response.status() >= 400) errors.push(`http ${response.status()}: ${response.url()}`);
+  });
   return { context, page, errors };
 }
 

@@ -16,13 +16,14 @@ export function http(
   path: string,
   opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<HttpResult> {
-  const url = new URL(path, baseUrl);
+  // The path is sent as given (not resolved against the base), so "//_sites/x" stays a path.
+  const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
         host: url.hostname,
         port: url.port,
-        path: `${url.pathname}${url.search}`,
+        path,
         method: opts.method ?? "GET",
         headers: { host, accept: "text/html", ...opts.headers },
         setHost: false,

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Encrypted env files per environment: ops/secrets/.env.<env>.enc in git; the plaintext only on the
+# server, owner-only, never committed.
+#
+#   ops/secrets.sh setup             create the key file (once per operator machine/server)
+#   ops/secrets.sh decrypt ENV       .env.<env>.enc -> $DEPLOY_ROOT/.env.<env> (mode 600)
+#   ops/secrets.sh encrypt ENV       $DEPLOY_ROOT/.env.<env> -> .env.<env>.enc (then commit it)
+#
+# To change a secret: edit the server plaintext, run encrypt, commit the encrypted file.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+umask 077
+
+KEY_FILE="${SECRETS_KEY_FILE:-$HOME/.config/practice-frontend/secrets.key}"
+DEPLOY_ROOT="${DEPLOY_ROOT:-/srv/practice-frontend}"
+ENC_DIR="${SECRETS_DIR:-ops/secrets}"
+fail() { echo "secrets: $*" >&2; exit 1; }
+
+cmd="${1:-}"; env_name="${2:-}"
+if [[ "$cmd" != "setup" ]]; then
+  [[ "$env_name" =~ ^(dev|staging|prod)$ ]] || fail "ENV must be dev, staging or prod, got '${env_name}'"
+  [[ -f "$KEY_FILE" ]] || fail "no key at $KEY_FILE: run 'make setup' or set SECRETS_KEY_FILE"
+fi
+enc="$ENC_DIR/.env.$env_name.enc"
+plain="$DEPLOY_ROOT/.env.$env_name"
+cipher=(openssl enc -aes-256-cbc -pbkdf2 -iter 200000 -salt -pass "file:$KEY_FILE")
+
+case "$cmd" in
+  setup)
+    if [[ -f "$KEY_FILE" ]]; then echo "secrets: key already at $KEY_FILE"; exit 0; fi
+    mkdir -p "$(dirname "$KEY_FILE")"
+    openssl rand -base64 48 > "$KEY_FILE"
+    chmod 600 "$KEY_FILE"
+    echo "secrets: new key at $KEY_FILE: store a copy in the team's password manager" ;;
+  decrypt)
+    [[ -f "$enc" ]] || fail "$enc does not exist"
+    mkdir -p "$DEPLOY_ROOT"
+    tmp="$(mktemp "$DEPLOY_ROOT/.env.$env_name.XXXXXX")"
+    "${cipher[@]}" -d -in "$enc" -out "$tmp" || { rm -f "$tmp"; fail "cannot decrypt $enc (wrong key?)"; }
+    chmod 600 "$tmp" && mv "$tmp" "$plain"
+    echo "secrets: wrote $plain (mode 600)" ;;
+  encrypt)
+    [[ -f "$plain" ]] || fail "$plain does not exist"
+    mkdir -p "$ENC_DIR"
+    "${cipher[@]}" -in "$plain" -out "$enc.tmp" && mv "$enc.tmp" "$enc"
+    echo "secrets: wrote $enc: commit it" ;;
+  *) fail "usage: ops/secrets.sh setup | decrypt ENV | encrypt ENV" ;;
+esac

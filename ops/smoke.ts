@@ -1,0 +1,234 @@
+/**
+ * Post-deploy smoke checks: 20 end-to-end checks against a running frontend (the container's port or
+ * the proxy), covering tenant isolation, crawler status codes, images through the optimizer,
+ * robots/sitemap/og and webhook authentication. Prints every failure; exits non-zero if any fails.
+ *
+ *   SMOKE_HOST=http://127.0.0.1:3000  where to connect (default)
+ *   SMOKE_SITES=host1,host2           two practice hosts to check (default: the first domain of the
+ *                                     first two practices in tenants/practices.json)
+ *
+ * It needs no secret: webhook checks only prove that a wrong or missing secret is refused.
+ */
+import { request } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { loadRegistry } from "../src/server/tenancy/registry";
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  text: string;
+}
+
+const TIMEOUT_MS = 10_000;
+
+function call(base: string, host: string, path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  const url = new URL(base);
+  const send = url.protocol === "https:" ? httpsRequest : request;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: opts.method ?? "GET",
+        headers: { host, "user-agent": "practice-frontend-smoke", ...opts.headers },
+        servername: host,
+        timeout: TIMEOUT_MS,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const body = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString("utf8") });
+        });
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
+    req.on("error", reject);
+    if (opts.body) req.end(opts.body);
+    else req.end();
+  });
+}
+
+class CheckFailed extends Error {}
+function expect(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new CheckFailed(message);
+}
+
+/** The practice's name as the page announces it (Open Graph site name, else the title's last part). */
+function siteName(html: string): string {
+  const og = /<meta[^>]+property="og:site_name"[^>]+content="([^"]+)"/.exec(html)?.[1];
+  if (og) return og;
+  const title = /<title[^>]*>([^<]+)<\/title>/.exec(html)?.[1] ?? "";
+  return title.split(" | ").pop()!.trim();
+}
+
+export async function runSmoke(base: string, sites: [string, string], log = console.log): Promise<{ passed: number; failed: number }> {
+  const [a, b] = sites;
+  const memo = new Map<string, Promise<Answer>>();
+  const home = (host: string) => {
+    if (!memo.has(host)) memo.set(host, call(base, host, "/", { headers: { accept: "text/html" } }));
+    return memo.get(host)!;
+  };
+  const noindexHeader = async () => /noindex/.test(String((await home(a)).headers["x-robots-tag"] ?? ""));
+
+  const checks: [string, () => Promise<void>][] = [
+    ["health endpoint answers", async () => {
+      const r = await call(base, a, "/healthz");
+      expect(r.status === 200, `status ${r.status}`);
+    }],
+    ["an unknown host gets 404 (no default practice)", async () => {
+      const r = await call(base, "smoke-unknown.invalid", "/");
+      expect(r.status === 404, `status ${r.status}`);
+    }],
+    ["the internal /_sites prefix is unreachable", async () => {
+      const r = await call(base, a, "/_sites/");
+      expect(r.status === 404, `status ${r.status}`);
+    }],
+    [`${a} serves its homepage`, async () => {
+      const r = await home(a);
+      expect(r.status === 200, `status ${r.status}`);
+      expect(/text\/html/.test(String(r.headers["content-type"])), `content-type ${r.headers["content-type"]}`);
+    }],
+    [`${b} serves its homepage`, async () => {
+      const r = await home(b);
+      expect(r.status === 200, `status ${r.status}`);
+    }],
+    ["tenant isolation: neither homepage names the other practice", async () => {
+      const [ra, rb] = [await home(a), await home(b)];
+      const [na, nb] = [siteName(ra.text), siteName(rb.text)];
+      expect(na && nb && na !== nb, `practice names "${na}" and "${nb}" should differ`);
+      expect(!ra.text.includes(nb), `${a} mentions "${nb}"`);
+      expect(!rb.text.includes(na), `${b} mentions "${na}"`);
+    }],
+    ["a crawler gets 200 on GET and HEAD", async () => {
+      const ua = { "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" };
+      const get = await call(base, a, "/", { headers: ua });
+      const head = await call(base, a, "/", { method: "HEAD", headers: ua });
+      expect(get.status === 200 && head.status === 200, `GET ${get.status}, HEAD ${head.status}`);
+    }],
+    ["an unknown page answers 404", async () => {
+      const r = await call(base, a, "/smoke-check-page-qui-n-existe-pas/");
+      expect(r.status === 404, `status ${r.status}`);
+    }],
+    ["a path without its trailing slash is redirected permanently", async () => {
+      const r = await call(base, a, "/contact");
+      expect([301, 308].includes(r.status), `status ${r.status}`);
+      expect(String(r.headers.location).endsWith("/contact/"), `location ${r.headers.location}`);
+    }],
+    ["the second request is a page-cache hit", async () => {
+      await call(base, a, "/contact/");
+      const r = await call(base, a, "/contact/");
+      expect(r.headers["x-cache"] === "HIT", `X-Cache ${r.headers["x-cache"]}`);
+    }],
+    ["robots.txt agrees with the indexing decision", async () => {
+      const r = await call(base, a, "/robots.txt");
+      expect(r.status === 200, `status ${r.status}`);
+      const blocksAll = /^Disallow:\s*\/\s*$/m.test(r.text);
+      expect(blocksAll === (await noindexHeader()), `Disallow all: ${blocksAll}, noindex header: ${await noindexHeader()}`);
+      if (!blocksAll) expect(/^Sitemap:\s*https?:\/\//m.test(r.text), "no absolute Sitemap line");
+    }],
+    ["sitemap.xml lists absolute URLs", async () => {
+      const r = await call(base, a, "/sitemap.xml");
+      expect(r.status === 200, `status ${r.status}`);
+      const locs = [...r.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+      expect(r.text.includes("<urlset") && locs.length > 0, "no <urlset> with <loc> entries");
+      expect(locs.every((l) => /^https?:\/\//.test(l)), "a <loc> is not absolute");
+    }],
+    ["the robots meta tag agrees with the header", async () => {
+      const r = await home(a);
+      const meta = /<meta[^>]+name="robots"[^>]+content="[^"]*noindex/.test(r.text);
+      expect(meta === (await noindexHeader()), `meta noindex ${meta}, header noindex ${await noindexHeader()}`);
+    }],
+    ["the social card is a PNG", async () => {
+      const r = await call(base, a, "/api/og?title=Smoke");
+      expect(r.status === 200, `status ${r.status}`);
+      expect(r.body.subarray(1, 4).toString() === "PNG", `content-type ${r.headers["content-type"]}`);
+    }],
+    ["an image of the page loads through the media proxy", async () => {
+      const src = /src="(\/api\/media\?[^"]+)"/.exec((await home(a)).text)?.[1]?.replace(/&amp;/g, "&");
+      expect(src, "no /api/media image on the homepage");
+      const r = await call(base, a, src);
+      expect(r.status === 200 && /^image\//.test(String(r.headers["content-type"])), `status ${r.status} ${r.headers["content-type"]}`);
+    }],
+    ["the image optimizer resizes", async () => {
+      const src = /src="(\/api\/media\?[^"]+)"/.exec((await home(a)).text)?.[1]?.replace(/&amp;/g, "&");
+      expect(src, "no /api/media image on the homepage");
+      const path = new URLSearchParams(src.split("?")[1]).get("path");
+      const r = await call(base, a, `/api/media?path=${encodeURIComponent(path ?? "")}&w=320`);
+      expect(r.status === 200 && /^image\//.test(String(r.headers["content-type"])), `status ${r.status}`);
+    }],
+    ["the media proxy refuses traversal", async () => {
+      const r = await call(base, a, "/api/media?path=/media/..%2f..%2fetc/passwd");
+      expect(r.status === 400, `status ${r.status}`);
+    }],
+    ["the webhook refuses a missing secret", async () => {
+      const r = await call(base, a, "/webhooks/revalidate/", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ tags: ["page:smoke"] }),
+      });
+      expect(r.status === 401, `status ${r.status}`);
+    }],
+    ["the webhook and /api/revalidate refuse a wrong secret", async () => {
+      const hook = await call(base, a, "/webhooks/revalidate/", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-revalidate-secret": "smoke-wrong-secret" },
+        body: JSON.stringify({ tags: ["page:smoke"] }),
+      });
+      const api = await call(base, a, "/api/revalidate", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ secret: "smoke-wrong-secret", tags: ["page:smoke"] }),
+      });
+      expect(hook.status === 401 && api.status === 401, `webhook ${hook.status}, api ${api.status}`);
+    }],
+    ["security headers: frame-ancestors and nosniff", async () => {
+      const r = await home(a);
+      expect(/frame-ancestors 'self'/.test(String(r.headers["content-security-policy"])), `CSP ${r.headers["content-security-policy"]}`);
+      expect(r.headers["x-content-type-options"] === "nosniff", "no X-Content-Type-Options: nosniff");
+    }],
+  ];
+
+  let passed = 0;
+  let failed = 0;
+  for (const [index, [name, check]] of checks.entries()) {
+    const label = `${String(index + 1).padStart(2)} ${name}`;
+    try {
+      await check();
+      passed++;
+      log(`ok   ${label}`);
+    } catch (error) {
+      failed++;
+      log(`FAIL ${label}: ${(error as Error).message}`);
+    }
+  }
+  log(`${passed} passed, ${failed} failed`);
+  return { passed, failed };
+}
+
+function defaultSites(): [string, string] {
+  const { practices } = loadRegistry(process.env.TENANTS_FILE || "tenants/practices.json");
+  const hosts = practices.filter((p) => p.domains.length).map((p) => p.domains[0]);
+  if (hosts.length < 2) throw new Error("SMOKE_SITES needs two practice hosts (the practice list has fewer)");
+  return [hosts[0], hosts[1]];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const base = process.env.SMOKE_HOST || "http://127.0.0.1:3000";
+  const sites = process.env.SMOKE_SITES ? (process.env.SMOKE_SITES.split(",").map((s) => s.trim()) as [string, string]) : defaultSites();
+  if (sites.length !== 2 || sites.some((s) => !s)) {
+    console.error("smoke: SMOKE_SITES takes two hosts separated by a comma");
+    process.exit(2);
+  }
+  console.log(`smoke: ${base} with ${sites.join(" and ")}`);
+  runSmoke(base, sites).then(
+    ({ failed }) => process.exit(failed ? 1 : 0),
+    (error) => {
+      console.error(`smoke: ${(error as Error).message}`);
+      process.exit(1);
+    },
+  );
+}

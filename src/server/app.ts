@@ -1,0 +1,101 @@
+/**
+ * createApp(): the Express stack in front of Qwik City, importable without listening.
+ *
+ *   1. static build assets (immutable)      4. tenancy: Host -> practice, else plain 404
+ *   2. global endpoints (any Host)          5. pages: rendered by the real Qwik City router
+ *   3. /_sites from outside -> 404          6. final 404, then one error handler
+ */
+import express, { type NextFunction, type Request, type Response } from "express";
+import compression from "compression";
+import { join } from "node:path";
+import type { Env } from "./env";
+import { isInternalPath, resolveHost, type HostRules } from "./tenancy";
+import type { RenderRequest } from "./render";
+import { sendFetchResponse, toFetchRequest } from "./express-bridge";
+import { reportError } from "./monitoring";
+import { isIndexable, NOINDEX_HEADER } from "./indexing";
+
+export interface AppOptions {
+  env: Env;
+  hostRules: HostRules;
+  renderRequest: RenderRequest;
+  /** The client build output (dist/): /build and /assets are served from it. */
+  distDir: string;
+}
+
+/** Request-scoped data the later middleware reads (never module state). */
+export interface TenantLocals {
+  code: string;
+  host: string;
+}
+
+const IMMUTABLE = { immutable: true, maxAge: "365d", index: false, redirect: false } as const;
+
+export function createApp(opts: AppOptions) {
+  const app = express();
+  app.disable("x-powered-by");
+  // Only a proxy on this machine or the container network may tell us the client's protocol/address.
+  app.set("trust proxy", "loopback, uniquelocal");
+
+  const indexable = isIndexable(opts.env);
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    // Every response of a non-production deployment says noindex (the shared indexing decision).
+    if (!indexable) res.setHeader("X-Robots-Tag", NOINDEX_HEADER);
+    next();
+  });
+
+  app.use(compression());
+
+  app.use("/build", express.static(join(opts.distDir, "build"), IMMUTABLE));
+  app.use("/assets", express.static(join(opts.distDir, "assets"), IMMUTABLE));
+
+  app.get("/healthz", (_req, res) => {
+    res.type("text/plain").send("ok");
+  });
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (isInternalPath(req.path)) {
+      res.status(404).type("text/plain").send("Not Found");
+      return;
+    }
+    const code = resolveHost(req.headers.host, opts.hostRules);
+    if (!code) {
+      res.status(404).type("text/plain").send("Not Found");
+      return;
+    }
+    res.locals.tenant = { code, host: req.headers.host! } satisfies TenantLocals;
+    next();
+  });
+
+  // Files of the client build's root (favicon, manifest) served per tenant host; no index, no redirect.
+  app.use(express.static(opts.distDir, { index: false, redirect: false, maxAge: "1h" }));
+
+  app.use(async (req: Request, res: Response, next: NextFunction) => {
+    const tenant = res.locals.tenant as TenantLocals;
+    try {
+      const response = await opts.renderRequest(
+        toFetchRequest(req, tenant.host),
+        { ssr: true, render: { code: tenant.code, tags: new Set() } },
+        req.ip,
+      );
+      await sendFetchResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  app.use((_req: Request, res: Response) => {
+    res.status(404).type("text/plain").send("Not Found");
+  });
+
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    reportError(error, { path: req.originalUrl });
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(500).type("text/plain").send("Internal Server Error");
+  });
+
+  return app;
+}

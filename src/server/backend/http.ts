@@ -1,0 +1,52 @@
+/**
+ * One GET of the content backend: timeout, status mapping and payload validation. The typed client
+ * (client.ts) is built on it; no other code talks to the backend.
+ */
+import type { z } from "zod";
+import { BackendError } from "./errors";
+
+export interface HttpOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  fetch?: typeof globalThis.fetch;
+}
+
+export async function getJson<T extends z.ZodType>(opts: HttpOptions, endpoint: string, schema: T): Promise<z.output<T>> {
+  const response = await request(opts, endpoint, { method: "GET", headers: { accept: "application/json" } });
+  if (response.status === 404) {
+    await response.body?.cancel();
+    throw new BackendError("not_found", endpoint, "404", 404);
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new BackendError("bad_status", endpoint, `HTTP ${response.status}`, response.status);
+  }
+  let json: unknown;
+  try {
+    json = await response.json();
+  } catch (error) {
+    throw new BackendError("invalid_payload", endpoint, `body is not JSON (${(error as Error).message})`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const field = first.path.length ? first.path.join(".") : "(root)";
+    throw new BackendError("invalid_payload", endpoint, `field ${field}: ${first.message}`);
+  }
+  return parsed.data;
+}
+
+/** A request with the timeout applied; transport failures become BackendErrors. */
+export async function request(opts: HttpOptions, endpoint: string, init: RequestInit): Promise<Response> {
+  const doFetch = opts.fetch ?? globalThis.fetch;
+  try {
+    return await doFetch(`${opts.baseUrl}${endpoint}`, { ...init, signal: AbortSignal.timeout(opts.timeoutMs) });
+  } catch (error) {
+    const err = error as Error;
+    if (err.name === "TimeoutError" || err.name === "AbortError") {
+      throw new BackendError("timeout", endpoint, `no answer within ${opts.timeoutMs} ms`);
+    }
+    const cause = (err as { cause?: { code?: string } }).cause?.code;
+    throw new BackendError("unreachable", endpoint, cause ?? err.message);
+  }
+}

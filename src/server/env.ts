@@ -1,0 +1,104 @@
+/**
+ * Every environment variable the server reads, parsed once, typed and validated. Nothing else in the
+ * code base reads process.env: a missing or malformed value stops the start with a message naming it,
+ * instead of surfacing later as a confusing failure on some request.
+ */
+import { z } from "zod";
+
+const ENVIRONMENTS = ["dev", "staging", "prod"] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === "http:" || url.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "must be an absolute http(s) URL")
+  // One canonical form (no trailing slash) so that `${base}/sites/...` never doubles a slash.
+  .transform((value) => value.replace(/\/+$/, ""));
+
+const optionalHttpUrl = z.preprocess(emptyToUndefined, httpUrl.optional());
+
+/** A positive whole number given as a string, with a default when unset. */
+function positiveInt(defaultValue: number, max = Number.MAX_SAFE_INTEGER) {
+  return z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, "must be a whole number")
+      .transform(Number)
+      .pipe(z.number().int().min(1, "must be at least 1").max(max, `must be at most ${max}`))
+      .default(defaultValue),
+  );
+}
+
+function emptyToUndefined(value: unknown) {
+  return typeof value === "string" && value.trim() === "" ? undefined : value;
+}
+
+const hostname = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/, "must be a host name such as preview.example.org");
+
+const envSchema = z.object({
+  /** Base of the content backend API, including /api/v1/websites. */
+  BACKEND_API_URL: httpUrl,
+  /** Shared with the backend's FRONTEND_REVALIDATION_SECRET; short secrets are guessable. */
+  REVALIDATION_SECRET: z.string().min(16, "must be at least 16 characters"),
+  /** Only `prod` allows indexing (src/server/indexing.ts). Other spellings are refused, not silently noindexed. */
+  ENVIRONMENT: z.enum(ENVIRONMENTS, { error: `must be one of ${ENVIRONMENTS.join(", ")}` }),
+  /** Time-based revalidation interval in seconds (the specification's default: 1 hour). */
+  BACKEND_REVALIDATE_TTL: positiveInt(3600, 7 * 24 * 3600),
+  /** Per-call timeout toward the content backend. */
+  BACKEND_TIMEOUT_MS: positiveInt(4000, 60_000),
+  PORT: positiveInt(3000, 65535),
+  /** Preview hosts are {code}.{ENVIRONMENT}.{PREVIEW_DOMAIN}; unset means no preview hosts. */
+  PREVIEW_DOMAIN: z.preprocess(emptyToUndefined, hostname.optional()),
+  /** The practice list, the single source of truth for registered hosts. */
+  TENANTS_FILE: z.preprocess(emptyToUndefined, z.string().default("tenants/practices.json")),
+  /** Where migrations/{code}/redirects.json live. */
+  MIGRATIONS_DIR: z.preprocess(emptyToUndefined, z.string().default("migrations")),
+  /** Byte budget of the rendered-page store, in MiB. */
+  PAGE_CACHE_MAX_MB: positiveInt(128, 16_384),
+  /** Server-side error tracking (Sentry). Unset: errors are only logged. */
+  SENTRY_DSN: z.preprocess(emptyToUndefined, z.string().url("must be a DSN URL").optional()),
+  /** Build-time constants, also read by the build pre-pass and the security headers. */
+  BUILD_API_URL: optionalHttpUrl,
+  BUILD_CMS_ORIGIN: optionalHttpUrl,
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Parses a given environment; throws EnvError listing every problem by variable name. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join(".");
+    const missing = source[name] === undefined || source[name] === "";
+    return missing ? `${name} is required but not set` : `${name} ${issue.message}`;
+  });
+  throw new EnvError(problems);
+}
+
+let cached: Env | undefined;
+
+/** The process environment, parsed on first use and then kept. */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

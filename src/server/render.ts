@@ -1,0 +1,48 @@
+/**
+ * The one render function: a fetch-style Request in, a Response out, through the real Qwik City
+ * router. The Express layer uses it for every request that reaches Qwik City (cache misses, refreshes,
+ * posts) and the build pre-pass uses it to render every page, so a prerendered page and a live render
+ * are the same bytes.
+ */
+import {
+  mergeHeadersCookies,
+  requestHandler,
+  type ServerRenderOptions,
+  type ServerRequestEvent,
+} from "@builder.io/qwik-city/middleware/request-handler";
+import { _deserializeData, _serializeData, _verifySerializable } from "@builder.io/qwik";
+import type { RenderPlatform } from "./render-context";
+
+const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
+const qwikSerializer = { _deserializeData, _serializeData, _verifySerializable };
+
+export type RenderRequest = (request: Request, platform: RenderPlatform, clientIp?: string) => Promise<Response>;
+
+export function createRenderer(opts: ServerRenderOptions): RenderRequest {
+  return async (request, platform, clientIp) => {
+    const serverRequestEv: ServerRequestEvent<Response> = {
+      mode: "server",
+      locale: undefined,
+      url: new URL(request.url),
+      // Our code reads its settings from src/server/env.ts, not from Qwik City's env getter.
+      env: { get: () => undefined },
+      request,
+      platform,
+      getClientConn: () => ({ ip: clientIp }),
+      getWritableStream: (status, headers, cookies, resolve) => {
+        const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+        // Statuses that may not carry a body get none; Qwik City writes nothing for them.
+        const body = NULL_BODY_STATUS.has(status) ? null : readable;
+        resolve(new Response(body, { status, headers: mergeHeadersCookies(headers, cookies) }));
+        return writable;
+      },
+    };
+    const handled = await requestHandler(serverRequestEv, opts, qwikSerializer);
+    if (!handled) return new Response("Not Found", { status: 404, headers: { "content-type": "text/plain" } });
+    handled.completion.then((error) => {
+      if (error) console.error("[render]", error);
+    });
+    const response = await handled.response;
+    return response ?? new Response("Not Found", { status: 404, headers: { "content-type": "text/plain" } });
+  };
+}

@@ -1,0 +1,23 @@
+/** Host header normalisation: the one place that decides what a Host header means. */
+
+const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
+const HOSTNAME = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})*$`);
+
+/**
+ * Lower-cases the host, drops a port and one trailing dot; returns null for anything that is not a
+ * plain DNS name (empty, IP literals, user-info, paths, spaces, underscores...). An IP literal has no
+ * practice: refusing it here makes direct-IP probing a plain 404.
+ */
+export function normaliseHost(raw: string | null | undefined): string | null {
+  if (!raw) return null;
+  let host = raw.trim().toLowerCase();
+  const colon = host.lastIndexOf(":");
+  if (colon !== -1) {
+    const port = host.slice(colon + 1);
+    if (!/^\d{1,5}$/.test(port)) return null;
+    host = host.slice(0, colon);
+  }
+  if (host.endsWith(".")) host = host.slice(0, -1);
+  if (!HOSTNAME.test(host)) return null;
+  return host;
+}

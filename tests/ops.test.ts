@@ -1,0 +1,102 @@
+/**
+ * The operator scripts, run for real where this machine allows (no Docker engine here): the deploy
+ * script's refusals and its dry run, and the secrets round trip.
+ */
+import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+function run(script: string, args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync("bash", [script, ...args], { encoding: "utf8", env: { PATH: process.env.PATH, HOME: tmpdir(), ...env } });
+  return { status: result.status, out: `${result.stdout}${result.stderr}` };
+}
+
+function deployRoot(mode = 0o600) {
+  const root = mkdtempSync(join(tmpdir(), "deploy-"));
+  for (const env of ["dev", "staging", "prod"]) {
+    writeFileSync(join(root, `.env.${env}`), "REVALIDATION_SECRET=x\n");
+    chmodSync(join(root, `.env.${env}`), mode);
+  }
+  return root;
+}
+
+describe("ops/deploy.sh", () => {
+  it.each([
+    [["prod"], /a production deploy needs a tag/],
+    [["prod", "main"], /REF must be a tag of the form v<major>.<minor>, got 'main'/],
+    [["prod", "v1"], /REF must be a tag/],
+    [["qa"], /ENV must be dev, staging or prod, got 'qa'/],
+  ])("refuses %j", (args, message) => {
+    const { status, out } = run("ops/deploy.sh", [...args, "--dry-run"], { DEPLOY_ROOT: deployRoot() });
+    expect(status).toBe(1);
+    expect(out).toMatch(message);
+  });
+
+  it("refuses when the decrypted env file is missing or readable by others", () => {
+    const empty = mkdtempSync(join(tmpdir(), "deploy-"));
+    const missing = run("ops/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: empty });
+    expect(missing.status).toBe(1);
+    expect(missing.out).toContain("make decrypt ENV=dev");
+    const open = run("ops/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot(0o644) });
+    expect(open.status).toBe(1);
+    expect(open.out).toContain("chmod 600");
+  });
+
+  it("deploys a prod tag: fetch, isolated compose project, build constants, nginx, smoke", () => {
+    const { status, out } = run("ops/deploy.sh", ["prod", "v1.4", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
+    expect(status, out).toBe(0);
+    expect(out).toContain("+ git checkout --detach refs/tags/v1.4");
+    expect(out).toMatch(/\+ docker compose -p practice-frontend-prod -f ops\/compose\/compose.yml -f ops\/compose\/compose.prod.yml build/);
+    expect(out).toMatch(/up -d --wait/);
+    expect(out).toContain("+ nginx -t");
+    expect(out).toMatch(/SMOKE_HOST=http:\/\/127.0.0.1:3000 npx tsx ops\/smoke.ts/);
+  });
+
+  it("deploys develop to dev and skips git with --quick", () => {
+    const dev = run("ops/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
+    expect(dev.status).toBe(0);
+    expect(dev.out).toContain("+ git checkout --detach origin/develop");
+    expect(dev.out).toContain("practice-frontend-dev");
+    const quick = run("ops/deploy.sh", ["staging", "--quick", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
+    expect(quick.status).toBe(0);
+    expect(quick.out).not.toContain("git fetch");
+    expect(quick.out).toContain("practice-frontend-staging");
+    expect(quick.out).toContain("127.0.0.1:3001");
+  });
+});
+
+describe("ops/secrets.sh", () => {
+  it("round-trips an env file through encryption, owner-only on the server", () => {
+    const home = mkdtempSync(join(tmpdir(), "secrets-"));
+    const env = { SECRETS_KEY_FILE: join(home, "key"), DEPLOY_ROOT: join(home, "srv"), SECRETS_DIR: join(home, "enc") };
+    expect(run("ops/secrets.sh", ["decrypt", "dev"], env).out).toContain("no key at");
+    expect(run("ops/secrets.sh", ["setup"], env).status).toBe(0);
+    expect(statSync(env.SECRETS_KEY_FILE).mode & 0o777).toBe(0o600);
+    const original = "BACKEND_API_URL=http://backend:8000/api/v1/websites\nREVALIDATION_SECRET=s3cret-value-long-enough\n";
+    spawnSync("mkdir", ["-p", env.DEPLOY_ROOT]);
+    writeFileSync(join(env.DEPLOY_ROOT, ".env.staging"), original);
+    expect(run("ops/secrets.sh", ["encrypt", "staging"], env).status).toBe(0);
+    const encrypted = readFileSync(join(env.SECRETS_DIR, ".env.staging.enc"));
+    expect(encrypted.toString("latin1")).not.toContain("s3cret");
+    writeFileSync(join(env.DEPLOY_ROOT, ".env.staging"), "overwritten");
+    expect(run("ops/secrets.sh", ["decrypt", "staging"], env).status).toBe(0);
+    expect(readFileSync(join(env.DEPLOY_ROOT, ".env.staging"), "utf8")).toBe(original);
+    expect(statSync(join(env.DEPLOY_ROOT, ".env.staging")).mode & 0o777).toBe(0o600);
+  });
+
+  it("refuses a wrong key without touching the plaintext", () => {
+    const home = mkdtempSync(join(tmpdir(), "secrets-"));
+    const env = { SECRETS_KEY_FILE: join(home, "key"), DEPLOY_ROOT: join(home, "srv"), SECRETS_DIR: join(home, "enc") };
+    run("ops/secrets.sh", ["setup"], env);
+    spawnSync("mkdir", ["-p", env.DEPLOY_ROOT]);
+    writeFileSync(join(env.DEPLOY_ROOT, ".env.prod"), "A=1\n");
+    run("ops/secrets.sh", ["encrypt", "prod"], env);
+    writeFileSync(env.SECRETS_KEY_FILE, "another key\n");
+    const result = run("ops/secrets.sh", ["decrypt", "prod"], env);
+    expect(result.status).toBe(1);
+    expect(result.out).toContain("wrong key?");
+    expect(readFileSync(join(env.DEPLOY_ROOT, ".env.prod"), "utf8")).toBe("A=1\n");
+  });
+});
