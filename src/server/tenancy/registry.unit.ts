@@ -34,8 +34,8 @@ describe("parseRegistry", () => {
     const dir = mkdtempSync(join(tmpdir(), "registry-"));
     const file = join(dir, "practices.json");
     writeFileSync(file, "[{,]");
-    expect(() => loadRegistry(file)).toThrow(/practices\.json:\n  - is not valid JSON/);
-    expect(() => loadRegistry(join(dir, "missing.json"))).toThrow(/missing\.json:\n  - cannot be read/);
+    expect(() => loadRegistry(file)).toThrow(/practices\.json:\n {2}- is not valid JSON/);
+    expect(() => loadRegistry(join(dir, "missing.json"))).toThrow(/missing\.json:\n {2}- cannot be read/);
   });
 
   it("accepts the committed practice list", () => {
