@@ -285,6 +285,14 @@ describe.each([
         await page.keyboard.press("Tab");
         expect(await focusedHref(page)).toBe(group.children[0].href);
       }
+      if (javaScriptEnabled) {
+        // The inline enhancement: Escape closes the open dropdown and gives the focus back to its summary.
+        await page.keyboard.press("Escape");
+        expect(await page.locator(".nav-sub:visible").count()).toBe(0);
+        expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe(groups[groups.length - 1].label);
+        await page.keyboard.press("Enter");
+        await page.keyboard.press("Tab");
+      }
       const last = groups[groups.length - 1];
       await Promise.all([page.waitForURL(practiceUrl(frontend.port, code, last.children[0].href!)), page.keyboard.press("Enter")]);
     } finally {

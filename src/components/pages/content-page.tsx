@@ -23,18 +23,25 @@ export const ContentPage = ({ view, site }: { view: ContentView; site: SiteChrom
           </div>
         </header>
       )}
-      <BlockList blocks={view.blocks} practice={site.practice} />
+      {page.kind === "contact" ? (
+        // The contact page: its blocks (how to reach us) beside the form on a wide screen, above it on a phone.
+        <div class="container contact-layout">
+          <div class="contact-main">
+            <BlockList blocks={view.blocks} practice={site.practice} />
+          </div>
+          <section class="block contact-aside" aria-labelledby="contact-form-title">
+            <div class="form-card">
+              <h2 id="contact-form-title">Nous écrire</h2>
+              <ContactForm />
+            </div>
+          </section>
+        </div>
+      ) : (
+        <BlockList blocks={view.blocks} practice={site.practice} />
+      )}
       {view.jobs && <JobsList jobs={view.jobs} />}
       {view.relatedServices.length > 0 && (
         <ServicesBlock id="related-services" heading="Les soins associés" items={view.relatedServices} />
-      )}
-      {page.kind === "contact" && (
-        <section class="block block-contact" aria-labelledby="contact-form-title">
-          <div class="container narrow">
-            <h2 id="contact-form-title">Nous écrire</h2>
-            <ContactForm />
-          </div>
-        </section>
       )}
     </article>
   );
