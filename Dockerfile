@@ -5,7 +5,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# npm install, not npm ci: see the Makefile's install target.
+RUN npm install --no-audit --no-fund
 COPY . .
 # Build-time constants, fixed per environment by ops/deploy.sh (never read from the env file).
 ARG ENVIRONMENT
@@ -24,7 +25,7 @@ FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/server ./server
 COPY tenants ./tenants

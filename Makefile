@@ -5,11 +5,14 @@ SHELL := /bin/bash
 help: ## List the targets
 	@grep -E '^[a-z.-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
-node_modules/.package-lock.json: package-lock.json
-	npm ci --no-audit --no-fund
+# `npm install`, not `npm ci`: the registry reachable here lacks rollup's non-Linux optional packages, so
+# npm cannot record them and `npm ci` refuses every lock file written here. `npm install` installs the
+# locked versions all the same.
+node_modules/.package-lock.json: package-lock.json package.json
+	npm install --no-audit --no-fund
 	@touch $@
 
-install: node_modules/.package-lock.json ## Install the npm dependencies (npm ci)
+install: node_modules/.package-lock.json ## Install the npm dependencies (locked versions)
 
 chromium: ## Install Debian's Chromium and nginx for the browser and proxy tests when missing
 	@command -v chromium >/dev/null && command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx; }
