@@ -50,6 +50,8 @@ export type PageView =
       blocks: Block[];
       /** Services a `need` page names that no services block of the page already links to. */
       relatedServices: ServiceLink[];
+      /** On a service hub: its detail pages that no block of the page already links to. */
+      detailPages: ServiceLink[];
       /** On the jobs page: the open positions. */
       jobs: JobCard[] | null;
       breadcrumbs: Crumb[];
@@ -144,12 +146,19 @@ export async function resolvePage(
   if (match.type === "page") {
     const page = await backend.page(ctx, ctx.code, match.summary.slug);
     const parsed = parseBlocks(page.blocks, { code: ctx.code, page: page.slug });
+    // The team page lists the team even when the editors gave it no team block.
+    if (page.kind === "team" && !needsTeam(parsed)) {
+      parsed.push({ type: "team", id: `${page.slug}-team`, value: { heading: "Notre équipe", members: "all" } });
+    }
     const [team, jobs] = await Promise.all([
       needsTeam(parsed) ? backend.team(ctx, ctx.code) : null,
       page.kind === "jobs" ? backend.jobs(ctx, ctx.code) : null,
     ]);
     const blocks = resolveBlocks(parsed, { pages, team: team?.members ?? null });
     const linked = new Set(blocks.flatMap((b) => (b.type === "services" ? b.items.map((i) => i.slug) : [])));
+    const linkedHrefs = new Set(
+      blocks.flatMap((b) => (b.type === "cards" ? b.items.map((i) => i.href) : b.type === "services" ? b.items.map((i) => i.href) : [])),
+    );
     return {
       type: "view",
       view: {
@@ -158,6 +167,12 @@ export async function resolvePage(
         page: pageInfo({ ...page, path: match.summary.path }),
         blocks,
         relatedServices: page.kind === "need" ? serviceLinks(page.related_services.filter((s) => !linked.has(s)), pages) : [],
+        detailPages:
+          page.kind === "service_hub"
+            ? pages
+                .filter((p) => p.kind === "service_detail" && p.parent === page.slug && !linkedHrefs.has(p.path))
+                .map((p) => ({ slug: p.slug, title: p.title, href: p.path }))
+            : [],
         jobs: jobs ? jobs.jobs.map((j) => jobCard(j, match.summary)) : null,
         breadcrumbs: breadcrumbsFor({ ...page, path: match.summary.path }, pages),
       },

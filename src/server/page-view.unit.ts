@@ -24,9 +24,12 @@ const PAGES: PageSummary[] = [
   p("recrutement", "/recrutement/", "jobs"),
   p("implantologie", "/implantologie/", "service_hub"),
   p("implant-unitaire", "/implantologie/implant-unitaire/", "service_detail", 2, "implantologie"),
+  p("greffe-osseuse", "/implantologie/greffe-osseuse/", "service_detail", 2, "implantologie"),
+  p("aligneurs", "/orthodontie/aligneurs/", "service_detail", 2, "orthodontie"),
   p("orthodontie", "/orthodontie/", "service_hub"),
   p("remplacer-une-dent", "/remplacer-une-dent/", "need"),
 ];
+const summaryOf = (slug: string) => PAGES.find((x) => x.slug === slug)!;
 
 function page(summary: PageSummary, extra: Record<string, unknown> = {}) {
   return { ...summary, service: null, seo: { title: null, description: `Desc ${summary.slug}`, og_image: null }, blocks: [], related_services: [], ...extra };
@@ -58,9 +61,13 @@ const payloads = {
       { type: "faq", id: "f", value: { heading: "FAQ", items: [{ question: "Q ?", answer_html: "<p>R</p>" }] } },
     ],
   }),
-  [`${base}/pages/implant-unitaire/`]: page(PAGES[4]),
-  [`${base}/pages/recrutement/`]: page(PAGES[2]),
-  [`${base}/pages/remplacer-une-dent/`]: page(PAGES[6], {
+  [`${base}/pages/implant-unitaire/`]: page(summaryOf("implant-unitaire")),
+  [`${base}/pages/recrutement/`]: page(summaryOf("recrutement")),
+  [`${base}/pages/equipe/`]: page(summaryOf("equipe")),
+  [`${base}/pages/implantologie/`]: page(summaryOf("implantologie"), {
+    blocks: [{ type: "cards", id: "c", value: { heading: "Traitements", items: [{ title: "Implant", text: "", href: "/implantologie/implant-unitaire/", image: null }] } }],
+  }),
+  [`${base}/pages/remplacer-une-dent/`]: page(summaryOf("remplacer-une-dent"), {
     related_services: ["implantologie", "orthodontie", "parodontologie"],
     blocks: [{ type: "services", id: "s", value: { heading: "Soins", items: ["implantologie"] } }],
   }),
@@ -122,6 +129,21 @@ describe("resolvePage", () => {
     const result = await resolvePage(backend, ctx(), shell, "/remplacer-une-dent/");
     if (result.type !== "view" || result.view.type !== "page") throw new Error("expected a page view");
     expect(result.view.relatedServices).toEqual([{ slug: "orthodontie", title: "Titre orthodontie", href: "/orthodontie/" }]);
+  });
+
+  it("links a service hub to its detail pages that no block links yet", async () => {
+    const { backend } = backendWith(payloads);
+    const result = await resolvePage(backend, ctx(), shell, "/implantologie/");
+    if (result.type !== "view" || result.view.type !== "page") throw new Error("expected a page view");
+    expect(result.view.detailPages).toEqual([{ slug: "greffe-osseuse", title: "Titre greffe-osseuse", href: "/implantologie/greffe-osseuse/" }]);
+  });
+
+  it("lists the whole team on the team page even without a team block", async () => {
+    const { backend, calls } = backendWith(payloads);
+    const result = await resolvePage(backend, ctx(), shell, "/equipe/");
+    if (result.type !== "view" || result.view.type !== "page") throw new Error("expected a page view");
+    expect(result.view.blocks).toMatchObject([{ type: "team", members: [{ slug: "claire-dupont", href: "/equipe/claire-dupont/" }] }]);
+    expect(calls).toContain(`${base}/team/`);
   });
 
   it("renders a team member under the team page, with the practice's booking link by default", async () => {

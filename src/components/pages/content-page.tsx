@@ -39,6 +39,7 @@ export const ContentPage = ({ view, site }: { view: ContentView; site: SiteChrom
       ) : (
         <BlockList blocks={view.blocks} practice={site.practice} />
       )}
+      {view.detailPages.length > 0 && <ServicesBlock id="detail-pages" heading="Nos traitements" items={view.detailPages} />}
       {view.jobs && <JobsList jobs={view.jobs} />}
       {view.relatedServices.length > 0 && (
         <ServicesBlock id="related-services" heading="Les soins associés" items={view.relatedServices} />

@@ -28,6 +28,7 @@ const detail: PageView = {
   page: { slug: "implant-unitaire", title: "L'implant unitaire", kind: "service_detail", level: 2, path: "/implantologie/implant-unitaire/", seoTitle: null, description: "Un implant." },
   blocks: [{ type: "faq", id: "f", heading: null, items: [{ question: "Q ?", answerHtml: "<p>R</p>" }] }],
   relatedServices: [],
+  detailPages: [],
   jobs: null,
   breadcrumbs: [
     { name: "Accueil", path: "/" },
@@ -41,6 +42,7 @@ const home: PageView = {
   page: { slug: "home", title: "Accueil", kind: "home", level: 0, path: "/", seoTitle: null, description: null },
   blocks: [],
   relatedServices: [],
+  detailPages: [],
   jobs: null,
   breadcrumbs: [],
 };
