@@ -67,9 +67,10 @@ async function main() {
   }
 
   console.log("Lighthouse, mobile settings\n");
-  console.log(["page", ...CATEGORIES].map((c, i) => (i === 0 ? c.padEnd(60) : c.padStart(15))).join(""));
+  const width = Math.max(...results.map((r) => r.url.length)) + 2;
+  console.log(["page".padEnd(width), ...CATEGORIES.map((c) => c.padStart(16))].join(""));
   for (const r of results) {
-    console.log([r.url.padEnd(60), ...CATEGORIES.map((c) => String(r.scores[c] ?? "n/a").padStart(15))].join(""));
+    console.log([r.url.padEnd(width), ...CATEGORIES.map((c) => String(r.scores[c] ?? "n/a").padStart(16))].join(""));
   }
   for (const r of results) if (r.failed.length) console.log(`\n${r.url}: audits below full score\n  ${r.failed.join("\n  ")}`);
 }
