@@ -72,6 +72,8 @@ export interface PracticeView {
 
 export interface SiteChrome {
   name: string;
+  /** The practice's analytics id (the analytics component decides whether to load anything). */
+  analyticsWebsiteId: string | null;
   logo: { src: string; width: number; height: number } | null;
   favicon: { href: string; type: string };
   nav: NavEntry[];
@@ -141,6 +143,7 @@ export function siteChrome(shell: SiteShell): SiteChrome {
   const address = `${practice.address.street}, ${practice.address.postal_code} ${practice.address.city}`;
   return {
     name: config.name,
+    analyticsWebsiteId: config.analytics_website_id,
     logo: config.logo && logoSrc ? { src: logoSrc, width: config.logo.width, height: config.logo.height } : null,
     favicon: config.favicon && faviconSrc ? { href: faviconSrc, type: config.favicon.mime_type } : DEFAULT_FAVICON,
     nav: navEntries(shell.nav),
