@@ -10,6 +10,8 @@ import { createRenderer } from "./server/render";
 import { getEnv } from "./server/env";
 import { getHostRules } from "./server/tenancy";
 import { initMonitoring, reportError } from "./server/monitoring";
+import { loadRedirects } from "./server/redirects";
+import { reportStartWarnings } from "./server/start-warnings";
 import type { RenderPlatform } from "./server/render-context";
 
 declare global {
@@ -18,10 +20,11 @@ declare global {
 }
 
 function start() {
-  let env, hostRules;
+  let env, hostRules, redirects;
   try {
     env = getEnv();
     hostRules = getHostRules();
+    redirects = loadRedirects(env.MIGRATIONS_DIR);
   } catch (error) {
     console.error(`Refusing to start: ${(error as Error).message}`);
     process.exit(1);
@@ -29,9 +32,10 @@ function start() {
   void initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
   // One request's stray rejection must not take every practice offline: report it and keep serving.
   process.on("unhandledRejection", (reason) => reportError(reason ?? new Error("unhandled rejection (no reason)")));
+  reportStartWarnings(env, redirects.warnings);
   const distDir = join(fileURLToPath(import.meta.url), "..", "..", "dist");
   const renderRequest = createRenderer({ render, qwikCityPlan, checkOrigin: "lax-proto" });
-  const app = createApp({ env, hostRules, renderRequest, distDir });
+  const app = createApp({ env, hostRules, renderRequest, distDir, redirects: redirects.table });
   const server = app.listen(env.PORT, () => {
     console.log(`frontend listening on http://localhost:${env.PORT} (ENVIRONMENT=${env.ENVIRONMENT})`);
   });

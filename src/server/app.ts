@@ -1,7 +1,8 @@
 /**
  * createApp(): the Express stack in front of Qwik City, importable without listening.
  *
- *   1. static build assets (immutable)      4. tenancy: Host -> practice, else plain 404
+ *   0. security headers (every response)    4. tenancy: Host -> practice, else plain 404
+ *   1. static build assets (immutable)      4b. redirects of migrated practices (301)
  *   2. global endpoints (any Host)          5. pages: rendered by the real Qwik City router
  *   3. /_sites from outside -> 404          6. final 404, then one error handler
  */
@@ -14,6 +15,9 @@ import type { RenderRequest } from "./render";
 import { sendFetchResponse, toFetchRequest } from "./express-bridge";
 import { reportError } from "./monitoring";
 import { isIndexable, NOINDEX_HEADER } from "./indexing";
+import { securityHeadersMiddleware } from "./security-headers";
+import { cmsOrigin } from "./build-constants";
+import { loadRedirects, redirectsMiddleware, type RedirectTable } from "./redirects";
 
 export interface AppOptions {
   env: Env;
@@ -21,6 +25,8 @@ export interface AppOptions {
   renderRequest: RenderRequest;
   /** The client build output (dist/): /build and /assets are served from it. */
   distDir: string;
+  /** Redirect maps loaded and validated at start (src/server/redirects.ts); default: read MIGRATIONS_DIR. */
+  redirects?: RedirectTable;
 }
 
 /** Request-scoped data the later middleware reads (never module state). */
@@ -35,7 +41,11 @@ export function createApp(opts: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
   // Only a proxy on this machine or the container network may tell us the client's protocol/address.
-  app.set("trust proxy", "loopback, uniquelocal");
+  app.set("trust proxy", opts.env.TRUSTED_PROXY);
+
+  // --- security headers (issue 5): first, so every response carries them, refusals included ---
+  app.use(securityHeadersMiddleware({ cmsOrigin: cmsOrigin(opts.env.BUILD_CMS_ORIGIN) }));
+  // --- end security headers ---
 
   const indexable = isIndexable(opts.env);
   app.use((_req: Request, res: Response, next: NextFunction) => {
@@ -66,6 +76,10 @@ export function createApp(opts: AppOptions) {
     res.locals.tenant = { code, host: req.headers.host! } satisfies TenantLocals;
     next();
   });
+
+  // --- redirects (issue 5): migrations/{code}/redirects.json, after tenancy, before anything renders ---
+  app.use(redirectsMiddleware(opts.redirects ?? loadRedirects(opts.env.MIGRATIONS_DIR).table));
+  // --- end redirects ---
 
   // Files of the client build's root (favicon, manifest) served per tenant host; no index, no redirect.
   app.use(express.static(opts.distDir, { index: false, redirect: false, maxAge: "1h" }));

@@ -3,6 +3,7 @@
  * code base reads process.env: a missing or malformed value stops the start with a message naming it,
  * instead of surfacing later as a confusing failure on some request.
  */
+import { isIP } from "node:net";
 import { z } from "zod";
 
 const ENVIRONMENTS = ["dev", "staging", "prod"] as const;
@@ -47,6 +48,32 @@ const hostname = z
   .toLowerCase()
   .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/, "must be a host name such as preview.example.org");
 
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** Express `trust proxy` as addresses, CIDR ranges and Express's names; "false" trusts no proxy. */
+const trustedProxy = z
+  .string()
+  .trim()
+  .transform((value, ctx): string | false => {
+    if (value === "false") return false;
+    const entries = value.split(",").map((e) => e.trim());
+    const bad = entries.filter((e) => {
+      if (PROXY_NAMES.has(e)) return false;
+      const [address, bits, ...rest] = e.split("/");
+      if (rest.length || !isIP(address)) return true;
+      return bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128));
+    });
+    // Trusting every peer ("true", "*") would let any client choose its own address for the rate limit.
+    if (bad.length) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must list addresses, CIDR ranges or loopback/linklocal/uniquelocal (or be "false"); not ${bad.map((b) => JSON.stringify(b)).join(", ")}`,
+      });
+      return z.NEVER;
+    }
+    return entries.join(", ");
+  });
+
 const envSchema = z.object({
   /** Base of the content backend API, including /api/v1/websites. */
   BACKEND_API_URL: httpUrl,
@@ -69,6 +96,16 @@ const envSchema = z.object({
   PAGE_CACHE_MAX_MB: positiveInt(128, 16_384),
   /** Server-side error tracking (Sentry). Unset: errors are only logged. */
   SENTRY_DSN: z.preprocess(emptyToUndefined, z.string().url("must be a DSN URL").optional()),
+  /** Contact relay: submissions forwarded per client address and window (src/server/rate-limit.ts). */
+  CONTACT_RATE_LIMIT: positiveInt(5, 10_000),
+  CONTACT_RATE_WINDOW_S: positiveInt(600, 24 * 3600),
+  /**
+   * Express's `trust proxy`: the peers whose X-Forwarded-For / X-Forwarded-Proto are believed. The
+   * default trusts a proxy on this machine or the container network only; "false" trusts nobody.
+   */
+  TRUSTED_PROXY: z.preprocess(emptyToUndefined, trustedProxy.default("loopback, uniquelocal")),
+  /** Where the build-time media cache (logos for the social card) is read; see src/server/media-cache.ts. */
+  MEDIA_CACHE_DIR: z.preprocess(emptyToUndefined, z.string().optional()),
   /** Build-time constants, also read by the build pre-pass and the security headers. */
   BUILD_API_URL: optionalHttpUrl,
   BUILD_CMS_ORIGIN: optionalHttpUrl,

@@ -17,6 +17,8 @@ export const RouterHead = component$(() => {
       {head.links.map(({ key, ...l }) => (
         <link key={key} {...l} />
       ))}
+      {/* Pages outside the practice layout (error pages, the contact result) get the default icon. */}
+      {!head.links.some((l) => l.rel === "icon") && <link rel="icon" href="/favicon.svg" type="image/svg+xml" />}
       {head.styles.map((s) => (
         <style key={s.key} {...s.props} dangerouslySetInnerHTML={s.style} />
       ))}

@@ -1,10 +1,13 @@
 /** The process's backend client, built once from the environment. */
 import { getEnv } from "../env";
 import { createBackendClient, directReader, type BackendClient } from "./client";
+import { postContact, type ContactOutcome, type ContactSubmission } from "./contact";
+import { getMedia } from "./media";
 
 export { BackendError, isBackendError } from "./errors";
 export type { BackendFailure } from "./errors";
 export type { ReadContext, BackendClient, Reader } from "./client";
+export type { ContactOutcome, ContactSubmission } from "./contact";
 export * from "./schemas";
 
 let client: BackendClient | undefined;
@@ -15,4 +18,16 @@ export function getBackend(): BackendClient {
     client = createBackendClient(directReader({ baseUrl: env.BACKEND_API_URL, timeoutMs: env.BACKEND_TIMEOUT_MS }));
   }
   return client;
+}
+
+/** Relays one contact submission (the only write to the backend). */
+export function sendContact(code: string, submission: ContactSubmission): Promise<ContactOutcome> {
+  const env = getEnv();
+  return postContact({ baseUrl: env.BACKEND_API_URL, timeoutMs: env.BACKEND_TIMEOUT_MS }, code, submission);
+}
+
+/** Fetches a validated media path from the origin of BACKEND_API_URL (the contract's "Media object"). */
+export function fetchMedia(path: string, method: "GET" | "HEAD" = "GET"): Promise<Response> {
+  const env = getEnv();
+  return getMedia({ baseUrl: new URL(env.BACKEND_API_URL).origin, timeoutMs: env.BACKEND_TIMEOUT_MS }, path, method);
 }

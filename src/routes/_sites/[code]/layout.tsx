@@ -3,6 +3,11 @@ import { routeLoader$, useLocation, type DocumentHead } from "@builder.io/qwik-c
 import { loadSite } from "~/server/site-loaders";
 import { SiteHeader } from "~/components/layout/site-header";
 import { SiteFooter } from "~/components/layout/site-footer";
+import { Analytics } from "~/components/analytics/analytics";
+import { ErrorTracking } from "~/components/error-tracking/error-tracking";
+
+// Issue 5: the analytics component's loader (the shared indexing decision) runs only when exported here.
+export { useAnalyticsAllowed } from "~/components/analytics/analytics";
 
 /** The practice's layout data (header, footer, theme); read once per render. */
 export const useSite = routeLoader$((ev) => loadSite(ev));
@@ -20,6 +25,8 @@ export default component$(() => {
         <Slot />
       </main>
       <SiteFooter site={site} />
+      <Analytics websiteId={site.analyticsWebsiteId} />
+      <ErrorTracking />
     </>
   );
 });

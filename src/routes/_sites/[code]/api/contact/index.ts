@@ -1,0 +1,6 @@
+/** POST /api/contact: the contact relay (src/server/contact). */
+import type { RequestHandler } from "@builder.io/qwik-city";
+import { handleContactPost, refuseContactMethod } from "~/server/contact";
+
+export const onPost: RequestHandler = (ev) => handleContactPost(ev);
+export const onGet: RequestHandler = (ev) => refuseContactMethod(ev);

@@ -1,0 +1,5 @@
+/** GET /api/og?title=...: the practice's 1200x630 social card (src/server/og). */
+import type { RequestHandler } from "@builder.io/qwik-city";
+import { handleOgCard } from "~/server/og";
+
+export const onGet: RequestHandler = (ev) => handleOgCard(ev);

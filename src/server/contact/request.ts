@@ -1,0 +1,68 @@
+/**
+ * The checks on a contact request that need no field: same origin, content type, size. Each answers
+ * before the body is parsed and before anything reaches the backend.
+ */
+import { normaliseHost } from "../tenancy/host";
+
+/**
+ * True when the request comes from a page of this host: the Origin header, else the Referer, must name
+ * the same host as the request (ports aside). A request with neither is not a browser form post from
+ * another site (browsers send Origin with every POST), so it is let through; `Origin: null` (sandboxed
+ * or privacy-stripped contexts) is refused.
+ */
+export function isSameOrigin(headers: Headers, requestHost: string): boolean {
+  const own = normaliseHost(requestHost);
+  const source = headers.get("origin") ?? headers.get("referer");
+  if (source === null) return true;
+  let host: string | null;
+  try {
+    const url = new URL(source);
+    host = url.protocol === "http:" || url.protocol === "https:" ? normaliseHost(url.host) : null;
+  } catch {
+    return false;
+  }
+  return host !== null && host === own;
+}
+
+export type BodyKind = "json" | "form";
+
+/** The body kinds the relay reads: JSON (the enhanced form) and urlencoded (the same form without JS). */
+export function bodyKind(contentType: string | null): BodyKind | null {
+  const type = contentType?.split(";")[0].trim().toLowerCase();
+  if (type === "application/json") return "json";
+  if (type === "application/x-www-form-urlencoded") return "form";
+  return null;
+}
+
+export class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`request body over ${limit} bytes`);
+  }
+}
+
+/**
+ * Reads the body as UTF-8 text, refusing it as soon as it passes `limit` bytes (a declared
+ * Content-Length over the limit is refused without reading at all).
+ */
+export async function readBodyWithLimit(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limit) {
+    await request.body?.cancel().catch(() => {});
+    throw new BodyTooLarge(limit);
+  }
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new BodyTooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

@@ -1,0 +1,147 @@
+import { describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { findRedirect, formatProblem, loadRedirects, parseRedirects, RedirectsError } from "./redirects";
+
+const FILE = "migrations/dupont/redirects.json";
+const messages = (problems: { file: string; key: string | null; message: string }[]) => problems.map(formatProblem);
+
+describe("parseRedirects", () => {
+  it("keeps plain redirects and reports nothing", () => {
+    const { map, errors, warnings } = parseRedirects({ "/ancien-cabinet.html": "/philosophie/", "/praticiens": "/equipe/" }, FILE);
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
+    expect(map.get("/ancien-cabinet.html")).toBe("/philosophie/");
+  });
+
+  it("refuses a loop, naming the file and the key", () => {
+    const { errors } = parseRedirects({ "/a": "/b/", "/b": "/a", "/c": "/d/" }, FILE);
+    expect(messages(errors)).toEqual([
+      `${FILE} key "/a": redirect loop: /a -> /b/ -> /a`,
+      `${FILE} key "/b": redirect loop: /b -> /a -> /b/`,
+    ]);
+  });
+
+  it("refuses a key redirecting to itself, trailing slash aside", () => {
+    const { errors } = parseRedirects({ "/tarifs": "/tarifs/" }, FILE);
+    expect(messages(errors)).toEqual([
+      `${FILE} key "/tarifs": redirect loop: /tarifs -> /tarifs/ (the new path is the old path, trailing slash aside)`,
+    ]);
+  });
+
+  it("reports a chain with the file and key, and serves it as one hop", () => {
+    const { map, errors, warnings } = parseRedirects({ "/vieux": "/ancien/", "/ancien": "/nouveau/" }, FILE);
+    expect(errors).toEqual([]);
+    expect(messages(warnings)).toEqual([
+      `${FILE} key "/vieux": redirect chain: /vieux -> /ancien/ -> /nouveau/; served as one 301 to /nouveau/`,
+    ]);
+    expect(map.get("/vieux")).toBe("/nouveau/");
+    expect(map.get("/ancien")).toBe("/nouveau/");
+  });
+
+  it.each([
+    ["https://ailleurs.example/page/"],
+    ["//ailleurs.example/page/"],
+    ["javascript:alert(1)"],
+    ["mailto:contact@example.org"],
+  ])("reports a target outside the site (%s) and does not serve it", (target) => {
+    const { map, errors, warnings } = parseRedirects({ "/externe": target }, FILE);
+    expect(errors).toEqual([]);
+    expect(messages(warnings)).toEqual([
+      `${FILE} key "/externe": target outside the site (${target}): not served; write the new path, e.g. "/contact/"`,
+    ]);
+    expect(map.size).toBe(0);
+  });
+
+  it.each([
+    [[], `${FILE}: must be a JSON object mapping an old path to a new path`],
+    ["x", `${FILE}: must be a JSON object mapping an old path to a new path`],
+    [{ "/a": 3 }, `${FILE} key "/a": the new path must be a string`],
+    [{ "a.html": "/b/" }, `${FILE} key "a.html": the old path must start with a single "/"`],
+    [{ "//a": "/b/" }, `${FILE} key "//a": the old path must start with a single "/"`],
+    [{ "/a": "b/" }, `${FILE} key "/a": the new path "b/" must start with a single "/"`],
+    [{ "/a": "/_sites/martin/" }, `${FILE} key "/a": the new path "/_sites/martin/" is under the internal prefix`],
+    [{ "/a%zz": "/b/" }, `${FILE} key "/a%zz": the old path has a malformed percent-escape`],
+    [{ "/a": "/b/", "/a/": "/c/" }, `${FILE} key "/a/": same old path as key "/a" with another target`],
+  ])("refuses malformed input %j", (json, message) => {
+    expect(messages(parseRedirects(json, FILE).errors)).toEqual([message]);
+  });
+});
+
+describe("findRedirect", () => {
+  const table = new Map([
+    [
+      "dupont",
+      parseRedirects(
+        { "/cabinet.html": "/philosophie/", "/soins/implants": "/implantologie/", "/index.php?id=3": "/tarifs/", "/équipe": "/equipe/" },
+        FILE,
+      ).map,
+    ],
+  ]);
+
+  it.each([
+    ["/cabinet.html", "/philosophie/"],
+    ["/soins/implants", "/implantologie/"],
+    ["/soins/implants/", "/implantologie/"],
+    ["/soins/implants?utm_source=x", "/implantologie/?utm_source=x"],
+    ["/index.php?id=3", "/tarifs/"],
+    ["/%C3%A9quipe", "/equipe/"],
+  ])("%s -> %s", (url, target) => {
+    expect(findRedirect(table, "dupont", url)).toBe(target);
+  });
+
+  it.each([["/index.php?id=4"], ["/cabinet"], ["/Cabinet.html"], ["/%zz"]])("%s has no redirect", (url) => {
+    expect(findRedirect(table, "dupont", url)).toBeNull();
+  });
+
+  it("keeps each practice's map to itself", () => {
+    expect(findRedirect(table, "martin", "/cabinet.html")).toBeNull();
+  });
+});
+
+describe("loadRedirects", () => {
+  function dirWith(files: Record<string, string>) {
+    const dir = mkdtempSync(join(tmpdir(), "migrations-"));
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(join(dir, name.split("/")[0]), { recursive: true });
+      writeFileSync(join(dir, name), text);
+    }
+    return dir;
+  }
+
+  it("reads every practice's file and ignores other files", () => {
+    const dir = dirWith({
+      "dupont/redirects.json": JSON.stringify({ "/a": "/b/" }),
+      "martin/redirects.json": JSON.stringify({ "/c": "/d/" }),
+      "martin/crawl.json": "[]",
+    });
+    const { table, warnings } = loadRedirects(dir);
+    expect([...table.keys()]).toEqual(["dupont", "martin"]);
+    expect(warnings).toEqual([]);
+  });
+
+  it("means no redirects when the directory does not exist", () => {
+    expect(loadRedirects(join(tmpdir(), "no-such-migrations-dir")).table.size).toBe(0);
+  });
+
+  it("throws one error naming every problem of every file", () => {
+    const dir = dirWith({
+      "dupont/redirects.json": JSON.stringify({ "/a": "/a/" }),
+      "martin/redirects.json": "{not json",
+    });
+    expect(() => loadRedirects(dir)).toThrow(RedirectsError);
+    try {
+      loadRedirects(dir);
+    } catch (error) {
+      const text = (error as Error).message;
+      expect(text).toContain(`${join(dir, "dupont", "redirects.json")} key "/a": redirect loop`);
+      expect(text).toContain(`${join(dir, "martin", "redirects.json")}: is not valid JSON`);
+    }
+  });
+
+  it("accepts the committed demo maps", () => {
+    const { table } = loadRedirects("migrations");
+    expect(table.size).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * Issue 5: the redirect maps of migrated practices (migrations/{code}/redirects.json) on the real
+ * server: 301 on the same host, the start-time report of chains and outside targets, and the refusal
+ * to start on a loop.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_SECRET, runFrontendExpectingFailure, startFrontend, type Frontend } from "./support/frontend";
+import { http } from "./support/http";
+import { startBackend, type DemoBackend } from "./support/demo-backend";
+
+let backend: DemoBackend;
+let frontend: Frontend;
+const dupont = JSON.parse(readFileSync("migrations/dupont/redirects.json", "utf8")) as Record<string, string>;
+
+beforeAll(async () => {
+  backend = await startBackend();
+  frontend = await startFrontend({ backendUrl: backend.url });
+});
+
+afterAll(async () => {
+  await frontend?.stop();
+  await backend?.close();
+});
+
+function migrationsDir(files: Record<string, unknown>): string {
+  const dir = mkdtempSync(join(tmpdir(), "migrations-"));
+  for (const [code, map] of Object.entries(files)) {
+    mkdirSync(join(dir, code));
+    writeFileSync(join(dir, code, "redirects.json"), typeof map === "string" ? map : JSON.stringify(map));
+  }
+  return dir;
+}
+
+describe("the demo practices' redirects", () => {
+  it.each(Object.entries(dupont))("dupont %s -> 301 %s", async (from, to) => {
+    const res = await http(frontend.url, "www.cabinet-dupont.fr", from);
+    expect(res.status).toBe(301);
+    expect(res.headers.location).toBe(to);
+  });
+
+  it("every target of the demo maps is a page that answers 200", async () => {
+    for (const code of ["dupont", "martin", "bernard"]) {
+      const map = JSON.parse(readFileSync(`migrations/${code}/redirects.json`, "utf8")) as Record<string, string>;
+      for (const target of new Set(Object.values(map))) {
+        const res = await http(frontend.url, `${code}.dev.localhost`, target);
+        expect(res.status, `${code} ${target}`).toBe(200);
+      }
+    }
+  });
+
+  it("keeps the visitor's query, matches a trailing slash, answers HEAD, and stays on the host", async () => {
+    const withQuery = await http(frontend.url, "dupont.dev.localhost", "/honoraires.html?utm_source=annuaire");
+    expect(withQuery.headers.location).toBe("/tarifs/?utm_source=annuaire");
+    const martin = await http(frontend.url, "www.centre-dentaire-martin.fr", "/implants/");
+    expect([martin.status, martin.headers.location]).toEqual([301, "/implantologie/"]);
+    const head = await http(frontend.url, "martin.dev.localhost", "/implants", { method: "HEAD" });
+    expect([head.status, head.headers.location]).toEqual([301, "/implantologie/"]);
+  });
+
+  it("matches an old URL with its query (bernard's old CMS)", async () => {
+    const res = await http(frontend.url, "www.dr-bernard-dentiste.fr", "/?page_id=21");
+    expect([res.status, res.headers.location]).toEqual([301, "/contact/"]);
+    expect((await http(frontend.url, "www.dr-bernard-dentiste.fr", "/?page_id=999")).status).toBe(200);
+  });
+
+  it("keeps each practice's map to itself, and does not redirect a POST", async () => {
+    expect((await http(frontend.url, "www.centre-dentaire-martin.fr", "/honoraires.html")).status).toBe(404);
+    expect((await http(frontend.url, "www.cabinet-dupont.fr", "/honoraires.html", { method: "POST" })).status).not.toBe(301);
+  });
+});
+
+describe("validation at start", () => {
+  it("reports a chain and a target outside the site with the file and key, and serves the chain in one hop", async () => {
+    const dir = migrationsDir({
+      dupont: { "/vieux.html": "/ancien/", "/ancien": "/philosophie/", "/blog": "https://blog.example.org/" },
+    });
+    const f = await startFrontend({ backendUrl: backend.url, env: { MIGRATIONS_DIR: dir } });
+    try {
+      const file = join(dir, "dupont", "redirects.json");
+      expect(f.output()).toContain(`[warn] redirects: ${file} key "/vieux.html": redirect chain: /vieux.html -> /ancien/ -> /philosophie/; served as one 301 to /philosophie/`);
+      expect(f.output()).toContain(`[warn] redirects: ${file} key "/blog": target outside the site (https://blog.example.org/): not served`);
+      const res = await http(f.url, "www.cabinet-dupont.fr", "/vieux.html");
+      expect([res.status, res.headers.location]).toEqual([301, "/philosophie/"]);
+      expect((await http(f.url, "www.cabinet-dupont.fr", "/blog/")).status).toBe(404);
+    } finally {
+      await f.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses to start on a loop, naming the file and the key", async () => {
+    const dir = migrationsDir({ martin: { "/a.html": "/b/", "/b": "/a.html" }, dupont: dupont });
+    try {
+      const { code, output } = await runFrontendExpectingFailure({
+        ENVIRONMENT: "dev",
+        BACKEND_API_URL: `${backend.url}/api/v1/websites`,
+        REVALIDATION_SECRET: DEFAULT_SECRET,
+        MIGRATIONS_DIR: dir,
+      });
+      expect(code).toBe(1);
+      const file = join(dir, "martin", "redirects.json");
+      expect(output).toContain("Refusing to start: Invalid redirect maps:");
+      expect(output).toContain(`${file} key "/a.html": redirect loop: /a.html -> /b/ -> /a.html`);
+      expect(output).toContain(`${file} key "/b": redirect loop: /b -> /a.html -> /b/`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses to start on a file that is not a JSON object", async () => {
+    const dir = migrationsDir({ dupont: "[\"/a\", \"/b\"]" });
+    try {
+      const { code, output } = await runFrontendExpectingFailure({
+        ENVIRONMENT: "dev",
+        BACKEND_API_URL: `${backend.url}/api/v1/websites`,
+        REVALIDATION_SECRET: DEFAULT_SECRET,
+        MIGRATIONS_DIR: dir,
+      });
+      expect(code).toBe(1);
+      expect(output).toContain(`${join(dir, "dupont", "redirects.json")}: must be a JSON object mapping an old path to a new path`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
