@@ -1,30 +1,105 @@
 /**
- * The practice theme as inline OKLCH CSS variables on <html>. Lightness is fixed by us, not the
- * backend, so that text on the primary and accent colours stays readable whatever hue and chroma
- * arrive. An out-of-range or missing value falls back to the default theme with a warning.
+ * The practice theme as inline OKLCH CSS variables on <html> (the specification's rule). The backend
+ * sends hue and chroma only; the lightness is ours, chosen per colour so that white text on the primary
+ * and accent colours (and those colours as text on their own pale tints) keeps a WCAG contrast of at
+ * least 4.5:1, whatever hue and chroma arrive. The chroma is reduced to what sRGB can show at that
+ * lightness, so the browser paints exactly the colour whose contrast was computed.
+ * An out-of-range or missing value falls back to the default theme with a warning.
  */
 import { themeSchema, type Theme } from "./backend/schemas";
 import { reportWarning } from "./monitoring";
+import { contrastRatio, formatOklch, maxSrgbChroma, parseOklch, type Oklch } from "./color";
 
 export const DEFAULT_THEME: Theme = { primary_hue: 235, primary_chroma: 0.12, accent_hue: 160, accent_chroma: 0.09 };
+
+export const HUE_RANGE = [0, 360] as const;
+export const CHROMA_RANGE = [0, 0.37] as const;
+
+/** WCAG AA for body text is 4.5:1; the margin absorbs the browser's own rounding of oklch(). */
+export const MIN_CONTRAST = 4.5;
+const TARGET_CONTRAST = 4.6;
+
+const WHITE: [number, number, number] = [255, 255, 255];
+/** Pale tints: section backgrounds, hover fills. Dark body text and the strong colour both read on them. */
+const SOFT_LIGHTNESS = 0.965;
+const SOFT_MAX_CHROMA = 0.03;
 
 export function validTheme(raw: unknown, code: string): Theme {
   const parsed = themeSchema.safeParse(raw);
   const t = parsed.success ? parsed.data : undefined;
   const inRange =
     t &&
-    [t.primary_hue, t.accent_hue].every((h) => h >= 0 && h <= 360) &&
-    [t.primary_chroma, t.accent_chroma].every((c) => c >= 0 && c <= 0.37);
+    [t.primary_hue, t.accent_hue].every((h) => Number.isFinite(h) && h >= HUE_RANGE[0] && h <= HUE_RANGE[1]) &&
+    [t.primary_chroma, t.accent_chroma].every((c) => Number.isFinite(c) && c >= CHROMA_RANGE[0] && c <= CHROMA_RANGE[1]);
   if (inRange) return t;
   reportWarning("theme: missing or out-of-range value, default theme used", { code, theme: raw });
   return DEFAULT_THEME;
 }
 
+/** One theme colour: the strong shade (white text on it) and its pale tint, as CSS text. */
+export interface ThemeColor {
+  strong: string;
+  hover: string;
+  soft: string;
+}
+
+/** The colour as emitted: lightness and hue rounded first, then the chroma capped to the gamut there. */
+function inGamut(l: number, c: number, h: number): Oklch {
+  const rounded = parseOklch(formatOklch({ l, c: 0, h }));
+  return parseOklch(formatOklch({ ...rounded, c: Math.min(c, maxSrgbChroma(rounded.l, rounded.h)) }));
+}
+
+/**
+ * The lightest shade of (hue, chroma) that white text, and the tint below, contrast with at
+ * TARGET_CONTRAST. Lighter is more colourful; contrast falls as lightness rises, so a bisection
+ * between a shade that passes (near-black) and one that fails (light) finds it in a dozen steps.
+ */
+export function themeColor(hue: number, chroma: number): ThemeColor {
+  const h = hue % 360;
+  const soft = inGamut(SOFT_LIGHTNESS, Math.min(chroma, SOFT_MAX_CHROMA), h);
+  const readable = (l: number) => {
+    const shade = inGamut(l, chroma, h);
+    return contrastRatio(shade, WHITE) >= TARGET_CONTRAST && contrastRatio(shade, soft) >= TARGET_CONTRAST;
+  };
+  let pass = 0.1;
+  let fail = 0.8;
+  if (!readable(pass) || readable(fail)) throw new Error(`theme: no readable lightness for hue ${hue} chroma ${chroma}`);
+  while (fail - pass > 0.001) {
+    const mid = (pass + fail) / 2;
+    if (readable(mid)) pass = mid;
+    else fail = mid;
+  }
+  const strong = inGamut(pass, chroma, h);
+  const hover = inGamut(Math.max(0, strong.l - 0.07), chroma, h);
+  return { strong: formatOklch(strong), hover: formatOklch(hover), soft: formatOklch(soft) };
+}
+
+const computed = new Map<string, string>();
+const MEMO_LIMIT = 512;
+
+/**
+ * The value of the <html> style attribute: the four values as received (what the specification
+ * names) and the colours every style rule derives from. Memoised: a practice's theme rarely changes.
+ */
 export function themeStyle(theme: Theme): string {
-  return [
-    `--primary-h:${theme.primary_hue}`,
-    `--primary-c:${theme.primary_chroma}`,
-    `--accent-h:${theme.accent_hue}`,
-    `--accent-c:${theme.accent_chroma}`,
+  const key = `${theme.primary_hue}/${theme.primary_chroma}/${theme.accent_hue}/${theme.accent_chroma}`;
+  const hit = computed.get(key);
+  if (hit) return hit;
+  const primary = themeColor(theme.primary_hue, theme.primary_chroma);
+  const accent = themeColor(theme.accent_hue, theme.accent_chroma);
+  const style = [
+    `--primary-hue:${theme.primary_hue}`,
+    `--primary-chroma:${theme.primary_chroma}`,
+    `--accent-hue:${theme.accent_hue}`,
+    `--accent-chroma:${theme.accent_chroma}`,
+    `--primary:${primary.strong}`,
+    `--primary-hover:${primary.hover}`,
+    `--primary-soft:${primary.soft}`,
+    `--accent:${accent.strong}`,
+    `--accent-hover:${accent.hover}`,
+    `--accent-soft:${accent.soft}`,
   ].join(";");
+  if (computed.size >= MEMO_LIMIT) computed.clear();
+  computed.set(key, style);
+  return style;
 }

@@ -1,38 +1,58 @@
-import { component$ } from "@builder.io/qwik";
-import type { RawBlock } from "~/server/backend/schemas";
+import type { Block } from "~/server/blocks";
+import type { PracticeView } from "~/server/site";
+import { CardsBlock } from "./cards";
+import { CtaBlock } from "./cta";
+import { FaqBlock } from "./faq";
+import { HeroBlock } from "./hero";
+import { HoursBlock } from "./hours";
+import { ImageBlock } from "./image";
+import { MapBlock } from "./map";
+import { PriceListBlock } from "./price-list";
+import { RichTextBlock } from "./rich-text";
+import { ServicesBlock } from "./services";
+import { TeamBlock } from "./team";
 
-interface Props {
-  blocks: RawBlock[];
-  title: string;
-}
-
-/** Renders a page's blocks; the first heading is the page title when no hero provides one. */
-export const BlockList = component$<Props>(({ blocks, title }) => {
-  const hasHero = blocks.some((b) => b.type === "hero");
+/**
+ * One component per block type of the contract. Unknown and invalid blocks never get here: the
+ * server skipped them with a warning (src/server/blocks.ts).
+ */
+export const BlockList = ({ blocks, practice }: { blocks: Block[]; practice: PracticeView }) => {
+  const firstHero = blocks.find((b) => b.type === "hero");
   return (
-    <>
-      {!hasHero && (
-        <header class="container page-header">
-          <h1>{title}</h1>
-        </header>
-      )}
-      {blocks.map((block, i) => {
-        const value = block.value as Record<string, unknown>;
-        if (block.type === "hero") {
+  <>
+    {blocks.map((block) => {
+      switch (block.type) {
+        case "hero":
           return (
-            <section key={block.id ?? i} class="hero">
-              <div class="container">
-                <h1>{String(value.heading ?? title)}</h1>
-                {typeof value.subheading === "string" && <p>{value.subheading}</p>}
-              </div>
-            </section>
+            <HeroBlock
+              key={block.id}
+              block={block}
+              phone={{ label: practice.phone, href: practice.phoneHref }}
+              primary={block === firstHero}
+            />
           );
-        }
-        if (block.type === "rich_text") {
-          return <section key={block.id ?? i} class="container prose" dangerouslySetInnerHTML={String(value.html ?? "")} />;
-        }
-        return null;
-      })}
-    </>
-  );
-});
+        case "rich_text":
+          return <RichTextBlock key={block.id} block={block} />;
+        case "image":
+          return <ImageBlock key={block.id} block={block} />;
+        case "cards":
+          return <CardsBlock key={block.id} block={block} />;
+        case "faq":
+          return <FaqBlock key={block.id} block={block} />;
+        case "price_list":
+          return <PriceListBlock key={block.id} block={block} />;
+        case "cta":
+          return <CtaBlock key={block.id} block={block} />;
+        case "team":
+          return <TeamBlock key={block.id} block={block} />;
+        case "hours":
+          return <HoursBlock key={block.id} block={block} practice={practice} />;
+        case "map":
+          return <MapBlock key={block.id} block={block} practice={practice} />;
+        case "services":
+          return <ServicesBlock key={block.id} id={block.id} heading={block.heading} items={block.items} />;
+      }
+    })}
+  </>
+);
+};

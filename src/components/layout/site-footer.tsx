@@ -1,30 +1,81 @@
-import { component$ } from "@builder.io/qwik";
-import type { PracticeInfo, SiteConfig } from "~/server/backend/schemas";
+import type { SiteChrome } from "~/server/site";
+import { HoursTable } from "./hours-table";
 
-interface Props {
-  config: SiteConfig;
-  practice: PracticeInfo;
-}
-
-export const SiteFooter = component$<Props>(({ config, practice }) => {
+/** Footer: address, click-to-call phone, opening hours, access, legal links. */
+export const SiteFooter = ({ site }: { site: SiteChrome }) => {
+  const p = site.practice;
   return (
     <footer class="site-footer">
-      <div class="container">
-        <p class="footer-name">{config.name}</p>
-        <address>
-          {practice.address.street}, {practice.address.postal_code} {practice.address.city}
-          <br />
-          <a href={`tel:${practice.phone.replace(/\s+/g, "")}`}>{practice.phone}</a>
-        </address>
+      <div class="container footer-grid">
+        <section aria-labelledby="footer-contact">
+          <h2 id="footer-contact" class="footer-title">
+            {site.name}
+          </h2>
+          <address>
+            {p.street}
+            <br />
+            {p.postalCode} {p.city}
+          </address>
+          <p class="footer-links">
+            <a href={p.phoneHref} class="footer-phone">
+              <span class="visually-hidden">Téléphone : </span>
+              {p.phone}
+            </a>
+            {p.email && <a href={`mailto:${p.email}`}>{p.email}</a>}
+            <a href={p.mapsHref} rel="noopener">
+              Itinéraire
+            </a>
+          </p>
+        </section>
+        <section aria-labelledby="footer-hours">
+          <h2 id="footer-hours" class="footer-title">
+            Horaires
+          </h2>
+          <HoursTable hours={p.hours} />
+        </section>
+        <section aria-labelledby="footer-access">
+          <h2 id="footer-access" class="footer-title">
+            Accès
+          </h2>
+          <dl class="access-list">
+            {p.accessInfo && (
+              <>
+                <dt>Accessibilité</dt>
+                <dd>{p.accessInfo}</dd>
+              </>
+            )}
+            {p.transit && (
+              <>
+                <dt>Transports</dt>
+                <dd>{p.transit}</dd>
+              </>
+            )}
+            {p.parking && (
+              <>
+                <dt>Stationnement</dt>
+                <dd>{p.parking}</dd>
+              </>
+            )}
+          </dl>
+        </section>
+      </div>
+      <div class="container footer-bottom">
         <ul class="legal-links">
-          <li>
-            <a href="/mentions-legales/">Mentions légales</a>
-          </li>
-          <li>
-            <a href="/politique-confidentialite/">Politique de confidentialité</a>
-          </li>
+          {site.legalLinks.map((l) => (
+            <li key={l.href}>
+              <a href={l.href}>{l.label}</a>
+            </li>
+          ))}
+          {site.contactHref && (
+            <li>
+              <a href={site.contactHref}>Contact</a>
+            </li>
+          )}
         </ul>
+        <p>
+          © {site.name}
+        </p>
       </div>
     </footer>
   );
-});
+};

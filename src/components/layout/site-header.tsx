@@ -1,49 +1,75 @@
-import { component$ } from "@builder.io/qwik";
-import { Link } from "@builder.io/qwik-city";
-import type { NavItem, PracticeInfo, SiteConfig } from "~/server/backend/schemas";
+import type { SiteChrome } from "~/server/site";
 
-interface Props {
-  config: SiteConfig;
-  practice: PracticeInfo;
-  nav: NavItem[];
-}
+/**
+ * Header: logo, navigation, booking call to action. Works with HTML and CSS alone (no JavaScript is
+ * loaded): the dropdown groups are <details> elements (one open at a time through a shared `name`),
+ * and the mobile menu is a checkbox whose label is the Menu button, so both open by keyboard
+ * (Enter/Space) and by touch without any script.
+ */
 
-export const SiteHeader = component$<Props>(({ config, nav, practice }) => {
+/**
+ * The one enhancement, inline (a few hundred bytes, no download): a click elsewhere or Escape closes an
+ * open dropdown, Escape returning the focus to its summary. Without it the menus still work.
+ */
+const CLOSE_DROPDOWNS = `(()=>{const o=()=>document.querySelector("details.nav-group[open]");document.addEventListener("click",e=>{const d=o();d&&!d.contains(e.target)&&(d.open=!1)});document.addEventListener("keydown",e=>{const d=o();e.key==="Escape"&&d&&(d.open=!1,d.querySelector("summary").focus())})})()`;
+export const SiteHeader = ({ site, path }: { site: SiteChrome; path: string }) => {
+  const external = site.booking.external ? { rel: "noopener" } : {};
   return (
     <header class="site-header">
       <div class="container header-bar">
-        <Link href="/" class="brand">
-          {config.logo && (
-            <img src={config.logo.url} width={config.logo.width} height={config.logo.height} alt="" class="brand-logo" />
+        <a href="/" class="brand" aria-label={`${site.name}, accueil`}>
+          {site.logo ? (
+            <img src={site.logo.src} width={site.logo.width} height={site.logo.height} alt="" class="brand-logo" />
+          ) : (
+            <span class="brand-name">{site.name}</span>
           )}
-          <span class="brand-name">{config.name}</span>
-        </Link>
-        <nav aria-label="Navigation principale">
+        </a>
+        <input type="checkbox" id="menu-toggle" class="menu-toggle" aria-controls="site-nav" />
+        <label for="menu-toggle" class="menu-button">
+          <span class="menu-icon" aria-hidden="true" />
+          Menu
+        </label>
+        <nav id="site-nav" class="site-nav" aria-label="Navigation principale">
           <ul class="nav-list">
-            {nav.map((item) => (
-              <li key={item.label}>
-                {item.href ? (
-                  <Link href={item.href}>{item.label}</Link>
-                ) : (
-                  <details class="nav-group">
-                    <summary>{item.label}</summary>
-                    <ul>
+            {site.nav.map((item) =>
+              item.href !== null ? (
+                <li key={item.label} class="nav-item">
+                  <a href={item.href} class="nav-link" aria-current={item.href === path ? "page" : undefined}>
+                    {item.label}
+                  </a>
+                </li>
+              ) : (
+                <li key={item.label} class="nav-item">
+                  <details class="nav-group" name="nav-group">
+                    <summary class={["nav-link", item.children.some((c) => c.href === path) && "is-current"]}>
+                      {item.label}
+                    </summary>
+                    <ul class="nav-sub">
                       {item.children.map((child) => (
-                        <li key={child.label}>{child.href && <Link href={child.href}>{child.label}</Link>}</li>
+                        <li key={child.href}>
+                          <a href={child.href} aria-current={child.href === path ? "page" : undefined}>
+                            {child.label}
+                          </a>
+                        </li>
                       ))}
                     </ul>
                   </details>
-                )}
-              </li>
-            ))}
+                </li>
+              ),
+            )}
           </ul>
         </nav>
-        {practice.booking_url && (
-          <a class="button" href={practice.booking_url} rel="noopener">
+        <div class="header-actions">
+          <a class="button button-ghost header-call" href={site.practice.phoneHref} aria-label={`Appeler le cabinet au ${site.practice.phone}`}>
+            <span class="call-short">Appeler</span>
+            <span class="call-long">{site.practice.phone}</span>
+          </a>
+          <a class="button header-book" href={site.booking.href} {...external}>
             Prendre rendez-vous
           </a>
-        )}
+        </div>
       </div>
+      <script dangerouslySetInnerHTML={CLOSE_DROPDOWNS} />
     </header>
   );
-});
+};

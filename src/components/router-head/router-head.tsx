@@ -1,26 +1,30 @@
 import { component$ } from "@builder.io/qwik";
-import { useDocumentHead, useLocation } from "@builder.io/qwik-city";
+import { useDocumentHead } from "@builder.io/qwik-city";
 
-/** Renders the <head> entries the routes' `head` exports produce. */
+/**
+ * Renders the <head> entries of the routes' `head` exports: title, meta (description, robots, Open
+ * Graph, Twitter), links (canonical, icon), JSON-LD scripts. Everything is computed on the server by
+ * src/server/seo/head.ts; a page without a canonical link (the 404 page) gets none.
+ */
 export const RouterHead = component$(() => {
   const head = useDocumentHead();
-  const loc = useLocation();
   return (
     <>
       <title>{head.title}</title>
-      {head.meta.map((m) => (
-        <meta key={m.key} {...m} />
+      {head.meta.map(({ key, ...m }) => (
+        <meta key={key} {...m} />
       ))}
-      {head.links.map((l) => (
-        <link key={l.key} {...l} />
+      {head.links.map(({ key, ...l }) => (
+        <link key={key} {...l} />
       ))}
+      {/* Pages outside the practice layout (error pages, the contact result) get the default icon. */}
+      {!head.links.some((l) => l.rel === "icon") && <link rel="icon" href="/favicon.svg" type="image/svg+xml" />}
       {head.styles.map((s) => (
         <style key={s.key} {...s.props} dangerouslySetInnerHTML={s.style} />
       ))}
       {head.scripts.map((s) => (
         <script key={s.key} {...s.props} dangerouslySetInnerHTML={s.script} />
       ))}
-      {!head.links.some((l) => l.rel === "canonical") && <link rel="canonical" href={loc.url.href} />}
     </>
   );
 });

@@ -8,7 +8,7 @@ import { getBackend } from "../backend";
 import { setHtmlAttributes } from "../html-attributes";
 import { reportWarning } from "../monitoring";
 import { getRenderContext } from "../render-context";
-import { readSiteShell, type SiteShell } from "../site";
+import { readSiteShell, siteChrome, type SiteShell } from "../site";
 import { themeStyle, validTheme } from "../theme";
 import { getContactResult } from "./result";
 
@@ -36,7 +36,8 @@ export async function loadContactResultPage(ev: RequestEventLoader) {
       values: result.values,
       page: result.page,
     },
-    shell,
+    // The header and footer take the display-ready site chrome (src/server/site.ts).
+    shell: shell ? siteChrome(shell) : null,
     title: contactPage?.title ?? "Contact",
   };
 }

@@ -1,55 +1,26 @@
 import { component$ } from "@builder.io/qwik";
 import { routeLoader$, type DocumentHead } from "@builder.io/qwik-city";
-import { withBackend } from "~/server/load";
-import { BlockList } from "~/components/blocks/block-list";
-import { ContactForm } from "~/components/contact-form/contact-form";
+import { loadPage } from "~/server/site-loaders";
+import { toDocumentHead } from "~/server/seo/head";
+import { ContentPage } from "~/components/pages/content-page";
+import { MemberPage } from "~/components/pages/member-page";
+import { JobPage } from "~/components/pages/job-page";
+import { NotFoundPage } from "~/components/pages/not-found";
 import { useSite } from "../layout";
 
 /**
- * Every content page of a practice, found by its public path in the backend's page list; a path that
- * is not in the list is this practice's 404 page.
+ * Every page of a practice, found by its public path: a page of the backend's list, a team member or
+ * a job under their parent page, a 301 for a slug asked under the wrong parent, else the 404 page.
  */
-export const usePage = routeLoader$(async (ev) => {
-  const site = await ev.resolveValue(useSite);
-  const path = ev.url.pathname.replace(/^\/_sites\/[^/]+/, "") || "/";
-  const summary = site.pages.find((p) => p.path === path);
-  if (!summary) {
-    ev.status(404);
-    return null;
-  }
-  return withBackend(ev, (backend, ctx) => backend.page(ctx, ctx.code, summary.slug));
-});
+export const usePage = routeLoader$((ev) => loadPage(ev));
 
 export default component$(() => {
-  const page = usePage();
-  if (!page.value) {
-    return (
-      <section class="container not-found">
-        <h1>Page introuvable</h1>
-        <p>
-          La page demandée n'existe pas ou plus. <a href="/">Retour à l'accueil</a>
-        </p>
-      </section>
-    );
-  }
-  return (
-    <article class="page">
-      <BlockList blocks={page.value.blocks} title={page.value.title} />
-      {page.value.kind === "contact" && (
-        <section class="container">
-          <ContactForm />
-        </section>
-      )}
-    </article>
-  );
+  const site = useSite().value;
+  const { view } = usePage().value;
+  if (!view) return <NotFoundPage site={site} />;
+  if (view.type === "member") return <MemberPage view={view} />;
+  if (view.type === "job") return <JobPage view={view} contactHref={site.contactHref} />;
+  return <ContentPage view={view} site={site} />;
 });
 
-export const head: DocumentHead = ({ resolveValue }) => {
-  const site = resolveValue(useSite);
-  const page = resolveValue(usePage);
-  const title = page ? `${page.seo.title ?? page.title} | ${site.config.name}` : `Page introuvable | ${site.config.name}`;
-  return {
-    title,
-    meta: [{ name: "description", content: page?.seo.description ?? site.config.seo.default_description ?? "" }],
-  };
-};
+export const head: DocumentHead = ({ resolveValue }) => toDocumentHead(resolveValue(usePage).head);

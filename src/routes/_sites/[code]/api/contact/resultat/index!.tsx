@@ -38,16 +38,16 @@ export default component$(() => {
       <a class="skip-link" href="#main">
         Aller au contenu
       </a>
-      <SiteHeader config={shell.config} nav={shell.nav} practice={shell.practice} />
+      <SiteHeader site={shell} path={result.page} />
       {main}
-      <SiteFooter config={shell.config} practice={shell.practice} />
+      <SiteFooter site={shell} />
     </>
   );
 });
 
 export const head: DocumentHead = ({ resolveValue }) => {
   const data = resolveValue(useContactResult);
-  const site = data?.shell?.config.name;
+  const site = data?.shell?.name;
   return {
     title: data ? `Erreur : message non envoyé${site ? ` | ${site}` : ""}` : "Page introuvable",
     meta: [{ name: "robots", content: "noindex, nofollow" }],
