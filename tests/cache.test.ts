@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { readdirSync } from "node:fs";
 import type { Frontend } from "./support/frontend";
 import { startFrontend } from "./support/frontend";
 import { backendJson, type DemoBackend } from "./support/demo-backend";
@@ -108,6 +109,18 @@ describe("hits, misses and the wire format", () => {
     expect(domain.xcache).toBe("MISS");
     expect(preview.text).toContain("petit.dev.localhost");
     expect(domain.text).not.toContain("petit.dev.localhost");
+  });
+});
+
+describe("static build assets", () => {
+  it("are served immutable for a year, on any practice host, never through the page cache", async () => {
+    const file = readdirSync("dist/build").find((f) => f.endsWith(".js"))!;
+    for (const code of ["dupont", "martin"]) {
+      const res = await page(code, `/build/${file}`);
+      expect(res.status).toBe(200);
+      expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+      expect(res.xcache).toBeUndefined();
+    }
   });
 });
 
