@@ -5,7 +5,10 @@ import qwikCityPlan from "@qwik-city-plan";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import render from "./entry.ssr";
+import { createServer } from "node:http";
 import { createApp } from "./server/app";
+import { cacheFront, createPageCache } from "./server/cache";
+import { seedFromPrepass } from "./server/cache/prepass-store";
 import { createRenderer } from "./server/render";
 import { getEnv } from "./server/env";
 import { getHostRules } from "./server/tenancy";
@@ -35,8 +38,11 @@ function start() {
   reportStartWarnings(env, redirects.warnings);
   const distDir = join(fileURLToPath(import.meta.url), "..", "..", "dist");
   const renderRequest = createRenderer({ render, qwikCityPlan, checkOrigin: "lax-proto" });
-  const app = createApp({ env, hostRules, renderRequest, distDir, redirects: redirects.table });
-  const server = app.listen(env.PORT, () => {
+  const pageCache = createPageCache(env, renderRequest);
+  seedFromPrepass(pageCache, env);
+  const app = createApp({ env, hostRules, renderRequest, distDir, redirects: redirects.table, pageCache });
+  // Fresh cache hits are answered before Express (src/server/cache/http.ts says why).
+  const server = createServer(cacheFront(pageCache, hostRules, app)).listen(env.PORT, () => {
     console.log(`frontend listening on http://localhost:${env.PORT} (ENVIRONMENT=${env.ENVIRONMENT})`);
   });
   const shutdown = () => server.close(() => process.exit(0));

@@ -112,7 +112,14 @@ describe("content backend failures", () => {
   it("answers 503 naming nothing internal when the backend breaks the contract, and logs the field", async () => {
     await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "malformed", match: "/sites/bernard/config/" }) });
     try {
-      const res = await http(frontend.url, "bernard.dev.localhost", "/");
+      // The config read by earlier renders sits in the data cache: drop it, and ask for a page never rendered.
+      const drop = await http(frontend.url, "127.0.0.1", "/api/revalidate", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ secret: DEFAULT_SECRET, tags: ["site:bernard"] }),
+      });
+      expect(drop.status).toBe(200);
+      const res = await http(frontend.url, "bernard.dev.localhost", "/mentions-legales/");
       expect(res.status).toBe(503);
       expect(res.body).not.toMatch(/127\.0\.0\.1|api\/v1|zod|stack|Error:/i);
       await expect.poll(() => frontend.output()).toMatch(/invalid_payload on \/sites\/bernard\/config\/: field \w+/);
@@ -124,7 +131,8 @@ describe("content backend failures", () => {
   it("answers 503 when the backend answers 500", async () => {
     await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "error500", match: "/sites/petit/" }) });
     try {
-      expect((await http(frontend.url, "petit.dev.localhost", "/")).status).toBe(503);
+      // A page never rendered (the homepage may be served from the page cache).
+      expect((await http(frontend.url, "petit.dev.localhost", "/mentions-legales/")).status).toBe(503);
     } finally {
       await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "none" }) });
     }

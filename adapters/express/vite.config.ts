@@ -8,7 +8,7 @@ export default extendConfig(baseConfig, () => {
     build: {
       ssr: true,
       rollupOptions: {
-        input: ["src/entry.express.tsx", "@qwik-city-plan"],
+        input: ["src/entry.express.tsx", "src/entry.prepass.tsx", "@qwik-city-plan"],
       },
     },
     // ssg: null — the adapter's static generation serves files by path only and carries internal URLs;

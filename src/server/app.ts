@@ -3,8 +3,12 @@
  *
  *   0. security headers (every response)    4. tenancy: Host -> practice, else plain 404
  *   1. static build assets (immutable)      4b. redirects of migrated practices (301)
- *   2. global endpoints (any Host)          5. pages: rendered by the real Qwik City router
+ *   2. global endpoints (any Host):         4c. page cache (GET/HEAD of cacheable responses)
+ *      healthz, revalidation routes         5. pages: rendered by the real Qwik City router
  *   3. /_sites from outside -> 404          6. final 404, then one error handler
+ *
+ * Fresh cache hits are answered before Express by cacheFront() (src/server/cache/http.ts), wrapped
+ * around this app by the server entry; it replays the headers this stack set before the cache middleware.
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import compression from "compression";
@@ -18,6 +22,7 @@ import { isIndexable, NOINDEX_HEADER } from "./indexing";
 import { securityHeadersMiddleware } from "./security-headers";
 import { cmsOrigin } from "./build-constants";
 import { loadRedirects, redirectsMiddleware, type RedirectTable } from "./redirects";
+import { cacheMiddleware, revalidateHandlers, type PageCache } from "./cache";
 
 export interface AppOptions {
   env: Env;
@@ -27,6 +32,8 @@ export interface AppOptions {
   distDir: string;
   /** Redirect maps loaded and validated at start (src/server/redirects.ts); default: read MIGRATIONS_DIR. */
   redirects?: RedirectTable;
+  /** The page cache (src/server/cache): answers cacheable GET/HEAD; its invalidate() backs revalidation. */
+  pageCache: PageCache;
 }
 
 /** Request-scoped data the later middleware reads (never module state). */
@@ -63,6 +70,15 @@ export function createApp(opts: AppOptions) {
     res.type("text/plain").send("ok");
   });
 
+  // --- revalidation by tag (issue 4), on any Host: the backend calls the container's internal address ---
+  const revalidate = revalidateHandlers({
+    secret: opts.env.REVALIDATION_SECRET,
+    invalidate: (tags) => opts.pageCache.invalidate(tags),
+  });
+  app.post("/webhooks/revalidate/", revalidate.webhook);
+  app.post("/api/revalidate", revalidate.api);
+  // --- end revalidation ---
+
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (isInternalPath(req.path)) {
       res.status(404).type("text/plain").send("Not Found");
@@ -83,6 +99,11 @@ export function createApp(opts: AppOptions) {
 
   // Files of the client build's root (favicon, manifest) served per tenant host; no index, no redirect.
   app.use(express.static(opts.distDir, { index: false, redirect: false, maxAge: "1h" }));
+
+  // --- page cache (issue 4): after tenancy and redirects, before the render. Stores only what the render
+  // below answers a 200 for; everything it does not answer falls through to the render. ---
+  app.use(cacheMiddleware(opts.pageCache));
+  // --- end page cache ---
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const tenant = res.locals.tenant as TenantLocals;

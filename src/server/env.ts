@@ -94,6 +94,8 @@ const envSchema = z.object({
   MIGRATIONS_DIR: z.preprocess(emptyToUndefined, z.string().default("migrations")),
   /** Byte budget of the rendered-page store, in MiB. */
   PAGE_CACHE_MAX_MB: positiveInt(128, 16_384),
+  /** Where the build pre-pass writes the rendered pages the server seeds its cache from. */
+  PREPASS_DIR: z.preprocess(emptyToUndefined, z.string().default("server/prepass")),
   /** Server-side error tracking (Sentry). Unset: errors are only logged. */
   SENTRY_DSN: z.preprocess(emptyToUndefined, z.string().url("must be a DSN URL").optional()),
   /** Contact relay: submissions forwarded per client address and window (src/server/rate-limit.ts). */
@@ -138,4 +140,23 @@ let cached: Env | undefined;
 export function getEnv(): Env {
   cached ??= parseEnv(process.env);
   return cached;
+}
+
+/**
+ * The build pre-pass renders with the server's own code (which calls getEnv()), but reads the backend
+ * at BUILD_API_URL and needs no revalidation secret. Without BUILD_API_URL or with an invalid variable it
+ * says why, and where its (then removed) output would be, instead of throwing: the build still succeeds.
+ */
+export function initPrepassEnv(
+  source: Record<string, string | undefined> = process.env,
+): { env: Env } | { problem: string; prepassDir: string } {
+  const prepassDir = envSchema.shape.PREPASS_DIR.safeParse(source.PREPASS_DIR).data ?? "server/prepass";
+  if (!source.BUILD_API_URL?.trim()) return { problem: "BUILD_API_URL is not set", prepassDir };
+  try {
+    cached = parseEnv({ REVALIDATION_SECRET: "unused-by-the-build-pre-pass", ...source, BACKEND_API_URL: source.BUILD_API_URL });
+  } catch (error) {
+    if (!(error instanceof EnvError)) throw error;
+    return { problem: error.problems.join("; "), prepassDir };
+  }
+  return { env: cached };
 }

@@ -22,7 +22,7 @@ export async function handleRobots(ev: RequestEvent): Promise<void> {
 
 export async function handleSitemap(ev: RequestEvent): Promise<void> {
   const { config, pages, team, jobs } = await withBackend(ev, async (backend, ctx) => {
-    const [config, pages] = await Promise.all([backend.config(ctx, ctx.code), backend.pages(ctx, ctx.code)]);
+    const [config, pages] = await Promise.all([backend.config(ctx, ctx.code), backend.pageListing(ctx, ctx.code)]);
     const hasTeam = pages.pages.some((p) => p.kind === "team");
     const hasJobs = pages.pages.some((p) => p.kind === "jobs");
     const [team, jobs] = await Promise.all([

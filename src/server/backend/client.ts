@@ -3,7 +3,7 @@
  * render's context (never module state), so the page cache can invalidate exactly what a change touches.
  */
 import type { z } from "zod";
-import { siteTag, pageTag, sitePageTag } from "../cache/tags";
+import { siteTag, pageTag, sitePageTag, pageListTags } from "../cache/tags";
 import { getJson, type HttpOptions } from "./http";
 import {
   jobsSchema,
@@ -22,9 +22,16 @@ export interface ReadContext {
 
 /**
  * The read path every backend GET goes through. The default fetches; the data cache wraps it
- * (src/server/cache/data-cache.ts) to share reads across renders and coalesce concurrent ones.
+ * (src/server/cache/data-cache.ts) to share reads across renders and coalesce concurrent ones, and
+ * drops what `tags` name when a webhook names them. `shared` is false for a payload only one page
+ * renders from (a page's own content): the data cache keeps those briefly, not for the whole TTL.
  */
-export type Reader = <T extends z.ZodType>(endpoint: string, schema: T, tags: string[]) => Promise<z.output<T>>;
+export type Reader = <T extends z.ZodType>(
+  endpoint: string,
+  schema: T,
+  tags: string[],
+  shared?: boolean,
+) => Promise<z.output<T>>;
 
 export function directReader(http: HttpOptions): Reader {
   return (endpoint, schema) => getJson(http, endpoint, schema);
@@ -33,9 +40,17 @@ export function directReader(http: HttpOptions): Reader {
 const enc = encodeURIComponent;
 
 export function createBackendClient(read: Reader) {
-  async function tagged<T extends z.ZodType>(ctx: ReadContext, endpoint: string, schema: T, tags: string[]) {
+  /** Records the render's tags; the data cache may know the payload under more tags (cache/tags.ts). */
+  async function tagged<T extends z.ZodType>(
+    ctx: ReadContext,
+    endpoint: string,
+    schema: T,
+    tags: string[],
+    dataTags: string[] = tags,
+    shared = true,
+  ) {
     for (const tag of tags) ctx.tags.add(tag);
-    return read(endpoint, schema, tags);
+    return read(endpoint, schema, dataTags, shared);
   }
   return {
     config: (ctx: ReadContext, code: string) =>
@@ -45,13 +60,17 @@ export function createBackendClient(read: Reader) {
     team: (ctx: ReadContext, code: string) => tagged(ctx, `/sites/${enc(code)}/team/`, teamSchema, [siteTag(code)]),
     nav: (ctx: ReadContext, code: string) => tagged(ctx, `/sites/${enc(code)}/nav/`, navSchema, [siteTag(code)]),
     pages: (ctx: ReadContext, code: string) =>
-      tagged(ctx, `/sites/${enc(code)}/pages/`, pageListSchema, [siteTag(code)]),
-    page: (ctx: ReadContext, code: string, slug: string) =>
-      tagged(ctx, `/sites/${enc(code)}/pages/${enc(slug)}/`, pageSchema, [
-        siteTag(code),
-        pageTag(slug),
-        sitePageTag(code, slug),
-      ]),
+      tagged(ctx, `/sites/${enc(code)}/pages/`, pageListSchema, [siteTag(code)], pageListTags(code)),
+    /**
+     * The same page list, for a response that lists the practice's pages (the sitemap): it records the
+     * list's tags, so that any page tag of the practice (a page published or unpublished) reaches it.
+     */
+    pageListing: (ctx: ReadContext, code: string) =>
+      tagged(ctx, `/sites/${enc(code)}/pages/`, pageListSchema, pageListTags(code)),
+    page: (ctx: ReadContext, code: string, slug: string) => {
+      const tags = [siteTag(code), pageTag(slug), sitePageTag(code, slug)];
+      return tagged(ctx, `/sites/${enc(code)}/pages/${enc(slug)}/`, pageSchema, tags, tags, false);
+    },
     jobs: (ctx: ReadContext, code: string) => tagged(ctx, `/sites/${enc(code)}/jobs/`, jobsSchema, [siteTag(code)]),
   };
 }

@@ -1,5 +1,6 @@
-/** The process's backend client, built once from the environment. */
+/** The process's backend client, built once from the environment, reading through the data cache. */
 import { getEnv } from "../env";
+import { DataCache } from "../cache/data-cache";
 import { createBackendClient, directReader, type BackendClient } from "./client";
 import { postContact, type ContactOutcome, type ContactSubmission } from "./contact";
 import { getMedia } from "./media";
@@ -11,11 +12,21 @@ export type { ContactOutcome, ContactSubmission } from "./contact";
 export * from "./schemas";
 
 let client: BackendClient | undefined;
+let dataCache: DataCache | undefined;
+
+/** The data cache the backend client reads through (the page cache invalidates it by tag). */
+export function getDataCache(): DataCache {
+  dataCache ??= new DataCache({ ttlSeconds: getEnv().BACKEND_REVALIDATE_TTL });
+  return dataCache;
+}
 
 export function getBackend(): BackendClient {
   if (!client) {
     const env = getEnv();
-    client = createBackendClient(directReader({ baseUrl: env.BACKEND_API_URL, timeoutMs: env.BACKEND_TIMEOUT_MS }));
+    const direct = directReader({ baseUrl: env.BACKEND_API_URL, timeoutMs: env.BACKEND_TIMEOUT_MS });
+    // The vite dev server has no page cache and no revalidation route: a data cache there would hide
+    // every backend edit until a restart. Built servers (and the pre-pass) read through it.
+    client = createBackendClient(import.meta.env.DEV ? direct : getDataCache().wrap(direct));
   }
   return client;
 }

@@ -1,0 +1,162 @@
+/**
+ * A stored response: the render's bytes, precompressed once (brotli and gzip) so a hit never
+ * compresses, with the headers to replay and the tags it was rendered from.
+ */
+import { createHash } from "node:crypto";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip, gunzipSync } from "node:zlib";
+import type { CacheTarget } from "./key";
+
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+
+/*
+ * Measured on the demo homepage (26.5 KB of HTML): brotli quality 5 gives 7.0 KB in 0.5 ms, quality 11
+ * 6.5 KB in 47 ms. Compression sits on every miss and refresh (and 2,500 pages of the pre-pass), so 7%
+ * fewer bytes are not worth 90 times the CPU. Gzip's levels differ by a few bytes on pages this small.
+ */
+const BROTLI_QUALITY = 5;
+const GZIP_LEVEL = 6;
+
+/** What one render produced, body read in full. */
+export interface RenderResult {
+  status: number;
+  headers: Headers;
+  body: Buffer;
+  /** Union of the tags of every backend read during the render. */
+  tags: string[];
+}
+
+export interface PageEntry {
+  target: CacheTarget;
+  /** The render's own headers, as [name, value, name, value…] (lower-case names). */
+  headers: string[];
+  /**
+   * Headers the Express stack set before the cache answered (robots, security headers…), captured the
+   * first time the entry is served through Express. Null until then: the fast path in front of Express
+   * passes such an entry to Express, which serves it and fills this in.
+   */
+  stackHeaders: string[] | null;
+  /** Compressible types keep br + gzip (identity is decompressed on demand); others keep identity only. */
+  br: Buffer | null;
+  gzip: Buffer | null;
+  identity: Buffer | null;
+  identityLength: number;
+  etag: string;
+  tags: string[];
+  /** Epoch ms the bytes were rendered (Age counts from here). */
+  renderedAt: number;
+  /** After this (epoch ms) the entry is stale: served as STALE while one background render refreshes it. */
+  expiresAt: number;
+  /** Named by an invalidation: never served again without a re-render attempt. */
+  invalidated: boolean;
+  /** A stale entry starts no background render before this (epoch ms): backs off a failing backend. */
+  retryAt: number;
+  /** Bytes counted against the store's budget. */
+  size: number;
+  /** The fast path's header lists per encoding, built on first use (serve.ts). */
+  wire?: Partial<Record<"br" | "gzip" | "identity", string[]>>;
+}
+
+/** Headers of a render never replayed from the cache: per response, or decided by the cache itself. */
+const NOT_STORED = new Set([
+  "set-cookie",
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "date",
+  "etag",
+  "age",
+  "vary",
+  "x-cache",
+]);
+
+/** A 200 without Set-Cookie or Cache-Control private/no-store: the only thing the cache stores. */
+export function isStorable(result: Pick<RenderResult, "status" | "headers">): boolean {
+  return result.status === 200 && isShareable(result);
+}
+
+/** Whether one render may be handed to every request that waited for it (never a cookie or a private answer). */
+export function isShareable(result: Pick<RenderResult, "headers">): boolean {
+  if (result.headers.getSetCookie().length) return false;
+  const cacheControl = result.headers.get("cache-control");
+  return !cacheControl || !/\b(?:no-store|private)\b/i.test(cacheControl);
+}
+
+function isCompressible(contentType: string | null): boolean {
+  return (
+    !!contentType &&
+    /^(?:text\/|application\/(?:json|xml|javascript|manifest\+json)|image\/svg\+xml)/i.test(contentType)
+  );
+}
+
+/** Per-entry bookkeeping (key, headers, tags, object overhead) counted on top of the bodies. */
+const ENTRY_OVERHEAD = 1024;
+
+export async function buildEntry(
+  target: CacheTarget,
+  result: RenderResult,
+  opts: { renderedAt: number; ttlMs: number; stackHeaders: string[] | null },
+): Promise<PageEntry> {
+  const headers: string[] = [];
+  result.headers.forEach((value, name) => {
+    if (!NOT_STORED.has(name)) headers.push(name, value);
+  });
+  const compressible = isCompressible(result.headers.get("content-type"));
+  const [br, gzip] = compressible
+    ? (
+        await Promise.all([
+          brotli(result.body, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+              [constants.BROTLI_PARAM_SIZE_HINT]: result.body.length,
+            },
+          }),
+          gz(result.body, { level: GZIP_LEVEL }),
+        ])
+      ).map(ownMemory)
+    : [null, null];
+  return assembleEntry({
+    target,
+    headers,
+    stackHeaders: opts.stackHeaders,
+    br,
+    gzip,
+    identity: compressible ? null : ownMemory(result.body),
+    identityLength: result.body.length,
+    etag: etagOf(result.body),
+    tags: [...new Set(result.tags)].sort(),
+    renderedAt: opts.renderedAt,
+    expiresAt: opts.renderedAt + opts.ttlMs,
+  });
+}
+
+/** Completes an entry from its stored parts (also used by the pre-pass seed). */
+export function assembleEntry(parts: Omit<PageEntry, "invalidated" | "retryAt" | "size">): PageEntry {
+  const bodies = (parts.br?.length ?? 0) + (parts.gzip?.length ?? 0) + (parts.identity?.length ?? 0);
+  const meta = parts.headers.reduce((n, h) => n + h.length, 0) + parts.tags.reduce((n, t) => n + t.length, 0);
+  return { ...parts, invalidated: false, retryAt: 0, size: bodies + meta + parts.target.key.length + ENTRY_OVERHEAD };
+}
+
+/**
+ * A copy in memory of its own. Small Buffers are slices of shared 8 KB pool slabs: a long-lived 3 KB
+ * body would pin a whole slab (and an ArrayBuffer-backed body the render's whole buffer) for as long
+ * as the entry lives.
+ */
+export function ownMemory(bytes: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(copy);
+  return copy;
+}
+
+export function etagOf(body: Buffer): string {
+  // Weak: the same validator for the br, gzip and identity forms of one body.
+  return `W/"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`;
+}
+
+/** The uncompressed body (a rare need: a client accepting neither br nor gzip). */
+export function identityBody(entry: PageEntry): Buffer {
+  return entry.identity ?? gunzipSync(entry.gzip!);
+}

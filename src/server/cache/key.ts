@@ -1,0 +1,122 @@
+/**
+ * What the page cache may store, and under which key: the one place that decides it, used by the
+ * fast hit path in front of Express, by the Express cache middleware and by the pre-pass seed, so the
+ * three cannot disagree.
+ *
+ * Key = practice code + host + path + the query parameters that count for the route.
+ *
+ * - Every other query parameter (utm_…, fbclid, gclid…) is ignored: it can neither fragment nor poison
+ *   the cache.
+ * - The path is taken as sent, not decoded: our router does not treat `/%63ontact/` as `/contact/`, and a
+ *   path that does not render a 200 is never stored, so odd spellings cannot fill the store.
+ * - The host (lower-cased, port kept unless 80/443) is part of the key because a page's bytes may name
+ *   it: outside production the canonical link and og:url follow the request host, and so do they in
+ *   production for a practice without a primary domain (the demo's `petit`). Sharing one entry between
+ *   a practice's hosts would print one host's URLs on another. The cost is one entry per host a page is
+ *   actually visited on; the pre-pass renders for the practice's main host (cache/prepass.ts).
+ */
+import { normaliseHost } from "../tenancy/host";
+
+/** A request the cache can answer: what to look up, and what to render on a miss or a refresh. */
+export interface CacheTarget {
+  key: string;
+  code: string;
+  /** The origin the page is rendered for (scheme + host), also used by background re-renders. */
+  origin: string;
+  /** Path plus the counted query parameters: what the render sees. */
+  url: string;
+}
+
+interface RouteRule {
+  /** Public path, without the trailing slash. */
+  path: string;
+  /** Query parameters that change the response (and so belong to the key), in key order. */
+  vary: readonly string[];
+}
+
+/**
+ * Per-route query parameters that count. A route that reads a parameter must be listed here, or every
+ * value would be answered with the first one rendered.
+ */
+const ROUTE_RULES: readonly RouteRule[] = [{ path: "/api/og", vary: ["title"] }];
+
+/** Never cached: posts and per-visitor endpoints, the media proxy (its own cache), static assets. */
+const NEVER_CACHED = /^\/(?:api\/(?!og\/?$)|webhooks\/|build\/|assets\/|_sites(?:\/|$))/i;
+
+/** Qwik City's own parameters mark server-function and action calls: never cached. */
+const QWIK_CALL = /(?:^|&)q(?:action|func|data)=/;
+
+/**
+ * The cache target of a GET/HEAD request, or null when the response must not come from the cache.
+ * `rawUrl` is the request target as sent (`/path?query`), `host` the Host header, `proto` http/https
+ * (the origin a miss renders for; the key does not depend on it).
+ */
+export function cacheTarget(
+  method: string,
+  code: string,
+  host: string,
+  proto: string,
+  rawUrl: string,
+): CacheTarget | null {
+  const authority = hostKeyPart(host);
+  const url = authority && cacheableUrl(method, rawUrl);
+  if (!authority || url === null || url === "") return null;
+  return { key: keyOf(code, authority, url), code, origin: `${proto}://${authority}`, url };
+}
+
+/**
+ * Just the key, from a host already reduced by hostKeyPart() (the fast path memoises that per Host
+ * header and builds nothing else).
+ */
+export function cacheKey(method: string, code: string, authority: string, rawUrl: string): string | null {
+  const url = cacheableUrl(method, rawUrl);
+  return url ? keyOf(code, authority, url) : null;
+}
+
+function keyOf(code: string, authority: string, url: string): string {
+  return `${code}\u0000${authority}\u0000${url}`;
+}
+
+/** The path plus counted query the render sees, or null when the request is not cacheable. */
+function cacheableUrl(method: string, rawUrl: string): string | null {
+  if (method !== "GET" && method !== "HEAD") return null;
+  if (rawUrl.charCodeAt(0) !== 47 /* "/" */) return null;
+  const q = rawUrl.indexOf("?");
+  const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
+  if (NEVER_CACHED.test(path)) return null;
+  if (q === -1) return path;
+  const query = rawUrl.slice(q + 1);
+  if (QWIK_CALL.test(query)) return null;
+  const counted = countedQuery(path, query);
+  return counted ? `${path}?${counted}` : path;
+}
+
+/**
+ * The host as the key holds it: lower-case, port kept unless 80/443 (a page printing its own URL needs
+ * the port it was reached on); null for a host that is not a DNS name.
+ */
+export function hostKeyPart(host: string): string | null {
+  const name = normaliseHost(host);
+  if (!name) return null;
+  const port = /:(\d{1,5})$/.exec(host)?.[1];
+  return port && port !== "80" && port !== "443" ? `${name}:${port}` : name;
+}
+
+/** The query parameters of `query` that count for `path`, in a fixed order; "" when none. */
+export function countedQuery(path: string, query: string): string {
+  const bare = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+  const rule = ROUTE_RULES.find((r) => r.path === bare);
+  if (!rule) return "";
+  const params = new URLSearchParams(query);
+  const kept = new URLSearchParams();
+  for (const name of rule.vary) {
+    const value = params.get(name);
+    if (value !== null) kept.set(name, value);
+  }
+  return kept.toString();
+}
+
+/** The practice code a key belongs to (for logs and tests). */
+export function codeOfKey(key: string): string {
+  return key.slice(0, key.indexOf("\u0000"));
+}

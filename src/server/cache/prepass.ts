@@ -1,0 +1,226 @@
+/**
+ * The build pre-pass: for each registered practice, probe the backend's config; skip the practice with a
+ * log line starting `activePracticeCodes: skipping` when it answers 404 or cannot be reached (the build
+ * still succeeds and its pages render on demand); for each active practice enumerate pages, team members
+ * and jobs, render every page in-process with the same render function the cache uses, download the
+ * logo and favicon into the build-time media cache, and write bytes, headers and tags for the server to
+ * seed its page store from (prepass-store.ts).
+ *
+ * The host a practice is rendered for is its primary domain when that is one of its registered domains,
+ * else its first registered domain, else its preview host: the host its visitors use, so that their first
+ * request after a deploy is a HIT (the cache key holds the host: key.ts says why).
+ */
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Env } from "../env";
+import {
+  isBackendError,
+  type BackendClient,
+  type Job,
+  type PageSummary,
+  type SiteConfig,
+  type TeamMember,
+} from "../backend";
+import { downloadMedia } from "../backend/media-download";
+import { MEDIA_EXTENSIONS, type CachedMediaKind } from "../media-cache";
+import type { Practice } from "../tenancy";
+import { buildEntry, isStorable, type PageEntry } from "./entry";
+import { cacheTarget, type CacheTarget } from "./key";
+import type { RenderTarget } from "./page-cache";
+import { writePrepass, type PrepassSummary } from "./prepass-store";
+
+export interface PrepassOptions {
+  env: Env;
+  practices: Practice[];
+  backend: BackendClient;
+  render: RenderTarget;
+  /** Where the rendered pages go (PREPASS_DIR). */
+  outDir: string;
+  /** Every directory the logo and favicon are written to ({dir}/{code}/logo.svg…). */
+  mediaDirs: string[];
+  log?: (line: string) => void;
+  /** Renders in flight: overlaps backend latency; rendering itself is CPU-bound. */
+  concurrency?: number;
+}
+
+export interface PrepassResult extends PrepassSummary {
+  pages: number;
+  seconds: number;
+}
+
+/** Practices probed and listed at once: a backend with hundreds of practices gets a few requests at a time. */
+const PROBE_CONCURRENCY = 8;
+
+/** Extra per-practice resources rendered beside its pages (answered by the endpoints issue; a 404 is skipped). */
+const PRACTICE_FILES = ["/robots.txt", "/sitemap.xml"];
+
+export async function runPrepass(opts: PrepassOptions): Promise<PrepassResult> {
+  const log = opts.log ?? console.log;
+  const started = performance.now();
+  const renderedAt = new Date().toISOString();
+  const skipped: PrepassSummary["skipped"] = [];
+  const jobs: { code: string; target: CacheTarget }[] = [];
+  const hosts = new Map<string, string>();
+
+  await forEachLimited(opts.practices, PROBE_CONCURRENCY, async (practice) => {
+    const ctx = { tags: new Set<string>() };
+    let config: SiteConfig;
+    try {
+      config = await opts.backend.config(ctx, practice.code);
+    } catch (error) {
+      const reason =
+        isBackendError(error) && error.isNotFound ? "the backend answered 404 (unknown or inactive)" : describe(error);
+      skipped.push({ code: practice.code, reason });
+      log(`activePracticeCodes: skipping ${practice.code}: ${reason}`);
+      return;
+    }
+    const host = prepassHost(practice, config, opts.env);
+    if (!host) {
+      const reason = "no registered domain and no preview host (PREVIEW_DOMAIN unset)";
+      skipped.push({ code: practice.code, reason });
+      log(`activePracticeCodes: skipping ${practice.code}: ${reason}`);
+      return;
+    }
+    let paths: string[];
+    try {
+      const [pages, team, jobList] = await Promise.all([
+        opts.backend.pages(ctx, practice.code),
+        opts.backend.team(ctx, practice.code),
+        opts.backend.jobs(ctx, practice.code),
+      ]);
+      paths = prepassPaths(pages.pages, team.members, jobList.jobs);
+    } catch (error) {
+      const reason = `listing its pages failed: ${describe(error)}`;
+      skipped.push({ code: practice.code, reason });
+      log(`activePracticeCodes: skipping ${practice.code}: ${reason}`);
+      return;
+    }
+    hosts.set(practice.code, host);
+    for (const path of paths) {
+      const target = cacheTarget("GET", practice.code, host, "https", path);
+      if (target) jobs.push({ code: practice.code, target });
+    }
+    await cacheMedia(opts, practice.code, config, log);
+  });
+
+  const entries: PageEntry[] = [];
+  const failed = new Map<string, number>();
+  const pagesOf = new Map<string, number>();
+  await forEachLimited(jobs, opts.concurrency ?? 6, async ({ code, target }) => {
+    const entry = await renderOne(opts, target, log);
+    if (entry) {
+      entries.push(entry);
+      pagesOf.set(code, (pagesOf.get(code) ?? 0) + 1);
+    } else if (!PRACTICE_FILES.includes(target.url)) {
+      failed.set(code, (failed.get(code) ?? 0) + 1);
+    }
+  });
+
+  const active = [...hosts.keys()].sort();
+  const summary: PrepassSummary = {
+    environment: opts.env.ENVIRONMENT,
+    renderedAt,
+    practices: active.map((code) => ({
+      code,
+      host: hosts.get(code)!,
+      pages: pagesOf.get(code) ?? 0,
+      failed: failed.get(code) ?? 0,
+    })),
+    skipped: skipped.sort((a, b) => a.code.localeCompare(b.code)),
+  };
+  writePrepass(opts.outDir, summary, entries);
+  const seconds = (performance.now() - started) / 1000;
+  log(`activePracticeCodes: ${active.join(", ") || "(none)"}`);
+  log(`prepass: ${entries.length} pages of ${active.length} practices in ${seconds.toFixed(1)} s -> ${opts.outDir}`);
+  return { ...summary, pages: entries.length, seconds };
+}
+
+async function renderOne(
+  opts: PrepassOptions,
+  target: CacheTarget,
+  log: (line: string) => void,
+): Promise<PageEntry | null> {
+  try {
+    const result = await opts.render(target);
+    if (!isStorable(result)) {
+      // robots.txt and sitemap.xml may not exist yet; a page that does not render is logged and renders on demand.
+      if (!PRACTICE_FILES.includes(target.url))
+        log(`prepass: ${target.code} ${target.url}: HTTP ${result.status}, not prerendered`);
+      return null;
+    }
+    return await buildEntry(target, result, { renderedAt: Date.now(), ttlMs: 0, stackHeaders: null });
+  } catch (error) {
+    log(`prepass: ${target.code} ${target.url}: ${describe(error)}, not prerendered`);
+    return null;
+  }
+}
+
+/** The host a practice's pages are rendered for (see the module comment), or null. */
+export function prepassHost(
+  practice: Practice,
+  config: Pick<SiteConfig, "domain">,
+  env: Pick<Env, "ENVIRONMENT" | "PREVIEW_DOMAIN">,
+): string | null {
+  const primary = config.domain.primary_domain?.toLowerCase();
+  if (primary && practice.domains.includes(primary)) return primary;
+  if (practice.domains.length) return practice.domains[0];
+  return env.PREVIEW_DOMAIN ? `${practice.code}.${env.ENVIRONMENT}.${env.PREVIEW_DOMAIN}` : null;
+}
+
+/**
+ * Every public path of a practice: its pages, one page per team member under the team page's path and
+ * one per job under the jobs page's path, and its robots.txt and sitemap.xml.
+ */
+export function prepassPaths(pages: PageSummary[], team: TeamMember[], jobs: Job[]): string[] {
+  const paths = pages.map((p) => p.path);
+  const teamPage = pages.find((p) => p.kind === "team");
+  if (teamPage) for (const member of team) paths.push(`${teamPage.path}${member.slug}/`);
+  const jobsPage = pages.find((p) => p.kind === "jobs");
+  if (jobsPage) for (const job of jobs) paths.push(`${jobsPage.path}${job.slug}/`);
+  return [...new Set([...paths, ...PRACTICE_FILES])];
+}
+
+/** Downloads the logo and favicon into every media directory; a failure is logged, never fatal. */
+async function cacheMedia(opts: PrepassOptions, code: string, config: SiteConfig, log: (line: string) => void) {
+  const kinds: [CachedMediaKind, SiteConfig["logo"]][] = [
+    ["logo", config.logo],
+    ["favicon", config.favicon],
+  ];
+  for (const [kind, media] of kinds) {
+    for (const dir of opts.mediaDirs) clearMedia(resolve(dir, code), kind);
+    if (!media) continue;
+    try {
+      const bytes = await downloadMedia(opts.env.BACKEND_API_URL, media.url, opts.env.BACKEND_TIMEOUT_MS);
+      const file = `${kind}.${MEDIA_EXTENSIONS[media.mime_type]}`;
+      for (const dir of opts.mediaDirs) {
+        mkdirSync(resolve(dir, code), { recursive: true });
+        writeFileSync(join(resolve(dir, code), file), bytes);
+      }
+    } catch (error) {
+      log(`prepass: ${code} ${kind} not cached: ${describe(error)}`);
+    }
+  }
+}
+
+/** Removes an earlier build's file of another format (a logo that went from png to svg). */
+function clearMedia(folder: string, kind: CachedMediaKind): void {
+  let files: string[];
+  try {
+    files = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const file of files) if (file.startsWith(`${kind}.`)) rmSync(join(folder, file), { force: true });
+}
+
+async function forEachLimited<T>(items: T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await run(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

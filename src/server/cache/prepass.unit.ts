@@ -1,0 +1,147 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { prepassHost, prepassPaths } from "./prepass";
+import { readPrepass, writePrepass } from "./prepass-store";
+import { assembleEntry, buildEntry } from "./entry";
+import { cacheTarget } from "./key";
+import { initPrepassEnv } from "../env";
+import type { Job, PageSummary, TeamMember } from "../backend";
+
+const work = mkdtempSync(join(tmpdir(), "prepass-unit-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("prepassHost", () => {
+  const env = { ENVIRONMENT: "prod" as const, PREVIEW_DOMAIN: "preview.example.org" };
+  const practice = { code: "dupont", domains: ["www.cabinet-dupont.fr", "cabinet-dupont.fr"] };
+
+  it("renders for the primary domain when it is registered, else the first registered domain", () => {
+    expect(prepassHost(practice, { domain: { primary_domain: "cabinet-dupont.fr", aliases: [] } }, env)).toBe(
+      "cabinet-dupont.fr",
+    );
+    expect(prepassHost(practice, { domain: { primary_domain: "www.other.fr", aliases: [] } }, env)).toBe(
+      "www.cabinet-dupont.fr",
+    );
+    expect(prepassHost(practice, { domain: { primary_domain: null, aliases: [] } }, env)).toBe("www.cabinet-dupont.fr");
+  });
+
+  it("falls back to the preview host, or to nothing without a preview domain", () => {
+    const preview = { code: "petit", domains: [] };
+    const config = { domain: { primary_domain: null, aliases: [] } };
+    expect(prepassHost(preview, config, env)).toBe("petit.prod.preview.example.org");
+    expect(prepassHost(preview, config, { ENVIRONMENT: "dev", PREVIEW_DOMAIN: undefined })).toBeNull();
+  });
+});
+
+describe("prepassPaths", () => {
+  const page = (slug: string, path: string, kind: PageSummary["kind"]): PageSummary => ({
+    slug,
+    path,
+    kind,
+    title: slug,
+    level: 1,
+    parent: null,
+    updated_at: "2026-01-01T00:00:00Z",
+  });
+  const member = (slug: string) => ({ slug }) as TeamMember;
+  const job = (slug: string) => ({ slug }) as Job;
+
+  it("lists pages, members under the team page, jobs under the jobs page, robots and sitemap", () => {
+    const pages = [
+      page("home", "/", "home"),
+      page("equipe", "/notre-equipe/", "team"),
+      page("jobs", "/emplois/", "jobs"),
+    ];
+    expect(prepassPaths(pages, [member("dr-a"), member("dr-b")], [job("assistante")])).toEqual([
+      "/",
+      "/notre-equipe/",
+      "/emplois/",
+      "/notre-equipe/dr-a/",
+      "/notre-equipe/dr-b/",
+      "/emplois/assistante/",
+      "/robots.txt",
+      "/sitemap.xml",
+    ]);
+  });
+
+  it("lists no member or job page when the practice has no team or jobs page", () => {
+    expect(prepassPaths([page("home", "/", "home")], [member("dr-a")], [job("x")])).toEqual([
+      "/",
+      "/robots.txt",
+      "/sitemap.xml",
+    ]);
+  });
+});
+
+describe("the pre-pass output", () => {
+  it("reads back what was written: bodies, headers, tags, render time, key", async () => {
+    const target = cacheTarget("GET", "dupont", "www.cabinet-dupont.fr", "https", "/contact/")!;
+    const html = Buffer.from("<!DOCTYPE html><p>Contact</p>".repeat(50));
+    const entry = await buildEntry(
+      target,
+      {
+        status: 200,
+        headers: new Headers({ "content-type": "text/html" }),
+        body: html,
+        tags: ["site:dupont", "page:contact"],
+      },
+      { renderedAt: 1_000, ttlMs: 0, stackHeaders: null },
+    );
+    const png = assembleEntry({
+      target: cacheTarget("GET", "dupont", "www.cabinet-dupont.fr", "https", "/api/og?title=A")!,
+      headers: ["content-type", "image/png"],
+      stackHeaders: null,
+      br: null,
+      gzip: null,
+      identity: Buffer.from([137, 80, 78, 71]),
+      identityLength: 4,
+      etag: 'W/"png"',
+      tags: ["site:dupont"],
+      renderedAt: 2_000,
+      expiresAt: 2_000,
+    });
+    const dir = join(work, "out");
+    const summary = { environment: "prod", renderedAt: "2026-01-01T00:00:00Z", practices: [], skipped: [] };
+    writePrepass(dir, summary, [entry, png]);
+    const loaded = readPrepass(dir, 60_000)!;
+    expect(loaded.summary).toEqual(summary);
+    const [page, card] = loaded.entries;
+    expect(page.target).toEqual(target);
+    expect(page.br!.equals(entry.br!)).toBe(true);
+    expect(page.gzip!.equals(entry.gzip!)).toBe(true);
+    expect([page.headers, page.tags, page.etag, page.identityLength]).toEqual([
+      entry.headers,
+      entry.tags,
+      entry.etag,
+      html.length,
+    ]);
+    expect([page.renderedAt, page.expiresAt, page.stackHeaders, page.invalidated]).toEqual([
+      1_000,
+      61_000,
+      null,
+      false,
+    ]);
+    expect(card.identity).toEqual(Buffer.from([137, 80, 78, 71]));
+    expect(card.target.url).toBe("/api/og?title=A");
+    expect(readPrepass(join(work, "missing"), 1)).toBeNull();
+  });
+});
+
+describe("initPrepassEnv", () => {
+  it("reads the backend at BUILD_API_URL and needs no revalidation secret", () => {
+    const init = initPrepassEnv({ BUILD_API_URL: "http://cms.example.org/api/v1/websites/", ENVIRONMENT: "staging" });
+    if (!("env" in init)) throw new Error(init.problem);
+    expect(init.env.BACKEND_API_URL).toBe("http://cms.example.org/api/v1/websites");
+    expect(init.env.PREPASS_DIR).toBe("server/prepass");
+  });
+
+  it("says what is missing instead of throwing, with the output directory to clear", () => {
+    expect(initPrepassEnv({ ENVIRONMENT: "dev", PREPASS_DIR: "/tmp/x" })).toEqual({
+      problem: "BUILD_API_URL is not set",
+      prepassDir: "/tmp/x",
+    });
+    const invalid = initPrepassEnv({ BUILD_API_URL: "http://cms.example.org/api" });
+    expect("problem" in invalid && invalid.problem).toBe("ENVIRONMENT is required but not set");
+  });
+});

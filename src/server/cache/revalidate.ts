@@ -1,0 +1,123 @@
+/**
+ * The two revalidation routes (the specification's webhook and manual endpoint), answered on any Host
+ * before tenancy, both ending in the one entry point `invalidate(tags)`:
+ *
+ *   POST /webhooks/revalidate/   header X-Revalidate-Secret, body { "tags": [...] }
+ *   POST /api/revalidate         body { "secret": "...", "tags": [...] }
+ *
+ * 401 on a wrong or missing secret (and the warning `revalidate: auth rejected`), 400 naming what is
+ * wrong with a malformed body, 200 with the tags and the number of page entries invalidated.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Request, Response } from "express";
+import { isKnownTagShape, TAG_SHAPES_TEXT } from "./tags";
+import { reportWarning } from "../monitoring";
+
+export const MAX_BODY_BYTES = 16 * 1024;
+export const MAX_TAGS = 200;
+const MAX_TAG_LENGTH = 256;
+
+export class BodyError extends Error {}
+
+/** Validates the tags of a parsed body; returns them deduplicated, in order. */
+export function validateTags(body: unknown): string[] {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new BodyError('body must be a JSON object such as {"tags": ["page:contact"]}');
+  }
+  const tags = (body as { tags?: unknown }).tags;
+  if (tags === undefined) throw new BodyError('no tags: the body needs "tags", an array of tag strings');
+  if (!Array.isArray(tags)) throw new BodyError('"tags" must be an array of tag strings');
+  if (tags.length === 0) throw new BodyError('no tags: "tags" is empty');
+  if (tags.length > MAX_TAGS) throw new BodyError(`too many tags: ${tags.length} (at most ${MAX_TAGS} per request)`);
+  tags.forEach((tag, i) => {
+    if (typeof tag !== "string" || tag.trim() === "") throw new BodyError(`tags[${i}] must be a non-empty string`);
+    if (tag.length > MAX_TAG_LENGTH) throw new BodyError(`tags[${i}] is longer than ${MAX_TAG_LENGTH} characters`);
+    if (!isKnownTagShape(tag)) {
+      throw new BodyError(`tags[${i}] ${JSON.stringify(tag)} is not a known tag: use ${TAG_SHAPES_TEXT}`);
+    }
+  });
+  return [...new Set(tags as string[])];
+}
+
+/** Reads the body up to MAX_BODY_BYTES and parses it as JSON. */
+export async function readJsonBody(req: Request): Promise<unknown> {
+  const declared = Number(req.headers["content-length"]);
+  if (declared > MAX_BODY_BYTES) throw new BodyError(`body is larger than ${MAX_BODY_BYTES / 1024} KB`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new BodyError(`body is larger than ${MAX_BODY_BYTES / 1024} KB`);
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.trim() === "") throw new BodyError('body is empty: send a JSON object with "tags"');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BodyError("body is not valid JSON");
+  }
+}
+
+/** Constant-time comparison: equal-length digests, so neither content nor length leaks through timing. */
+export function secretMatches(given: unknown, expected: string): boolean {
+  if (typeof given !== "string" || given === "") return false;
+  const a = createHash("sha256").update(given).digest();
+  const b = createHash("sha256").update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+export interface RevalidateOptions {
+  secret: string;
+  invalidate: (tags: string[]) => number;
+}
+
+export function revalidateHandlers(opts: RevalidateOptions) {
+  const rejected = (req: Request, res: Response) => {
+    reportWarning("revalidate: auth rejected", { path: req.path, ip: req.ip });
+    res.status(401).json({ error: "invalid or missing revalidation secret" });
+  };
+  const badRequest = (res: Response, error: unknown) => {
+    if (!(error instanceof BodyError)) throw error;
+    // The rest of an oversized body is not read: close the connection after answering.
+    res.setHeader("connection", "close");
+    res.status(400).json({ error: error.message });
+  };
+  const done = (res: Response, tags: string[]) => {
+    const invalidated = opts.invalidate(tags);
+    res.status(200).json({ revalidated: true, tags, invalidated });
+  };
+
+  /** POST /webhooks/revalidate/: the secret in X-Revalidate-Secret, checked before the body is read. */
+  const webhook = async (req: Request, res: Response) => {
+    if (!secretMatches(req.headers["x-revalidate-secret"], opts.secret)) return rejected(req, res);
+    let tags: string[];
+    try {
+      tags = validateTags(await readJsonBody(req));
+    } catch (error) {
+      return badRequest(res, error);
+    }
+    done(res, tags);
+  };
+
+  /** POST /api/revalidate: the secret in the body, so the body is parsed first; tags are judged only once authenticated. */
+  const api = async (req: Request, res: Response) => {
+    let body: unknown;
+    try {
+      body = await readJsonBody(req);
+    } catch (error) {
+      return badRequest(res, error);
+    }
+    const secret = typeof body === "object" && body !== null ? (body as { secret?: unknown }).secret : undefined;
+    if (!secretMatches(secret, opts.secret)) return rejected(req, res);
+    let tags: string[];
+    try {
+      tags = validateTags(body);
+    } catch (error) {
+      return badRequest(res, error);
+    }
+    done(res, tags);
+  };
+
+  return { webhook, api };
+}

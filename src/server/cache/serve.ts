@@ -1,0 +1,113 @@
+/**
+ * Writing a stored entry to a response: the encoding the client accepts (precompressed, never
+ * compressed here), ETag/304, X-Cache and Age. Used by the fast path in front of Express and by the
+ * Express cache middleware alike.
+ */
+import type { IncomingHttpHeaders, ServerResponse } from "node:http";
+import { identityBody, type PageEntry } from "./entry";
+
+export type CacheStatus = "HIT" | "STALE" | "MISS";
+export type Encoding = "br" | "gzip" | "identity";
+
+/** The best stored encoding the Accept-Encoding header allows. */
+export function chooseEncoding(acceptEncoding: string | undefined, hasCompressed: boolean): Encoding {
+  if (!hasCompressed || !acceptEncoding) return "identity";
+  if (acceptEncoding.indexOf(";") === -1) {
+    // The common case (browsers, curl): a plain list, no weights.
+    if (hasToken(acceptEncoding, "br")) return "br";
+    if (hasToken(acceptEncoding, "gzip")) return "gzip";
+    return hasToken(acceptEncoding, "*") ? "br" : "identity";
+  }
+  const weights = new Map<string, number>();
+  for (const part of acceptEncoding.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const weight = q ? Number(q.slice(2)) : 1;
+    weights.set(name.trim(), Number.isFinite(weight) ? weight : 0);
+  }
+  const star = weights.get("*") ?? 0;
+  const br = weights.get("br") ?? star;
+  const gzip = weights.get("gzip") ?? weights.get("x-gzip") ?? star;
+  if (br > 0 && br >= gzip) return "br";
+  if (gzip > 0) return "gzip";
+  return "identity";
+}
+
+function hasToken(list: string, token: string): boolean {
+  let from = 0;
+  for (;;) {
+    const at = list.indexOf(token, from);
+    if (at === -1) return false;
+    const before = at === 0 ? 44 : list.charCodeAt(at - 1);
+    const after = at + token.length === list.length ? 44 : list.charCodeAt(at + token.length);
+    // Delimited by a comma or a space on both sides.
+    if ((before === 44 || before === 32) && (after === 44 || after === 32)) return true;
+    from = at + token.length;
+  }
+}
+
+/** If-None-Match matches the entry: "*", the tag itself, or the tag in a list (weak comparison). */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch === etag || ifNoneMatch.trim() === "*") return true;
+  const opaque = etag.slice(2); // without W/
+  return ifNoneMatch.split(",").some((tag) => {
+    const t = tag.trim();
+    return t === etag || t === opaque || t === `W/${opaque}`;
+  });
+}
+
+/**
+ * Sends the entry. `withStackHeaders`: the fast path replays the headers the Express stack would have
+ * set; inside Express they are already on the response.
+ */
+export function writeEntry(
+  res: ServerResponse,
+  reqHeaders: IncomingHttpHeaders,
+  method: string,
+  entry: PageEntry,
+  status: CacheStatus,
+  withStackHeaders: boolean,
+  now = Date.now(),
+): void {
+  const age = String(Math.max(0, Math.floor((now - entry.renderedAt) / 1000)));
+  const compressed = entry.br !== null;
+  if (matchesEtag(reqHeaders["if-none-match"], entry.etag)) {
+    const head =
+      withStackHeaders && entry.stackHeaders ? entry.stackHeaders.concat(entry.headers) : entry.headers.slice();
+    head.push("etag", entry.etag, "x-cache", status, "age", age);
+    if (compressed) head.push("vary", "Accept-Encoding");
+    res.writeHead(304, head);
+    res.end();
+    return;
+  }
+  const encoding = chooseEncoding(reqHeaders["accept-encoding"], compressed);
+  const body = encoding === "br" ? entry.br! : encoding === "gzip" ? entry.gzip! : null;
+  let head: string[];
+  if (withStackHeaders && status === "HIT") {
+    // The hit path: one prepared list per entry and encoding, only Age (its last value) changes.
+    head = (entry.wire ??= {})[encoding] ??= buildHead(entry, encoding, body, "HIT", true);
+  } else {
+    head = buildHead(entry, encoding, body, status, withStackHeaders);
+  }
+  head[head.length - 1] = age;
+  res.writeHead(200, head);
+  if (method === "HEAD") res.end();
+  else res.end(body ?? identityBody(entry));
+}
+
+function buildHead(
+  entry: PageEntry,
+  encoding: Encoding,
+  body: Buffer | null,
+  status: CacheStatus,
+  withStack: boolean,
+): string[] {
+  const head = withStack && entry.stackHeaders ? entry.stackHeaders.concat(entry.headers) : entry.headers.slice();
+  head.push("etag", entry.etag, "x-cache", status);
+  if (entry.br !== null) head.push("vary", "Accept-Encoding");
+  if (body) head.push("content-encoding", encoding, "content-length", String(body.length));
+  else head.push("content-length", String(entry.identityLength));
+  head.push("age", "0");
+  return head;
+}

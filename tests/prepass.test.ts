@@ -1,0 +1,182 @@
+/**
+ * Issue 4: the build pre-pass (server/entry.prepass.js, run by `npm run build`) against the demo backend
+ * up and down, and the server seeding its page store from it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFrontend } from "./support/frontend";
+import { ACTIVE_DEMO_PRACTICES, backendJson, startBackend, type DemoBackend } from "./support/demo-backend";
+import { get, revalidate } from "./support/cache";
+import { loadRegistry } from "../src/server/tenancy/registry";
+
+let backend: DemoBackend;
+const work = mkdtempSync(join(tmpdir(), "prepass-"));
+
+beforeAll(async () => {
+  backend = await startBackend();
+});
+
+afterAll(async () => {
+  await backend?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Runs the built pre-pass the way `npm run build` does; resolves with its exit code and output. */
+function runPrepass(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["server/entry.prepass.js"], {
+      env: { PATH: process.env.PATH, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (c) => (output += c));
+    child.stderr.on("data", (c) => (output += c));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+function dirs(name: string) {
+  return { PREPASS_DIR: join(work, name, "prepass"), MEDIA_CACHE_DIR: join(work, name, "media") };
+}
+
+interface Manifest {
+  environment: string;
+  entries: { code: string; origin: string; url: string; tags: string[] }[];
+  skipped: { code: string; reason: string }[];
+}
+const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
+
+describe("with the backend up", () => {
+  const out = dirs("up");
+  let run: { code: number | null; output: string };
+
+  beforeAll(async () => {
+    run = await runPrepass({ BUILD_API_URL: backend.apiUrl, ENVIRONMENT: "dev", PREVIEW_DOMAIN: "localhost", ...out });
+  }, 90_000);
+
+  it("succeeds, and skips the inactive practice with the log line the specification names", () => {
+    expect(run.code).toBe(0);
+    expect(run.output).toMatch(/^activePracticeCodes: skipping leroy: /m);
+    expect(run.output).toContain(`activePracticeCodes: ${[...ACTIVE_DEMO_PRACTICES].sort().join(", ")}`);
+  });
+
+  it("writes every published page of every active practice, with its tags, for the practice's main host", async () => {
+    const manifest = manifestOf(out.PREPASS_DIR);
+    expect(manifest.environment).toBe("dev");
+    for (const code of ACTIVE_DEMO_PRACTICES) {
+      const { pages } = await backendJson<{ pages: { path: string; slug: string }[] }>(
+        backend,
+        `/api/v1/websites/sites/${code}/pages/`,
+      );
+      const written = manifest.entries.filter((e) => e.code === code);
+      expect(written.map((e) => e.url).sort()).toEqual(expect.arrayContaining(pages.map((p) => p.path).sort()));
+      for (const p of pages) {
+        const entry = written.find((e) => e.url === p.path)!;
+        expect(entry.tags).toEqual(
+          expect.arrayContaining([`site:${code}`, `page:${p.slug}`, `site:${code}:page:${p.slug}`]),
+        );
+      }
+      const domains = loadRegistry("tenants/practices.json").practices.find((p) => p.code === code)!.domains;
+      expect(new Set(written.map((e) => e.origin))).toEqual(new Set([`https://${domains[0]}`]));
+    }
+    expect(manifest.entries.some((e) => e.code === "leroy")).toBe(false);
+  });
+
+  it("downloads each practice's logo into the media cache, in its own format", async () => {
+    for (const code of ACTIVE_DEMO_PRACTICES) {
+      const config = await backendJson<{ logo: { url: string; mime_type: string } | null }>(
+        backend,
+        `/api/v1/websites/sites/${code}/config/`,
+      );
+      const ext = { "image/svg+xml": "svg", "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp" }[
+        config.logo!.mime_type
+      ];
+      const file = join(out.MEDIA_CACHE_DIR, code, `logo.${ext}`);
+      expect(existsSync(file), file).toBe(true);
+      const original = Buffer.from(await (await fetch(config.logo!.url)).arrayBuffer());
+      expect(readFileSync(file).equals(original)).toBe(true);
+    }
+    expect(existsSync(join(out.MEDIA_CACHE_DIR, "leroy"))).toBe(false);
+  });
+
+  it("seeds the server: the first visitor after the deploy gets a HIT, and webhooks still reach seeded pages", async () => {
+    const frontend = await startFrontend({ backendUrl: backend.url, env: out });
+    try {
+      expect(frontend.output()).toMatch(/page cache: seeded \d+ pages of 4 practices/);
+      for (const [host, path] of [
+        ["www.cabinet-dupont.fr", "/"],
+        ["www.cabinet-dupont.fr", "/implantologie/implant-unitaire/"],
+        ["www.centre-dentaire-martin.fr", "/contact/"],
+        ["www.dr-bernard-dentiste.fr", "/tarifs/"],
+        ["www.cabinet-petit.fr", "/"],
+      ]) {
+        const first = await get(frontend.url, host, path, { headers: { "accept-encoding": "br" } });
+        expect([first.status, first.xcache], `${host}${path}`).toEqual([200, "HIT"]);
+        expect(first.headers["x-robots-tag"]).toBe("noindex");
+        const second = await get(frontend.url, host, path, { headers: { "accept-encoding": "br" } });
+        expect([second.xcache, second.etag]).toEqual(["HIT", first.etag]);
+      }
+      // The stored tags work: an edit of a seeded page is served on the next request.
+      const title = `Tarifs ${Date.now()}`;
+      await backendJson(backend, "/admin/sites/bernard/pages/tarifs", {
+        method: "PATCH",
+        body: JSON.stringify({ title }),
+      });
+      // The page and bernard's sitemap (which lists the page, and was prerendered too).
+      expect((await revalidate(frontend, "api", ["site:bernard:page:tarifs"])).json.invalidated).toBe(2);
+      expect((await get(frontend.url, "www.dr-bernard-dentiste.fr", "/tarifs/")).text).toContain(title);
+    } finally {
+      await frontend.stop();
+    }
+  });
+
+  it("is not seeded into a server of another ENVIRONMENT (robots and canonical rules differ)", async () => {
+    const staging = dirs("staging");
+    const other = await runPrepass({ BUILD_API_URL: backend.apiUrl, ENVIRONMENT: "staging", ...staging });
+    expect(other.code).toBe(0);
+    const frontend = await startFrontend({ backendUrl: backend.url, env: staging });
+    try {
+      expect(frontend.output()).toContain(
+        "pre-pass rendered for ENVIRONMENT=staging, this server runs dev: not seeding",
+      );
+      expect((await get(frontend.url, "www.cabinet-dupont.fr", "/")).xcache).toBe("MISS");
+    } finally {
+      await frontend.stop();
+    }
+  });
+});
+
+describe("with the backend down", () => {
+  it("succeeds, logs a skip for every registered practice, and the server renders on demand", async () => {
+    const out = dirs("down");
+    const run = await runPrepass({ BUILD_API_URL: "http://127.0.0.1:9/api/v1/websites", ENVIRONMENT: "dev", ...out });
+    expect(run.code).toBe(0);
+    for (const { code } of loadRegistry("tenants/practices.json").practices) {
+      expect(run.output).toMatch(new RegExp(`^activePracticeCodes: skipping ${code}: `, "m"));
+    }
+    expect(manifestOf(out.PREPASS_DIR).entries).toEqual([]);
+    const frontend = await startFrontend({ backendUrl: backend.url, env: out });
+    try {
+      expect((await get(frontend.url, "www.cabinet-dupont.fr", "/")).xcache).toBe("MISS");
+      expect((await get(frontend.url, "www.cabinet-dupont.fr", "/")).xcache).toBe("HIT");
+    } finally {
+      await frontend.stop();
+    }
+  });
+
+  it("succeeds without BUILD_API_URL (a developer's plain build), saying so", async () => {
+    const out = dirs("unset");
+    const run = await runPrepass({ ENVIRONMENT: "dev", ...out });
+    expect(run.code).toBe(0);
+    expect(run.output).toContain("activePracticeCodes: skipping every practice: BUILD_API_URL is not set");
+    expect(existsSync(out.PREPASS_DIR)).toBe(false);
+  });
+});
