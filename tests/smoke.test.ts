@@ -1,0 +1,42 @@
+/**
+ * The post-deploy smoke script against a real server: all 20 checks pass on a healthy deployment, and
+ * a broken one fails with the failed checks printed and a non-zero exit.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { runSmoke } from "../ops/smoke";
+import { freePort, startFrontend, type Frontend } from "./support/frontend";
+import { startBackend, type DemoBackend } from "./support/demo-backend";
+
+let backend: DemoBackend;
+let frontend: Frontend;
+
+beforeAll(async () => {
+  backend = await startBackend();
+  frontend = await startFrontend({ backendUrl: backend.url });
+});
+
+afterAll(async () => {
+  await frontend?.stop();
+  await backend?.close();
+});
+
+describe("ops/smoke.ts", () => {
+  it("passes its 20 checks on a healthy deployment", async () => {
+    const lines: string[] = [];
+    const result = await runSmoke(frontend.url, ["dupont.dev.localhost", "martin.dev.localhost"], (l) => lines.push(l));
+    expect(lines.filter((l) => l.startsWith("FAIL"))).toEqual([]);
+    expect(result).toEqual({ passed: 20, failed: 0 });
+  });
+
+  it("exits non-zero and prints the failed checks when the deployment is down", async () => {
+    const port = await freePort();
+    const run = spawnSync(process.execPath, ["--import", "tsx", "ops/smoke.ts"], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, SMOKE_HOST: `http://127.0.0.1:${port}`, SMOKE_SITES: "dupont.dev.localhost,martin.dev.localhost" },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/FAIL  1 health endpoint answers: connect ECONNREFUSED/);
+    expect(run.stdout).toContain("0 passed, 20 failed");
+  });
+});
