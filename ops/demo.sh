@@ -32,8 +32,14 @@ codes=$(node -e 'for (const p of require("./tenants/practices.json")) console.lo
 print_urls() {
   echo
   echo "Demo practices (Chromium and most systems resolve *.localhost to this machine):"
-  for code in $codes; do echo "  http://${code}.dev.localhost:${PORT}/"; done
-  echo "  (leroy is inactive in the demo backend: it answers 404, as a deactivated practice does)"
+  for code in $codes; do
+    # The backend decides who is live: an inactive practice answers 404, and so does its site.
+    if curl -fsS -o /dev/null "http://127.0.0.1:${DEMO_BACKEND_PORT}/api/v1/websites/sites/${code}/config/"; then
+      echo "  http://${code}.dev.localhost:${PORT}/"
+    else
+      echo "  http://${code}.dev.localhost:${PORT}/  (inactive in the backend: answers 404)"
+    fi
+  done
   echo "Demo backend admin API: http://127.0.0.1:${DEMO_BACKEND_PORT}/admin/  (see README)"
   echo
 }
