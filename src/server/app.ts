@@ -50,9 +50,8 @@ export function createApp(opts: AppOptions) {
   // Only a proxy on this machine or the container network may tell us the client's protocol/address.
   app.set("trust proxy", opts.env.TRUSTED_PROXY);
 
-  // --- security headers (issue 5): first, so every response carries them, refusals included ---
+  // Security headers first, so every response carries them, refusals included.
   app.use(securityHeadersMiddleware({ cmsOrigin: cmsOrigin(opts.env.BUILD_CMS_ORIGIN) }));
-  // --- end security headers ---
 
   const indexable = isIndexable(opts.env);
   app.use((_req: Request, res: Response, next: NextFunction) => {
@@ -70,14 +69,13 @@ export function createApp(opts: AppOptions) {
     res.type("text/plain").send("ok");
   });
 
-  // --- revalidation by tag (issue 4), on any Host: the backend calls the container's internal address ---
+  // Revalidation by tag, on any Host: the backend calls the container's internal address.
   const revalidate = revalidateHandlers({
     secret: opts.env.REVALIDATION_SECRET,
     invalidate: (tags) => opts.pageCache.invalidate(tags),
   });
   app.post("/webhooks/revalidate/", revalidate.webhook);
   app.post("/api/revalidate", revalidate.api);
-  // --- end revalidation ---
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (isInternalPath(req.path)) {
@@ -93,17 +91,15 @@ export function createApp(opts: AppOptions) {
     next();
   });
 
-  // --- redirects (issue 5): migrations/{code}/redirects.json, after tenancy, before anything renders ---
+  // Redirects of migrated practices (migrations/{code}/redirects.json): after tenancy, before anything renders.
   app.use(redirectsMiddleware(opts.redirects ?? loadRedirects(opts.env.MIGRATIONS_DIR).table));
-  // --- end redirects ---
 
   // Files of the client build's root (favicon, manifest) served per tenant host; no index, no redirect.
   app.use(express.static(opts.distDir, { index: false, redirect: false, maxAge: "1h" }));
 
-  // --- page cache (issue 4): after tenancy and redirects, before the render. Stores only what the render
-  // below answers a 200 for; everything it does not answer falls through to the render. ---
+  // The page cache: after tenancy and redirects, before the render. It stores only what the render below
+  // answers a 200 for; everything it does not answer falls through to the render.
   app.use(cacheMiddleware(opts.pageCache));
-  // --- end page cache ---
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const tenant = res.locals.tenant as TenantLocals;
