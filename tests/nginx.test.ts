@@ -97,14 +97,15 @@ describe("nginx in front of the frontend", () => {
   });
 
   it("limits bursts in the general zone (burst 20, no delay) with 429", async () => {
-    const statuses: number[] = [];
-    for (let i = 0; i < 40; i++) statuses.push((await http(proxyUrl, "bernard.dev.localhost", "/healthz")).status);
-    // Earlier tests spent a few tokens of the same client address: about 20 pass, then 429s.
+    // Sent at once, so the 10 r/s zone cannot refill between requests however loaded the machine is.
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, async () => (await http(proxyUrl, "bernard.dev.localhost", "/healthz")).status),
+    );
+    // Earlier tests spent a few tokens of the same client address: about 20 pass at once, the rest get 429.
     const passed = statuses.filter((s) => s === 200).length;
-    expect(statuses[0]).toBe(200);
-    expect(passed).toBeGreaterThanOrEqual(15);
-    expect(passed).toBeLessThan(30);
-    expect(statuses.slice(-5)).toEqual([429, 429, 429, 429, 429]);
+    expect(passed).toBeGreaterThanOrEqual(12);
+    expect(passed).toBeLessThanOrEqual(22);
+    expect(statuses.filter((s) => s === 429).length).toBe(40 - passed);
   });
 
   it("puts the monitoring UI behind basic authentication", async () => {
