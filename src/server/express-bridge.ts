@@ -2,6 +2,7 @@
  * Conversions between Express's req/res and the fetch-style Request/Response the renderer speaks.
  */
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
+import type { ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 
 /**
@@ -29,14 +30,23 @@ export function toFetchRequest(req: ExpressRequest, host: string): Request {
   } as RequestInit);
 }
 
+/**
+ * Copies fetch Headers onto a Node response. Set-Cookie is copied as its list: Headers.forEach would
+ * join several cookies into one comma-separated value, which browsers misread.
+ */
+export function copyHeaders(res: ServerResponse, headers: Headers, except: ReadonlySet<string> = NONE): void {
+  headers.forEach((value, name) => {
+    if (name !== "set-cookie" && !except.has(name)) res.setHeader(name, value);
+  });
+  const cookies = headers.getSetCookie();
+  if (cookies.length) res.setHeader("set-cookie", cookies);
+}
+const NONE: ReadonlySet<string> = new Set();
+
 /** Copies status, headers (every Set-Cookie kept) and streams the body. */
 export async function sendFetchResponse(res: ExpressResponse, response: Response): Promise<void> {
   res.status(response.status);
-  response.headers.forEach((value, name) => {
-    if (name !== "set-cookie") res.setHeader(name, value);
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length) res.setHeader("set-cookie", cookies);
+  copyHeaders(res, response.headers);
   if (!response.body) {
     res.end();
     return;

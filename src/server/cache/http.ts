@@ -14,6 +14,7 @@ import { resolveHost, type HostRules } from "../tenancy";
 import { cacheKey, cacheTarget, hostKeyPart } from "./key";
 import type { PageCache } from "./page-cache";
 import { writeEntry } from "./serve";
+import { copyHeaders } from "../express-bridge";
 import type { RenderResult } from "./entry";
 
 /** Bounded memo of Host header -> practice and key part for the fast path. */
@@ -103,14 +104,13 @@ export function cacheMiddleware(cache: PageCache) {
   };
 }
 
+/** The body was buffered: Node sets the length, and compression downstream may change it. */
+const FRAMING = new Set(["content-length", "transfer-encoding"]);
+
 /** A render the cache did not store (404, 503, a cookie…), sent as it is; compression applies downstream. */
 function sendResult(res: Response, method: string, result: RenderResult): void {
   res.status(result.status);
-  result.headers.forEach((value, name) => {
-    if (name !== "set-cookie" && name !== "content-length" && name !== "transfer-encoding") res.setHeader(name, value);
-  });
-  const cookies = result.headers.getSetCookie();
-  if (cookies.length) res.setHeader("set-cookie", cookies);
+  copyHeaders(res, result.headers, FRAMING);
   res.setHeader("x-cache", "MISS");
   if (method === "HEAD") res.end();
   else res.end(result.body);

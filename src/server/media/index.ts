@@ -18,9 +18,14 @@ const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 class BadGateway extends Error {}
 
+/** The media type of the backend's answer, without parameters. */
+function mediaTypeOf(response: Response): string {
+  return (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+}
+
 /** The backend's content type, when it is the one the path's extension announces. */
 function checkedType(response: Response, expected: string): string {
-  const type = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const type = mediaTypeOf(response);
   if (type !== expected) throw new BadGateway(`media: backend sent ${type || "no type"} for a ${expected} path`);
   return type;
 }
@@ -40,7 +45,7 @@ const resized = createResizeCache(async (path) => {
     await response.body?.cancel();
     throw new BadGateway(`media: ${path} is over ${RESIZE_MAX_SOURCE_BYTES} bytes`);
   }
-  const type = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const type = mediaTypeOf(response);
   const body = Buffer.from(await response.arrayBuffer());
   if (body.byteLength > RESIZE_MAX_SOURCE_BYTES) throw new BadGateway(`media: ${path} is over ${RESIZE_MAX_SOURCE_BYTES} bytes`);
   return { body, type };
