@@ -10,6 +10,7 @@ import { createApp } from "./server/app";
 import { cacheFront, createPageCache } from "./server/cache";
 import { seedFromPrepass } from "./server/cache/prepass-store";
 import { createRenderer } from "./server/render";
+import { createRenderPool, renderWorkerCount, workerFile } from "./server/render/pooled";
 import { getEnv } from "./server/env";
 import { getHostRules } from "./server/tenancy";
 import { initMonitoring, reportError } from "./server/monitoring";
@@ -38,14 +39,16 @@ function start() {
   reportStartWarnings(env, redirects.warnings);
   const distDir = join(fileURLToPath(import.meta.url), "..", "..", "dist");
   const renderRequest = createRenderer({ render, qwikCityPlan, checkOrigin: "lax-proto" });
-  const pageCache = createPageCache(env, renderRequest);
+  // Cacheable renders (pages, robots, sitemap, the social card) run in worker threads (render/pooled.ts).
+  const pool = renderWorkerCount(env) > 0 ? createRenderPool(env, workerFile(import.meta.url)) : undefined;
+  const pageCache = createPageCache(env, renderRequest, pool);
   seedFromPrepass(pageCache, env);
   const app = createApp({ env, hostRules, renderRequest, distDir, redirects: redirects.table, pageCache });
   // Fresh cache hits are answered before Express (src/server/cache/http.ts says why).
   const server = createServer(cacheFront(pageCache, hostRules, app)).listen(env.PORT, () => {
     console.log(`frontend listening on http://localhost:${env.PORT} (ENVIRONMENT=${env.ENVIRONMENT})`);
   });
-  const shutdown = () => server.close(() => process.exit(0));
+  const shutdown = () => server.close(() => void (pool?.close() ?? Promise.resolve()).then(() => process.exit(0)));
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
 }

@@ -11,6 +11,11 @@
  *   entry is dropped and that answer served.
  * - A render that was already running when an invalidation named one of its tags is not stored: it is
  *   rendered again, so no request answered after the webhook's 2xx sees the old content.
+ * - Renders go through admission (cache/admission.ts) when the server renders in a pool: visitors'
+ *   misses before refreshes, and only entries a visitor asked for recently are re-rendered at once after
+ *   an invalidation, within a budget; the others render on their next request. A render refused or
+ *   lost (RenderUnavailable) answers the last good copy as STALE, else a 503 with Retry-After.
+ * - An unknown path answers the practice's one cached 404 page (cache/not-found.ts).
  */
 import { buildEntry, isShareable, isStorable, type PageEntry, type RenderResult } from "./entry";
 import type { CacheTarget } from "./key";
@@ -19,8 +24,12 @@ import { RefreshQueue } from "./refresh-queue";
 import type { CacheStatus } from "./serve";
 import { reportWarning } from "../monitoring";
 import { expandTags } from "./tags";
+import type { Priority } from "./admission";
+import { isRenderUnavailable } from "../render/unavailable";
+import { notFoundTarget, storableNotFound, withPageList } from "./not-found";
 
-export type RenderTarget = (target: CacheTarget) => Promise<RenderResult>;
+/** Renders a target; `priority` says whether a visitor waits for it (admission puts visitors first). */
+export type RenderTarget = (target: CacheTarget, priority?: Priority) => Promise<RenderResult>;
 
 export interface PageCacheOptions {
   maxBytes: number;
@@ -33,6 +42,10 @@ export interface PageCacheOptions {
   concurrency?: number;
   /** A stale entry whose refresh failed starts no new background render for this long. */
   retryMs?: number;
+  /** A visitor now waits for this target's queued background render (admission.promote). */
+  promote?: (target: CacheTarget) => void;
+  /** Background renders waiting at most (the eager budget); past it a page renders on its next request. */
+  refreshBudget?: number;
   now?: () => number;
 }
 
@@ -56,6 +69,8 @@ interface Invalidation {
 const MAX_ATTEMPTS = 3;
 /** Invalidations remembered for renders still running; an older render is assumed outdated. */
 const LOG_KEEP_MS = 5 * 60_000;
+/** An invalidated entry is re-rendered at once only if a visitor asked for it this recently. */
+const RECENT_MS = 10 * 60_000;
 
 export class PageCache {
   readonly store: PageStore;
@@ -73,13 +88,17 @@ export class PageCache {
     this.store = new PageStore(opts.maxBytes);
     this.now = opts.now ?? Date.now;
     this.retryMs = opts.retryMs ?? Math.min(opts.ttlMs, 5_000);
-    this.queue = new RefreshQueue(opts.concurrency ?? 4, (key) => this.refresh(key));
+    this.queue = new RefreshQueue(opts.concurrency ?? 4, (key) => this.refresh(key), opts.refreshBudget);
   }
 
   /** A fresh entry servable as it is, or undefined (the fast path's whole question). */
   fresh(key: string): PageEntry | undefined {
     const entry = this.store.get(key);
-    return entry && !entry.invalidated && this.now() < entry.expiresAt ? entry : undefined;
+    if (!entry || entry.invalidated) return undefined;
+    const now = this.now();
+    if (now >= entry.expiresAt) return undefined;
+    entry.usedAt = now;
+    return entry;
   }
 
   /**
@@ -91,14 +110,17 @@ export class PageCache {
     if (entry && !entry.invalidated) {
       if (!entry.stackHeaders && stackHeaders) entry.stackHeaders = stackHeaders;
       const now = this.now();
+      entry.usedAt = now;
       if (now < entry.expiresAt) return { kind: "entry", entry, status: "HIT" };
       this.refreshLater(entry, now);
       return { kind: "entry", entry, status: "STALE" };
     }
     const joined = this.inflight.has(target.key);
-    const outcome = await this.renderShared(target, stackHeaders ?? entry?.stackHeaders ?? null);
+    if (joined) this.opts.promote?.(target);
+    if (entry) entry.usedAt = this.now();
+    const outcome = await this.renderShared(target, stackHeaders ?? entry?.stackHeaders ?? null, "visitor");
     // A render with a cookie or marked private belongs to the request that started it alone.
-    if (joined && !outcome.shareable) return (await this.renderValidated(target, stackHeaders)).answer;
+    if (joined && !outcome.shareable) return (await this.renderValidated(target, stackHeaders, "visitor")).answer;
     return outcome.answer;
   }
 
@@ -114,8 +136,10 @@ export class PageCache {
     this.opts.invalidateData(tags);
     const keys = this.store.keysFor(expandTags(tags));
     for (const key of keys) {
-      this.store.peek(key)!.invalidated = true;
-      this.queue.add(key);
+      const entry = this.store.peek(key)!;
+      entry.invalidated = true;
+      // Pages nobody asked for lately (or past the budget) are not re-rendered now: on their next request.
+      if (now - (entry.usedAt ?? entry.renderedAt) < RECENT_MS) this.queue.add(key);
     }
     return keys.size;
   }
@@ -154,32 +178,44 @@ export class PageCache {
     const entry = this.store.peek(key);
     if (!entry) return; // evicted or dropped meanwhile
     if (!entry.invalidated && this.now() < entry.expiresAt) return; // a visitor's render got there first
-    await this.renderShared(entry.target, entry.stackHeaders);
+    await this.renderShared(entry.target, entry.stackHeaders, "refresh");
   }
 
-  private renderShared(target: CacheTarget, stackHeaders: string[] | null): Promise<Outcome> {
+  private renderShared(target: CacheTarget, stackHeaders: string[] | null, priority: Priority): Promise<Outcome> {
     const running = this.inflight.get(target.key);
     if (running) return running;
-    const promise = this.renderValidated(target, stackHeaders).finally(() => {
+    const promise = this.renderValidated(target, stackHeaders, priority).finally(() => {
       if (this.inflight.get(target.key) === promise) this.inflight.delete(target.key);
     });
     this.inflight.set(target.key, promise);
     return promise;
   }
 
-  private async renderValidated(target: CacheTarget, stackHeaders: string[] | null): Promise<Outcome> {
+  private async renderValidated(
+    target: CacheTarget,
+    stackHeaders: string[] | null,
+    priority: Priority,
+  ): Promise<Outcome> {
     for (let attempt = 1; ; attempt++) {
       const startEpoch = this.epoch;
       const renderedAt = this.now();
       let result: RenderResult;
       this.renders++;
       try {
-        result = await this.opts.render(target);
+        result = await this.opts.render(target, priority);
       } catch (error) {
-        return this.failed(target, 500, error);
+        return this.failed(target, isRenderUnavailable(error) ? 503 : 500, error);
       }
       if (result.status >= 500) return this.failed(target, result.status, undefined, result);
-      if (!isStorable(result)) {
+      if (result.unknownPage) {
+        // No page of the practice: its one cached 404 page, unless the page list changed meanwhile.
+        if (this.invalidatedSince(startEpoch, withPageList(target.code, result.tags)) && attempt < MAX_ATTEMPTS) continue;
+        this.store.delete(target.key); // a page unpublished since: its old copy must go
+        return { answer: await this.answer(notFoundTarget(target), stackHeaders), shareable: true };
+      }
+      const notFound = storableNotFound(target, result);
+      if (notFound) result = notFound;
+      else if (!isStorable(result)) {
         // The backend's 404 (unpublished, deactivated), a redirect, a cookie: the old copy must go.
         this.store.delete(target.key);
         return { answer: { kind: "render", result }, shareable: isShareable(result) };
@@ -198,17 +234,19 @@ export class PageCache {
   private failed(target: CacheTarget, status: number, error?: unknown, result?: RenderResult): Outcome {
     const old = this.store.peek(target.key);
     const detail = error instanceof Error ? error.message : `HTTP ${status}`;
+    // A full queue under a storm is expected: no event per refused render.
+    const report = !isRenderUnavailable(error) || error.reportable;
     if (old) {
-      reportWarning("page cache: re-render failed, serving the last good copy", { key: printable(target), detail });
+      if (report) reportWarning("page cache: re-render failed, serving the last good copy", { key: printable(target), detail });
       const now = this.now();
       old.invalidated = false;
       old.expiresAt = Math.min(old.expiresAt, now);
       old.retryAt = now + this.retryMs;
       return { answer: { kind: "entry", entry: old, status: "STALE" }, shareable: true };
     }
-    if (error) reportWarning("page cache: render failed", { key: printable(target), detail });
+    if (error && report) reportWarning("page cache: render failed", { key: printable(target), detail });
     return {
-      answer: { kind: "render", result: result ?? errorResult(status) },
+      answer: { kind: "render", result: result ?? errorResult(status, isRenderUnavailable(error) ? error.retryAfterSeconds : undefined) },
       shareable: result ? isShareable(result) : true,
     };
   }
@@ -236,10 +274,12 @@ function printable(target: CacheTarget): string {
   return `${target.code} ${target.origin}${target.url}`;
 }
 
-function errorResult(status: number): RenderResult {
+function errorResult(status: number, retryAfterSeconds?: number): RenderResult {
+  const headers = new Headers({ "content-type": "text/plain; charset=utf-8" });
+  if (retryAfterSeconds) headers.set("retry-after", String(retryAfterSeconds));
   return {
     status,
-    headers: new Headers({ "content-type": "text/plain; charset=utf-8" }),
+    headers,
     body: Buffer.from("Service temporairement indisponible."),
     tags: [],
   };
