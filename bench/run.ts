@@ -7,6 +7,7 @@
  *   (d) webhook-to-fresh latency, median and worst of 50 edits      target: median < 20 ms, read-your-writes
  *   (e) RSS with 300 practices x 25 pages cached                    target: < 512 MB
  *   (f) pre-pass time for 100 practices x 25 pages                  target: < 30 s
+ *   (g) noisy neighbour: hits during another practice's storm       (bench/noisy-neighbour.ts)
  *
  * Every server, the demo backend and the load generator run as separate processes on loopback; on a
  * two-core machine they compete for the same cores, which the printout says next to the figures.
@@ -27,6 +28,7 @@ import {
 } from "./processes";
 import { agent, get } from "../tests/support/cache";
 import { inspectorUrl, memoryAfterGc } from "./inspect";
+import { noisyNeighbour } from "./noisy-neighbour";
 
 const WORK = resolve("tmp/bench");
 const CONNECTIONS = 32;
@@ -324,6 +326,7 @@ async function main() {
     await frontend.stop();
     if (wanted("e")) await rssAtScale(backend);
     if (wanted("f")) await prepassTime(backend);
+    if (wanted("g")) await noisyNeighbour(backend, (code) => pathsOf(backend, code), note, fmt);
   } finally {
     for (const p of procs.reverse()) await p.stop();
   }

@@ -95,7 +95,10 @@ export function createApp(opts: AppOptions) {
   app.use(redirectsMiddleware(opts.redirects ?? loadRedirects(opts.env.MIGRATIONS_DIR).table));
 
   // Files of the client build's root (favicon, manifest) served per tenant host; no index, no redirect.
-  app.use(express.static(opts.distDir, { index: false, redirect: false, maxAge: "1h" }));
+  // A path ending in "/" (every page) can name no file: skip the file-system lookup, which cost a 404
+  // storm 0.2 ms of main-thread time per request (issue 12).
+  const rootFiles = express.static(opts.distDir, { index: false, redirect: false, maxAge: "1h" });
+  app.use((req: Request, res: Response, next: NextFunction) => (req.path.endsWith("/") ? next() : rootFiles(req, res, next)));
 
   // The page cache: after tenancy and redirects, before the render. It stores only what the render below
   // answers a 200 for; everything it does not answer falls through to the render.

@@ -28,6 +28,8 @@ export interface PoolOptions {
   resourceLimits?: ResourceLimits;
   /** The workers' process.env (default: a copy of the main thread's). */
   env?: Record<string, string | undefined>;
+  /** A worker that dies within 2 s of its start is replaced after this (a crash loop); default 1 s. */
+  respawnDelayMs?: number;
   /** Told when a worker exits unexpectedly (reporting). */
   onWorkerExit?: (detail: string) => void;
 }
@@ -58,7 +60,6 @@ interface Slot {
 
 /** A worker that dies within this long of its start waits before its replacement (a crash loop). */
 const YOUNG_MS = 2_000;
-const RESPAWN_DELAY_MS = 1_000;
 
 export class RenderPool {
   private readonly slots: Slot[] = [];
@@ -199,7 +200,7 @@ export class RenderPool {
     const young = Date.now() - slot.startedAt < YOUNG_MS;
     await this.retire(slot, reason);
     if (this.closed) return;
-    if (young) await new Promise((r) => setTimeout(r, RESPAWN_DELAY_MS));
+    if (young) await new Promise((r) => setTimeout(r, this.opts.respawnDelayMs ?? 1_000));
     if (this.closed) return;
     this.replaced++;
     this.slots[this.slots.indexOf(slot)] = this.spawn();

@@ -21,7 +21,7 @@ export interface InvalidateMessage {
 }
 
 /** Nice value of render threads (0 normal, 19 lowest): renders take the CPU the hit path leaves. */
-const WORKER_NICE = 10;
+const WORKER_NICE = 19;
 
 export function startRenderWorker(renderRequest: RenderRequest): void {
   lowerThreadPriority();
