@@ -1,7 +1,7 @@
 /**
  * A practice's 404 page, rendered once and cached under one key per practice and host
  * (docs/decisions/cached-404.md), so that a storm of unknown paths costs no render: a render worker
- * finds from the practice's page list that a path is no page (render/unknown-page.ts) and the cache
+ * finds from the practice's page list that a path is no page (site/unknown-page.ts) and the cache
  * answers this entry, status 404, instead of rendering the path.
  *
  * The entry is rendered for NOT_FOUND_PATH, a path no practice publishes, so nothing of a visitor's own
@@ -11,7 +11,7 @@
  */
 import { isShareable, type RenderResult } from "./entry";
 import { cacheTarget, type CacheTarget } from "./key";
-import { pageListTags } from "./tags";
+import { pageListTags } from "../backend/tags";
 
 /** The path the cached 404 page is rendered for: a path no practice's page list holds. */
 export const NOT_FOUND_PATH = "/__404__/";

@@ -53,7 +53,7 @@ describe("PageCache with a render pool", () => {
   it("answers a refused render with a 503 and Retry-After when it has no copy, without an error event", async () => {
     const t = setup();
     t.site.set("/a/", "overloaded");
-    const answer = await t.cache.answer(target("/a/"), null);
+    const answer = await t.cache.answer(target("/a/"));
     expect(statusOf(answer)).toBe("render 503");
     expect(answer.kind === "render" && answer.result.headers.get("retry-after")).toBe("7");
     expect(t.cache.store.count).toBe(0);
@@ -63,17 +63,17 @@ describe("PageCache with a render pool", () => {
   it("answers a refused re-render with the last good copy as STALE", async () => {
     const t = setup();
     t.site.set("/a/", { body: "v1", tags: ["page:a"] });
-    await t.cache.answer(target("/a/"), null);
+    await t.cache.answer(target("/a/"));
     t.site.set("/a/", "overloaded");
     t.cache.invalidate(["page:a"]);
-    const answer = await t.cache.answer(target("/a/"), null);
+    const answer = await t.cache.answer(target("/a/"));
     expect([statusOf(answer), bodyOf(answer)]).toEqual(["200 STALE", "v1"]);
   });
 
   it("answers every unknown path with the practice's one 404 page, rendered once and kept with status 404", async () => {
     const t = setup();
     const answers = [];
-    for (const path of ["/nope/", "/other/", "/x/y/", "/nope/"]) answers.push(await t.cache.answer(target(path), null));
+    for (const path of ["/nope/", "/other/", "/x/y/", "/nope/"]) answers.push(await t.cache.answer(target(path)));
     expect(answers.map(statusOf)).toEqual(["404 MISS", "404 HIT", "404 HIT", "404 HIT"]);
     expect(new Set(answers.map(bodyOf))).toEqual(new Set(["404 page v2"]));
     expect(t.calls.filter((c) => c.url === NOT_FOUND_PATH)).toHaveLength(1);
@@ -83,21 +83,21 @@ describe("PageCache with a render pool", () => {
 
   it("renders the 404 page again after a change to the page list, and not after another practice's", async () => {
     const t = setup();
-    await t.cache.answer(target("/nope/"), null);
+    await t.cache.answer(target("/nope/"));
     expect(t.cache.invalidate(["site:martin:page:new"])).toBe(0);
     expect(t.cache.invalidate(["site:dupont:page:new"])).toBe(1); // a page published: it may be this path
     await t.cache.settled();
     t.site.set("/nope/", { body: "now a page", tags: ["page:nope"] });
-    expect(bodyOf(await t.cache.answer(target("/nope/"), null))).toBe("now a page");
+    expect(bodyOf(await t.cache.answer(target("/nope/")))).toBe("now a page");
     expect(t.cache.invalidate(["page:anything"])).toBe(1);
   });
 
   it("renders visitors' misses as visitors and refreshes as refreshes, and promotes a refresh a visitor joins", async () => {
     const t = setup();
     t.site.set("/a/", { body: "v1", tags: ["page:a"] });
-    await t.cache.answer(target("/a/"), null);
+    await t.cache.answer(target("/a/"));
     t.cache.invalidate(["page:a"]);
-    await t.cache.answer(target("/a/"), null);
+    await t.cache.answer(target("/a/"));
     expect(t.calls.map((c) => c.priority)).toEqual(["visitor", "refresh"]);
     expect(t.promoted).toEqual(["/a/"]);
   });
@@ -106,9 +106,9 @@ describe("PageCache with a render pool", () => {
     const t = setup();
     t.site.set("/old/", { body: "old v1", tags: ["site:dupont"] });
     t.site.set("/recent/", { body: "recent v1", tags: ["site:dupont"] });
-    await t.cache.answer(target("/old/"), null);
+    await t.cache.answer(target("/old/"));
     t.tick(11 * 60_000);
-    await t.cache.answer(target("/recent/"), null);
+    await t.cache.answer(target("/recent/"));
     t.site.set("/old/", { body: "old v2", tags: ["site:dupont"] });
     t.site.set("/recent/", { body: "recent v2", tags: ["site:dupont"] });
     t.calls.length = 0;
@@ -117,7 +117,7 @@ describe("PageCache with a render pool", () => {
     expect(t.calls.map((c) => c.url)).toEqual(["/recent/"]);
     // The old page is not served as it was: its next request renders it.
     expect(t.cache.fresh(target("/old/").key)).toBeUndefined();
-    const old = await t.cache.answer(target("/old/"), null);
+    const old = await t.cache.answer(target("/old/"));
     expect([statusOf(old), bodyOf(old)]).toEqual(["200 MISS", "old v2"]);
   });
 });

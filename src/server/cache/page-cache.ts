@@ -4,7 +4,7 @@
  * - HIT: a fresh entry. STALE: older than the TTL, served while one background render refreshes it.
  * - MISS: one render per key however many requests wait for it (coalesced); stored when storable.
  * - invalidate(tags): the data cache drops what the tags name, then every page entry they name (page tags
- *   also name the renders that list pages: cache/tags.ts) is marked
+ *   also name the renders that list pages: backend/tags.ts) is marked
  *   and re-rendered in the background (bounded concurrency). A marked entry is never served as it is: a
  *   request that arrives first waits for the re-render. If that render fails (backend down, 5xx), the last
  *   good copy is served as STALE and the failure reported; if it answers 404 (or anything but a 200), the
@@ -17,13 +17,27 @@
  *   lost (RenderUnavailable) answers the last good copy as STALE, else a 503 with Retry-After.
  * - An unknown path answers the practice's one cached 404 page (cache/not-found.ts).
  */
-import { buildEntry, isShareable, isStorable, type PageEntry, type RenderResult } from "./entry";
+import {
+  buildEntry,
+  claimRefresh,
+  isFresh,
+  isShareable,
+  isStorable,
+  keepAfterFailedRender,
+  markInvalidated,
+  markServedByStack,
+  markUsed,
+  usedWithin,
+  type PageEntry,
+  type RenderResult,
+} from "./entry";
+import { Inflight } from "../util/inflight";
 import type { CacheTarget } from "./key";
 import { PageStore } from "./page-store";
 import { RefreshQueue } from "./refresh-queue";
 import type { CacheStatus } from "./serve";
 import { reportWarning } from "../monitoring";
-import { expandTags } from "./tags";
+import { expandTags } from "../backend/tags";
 import type { Priority } from "./admission";
 import { isRenderUnavailable } from "../render/unavailable";
 import { notFoundTarget, storableNotFound, withPageList } from "./not-found";
@@ -74,7 +88,7 @@ const RECENT_MS = 10 * 60_000;
 
 export class PageCache {
   readonly store: PageStore;
-  private readonly inflight = new Map<string, Promise<Outcome>>();
+  private readonly inflight = new Inflight<Outcome>();
   private readonly queue: RefreshQueue;
   private readonly now: () => number;
   private readonly retryMs: number;
@@ -94,33 +108,32 @@ export class PageCache {
   /** A fresh entry servable as it is, or undefined (the fast path's whole question). */
   fresh(key: string): PageEntry | undefined {
     const entry = this.store.get(key);
-    if (!entry || entry.invalidated) return undefined;
     const now = this.now();
-    if (now >= entry.expiresAt) return undefined;
-    entry.usedAt = now;
+    if (!entry || !isFresh(entry, now)) return undefined;
+    markUsed(entry, now);
     return entry;
   }
 
   /**
-   * The answer for a request. `stackHeaders`: what the Express stack set on this response, stored with
-   * a new entry so that the fast path can replay them.
+   * The answer for a request that came through the Express stack (so the fast path may answer the key
+   * from now on).
    */
-  async answer(target: CacheTarget, stackHeaders: string[] | null): Promise<CacheAnswer> {
+  async answer(target: CacheTarget): Promise<CacheAnswer> {
     const entry = this.store.get(target.key);
     if (entry && !entry.invalidated) {
-      if (!entry.stackHeaders && stackHeaders) entry.stackHeaders = stackHeaders;
+      markServedByStack(entry);
       const now = this.now();
-      entry.usedAt = now;
+      markUsed(entry, now);
       if (now < entry.expiresAt) return { kind: "entry", entry, status: "HIT" };
       this.refreshLater(entry, now);
       return { kind: "entry", entry, status: "STALE" };
     }
-    const joined = this.inflight.has(target.key);
+    const joined = this.inflight.get(target.key) !== undefined;
     if (joined) this.opts.promote?.(target);
-    if (entry) entry.usedAt = this.now();
-    const outcome = await this.renderShared(target, stackHeaders ?? entry?.stackHeaders ?? null, "visitor");
+    if (entry) markUsed(entry, this.now());
+    const outcome = await this.renderShared(target, true, "visitor");
     // A render with a cookie or marked private belongs to the request that started it alone.
-    if (joined && !outcome.shareable) return (await this.renderValidated(target, stackHeaders, "visitor")).answer;
+    if (joined && !outcome.shareable) return (await this.renderValidated(target, true, "visitor")).answer;
     return outcome.answer;
   }
 
@@ -137,9 +150,9 @@ export class PageCache {
     const keys = this.store.keysFor(expandTags(tags));
     for (const key of keys) {
       const entry = this.store.peek(key)!;
-      entry.invalidated = true;
+      markInvalidated(entry);
       // Pages nobody asked for lately (or past the budget) are not re-rendered now: on their next request.
-      if (now - (entry.usedAt ?? entry.renderedAt) < RECENT_MS) this.queue.add(key);
+      if (usedWithin(entry, now, RECENT_MS)) this.queue.add(key);
     }
     return keys.size;
   }
@@ -154,48 +167,27 @@ export class PageCache {
   /** Resolves when no background render is queued or running (tests, benchmark). */
   async settled(): Promise<void> {
     await this.queue.idle();
-    while (this.inflight.size) await Promise.allSettled([...this.inflight.values()]);
-  }
-
-  stats() {
-    return {
-      entries: this.store.count,
-      bytes: this.store.bytes,
-      maxBytes: this.store.maxBytes,
-      renders: this.renders,
-      inflight: this.inflight.size,
-      queued: this.queue.queued,
-    };
+    while (this.inflight.size) await Promise.allSettled(this.inflight.promises());
   }
 
   private refreshLater(entry: PageEntry, now: number): void {
-    if (now < entry.retryAt || this.inflight.has(entry.target.key)) return;
-    entry.retryAt = now + this.retryMs;
+    if (this.inflight.get(entry.target.key) || !claimRefresh(entry, now, this.retryMs)) return;
     this.queue.add(entry.target.key);
   }
 
   private async refresh(key: string): Promise<void> {
     const entry = this.store.peek(key);
     if (!entry) return; // evicted or dropped meanwhile
-    if (!entry.invalidated && this.now() < entry.expiresAt) return; // a visitor's render got there first
-    await this.renderShared(entry.target, entry.stackHeaders, "refresh");
+    if (isFresh(entry, this.now())) return; // a visitor's render got there first
+    await this.renderShared(entry.target, entry.servedByStack, "refresh");
   }
 
-  private renderShared(target: CacheTarget, stackHeaders: string[] | null, priority: Priority): Promise<Outcome> {
-    const running = this.inflight.get(target.key);
-    if (running) return running;
-    const promise = this.renderValidated(target, stackHeaders, priority).finally(() => {
-      if (this.inflight.get(target.key) === promise) this.inflight.delete(target.key);
-    });
-    this.inflight.set(target.key, promise);
-    return promise;
+  /** `servedByStack`: whether the stored entry may be answered by the fast path (entry.ts). */
+  private renderShared(target: CacheTarget, servedByStack: boolean, priority: Priority): Promise<Outcome> {
+    return this.inflight.run(target.key, () => this.renderValidated(target, servedByStack, priority), undefined);
   }
 
-  private async renderValidated(
-    target: CacheTarget,
-    stackHeaders: string[] | null,
-    priority: Priority,
-  ): Promise<Outcome> {
+  private async renderValidated(target: CacheTarget, servedByStack: boolean, priority: Priority): Promise<Outcome> {
     for (let attempt = 1; ; attempt++) {
       const startEpoch = this.epoch;
       const renderedAt = this.now();
@@ -211,7 +203,7 @@ export class PageCache {
         // No page of the practice: its one cached 404 page, unless the page list changed meanwhile.
         if (this.invalidatedSince(startEpoch, withPageList(target.code, result.tags)) && attempt < MAX_ATTEMPTS) continue;
         this.store.delete(target.key); // a page unpublished since: its old copy must go
-        return { answer: await this.answer(notFoundTarget(target), stackHeaders), shareable: true };
+        return { answer: await this.answer(notFoundTarget(target)), shareable: true };
       }
       const notFound = storableNotFound(target, result);
       if (notFound) result = notFound;
@@ -220,10 +212,10 @@ export class PageCache {
         this.store.delete(target.key);
         return { answer: { kind: "render", result }, shareable: isShareable(result) };
       }
-      const entry = await buildEntry(target, result, { renderedAt, ttlMs: this.opts.ttlMs, stackHeaders });
+      const entry = await buildEntry(target, result, { renderedAt, ttlMs: this.opts.ttlMs, servedByStack });
       if (this.invalidatedSince(startEpoch, entry.tags)) {
         if (attempt < MAX_ATTEMPTS) continue;
-        entry.invalidated = true; // keep it out of service: the next request renders again
+        markInvalidated(entry); // keep it out of service: the next request renders again
       }
       this.store.set(entry);
       return { answer: { kind: "entry", entry, status: "MISS" }, shareable: true };
@@ -238,15 +230,13 @@ export class PageCache {
     const report = !isRenderUnavailable(error) || error.reportable;
     if (old) {
       if (report) reportWarning("page cache: re-render failed, serving the last good copy", { key: printable(target), detail });
-      const now = this.now();
-      old.invalidated = false;
-      old.expiresAt = Math.min(old.expiresAt, now);
-      old.retryAt = now + this.retryMs;
+      keepAfterFailedRender(old, this.now(), this.retryMs);
       return { answer: { kind: "entry", entry: old, status: "STALE" }, shareable: true };
     }
     if (error && report) reportWarning("page cache: render failed", { key: printable(target), detail });
+    const retryAfter = isRenderUnavailable(error) ? error.retryAfterSeconds : undefined;
     return {
-      answer: { kind: "render", result: result ?? errorResult(status, isRenderUnavailable(error) ? error.retryAfterSeconds : undefined) },
+      answer: { kind: "render", result: result ?? errorResult(status, retryAfter) },
       shareable: result ? isShareable(result) : true,
     };
   }

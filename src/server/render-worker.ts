@@ -1,0 +1,53 @@
+/**
+ * A render worker's setup (src/entry.render-worker.tsx calls it): lower this thread's scheduling
+ * priority so the main thread, which answers cache hits, always wins the CPU; build this worker's own
+ * request services from the same environment parsing (backend client + its read cache: one per worker,
+ * docs/decisions/read-cache-placement.md); then serve render tasks and invalidation broadcasts.
+ */
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
+import type { ServerRenderOptions } from "@builder.io/qwik-city/middleware/request-handler";
+import { getEnv } from "./env";
+import { initMonitoring } from "./monitoring";
+import { targetRenderer } from "./cache/render-target";
+import { runRenderTask, type RenderTask } from "./cache/render-task";
+import { createRequestServices } from "./services";
+import { createRenderer } from "./render/render";
+import { unknownPageTags } from "./site/unknown-page";
+import { serveTasks } from "./render/worker-port";
+
+/** What the main thread broadcasts to every worker. */
+export interface InvalidateMessage {
+  invalidate: string[];
+}
+
+/** Nice value of render threads (0 normal, 19 lowest): renders take the CPU the hit path leaves. */
+const WORKER_NICE = 19;
+
+export function startRenderWorker(ssr: ServerRenderOptions): void {
+  lowerThreadPriority();
+  const env = getEnv();
+  void initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
+  const services = createRequestServices(env);
+  const render = targetRenderer(createRenderer(ssr, services));
+  serveTasks<RenderTask>({
+    task: (task) => runRenderTask(task, render, (target) => unknownPageTags(services.backend, target)),
+    broadcast: (message) => {
+      const { invalidate } = message as InvalidateMessage;
+      if (invalidate) services.readCache?.invalidate(invalidate);
+    },
+  });
+}
+
+/**
+ * Linux schedules threads, and setpriority() given a thread id renices that thread alone; Node names
+ * the thread only through /proc/thread-self ("<pid>/task/<tid>"). Elsewhere this does nothing.
+ */
+function lowerThreadPriority(): void {
+  try {
+    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, WORKER_NICE);
+  } catch {
+    // not Linux, or not allowed: the worker runs at normal priority
+  }
+}
