@@ -23,10 +23,10 @@ async function main(): Promise<void> {
   }
   const { env } = init;
   const services = createServices(env, { render, qwikCityPlan, checkOrigin: "lax-proto" });
-  // The server's render pool (every core renders), its workers reading BUILD_API_URL too.
+  // The server's render pool (every core renders, at normal priority), its workers reading BUILD_API_URL too.
   const pool =
     renderWorkerCount(env) > 0
-      ? createRenderPool(env, workerFile(import.meta.url), { workerEnv: prepassSource(process.env) })
+      ? createRenderPool(env, workerFile(import.meta.url), { nice: 0, workerEnv: prepassSource(process.env) })
       : undefined;
   try {
     await runPrepass({

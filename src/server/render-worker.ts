@@ -1,10 +1,12 @@
 /**
  * A render worker's setup (src/entry.render-worker.tsx calls it): lower this thread's scheduling
- * priority so the main thread, which answers cache hits, always wins the CPU; build this worker's own
+ * priority (a server's workers: the main thread, which answers cache hits, always wins the CPU; the
+ * pre-pass's run at normal priority, render/pool-config.ts); build this worker's own
  * request services from the same environment parsing (backend client + its read cache: one per worker,
  * docs/decisions/read-cache-placement.md); then serve render tasks and invalidation broadcasts.
  */
 import { readlinkSync } from "node:fs";
+import { workerData } from "node:worker_threads";
 import { setPriority } from "node:os";
 import type { ServerRenderOptions } from "@builder.io/qwik-city/middleware/request-handler";
 import { getEnv } from "./env";
@@ -15,17 +17,15 @@ import { createRequestServices } from "./services";
 import { createRenderer } from "./render/render";
 import { unknownPageTags } from "./site/unknown-page";
 import { serveTasks } from "./render/worker-port";
+import type { RenderWorkerData } from "./render/pool-config";
 
 /** What the main thread broadcasts to every worker. */
 export interface InvalidateMessage {
   invalidate: string[];
 }
 
-/** Nice value of render threads (0 normal, 19 lowest): renders take the CPU the hit path leaves. */
-const WORKER_NICE = 19;
-
 export function startRenderWorker(ssr: ServerRenderOptions): void {
-  lowerThreadPriority();
+  lowerThreadPriority((workerData as RenderWorkerData).nice);
   const env = getEnv();
   void initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
   const services = createRequestServices(env);
@@ -43,10 +43,11 @@ export function startRenderWorker(ssr: ServerRenderOptions): void {
  * Linux schedules threads, and setpriority() given a thread id renices that thread alone; Node names
  * the thread only through /proc/thread-self ("<pid>/task/<tid>"). Elsewhere this does nothing.
  */
-function lowerThreadPriority(): void {
+function lowerThreadPriority(nice: number): void {
+  if (!nice) return;
   try {
     const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, WORKER_NICE);
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, nice);
   } catch {
     // not Linux, or not allowed: the worker runs at normal priority
   }

@@ -11,6 +11,18 @@ import { RenderPool } from "./pool";
 
 /** Renders one worker runs at once: most of a render's time is spent waiting for the backend. */
 export const RENDERS_PER_WORKER = 4;
+/**
+ * Scheduling priority (nice) of a server's render threads: the main thread, which answers hits, gets the
+ * CPU first; renders take what it leaves (at least the other cores: the main thread uses one). The
+ * pre-pass has no hits to protect: its workers run at normal priority.
+ */
+export const SERVER_WORKER_NICE = 19;
+
+/** What a render worker is told at its start (src/server/render-worker.ts). */
+export interface RenderWorkerData {
+  nice: number;
+}
+
 /** V8 old-space cap per worker: a worker past it dies and is replaced (README, "The render pool"). */
 export const WORKER_HEAP_MB = 96;
 
@@ -32,7 +44,7 @@ export function workerFile(entryUrl: string): URL {
 export function createRenderPool(
   env: Env,
   file: URL,
-  opts: { size?: number; workerEnv?: Record<string, string | undefined> } = {},
+  opts: { size?: number; nice?: number; workerEnv?: Record<string, string | undefined> } = {},
 ): RenderPool {
   return new RenderPool({
     file,
@@ -41,6 +53,7 @@ export function createRenderPool(
     timeoutMs: renderTimeoutMs(env),
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     env: opts.workerEnv,
+    workerData: { nice: opts.nice ?? SERVER_WORKER_NICE } satisfies RenderWorkerData,
     onWorkerExit: (detail) => reportWarning(detail),
   });
 }

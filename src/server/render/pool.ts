@@ -26,6 +26,8 @@ export interface PoolOptions {
   perWorker: number;
   timeoutMs: number;
   resourceLimits?: ResourceLimits;
+  /** Handed to every worker (worker_threads' workerData). */
+  workerData?: unknown;
   /** The workers' process.env (default: a copy of the main thread's). */
   env?: Record<string, string | undefined>;
   /** A worker that dies within 2 s of its start is replaced after this (a crash loop); default 1 s. */
@@ -120,7 +122,11 @@ export class RenderPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.opts.file, { resourceLimits: this.opts.resourceLimits, env: this.opts.env });
+    const worker = new Worker(this.opts.file, {
+      resourceLimits: this.opts.resourceLimits,
+      env: this.opts.env,
+      workerData: this.opts.workerData,
+    });
     const slot: Slot = { worker, running: 0, startedAt: Date.now(), gone: false };
     worker.on("message", (message: { id: number; ok: boolean; value?: unknown; error?: string }) => {
       const pending = this.pending.get(message.id);
