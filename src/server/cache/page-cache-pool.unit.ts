@@ -60,14 +60,28 @@ describe("PageCache with a render pool", () => {
     expect(reportWarning).not.toHaveBeenCalled();
   });
 
-  it("answers a refused re-render with the last good copy as STALE", async () => {
+  it("answers a refused refresh of a stale page with the last good copy as STALE", async () => {
+    const t = setup();
+    t.site.set("/a/", { body: "v1", tags: ["page:a"] });
+    await t.cache.answer(target("/a/"));
+    t.site.set("/a/", "overloaded");
+    t.tick(60_001);
+    expect(statusOf(await t.cache.answer(target("/a/")))).toBe("200 STALE");
+    await t.cache.settled();
+    const answer = await t.cache.answer(target("/a/"));
+    expect([statusOf(answer), bodyOf(answer)]).toEqual(["200 STALE", "v1"]);
+  });
+
+  it("never serves the old copy of a page a webhook named when its re-render is refused: 503, then the new content", async () => {
     const t = setup();
     t.site.set("/a/", { body: "v1", tags: ["page:a"] });
     await t.cache.answer(target("/a/"));
     t.site.set("/a/", "overloaded");
     t.cache.invalidate(["page:a"]);
-    const answer = await t.cache.answer(target("/a/"));
-    expect([statusOf(answer), bodyOf(answer)]).toEqual(["200 STALE", "v1"]);
+    await t.cache.settled();
+    expect(statusOf(await t.cache.answer(target("/a/")))).toBe("render 503");
+    t.site.set("/a/", { body: "v2", tags: ["page:a"] });
+    expect(bodyOf(await t.cache.answer(target("/a/")))).toBe("v2");
   });
 
   it("answers every unknown path with the practice's one 404 page, rendered once and kept with status 404", async () => {

@@ -14,7 +14,8 @@
  * - Renders go through admission (cache/admission.ts) when the server renders in a pool: visitors'
  *   misses before refreshes, and only entries a visitor asked for recently are re-rendered at once after
  *   an invalidation, within a budget; the others render on their next request. A render refused or
- *   lost (RenderUnavailable) answers the last good copy as STALE, else a 503 with Retry-After.
+ *   lost (RenderUnavailable) answers the last good copy as STALE if only the TTL passed, else a 503 with
+ *   Retry-After (an entry an invalidation named is never served as it was).
  * - An unknown path answers the practice's one cached 404 page (cache/not-found.ts).
  */
 import {
@@ -228,7 +229,9 @@ export class PageCache {
     const detail = error instanceof Error ? error.message : `HTTP ${status}`;
     // A full queue under a storm is expected: no event per refused render.
     const report = !isRenderUnavailable(error) || error.reportable;
-    if (old) {
+    // A render that never ran (refused, lost with its worker) says nothing about the backend: an entry an
+    // invalidation named stays out of service (read-your-writes), only a merely stale one is served.
+    if (old && !(isRenderUnavailable(error) && old.invalidated)) {
       if (report) reportWarning("page cache: re-render failed, serving the last good copy", { key: printable(target), detail });
       keepAfterFailedRender(old, this.now(), this.retryMs);
       return { answer: { kind: "entry", entry: old, status: "STALE" }, shareable: true };

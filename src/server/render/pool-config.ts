@@ -16,7 +16,7 @@ export const RENDERS_PER_WORKER = 4;
  * CPU first; renders take what it leaves (at least the other cores: the main thread uses one). The
  * pre-pass has no hits to protect: its workers run at normal priority.
  */
-export const SERVER_WORKER_NICE = 19;
+export const SERVER_WORKER_NICE = 10;
 
 /** What a render worker is told at its start (src/server/render-worker.ts). */
 export interface RenderWorkerData {
