@@ -23,8 +23,13 @@ export interface RenderWorkerData {
   nice: number;
 }
 
-/** V8 old-space cap per worker: a worker past it dies and is replaced (README, "The render pool"). */
-export const WORKER_HEAP_MB = 96;
+/**
+ * V8 heap caps per worker: a worker past them dies and is replaced. A render's live set is a few MiB and a
+ * worker's read cache a few more; small caps keep two workers inside a 512 MB container beside the page
+ * store (README, "The render pool": memory measured per worker).
+ */
+export const WORKER_HEAP_MB = 64;
+export const WORKER_YOUNG_MB = 8;
 
 /** Workers in the pool: RENDER_WORKERS, else one per CPU; 0 means rendering in the main thread. */
 export function renderWorkerCount(env: Pick<Env, "RENDER_WORKERS">): number {
@@ -51,7 +56,7 @@ export function createRenderPool(
     size: opts.size ?? renderWorkerCount(env),
     perWorker: RENDERS_PER_WORKER,
     timeoutMs: renderTimeoutMs(env),
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
     env: opts.workerEnv,
     workerData: { nice: opts.nice ?? SERVER_WORKER_NICE } satisfies RenderWorkerData,
     onWorkerExit: (detail) => reportWarning(detail),
