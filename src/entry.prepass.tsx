@@ -33,7 +33,7 @@ async function main(): Promise<void> {
       env,
       practices: services.hostRules.registry.practices,
       backend: services.backend,
-      render: pool ? pooledRenderTarget(pool) : targetRenderer(services.renderRequest),
+      render: pool ? pooledRenderTarget(pool, false) : targetRenderer(services.renderRequest),
       outDir: env.PREPASS_DIR,
       // MEDIA_CACHE_DIR when set (tests, benchmarks: the source tree is left alone), else public/media
       // (the vite dev server) and dist/media (shipped with the server): where mediaCachePath() looks.

@@ -45,10 +45,13 @@ export function poolRenders(
   };
 }
 
-/** The cache's render function, run in the pool (also the pre-pass's). */
-export function pooledRenderTarget(pool: RenderPool): RenderTarget {
+/**
+ * The cache's render function, run in the pool (also the pre-pass's, which renders listed pages only and
+ * so skips the unknown-path check: `checkUnknown` false).
+ */
+export function pooledRenderTarget(pool: RenderPool, checkUnknown = true): RenderTarget {
   return async (target) => {
-    const task: RenderTask = { target, checkUnknown: mayCheckUnknown(target) };
+    const task: RenderTask = { target, checkUnknown: checkUnknown && mayCheckUnknown(target) };
     return fromWire(await pool.run(task));
   };
 }
