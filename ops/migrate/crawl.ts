@@ -161,7 +161,8 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
           // A redirect's content is the final page's own entry: crawled in its turn.
           for (const link of facts.links) enqueue(link);
         }
-        if (current !== url) enqueue(current);
+        // Every hop of a chain is an old URL someone may have linked to: each gets its own entry.
+        for (const hop of [...entry.redirects.slice(1).map((r) => r.url), current]) if (hop !== url) enqueue(hop);
         break;
       }
     } catch (error) {

@@ -1,6 +1,7 @@
 /**
  * What the crawl keeps of one old page, read with cheerio: title, meta description, first H1, the
- * main text (header, navigation, footer, asides, scripts and forms left out), images, same-site links,
+ * main text and its images (header, navigation, footer, asides, scripts and forms left out), the
+ * same-site links of the whole page (menus included: they lead to the other pages),
  * and whether the page asks not to be indexed. Also the URL lists of an XML sitemap.
  */
 import { load } from "cheerio";
@@ -32,10 +33,6 @@ export function readPage(html: string, pageUrl: string): PageFacts {
     .map((_, el) => $(el).attr("content") ?? "")
     .get()
     .join(",");
-  const images = $("img[src]")
-    .map((_, el) => ({ src: safeUrl($(el).attr("src")!, base) ?? "", alt: clean($(el).attr("alt") ?? "") }))
-    .get()
-    .filter((img) => img.src);
   const host = new URL(pageUrl).host;
   const links = new Set<string>();
   $("a[href]").each((_, el) => {
@@ -45,6 +42,12 @@ export function readPage(html: string, pageUrl: string): PageFacts {
 
   const main = $("main").first().length ? $("main").first() : $("body");
   main.find(CHROME).remove();
+  // The page's own images (a logo in the header is not content to migrate).
+  const images = main
+    .find("img[src]")
+    .map((_, el) => ({ src: safeUrl($(el).attr("src")!, base) ?? "", alt: clean($(el).attr("alt") ?? "") }))
+    .get()
+    .filter((img) => img.src);
   main.find(BLOCKS).each((_, el) => {
     $(el).prepend(" ").append(" ");
   });
