@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findRedirect, loadRedirects, parseRedirects } from "../src/server/redirects";
+import { findRedirect, loadRedirects, parseRedirects } from "../src/server/http/redirects";
 import { crawlSchema, type CrawlEntry } from "../ops/migrate/files";
 import { startOldSite, type OldSite } from "../ops/migrate/fixtures/old-site";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
@@ -178,7 +178,7 @@ describe("a practice's migration, step by step", () => {
 
   it("assess: a second run keeps the operator's verdicts and notes", async () => {
     const edited = read("content-assessment.md").replace(
-      /\| `\/soins\/blanchiment.html` \| 200 \| (\d+) \| rewrite \| ([^|]*)\| ([^|]*)\|  \|/,
+      /\| `\/soins\/blanchiment.html` \| 200 \| (\d+) \| rewrite \| ([^|]*)\| ([^|]*)\| {2}\|/,
       "| `/soins/blanchiment.html` | 200 | $1 | skip | $2| $3| soin abandonné |",
     );
     writeFileSync(join(dir, "content-assessment.md"), edited);

@@ -1,5 +1,5 @@
 /**
- * Step 3, redirects: drafts redirects.json, the map the server loads (src/server/redirects.ts), by
+ * Step 3, redirects: drafts redirects.json, the map the server loads (src/server/http/redirects.ts), by
  * matching every old URL the assessment keeps (reuse or rewrite) to a page of the new site (match.ts).
  * Old URLs the old site already redirected follow their final page. Every target is a page's path as
  * the site serves it (trailing slash included), so a visitor gets one 301 and then the page. The map is
@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { formatProblem, normaliseRedirectPath, parseRedirects } from "../../src/server/redirects";
+import { formatProblem, normaliseRedirectPath, parseRedirects } from "../../src/server/http/redirects";
 import type { Parsed, StepSpec } from "./args";
 import { readAssessment } from "./assess";
 import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, REDIRECTS_FILE, REVIEW_FILE, StepError, writeFileAtomic, writeJson } from "./files";
@@ -78,13 +78,13 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
       skipped.push(path);
       continue;
     }
+    const final = e.redirects.length ? byUrl.get(e.final_url) : e;
+    const found = final && final.status === 200 ? matchPage(final.url) : null;
     const keptEntry = kept.get(normaliseRedirectPath(path) ?? "");
-    if (keptEntry) {
+    if (keptEntry && keptEntry.target !== found?.target) {
       rows.push({ path, target: keptEntry.target, confidence: null, by: `kept from ${REDIRECTS_FILE}` });
       continue;
     }
-    const final = e.redirects.length ? byUrl.get(e.final_url) : e;
-    const found = final && final.status === 200 ? matchPage(final.url) : null;
     if (!found) {
       const best = final ? match({ path: pathOf(final.url), title: final.title, h1: final.h1, text: final.body_text }).best : null;
       unmatched.push({ path, best });
@@ -101,8 +101,10 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     const form = normaliseRedirectPath(row.path);
     const taken = Object.keys(map).find((k) => normaliseRedirectPath(k) === form);
     if (taken) {
-      if (map[taken] !== row.target) unmatched.push({ path: row.path, best: { target: row.target!, confidence: row.confidence!, by: `conflicts with ${taken}` } });
-      continue; // One entry serves every spelling of an old URL.
+      // One entry serves every spelling of an old URL.
+      if (map[taken] !== row.target) unmatched.push({ path: row.path, best: { target: row.target!, confidence: row.confidence ?? 0, by: `conflicts with ${taken}` } });
+      else row.by += ` (served by the entry ${taken})`;
+      continue;
     }
     map[row.path] = row.target!;
   }
