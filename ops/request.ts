@@ -46,17 +46,20 @@ export function call(base: string, host: string, path: string, opts: CallOptions
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
+        let tooLarge = false;
         res.on("data", (c: Buffer) => {
           size += c.length;
-          if (size > maxBytes) {
+          if (size > maxBytes && !tooLarge) {
+            // Destroying the Node response (never a web stream) stops the download; the answer is refused.
+            tooLarge = true;
             res.destroy();
-            req.destroy(new Error(`body larger than ${maxBytes} bytes`));
-            return;
+            reject(new Error(`body larger than ${maxBytes} bytes`));
           }
-          chunks.push(c);
+          if (!tooLarge) chunks.push(c);
         });
         res.on("error", reject);
         res.on("end", () => {
+          if (tooLarge) return;
           const body = Buffer.concat(chunks);
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString("utf8") });
         });

@@ -15,6 +15,9 @@ import { startBackend, type DemoBackend } from "./support/demo-backend";
 import { startFrontend, type Frontend } from "./support/frontend";
 import { migrate } from "./support/migrate";
 import { main } from "../ops/migrate/cli";
+import { call, target } from "../ops/request";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 
 const OLD = "http://www.cabinet-dupont.fr";
 let site: OldSite;
@@ -79,6 +82,26 @@ describe("the command line", () => {
     expect(bad.code).toBe(2);
     expect(bad.out).toContain("usage: npm run migrate -- verify <code> <site-url>");
     expect((await migrate(["--help"])).code).toBe(0);
+  });
+});
+
+describe("the request helper of the ops scripts", () => {
+  it("sends to the --connect address with the site's Host, and refuses a body over its bound", async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(`${req.headers.host} ${req.url}`);
+      res.end("x".repeat(req.url === "/big" ? 2048 : 10));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const { base, host } = target(new URL(OLD), `127.0.0.1:${port}`);
+      expect((await call(base, host, "/small?q=1")).text).toBe("x".repeat(10));
+      await expect(call(base, host, "/big", { maxBytes: 1024 })).rejects.toThrow("body larger than 1024 bytes");
+      expect(seen).toEqual(["www.cabinet-dupont.fr /small?q=1", "www.cabinet-dupont.fr /big"]);
+    } finally {
+      server.close();
+    }
   });
 });
 
