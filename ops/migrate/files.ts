@@ -70,16 +70,20 @@ export function writeJson(file: string, value: unknown): void {
   writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** crawl.json, validated; a clear error when it is missing or malformed. */
-export function readCrawl(dir: string): CrawlEntry[] {
-  const file = join(dir, CRAWL_FILE);
-  if (!existsSync(file)) throw new StepError(`${file} does not exist: run the crawl step first`);
-  let json: unknown;
+/** A step's input file as JSON; a clear error naming the step that writes it when it is missing or malformed. */
+export function readJsonInput(file: string, writtenBy: string): unknown {
+  if (!existsSync(file)) throw new StepError(`${file} does not exist: run the ${writtenBy} step first`);
   try {
-    json = JSON.parse(readFileSync(file, "utf8"));
+    return JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
     throw new StepError(`${file} is not valid JSON (${(error as Error).message})`);
   }
+}
+
+/** crawl.json, validated. */
+export function readCrawl(dir: string): CrawlEntry[] {
+  const file = join(dir, CRAWL_FILE);
+  const json = readJsonInput(file, "crawl");
   const parsed = crawlSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

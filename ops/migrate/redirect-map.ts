@@ -6,12 +6,12 @@
  * validated exactly as the server does at start before it is written (no loop, no chain). The matches
  * with their confidence, the unmatched and the skipped go to redirects-review.md for the operator.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { formatProblem, normaliseRedirectPath, parseRedirects } from "../../src/server/http/redirects";
 import type { Parsed, StepSpec } from "./args";
 import { readAssessment } from "./assess";
-import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, REDIRECTS_FILE, REVIEW_FILE, StepError, writeFileAtomic, writeJson } from "./files";
+import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, readJsonInput, REDIRECTS_FILE, REVIEW_FILE, StepError, writeFileAtomic, writeJson } from "./files";
 import type { StepIo } from "./io";
 import { createMatcher, MIN_CONFIDENCE, type Match } from "./match";
 import { backendOption, newPages } from "./new-site";
@@ -156,13 +156,7 @@ function renderReview(code: string, rows: DraftRow[], unmatched: { path: string;
 /** The map as written, for the verify step. */
 export function readMap(dir: string): Record<string, string> {
   const file = join(dir, REDIRECTS_FILE);
-  if (!existsSync(file)) throw new StepError(`${file} does not exist: run the redirects step first`);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new StepError(`${file} is not valid JSON (${(error as Error).message})`);
-  }
+  const json = readJsonInput(file, "redirects");
   const { errors } = parseRedirects(json, file);
   if (errors.length) throw new StepError(`${file} does not load:\n${errors.map((p) => `  - ${formatProblem(p)}`).join("\n")}`);
   return json as Record<string, string>;
