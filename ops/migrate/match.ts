@@ -76,7 +76,6 @@ export function createMatcher(pages: NewPage[]) {
         title: (containment(titleSets[i], title) + jaccard(titleSets[i], title)) / 2,
         text: cosine(text, vectors[i]),
       };
-      if (process.env.MIGRATE_DEBUG) console.log(old.path, page.path, JSON.stringify(scores));
       const confidence = WEIGHTS.slug * scores.slug + WEIGHTS.title * scores.title + WEIGHTS.text * scores.text;
       if (!best || confidence > best.confidence) {
         const by = (Object.keys(scores) as (keyof typeof scores)[]).filter((k) => scores[k] >= 0.2).join(", ") || "text";
