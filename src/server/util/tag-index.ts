@@ -36,8 +36,4 @@ export class TagIndex<K> {
   get tagCount(): number {
     return this.byTag.size;
   }
-
-  clear(): void {
-    this.byTag.clear();
-  }
 }
