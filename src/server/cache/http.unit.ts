@@ -90,14 +90,26 @@ interface Answer {
 }
 
 /** node:http rather than fetch: the test sets the Host header. */
-function send(port: number, path: string, opts: { method?: string; host?: string; headers?: Record<string, string> } = {}) {
+function send(
+  port: number,
+  path: string,
+  opts: { method?: string; host?: string; headers?: Record<string, string> } = {},
+) {
   return new Promise<Answer>((resolve, reject) => {
     const req = request(
-      { port, host: "127.0.0.1", path, method: opts.method ?? "GET", headers: { host: opts.host ?? HOST, ...opts.headers } },
+      {
+        port,
+        host: "127.0.0.1",
+        path,
+        method: opts.method ?? "GET",
+        headers: { host: opts.host ?? HOST, ...opts.headers },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }),
+        );
       },
     );
     req.on("error", reject);

@@ -144,7 +144,10 @@ describe("sendFetchResponse", () => {
     expect(res.statusCode).toBe(404);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("no-store");
-    expect(res.headers.get("set-cookie")).toEqual(["a=1; Path=/", "b=2; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT"]);
+    expect(res.headers.get("set-cookie")).toEqual([
+      "a=1; Path=/",
+      "b=2; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT",
+    ]);
     expect(res.body).toBe("<p>ok</p>");
     expect(res.writableEnded).toBe(true);
   });

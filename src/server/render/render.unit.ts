@@ -95,7 +95,11 @@ describe("createRenderer", () => {
 
   it("hands the practice, its tag set and the services to the route, with the client address", async () => {
     const tags = new Set<string>();
-    const response = await render(new Request("https://www.cabinet-dupont.fr/whoami/?x=1"), { code: "dupont", tags }, "203.0.113.7");
+    const response = await render(
+      new Request("https://www.cabinet-dupont.fr/whoami/?x=1"),
+      { code: "dupont", tags },
+      "203.0.113.7",
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       code: "dupont",
@@ -122,13 +126,19 @@ describe("createRenderer", () => {
   });
 
   it("gives a status that may not carry a body no body", async () => {
-    const response = await render(new Request("https://www.cabinet-dupont.fr/empty/"), { code: "dupont", tags: new Set() });
+    const response = await render(new Request("https://www.cabinet-dupont.fr/empty/"), {
+      code: "dupont",
+      tags: new Set(),
+    });
     expect(response.status).toBe(204);
     expect(response.body).toBeNull();
   });
 
   it("answers 404 when no route matches", async () => {
-    const response = await render(new Request("https://www.cabinet-dupont.fr/nowhere/"), { code: "dupont", tags: new Set() });
+    const response = await render(new Request("https://www.cabinet-dupont.fr/nowhere/"), {
+      code: "dupont",
+      tags: new Set(),
+    });
     expect(response.status).toBe(404);
     expect(await response.text()).toBe("Not Found");
   });
