@@ -61,6 +61,16 @@ function renderResult(status: number, body: string, headers: Record<string, stri
 
 const target = (path: string): CacheTarget => cacheTarget("GET", "dupont", HOST, "https", path)!;
 
+/** Stores an entry as the build pre-pass does: rendered elsewhere, not yet served through the stack. */
+async function seedUnserved(cache: PageCache, path: string, body: string, now: number): Promise<void> {
+  const entry = await buildEntry(target(path), renderResult(200, body), {
+    renderedAt: now,
+    ttlMs: TTL_MS,
+    servedByStack: false,
+  });
+  expect(cache.seed([entry])).toBe(1);
+}
+
 /** The stack behind the front: records the requests it got and answers them itself. */
 function fakeStack(): { listener: RequestListener; got: string[] } {
   const got: string[] = [];
@@ -118,12 +128,18 @@ function send(
 }
 
 describe("cacheFront", () => {
-  it("answers a fresh entry the stack has served, replaying the stack's headers, without calling the stack", async () => {
+  /** The front on a port, over a cache holding one page already answered through the stack. */
+  async function frontOverServedPage(path: string, body: string) {
     const t = setup();
-    t.pages.set("/soins/", { status: 200, body: "<h1>Nos soins</h1>" });
-    await t.cache.answer(target("/soins/")); // a request through the stack: rendered and stored
+    t.pages.set(path, { status: 200, body });
+    await t.cache.answer(target(path)); // a request through the stack: rendered and stored
     const stack = fakeStack();
     const port = await listen(cacheFront(t.cache, rules, STACK_HEADERS, stack.listener));
+    return { t, stack, port };
+  }
+
+  it("answers a fresh entry the stack has served, replaying the stack's headers, without calling the stack", async () => {
+    const { t, stack, port } = await frontOverServedPage("/soins/", "<h1>Nos soins</h1>");
 
     const hit = await send(port, "/soins/?utm_source=newsletter");
     expect(stack.got).toEqual([]);
@@ -145,12 +161,7 @@ describe("cacheFront", () => {
 
   it("passes an entry the stack has not served yet (a pre-pass seed) to the stack", async () => {
     const t = setup();
-    const entry = await buildEntry(target("/"), renderResult(200, "seed"), {
-      renderedAt: t.now(),
-      ttlMs: TTL_MS,
-      servedByStack: false,
-    });
-    expect(t.cache.seed([entry])).toBe(1);
+    await seedUnserved(t.cache, "/", "seed", t.now());
     const stack = fakeStack();
     const port = await listen(cacheFront(t.cache, rules, STACK_HEADERS, stack.listener));
     const answer = await send(port, "/");
@@ -159,11 +170,7 @@ describe("cacheFront", () => {
   });
 
   it("passes to the stack what it must not answer: stale, unknown host, POST, a path never cached", async () => {
-    const t = setup();
-    t.pages.set("/", { status: 200, body: "accueil" });
-    await t.cache.answer(target("/"));
-    const stack = fakeStack();
-    const port = await listen(cacheFront(t.cache, rules, STACK_HEADERS, stack.listener));
+    const { t, stack, port } = await frontOverServedPage("/", "accueil");
 
     await send(port, "/", { host: "www.unknown-practice.fr" });
     await send(port, "/", { method: "POST" });
@@ -179,11 +186,7 @@ describe("cacheFront", () => {
   });
 
   it("passes an invalidated entry to the stack while its re-render runs, and answers the new one after", async () => {
-    const t = setup();
-    t.pages.set("/", { status: 200, body: "accueil" });
-    await t.cache.answer(target("/"));
-    const stack = fakeStack();
-    const port = await listen(cacheFront(t.cache, rules, STACK_HEADERS, stack.listener));
+    const { t, stack, port } = await frontOverServedPage("/", "accueil");
     const release = t.hold();
     t.pages.set("/", { status: 200, body: "accueil modifié" });
     expect(t.cache.invalidate(["site:dupont"])).toBe(1);
@@ -246,12 +249,7 @@ describe("cacheMiddleware", () => {
 
   it("opens a seeded entry to the front once the stack has served it", async () => {
     const t = setup();
-    const entry = await buildEntry(target("/"), renderResult(200, "seed"), {
-      renderedAt: t.now(),
-      ttlMs: TTL_MS,
-      servedByStack: false,
-    });
-    t.cache.seed([entry]);
+    await seedUnserved(t.cache, "/", "seed", t.now());
     const behind = app(t.cache);
     const throughStack: string[] = [];
     const port = await listen(
