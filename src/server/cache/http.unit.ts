@@ -59,7 +59,8 @@ function renderResult(status: number, body: string, headers: Record<string, stri
   };
 }
 
-const target = (path: string): CacheTarget => cacheTarget("GET", "dupont", HOST, "https", path)!;
+/** The test server speaks plain HTTP, so its requests are http ones (the scheme the front and Express see). */
+const target = (path: string): CacheTarget => cacheTarget("GET", "dupont", HOST, "http", path)!;
 
 /** Stores an entry as the build pre-pass does: rendered elsewhere, not yet served through the stack. */
 async function seedUnserved(cache: PageCache, path: string, body: string, now: number): Promise<void> {
@@ -83,6 +84,9 @@ function fakeStack(): { listener: RequestListener; got: string[] } {
     },
   };
 }
+
+/** The front under test, over the test's practice list and stack headers. */
+const front = (cache: PageCache, next: RequestListener) => cacheFront(cache, rules, STACK_HEADERS, next);
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -134,7 +138,7 @@ describe("cacheFront", () => {
     t.pages.set(path, { status: 200, body });
     await t.cache.answer(target(path)); // a request through the stack: rendered and stored
     const stack = fakeStack();
-    const port = await listen(cacheFront(t.cache, rules, STACK_HEADERS, stack.listener));
+    const port = await listen(front(t.cache, stack.listener));
     return { t, stack, port };
   }
 
@@ -163,7 +167,7 @@ describe("cacheFront", () => {
     const t = setup();
     await seedUnserved(t.cache, "/", "seed", t.now());
     const stack = fakeStack();
-    const port = await listen(cacheFront(t.cache, rules, STACK_HEADERS, stack.listener));
+    const port = await listen(front(t.cache, stack.listener));
     const answer = await send(port, "/");
     expect(answer.body).toBe("stack");
     expect(stack.got).toEqual([`GET ${HOST} /`]);
@@ -253,7 +257,7 @@ describe("cacheMiddleware", () => {
     const behind = app(t.cache);
     const throughStack: string[] = [];
     const port = await listen(
-      cacheFront(t.cache, rules, STACK_HEADERS, (req, res) => {
+      front(t.cache, (req, res) => {
         throughStack.push(req.url!);
         behind(req, res);
       }),
