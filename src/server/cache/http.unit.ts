@@ -1,3 +1,8 @@
+/**
+ * The cache's HTTP front and Express middleware over a real PageCache with a fake render. Both are request
+ * listeners (or run in one), so they are served by node:http on port 0 and asked with node:http requests,
+ * which may set the Host header.
+ */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createServer, request, type IncomingHttpHeaders, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";

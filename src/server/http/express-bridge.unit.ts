@@ -1,3 +1,7 @@
+/**
+ * The bridge's two conversions with fake Express objects over Node streams; HEAD only on a real node:http
+ * response on port 0, since dropping the body of a HEAD answer is Node's part of the behaviour.
+ */
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,3 +1,7 @@
+/**
+ * The render's per-request context and html attributes, and createRenderer through Qwik City's real request
+ * handler with a small plan of endpoint routes (no SSR entry needed).
+ */
 import { describe, expect, it } from "vitest";
 import type { RequestEvent } from "@builder.io/qwik-city";
 import type { ServerRenderOptions } from "@builder.io/qwik-city/middleware/request-handler";
@@ -50,9 +54,8 @@ describe("htmlAttributesFor", () => {
 });
 
 /*
- * createRenderer through Qwik City's real request handler, with a plan of endpoint routes (no page
- * route, so no SSR entry is needed): a server plugin that takes the context from `platform` as
- * src/routes/plugin@tenant.ts does, and endpoints that read it.
+ * The plan: a server plugin that takes the context from `platform` as src/routes/plugin@tenant.ts does,
+ * and endpoints that read it (no page route, so the SSR entry is never called).
  */
 describe("createRenderer", () => {
   const plugin = {
