@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   // The server's render pool (every core renders, at normal priority), its workers reading BUILD_API_URL too.
   const pool =
     renderWorkerCount(env) > 0
-      ? createRenderPool(env, workerFile(import.meta.url), { nice: 0, workerEnv: prepassSource(process.env) })
+      ? createRenderPool(env, workerFile(import.meta.url), { nice: 0, heapCaps: false, workerEnv: prepassSource(process.env) })
       : undefined;
   try {
     await runPrepass({

@@ -49,14 +49,15 @@ export function workerFile(entryUrl: string): URL {
 export function createRenderPool(
   env: Env,
   file: URL,
-  opts: { size?: number; nice?: number; workerEnv?: Record<string, string | undefined> } = {},
+  opts: { size?: number; nice?: number; heapCaps?: boolean; workerEnv?: Record<string, string | undefined> } = {},
 ): RenderPool {
   return new RenderPool({
     file,
     size: opts.size ?? renderWorkerCount(env),
     perWorker: RENDERS_PER_WORKER,
     timeoutMs: renderTimeoutMs(env),
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+    resourceLimits:
+      opts.heapCaps === false ? undefined : { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
     env: opts.workerEnv,
     workerData: { nice: opts.nice ?? SERVER_WORKER_NICE } satisfies RenderWorkerData,
     onWorkerExit: (detail) => reportWarning(detail),
