@@ -9,6 +9,8 @@ import { createServer } from "node:http";
 import { createApp } from "./server/app";
 import { cacheFront, createPageCache } from "./server/cache";
 import { seedFromPrepass } from "./server/cache/prepass-store";
+import { startSharedCache } from "./server/cache/shared";
+import { Lifecycle } from "./server/lifecycle";
 import { createRenderer } from "./server/render";
 import { getEnv } from "./server/env";
 import { getHostRules } from "./server/tenancy";
@@ -39,13 +41,20 @@ function start() {
   const distDir = join(fileURLToPath(import.meta.url), "..", "..", "dist");
   const renderRequest = createRenderer({ render, qwikCityPlan, checkOrigin: "lax-proto" });
   const pageCache = createPageCache(env, renderRequest);
-  seedFromPrepass(pageCache, env);
-  const app = createApp({ env, hostRules, renderRequest, distDir, redirects: redirects.table, pageCache });
+  // Several instances (CACHE_URL): warm from the shared store instead of the pre-pass, whose pages carry
+  // no tag versions and could predate an edit the other instances already acknowledged.
+  const shared = startSharedCache(env, pageCache);
+  if (!shared) seedFromPrepass(pageCache, env);
+  const lifecycle = new Lifecycle();
+  const invalidate = shared ? (tags: string[]) => shared.invalidate(tags) : undefined;
+  const app = createApp({ env, hostRules, renderRequest, distDir, redirects: redirects.table, pageCache, invalidate, lifecycle });
   // Fresh cache hits are answered before Express (src/server/cache/http.ts says why).
   const server = createServer(cacheFront(pageCache, hostRules, app)).listen(env.PORT, () => {
     console.log(`frontend listening on http://localhost:${env.PORT} (ENVIRONMENT=${env.ENVIRONMENT})`);
   });
-  const shutdown = () => server.close(() => process.exit(0));
+  // Ready once joined to the other instances; after 5 s without Redis it serves on its own all the same.
+  void (shared ? shared.whenTrusted(5000) : Promise.resolve()).then(() => lifecycle.markReady());
+  const shutdown = () => void lifecycle.shutdown(server, async () => shared?.stop());
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
 }

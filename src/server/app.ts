@@ -4,7 +4,7 @@
  *   0. security headers (every response)    4. tenancy: Host -> practice, else plain 404
  *   1. static build assets (immutable)      4b. redirects of migrated practices (301)
  *   2. global endpoints (any Host):         4c. page cache (GET/HEAD of cacheable responses)
- *      healthz, revalidation routes         5. pages: rendered by the real Qwik City router
+ *      healthz, readyz, revalidation        5. pages: rendered by the real Qwik City router
  *   3. /_sites from outside -> 404          6. final 404, then one error handler
  *
  * Fresh cache hits are answered before Express by cacheFront() (src/server/cache/http.ts), wrapped
@@ -23,6 +23,7 @@ import { securityHeadersMiddleware } from "./security-headers";
 import { cmsOrigin } from "./build-constants";
 import { loadRedirects, redirectsMiddleware, type RedirectTable } from "./redirects";
 import { cacheMiddleware, revalidateHandlers, type PageCache } from "./cache";
+import type { Lifecycle } from "./lifecycle";
 
 export interface AppOptions {
   env: Env;
@@ -34,6 +35,10 @@ export interface AppOptions {
   redirects?: RedirectTable;
   /** The page cache (src/server/cache): answers cacheable GET/HEAD; its invalidate() backs revalidation. */
   pageCache: PageCache;
+  /** Revalidation across instances (cache/shared/); default: this instance's page cache alone. */
+  invalidate?: (tags: string[]) => Promise<number>;
+  /** Readiness for /readyz (lifecycle.ts); default: always ready. */
+  lifecycle?: Lifecycle;
 }
 
 /** Request-scoped data the later middleware reads (never module state). */
@@ -68,11 +73,12 @@ export function createApp(opts: AppOptions) {
   app.get("/healthz", (_req, res) => {
     res.type("text/plain").send("ok");
   });
+  app.get("/readyz", opts.lifecycle?.readyz ?? ((_req, res) => void res.type("text/plain").send("ready")));
 
   // Revalidation by tag, on any Host: the backend calls the container's internal address.
   const revalidate = revalidateHandlers({
     secret: opts.env.REVALIDATION_SECRET,
-    invalidate: (tags) => opts.pageCache.invalidate(tags),
+    invalidate: opts.invalidate ?? ((tags) => opts.pageCache.invalidate(tags)),
   });
   app.post("/webhooks/revalidate/", revalidate.webhook);
   app.post("/api/revalidate", revalidate.api);

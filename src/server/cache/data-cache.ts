@@ -84,6 +84,14 @@ export class DataCache {
     return keys.length;
   }
 
+  /** Drops everything (and forgets running reads): this instance may have missed invalidations. */
+  clear(): void {
+    this.cache.flushAll();
+    this.inflight.clear();
+    this.index.clear();
+    this.tagsOf.clear();
+  }
+
   get size(): number {
     return this.cache.keys().length;
   }

@@ -11,6 +11,9 @@
  *   entry is dropped and that answer served.
  * - A render that was already running when an invalidation named one of its tags is not stored: it is
  *   rendered again, so no request answered after the webhook's 2xx sees the old content.
+ * - With a shared store (cache/shared/, several instances): a local miss first asks the shared store, a
+ *   fresh render is stamped with its tags' versions and saved there, and after distrust() (this instance
+ *   may have missed invalidations) an entry is served again only once the shared store confirmed it.
  */
 import { buildEntry, isShareable, isStorable, type PageEntry, type RenderResult } from "./entry";
 import type { CacheTarget } from "./key";
@@ -21,6 +24,20 @@ import { reportWarning } from "../monitoring";
 import { expandTags } from "./tags";
 
 export type RenderTarget = (target: CacheTarget) => Promise<RenderResult>;
+
+/** What a store shared between instances offers this cache (cache/shared/coordinator.ts). */
+export interface SharedPages {
+  /** False while this instance may be missing invalidations (Redis unreachable, subscriber or lease lost). */
+  readonly trusted: boolean;
+  /** An entry another instance rendered, valid against the current versions; null when none or unreachable. */
+  load(target: CacheTarget): Promise<PageEntry | null>;
+  /** Stamps a fresh render with its tags' current versions; false when the store cannot vouch for it. */
+  stamp(entry: PageEntry): Promise<boolean>;
+  /** Whether an entry's stamped versions are still the current ones (false when unreachable). */
+  recheck(entry: PageEntry): Promise<boolean>;
+  /** Saves a stamped entry for the other instances (in the background). */
+  save(entry: PageEntry): void;
+}
 
 export interface PageCacheOptions {
   maxBytes: number;
@@ -56,6 +73,17 @@ interface Invalidation {
 const MAX_ATTEMPTS = 3;
 /** Invalidations remembered for renders still running; an older render is assumed outdated. */
 const LOG_KEEP_MS = 5 * 60_000;
+/**
+ * A page another instance stored is not taken from the shared store while one of its tags was
+ * invalidated here this recently: the versions in Redis are bumped only once every instance acknowledged
+ * (up to the webhook's wait, cache/shared/coordinator.ts), so until then an old page still matches them.
+ */
+const SHARED_QUIET_MS = 10_000;
+/**
+ * A page rendered while cut off from the other instances is fresh this long, then rendered again: an
+ * invalidation this instance cannot hear about delays its pages by at most this much.
+ */
+export const PROVISIONAL_MS = 2000;
 
 export class PageCache {
   readonly store: PageStore;
@@ -66,6 +94,9 @@ export class PageCache {
   private epoch = 0;
   private prunedThrough = 0;
   private log: Invalidation[] = [];
+  /** Trust generation: an entry is served as it is only if it was stored or confirmed in this one. */
+  private gen = 0;
+  private shared: SharedPages | null = null;
   /** Renders started by the cache (misses and refreshes), for tests and the benchmark. */
   renders = 0;
 
@@ -79,7 +110,20 @@ export class PageCache {
   /** A fresh entry servable as it is, or undefined (the fast path's whole question). */
   fresh(key: string): PageEntry | undefined {
     const entry = this.store.get(key);
-    return entry && !entry.invalidated && this.now() < entry.expiresAt ? entry : undefined;
+    return entry && !entry.invalidated && entry.gen === this.gen && this.now() < entry.expiresAt ? entry : undefined;
+  }
+
+  /** Connects the store shared between instances (with CACHE_URL). */
+  share(shared: SharedPages): void {
+    this.shared = shared;
+  }
+
+  /**
+   * This instance may have missed invalidations (its link to the other instances dropped or came back):
+   * no entry held now is served before the shared store confirms it (or it is rendered again).
+   */
+  distrust(): void {
+    this.gen++;
   }
 
   /**
@@ -88,6 +132,8 @@ export class PageCache {
    */
   async answer(target: CacheTarget, stackHeaders: string[] | null): Promise<CacheAnswer> {
     const entry = this.store.get(target.key);
+    if (entry && !entry.invalidated && entry.gen !== this.gen) await this.recheck(entry);
+    if (entry?.provisional && this.now() >= entry.expiresAt) entry.invalidated = true;
     if (entry && !entry.invalidated) {
       if (!entry.stackHeaders && stackHeaders) entry.stackHeaders = stackHeaders;
       const now = this.now();
@@ -96,7 +142,7 @@ export class PageCache {
       return { kind: "entry", entry, status: "STALE" };
     }
     const joined = this.inflight.has(target.key);
-    const outcome = await this.renderShared(target, stackHeaders ?? entry?.stackHeaders ?? null);
+    const outcome = await this.renderShared(target, stackHeaders ?? entry?.stackHeaders ?? null, !entry);
     // A render with a cookie or marked private belongs to the request that started it alone.
     if (joined && !outcome.shareable) return (await this.renderValidated(target, stackHeaders)).answer;
     return outcome.answer;
@@ -123,7 +169,10 @@ export class PageCache {
   /** Adds entries rendered elsewhere (the build pre-pass). */
   seed(entries: Iterable<PageEntry>): number {
     let stored = 0;
-    for (const entry of entries) if (this.store.set(entry)) stored++;
+    for (const entry of entries) {
+      entry.gen = this.gen;
+      if (this.store.set(entry)) stored++;
+    }
     return stored;
   }
 
@@ -157,10 +206,33 @@ export class PageCache {
     await this.renderShared(entry.target, entry.stackHeaders);
   }
 
-  private renderShared(target: CacheTarget, stackHeaders: string[] | null): Promise<Outcome> {
+  /** An entry held before distrust(): confirmed by the shared store, or marked for a re-render. */
+  private async recheck(entry: PageEntry): Promise<void> {
+    const gen = this.gen;
+    const current = this.shared ? await this.shared.recheck(entry) : false;
+    if (entry.invalidated) return; // an invalidation landed meanwhile
+    if (current && gen === this.gen) entry.gen = gen;
+    else entry.invalidated = true;
+  }
+
+  /** A valid page from the shared store for a local miss, unless one of its tags was just invalidated here. */
+  private async loadShared(target: CacheTarget): Promise<Outcome | null> {
+    const gen = this.gen;
+    const loaded = await this.shared!.load(target);
+    if (!loaded || gen !== this.gen || this.invalidatedWithin(SHARED_QUIET_MS, loaded.tags)) return null;
+    loaded.gen = gen;
+    this.store.set(loaded);
+    return { answer: { kind: "entry", entry: loaded, status: "HIT" }, shareable: true };
+  }
+
+  private renderShared(target: CacheTarget, stackHeaders: string[] | null, miss = false): Promise<Outcome> {
     const running = this.inflight.get(target.key);
     if (running) return running;
-    const promise = this.renderValidated(target, stackHeaders).finally(() => {
+    const promise = (async () => {
+      // A local miss may be a page another instance rendered: one round trip instead of a render.
+      const loaded = miss && this.shared ? await this.loadShared(target) : null;
+      return loaded ?? this.renderValidated(target, stackHeaders);
+    })().finally(() => {
       if (this.inflight.get(target.key) === promise) this.inflight.delete(target.key);
     });
     this.inflight.set(target.key, promise);
@@ -170,6 +242,7 @@ export class PageCache {
   private async renderValidated(target: CacheTarget, stackHeaders: string[] | null): Promise<Outcome> {
     for (let attempt = 1; ; attempt++) {
       const startEpoch = this.epoch;
+      const startGen = this.gen;
       const renderedAt = this.now();
       let result: RenderResult;
       this.renders++;
@@ -185,11 +258,19 @@ export class PageCache {
         return { answer: { kind: "render", result }, shareable: isShareable(result) };
       }
       const entry = await buildEntry(target, result, { renderedAt, ttlMs: this.opts.ttlMs, stackHeaders });
-      if (this.invalidatedSince(startEpoch, entry.tags)) {
+      // Stamped before the check below: a version bumped by then was acknowledged (and logged) here first.
+      const stamped = this.shared ? await this.shared.stamp(entry) : false;
+      if (this.invalidatedSince(startEpoch, entry.tags) || startGen !== this.gen) {
         if (attempt < MAX_ATTEMPTS) continue;
         entry.invalidated = true; // keep it out of service: the next request renders again
       }
+      entry.gen = startGen;
+      if (this.shared && !this.shared.trusted) {
+        entry.provisional = true;
+        entry.expiresAt = Math.min(entry.expiresAt, renderedAt + PROVISIONAL_MS);
+      }
       this.store.set(entry);
+      if (stamped && !entry.invalidated) this.shared!.save(entry);
       return { answer: { kind: "entry", entry, status: "MISS" }, shareable: true };
     }
   }
@@ -218,6 +299,15 @@ export class PageCache {
     if (startEpoch < this.prunedThrough) return true;
     for (const item of this.log) {
       if (item.epoch > startEpoch && tags.some((tag) => item.tags.has(tag))) return true;
+    }
+    return false;
+  }
+
+  /** Whether an invalidation in the last `ms` named one of the tags. */
+  private invalidatedWithin(ms: number, tags: string[]): boolean {
+    const since = this.now() - ms;
+    for (let i = this.log.length - 1; i >= 0 && this.log[i].at > since; i--) {
+      if (tags.some((tag) => this.log[i].tags.has(tag))) return true;
     }
     return false;
   }
