@@ -4,7 +4,7 @@
  * - HIT: a fresh entry. STALE: older than the TTL, served while one background render refreshes it.
  * - MISS: one render per key however many requests wait for it (coalesced); stored when storable.
  * - invalidate(tags): the data cache drops what the tags name, then every page entry they name (page tags
- *   also name the renders that list pages: cache/tags.ts) is marked
+ *   also name the renders that list pages: backend/tags.ts) is marked
  *   and re-rendered in the background (bounded concurrency). A marked entry is never served as it is: a
  *   request that arrives first waits for the re-render. If that render fails (backend down, 5xx), the last
  *   good copy is served as STALE and the failure reported; if it answers 404 (or anything but a 200), the
@@ -15,13 +15,27 @@
  *   fresh render is stamped with its tags' versions and saved there, and after distrust() (this instance
  *   may have missed invalidations) an entry is served again only once the shared store confirmed it.
  */
-import { buildEntry, isShareable, isStorable, type PageEntry, type RenderResult } from "./entry";
+import {
+  buildEntry,
+  claimRefresh,
+  isFresh,
+  isShareable,
+  isStorable,
+  keepAfterFailedRender,
+  markConfirmed,
+  markInvalidated,
+  markProvisional,
+  markServedByStack,
+  type PageEntry,
+  type RenderResult,
+} from "./entry";
+import { Inflight } from "../util/inflight";
 import type { CacheTarget } from "./key";
 import { PageStore } from "./page-store";
 import { RefreshQueue } from "./refresh-queue";
 import type { CacheStatus } from "./serve";
 import { reportWarning } from "../monitoring";
-import { expandTags } from "./tags";
+import { expandTags } from "../backend/tags";
 
 export type RenderTarget = (target: CacheTarget) => Promise<RenderResult>;
 
@@ -87,7 +101,7 @@ export const PROVISIONAL_MS = 2000;
 
 export class PageCache {
   readonly store: PageStore;
-  private readonly inflight = new Map<string, Promise<Outcome>>();
+  private readonly inflight = new Inflight<Outcome>();
   private readonly queue: RefreshQueue;
   private readonly now: () => number;
   private readonly retryMs: number;
@@ -110,7 +124,7 @@ export class PageCache {
   /** A fresh entry servable as it is, or undefined (the fast path's whole question). */
   fresh(key: string): PageEntry | undefined {
     const entry = this.store.get(key);
-    return entry && !entry.invalidated && entry.gen === this.gen && this.now() < entry.expiresAt ? entry : undefined;
+    return entry && entry.gen === this.gen && isFresh(entry, this.now()) ? entry : undefined;
   }
 
   /** Connects the store shared between instances (with CACHE_URL). */
@@ -127,24 +141,24 @@ export class PageCache {
   }
 
   /**
-   * The answer for a request. `stackHeaders`: what the Express stack set on this response, stored with
-   * a new entry so that the fast path can replay them.
+   * The answer for a request that came through the Express stack (so the fast path may answer the key
+   * from now on).
    */
-  async answer(target: CacheTarget, stackHeaders: string[] | null): Promise<CacheAnswer> {
+  async answer(target: CacheTarget): Promise<CacheAnswer> {
     const entry = this.store.get(target.key);
     if (entry && !entry.invalidated && entry.gen !== this.gen) await this.recheck(entry);
-    if (entry?.provisional && this.now() >= entry.expiresAt) entry.invalidated = true;
+    if (entry?.provisional && this.now() >= entry.expiresAt) markInvalidated(entry);
     if (entry && !entry.invalidated) {
-      if (!entry.stackHeaders && stackHeaders) entry.stackHeaders = stackHeaders;
+      markServedByStack(entry);
       const now = this.now();
       if (now < entry.expiresAt) return { kind: "entry", entry, status: "HIT" };
       this.refreshLater(entry, now);
       return { kind: "entry", entry, status: "STALE" };
     }
-    const joined = this.inflight.has(target.key);
-    const outcome = await this.renderShared(target, stackHeaders ?? entry?.stackHeaders ?? null, !entry);
+    const joined = this.inflight.get(target.key) !== undefined;
+    const outcome = await this.renderShared(target, true, !entry);
     // A render with a cookie or marked private belongs to the request that started it alone.
-    if (joined && !outcome.shareable) return (await this.renderValidated(target, stackHeaders)).answer;
+    if (joined && !outcome.shareable) return (await this.renderValidated(target, true)).answer;
     return outcome.answer;
   }
 
@@ -160,7 +174,7 @@ export class PageCache {
     this.opts.invalidateData(tags);
     const keys = this.store.keysFor(expandTags(tags));
     for (const key of keys) {
-      this.store.peek(key)!.invalidated = true;
+      markInvalidated(this.store.peek(key)!);
       this.queue.add(key);
     }
     return keys.size;
@@ -170,7 +184,7 @@ export class PageCache {
   seed(entries: Iterable<PageEntry>): number {
     let stored = 0;
     for (const entry of entries) {
-      entry.gen = this.gen;
+      markConfirmed(entry, this.gen);
       if (this.store.set(entry)) stored++;
     }
     return stored;
@@ -179,31 +193,19 @@ export class PageCache {
   /** Resolves when no background render is queued or running (tests, benchmark). */
   async settled(): Promise<void> {
     await this.queue.idle();
-    while (this.inflight.size) await Promise.allSettled([...this.inflight.values()]);
-  }
-
-  stats() {
-    return {
-      entries: this.store.count,
-      bytes: this.store.bytes,
-      maxBytes: this.store.maxBytes,
-      renders: this.renders,
-      inflight: this.inflight.size,
-      queued: this.queue.queued,
-    };
+    while (this.inflight.size) await Promise.allSettled(this.inflight.promises());
   }
 
   private refreshLater(entry: PageEntry, now: number): void {
-    if (now < entry.retryAt || this.inflight.has(entry.target.key)) return;
-    entry.retryAt = now + this.retryMs;
+    if (this.inflight.get(entry.target.key) || !claimRefresh(entry, now, this.retryMs)) return;
     this.queue.add(entry.target.key);
   }
 
   private async refresh(key: string): Promise<void> {
     const entry = this.store.peek(key);
     if (!entry) return; // evicted or dropped meanwhile
-    if (!entry.invalidated && this.now() < entry.expiresAt) return; // a visitor's render got there first
-    await this.renderShared(entry.target, entry.stackHeaders);
+    if (isFresh(entry, this.now())) return; // a visitor's render got there first
+    await this.renderShared(entry.target, entry.servedByStack);
   }
 
   /** An entry held before distrust(): confirmed by the shared store, or marked for a re-render. */
@@ -211,8 +213,8 @@ export class PageCache {
     const gen = this.gen;
     const current = this.shared ? await this.shared.recheck(entry) : false;
     if (entry.invalidated) return; // an invalidation landed meanwhile
-    if (current && gen === this.gen) entry.gen = gen;
-    else entry.invalidated = true;
+    if (current && gen === this.gen) markConfirmed(entry, gen);
+    else markInvalidated(entry);
   }
 
   /** A valid page from the shared store for a local miss, unless one of its tags was just invalidated here. */
@@ -220,26 +222,25 @@ export class PageCache {
     const gen = this.gen;
     const loaded = await this.shared!.load(target);
     if (!loaded || gen !== this.gen || this.invalidatedWithin(SHARED_QUIET_MS, loaded.tags)) return null;
-    loaded.gen = gen;
+    markConfirmed(loaded, gen);
+    markServedByStack(loaded); // loaded for a request that came through the stack
     this.store.set(loaded);
     return { answer: { kind: "entry", entry: loaded, status: "HIT" }, shareable: true };
   }
 
-  private renderShared(target: CacheTarget, stackHeaders: string[] | null, miss = false): Promise<Outcome> {
-    const running = this.inflight.get(target.key);
-    if (running) return running;
-    const promise = (async () => {
-      // A local miss may be a page another instance rendered: one round trip instead of a render.
-      const loaded = miss && this.shared ? await this.loadShared(target) : null;
-      return loaded ?? this.renderValidated(target, stackHeaders);
-    })().finally(() => {
-      if (this.inflight.get(target.key) === promise) this.inflight.delete(target.key);
-    });
-    this.inflight.set(target.key, promise);
-    return promise;
+  /**
+   * `servedByStack`: whether the stored entry may be answered by the fast path (entry.ts). `miss`: nothing
+   * is held for the key, so the shared store may have it (one round trip instead of a render).
+   */
+  private renderShared(target: CacheTarget, servedByStack: boolean, miss = false): Promise<Outcome> {
+    return this.inflight.run(
+      target.key,
+      async () => (miss && this.shared && (await this.loadShared(target))) || this.renderValidated(target, servedByStack),
+      undefined,
+    );
   }
 
-  private async renderValidated(target: CacheTarget, stackHeaders: string[] | null): Promise<Outcome> {
+  private async renderValidated(target: CacheTarget, servedByStack: boolean): Promise<Outcome> {
     for (let attempt = 1; ; attempt++) {
       const startEpoch = this.epoch;
       const startGen = this.gen;
@@ -257,18 +258,15 @@ export class PageCache {
         this.store.delete(target.key);
         return { answer: { kind: "render", result }, shareable: isShareable(result) };
       }
-      const entry = await buildEntry(target, result, { renderedAt, ttlMs: this.opts.ttlMs, stackHeaders });
+      const entry = await buildEntry(target, result, { renderedAt, ttlMs: this.opts.ttlMs, servedByStack });
       // Stamped before the check below: a version bumped by then was acknowledged (and logged) here first.
       const stamped = this.shared ? await this.shared.stamp(entry) : false;
       if (this.invalidatedSince(startEpoch, entry.tags) || startGen !== this.gen) {
         if (attempt < MAX_ATTEMPTS) continue;
-        entry.invalidated = true; // keep it out of service: the next request renders again
+        markInvalidated(entry); // keep it out of service: the next request renders again
       }
-      entry.gen = startGen;
-      if (this.shared && !this.shared.trusted) {
-        entry.provisional = true;
-        entry.expiresAt = Math.min(entry.expiresAt, renderedAt + PROVISIONAL_MS);
-      }
+      markConfirmed(entry, startGen);
+      if (this.shared && !this.shared.trusted) markProvisional(entry, PROVISIONAL_MS);
       this.store.set(entry);
       if (stamped && !entry.invalidated) this.shared!.save(entry);
       return { answer: { kind: "entry", entry, status: "MISS" }, shareable: true };
@@ -281,10 +279,7 @@ export class PageCache {
     const detail = error instanceof Error ? error.message : `HTTP ${status}`;
     if (old) {
       reportWarning("page cache: re-render failed, serving the last good copy", { key: printable(target), detail });
-      const now = this.now();
-      old.invalidated = false;
-      old.expiresAt = Math.min(old.expiresAt, now);
-      old.retryAt = now + this.retryMs;
+      keepAfterFailedRender(old, this.now(), this.retryMs);
       return { answer: { kind: "entry", entry: old, status: "STALE" }, shareable: true };
     }
     if (error) reportWarning("page cache: render failed", { key: printable(target), detail });

@@ -4,7 +4,7 @@
  * rendered, refreshed or invalidated is page-cache.ts's business.
  */
 import { LRUCache } from "lru-cache";
-import { TagIndex } from "./tag-index";
+import { TagIndex } from "../util/tag-index";
 import type { PageEntry } from "./entry";
 
 export class PageStore {

@@ -12,7 +12,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, Response } from "express";
-import { isKnownTagShape, TAG_SHAPES_TEXT } from "./tags";
+import { isKnownTagShape, TAG_SHAPES_TEXT } from "../backend/tags";
 import { reportWarning } from "../monitoring";
 
 export const MAX_BODY_BYTES = 16 * 1024;

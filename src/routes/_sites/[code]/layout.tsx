@@ -1,6 +1,6 @@
 import { component$, Slot } from "@builder.io/qwik";
 import { routeLoader$, useLocation, type DocumentHead } from "@builder.io/qwik-city";
-import { loadSite } from "~/server/site-loaders";
+import { loadSite } from "~/server/site/site";
 import { SiteHeader } from "~/components/layout/site-header";
 import { SiteFooter } from "~/components/layout/site-footer";
 import { Analytics } from "~/components/analytics/analytics";

@@ -13,7 +13,6 @@ interface Meta {
   f: number;
   target: CacheTarget;
   headers: string[];
-  stackHeaders: string[] | null;
   etag: string;
   tags: string[];
   versions: string[];
@@ -31,7 +30,6 @@ export function encodeEntry(entry: PageEntry & { versions: string[] }): Buffer {
     f: SHARED_FORMAT,
     target: entry.target,
     headers: entry.headers,
-    stackHeaders: entry.stackHeaders,
     etag: entry.etag,
     tags: entry.tags,
     versions: entry.versions,
@@ -65,7 +63,8 @@ export function decodeEntry(blob: Buffer, key: string, ttlMs: number): PageEntry
     const entry = assembleEntry({
       target: meta.target,
       headers: meta.headers,
-      stackHeaders: meta.stackHeaders,
+      // The fast path answers it once it was served through this instance's stack (page-cache.ts).
+      servedByStack: false,
       br,
       gzip,
       identity,

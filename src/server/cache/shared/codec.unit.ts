@@ -8,7 +8,7 @@ async function entry(html = "<html><body>Bonjour</body></html>") {
   const built = await buildEntry(
     target,
     { status: 200, headers: new Headers({ "content-type": "text/html; charset=utf-8", "x-robots-tag": "noindex" }), body: Buffer.from(html), tags: ["site:dupont", "page:tarifs"] },
-    { renderedAt: 1_000, ttlMs: 60_000, stackHeaders: ["x-frame-options", "DENY"] },
+    { renderedAt: 1_000, ttlMs: 60_000, servedByStack: true },
   );
   built.versions = ["v1", "v2"];
   return built as typeof built & { versions: string[] };
@@ -22,7 +22,7 @@ describe("shared store codec", () => {
     expect(decoded.gzip!.equals(original.gzip!)).toBe(true);
     expect(decoded.identity).toBeNull();
     expect(decoded.target).toEqual(original.target);
-    expect([decoded.headers, decoded.stackHeaders, decoded.etag]).toEqual([original.headers, original.stackHeaders, original.etag]);
+    expect([decoded.headers, decoded.etag, decoded.servedByStack]).toEqual([original.headers, original.etag, false]);
     expect([decoded.tags, decoded.versions]).toEqual([original.tags, ["v1", "v2"]]);
     expect([decoded.renderedAt, decoded.expiresAt, decoded.invalidated]).toEqual([1_000, 6_000, false]);
   });

@@ -19,7 +19,7 @@ import type { PageEntry } from "../entry";
 import type { CacheTarget } from "../key";
 import { PROVISIONAL_MS, type PageCache, type SharedPages } from "../page-cache";
 import { InvalidationNotConfirmed } from "../revalidate";
-import { expandTags } from "../tags";
+import { expandTags } from "../../backend/tags";
 import { decodeEntry, encodeEntry } from "./codec";
 import { RedisLink, RedisUnavailable } from "./link";
 import { sharedNames, type SharedNames } from "./names";

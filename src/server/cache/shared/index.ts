@@ -1,9 +1,9 @@
 /**
- * The shared cache of several instances, built from the environment: off without CACHE_URL (one
- * instance, as before), else the coordinator of cache/shared/coordinator.ts attached to the page cache.
+ * The shared cache of several instances, built from the environment: none without CACHE_URL (one
+ * instance, as before), else the coordinator of cache/shared/coordinator.ts for the page cache. The
+ * server entry starts it (connecting is the only thing it does at start).
  */
 import type { Env } from "../../env";
-import { getDataCache } from "../../backend";
 import type { PageCache } from "../page-cache";
 import { SharedCache } from "./coordinator";
 
@@ -12,16 +12,15 @@ export { SharedCache } from "./coordinator";
 /** Redis answers in well under a millisecond on a healthy network: a command slower than this is an outage. */
 const COMMAND_TIMEOUT_MS = 500;
 
-export function startSharedCache(env: Env, pageCache: PageCache): SharedCache | null {
-  if (!env.CACHE_URL) return null;
-  const shared = new SharedCache({
+/** `clearData`: empties the backend read cache (after a possibly missed invalidation). */
+export function createSharedCache(env: Env, pageCache: PageCache, clearData: () => void): SharedCache | undefined {
+  if (!env.CACHE_URL) return undefined;
+  return new SharedCache({
     url: env.CACHE_URL,
     environment: env.ENVIRONMENT,
     pageCache,
-    clearData: () => getDataCache().clear(),
+    clearData,
     ttlMs: env.BACKEND_REVALIDATE_TTL * 1000,
     commandTimeoutMs: Math.min(COMMAND_TIMEOUT_MS, env.BACKEND_TIMEOUT_MS),
   });
-  shared.start();
-  return shared;
 }

@@ -64,14 +64,14 @@ describe("PageCache with a shared store", () => {
     const redis = new FakeRedis();
     const clock = { now: 1_000_000 };
     const a = instance(redis, clock);
-    expect((await a.cache.answer(target, null)).kind).toBe("entry");
+    expect((await a.cache.answer(target)).kind).toBe("entry");
     const b = instance(redis, clock);
-    const answer = await b.cache.answer(target, null);
+    const answer = await b.cache.answer(target);
     expect(answer.kind === "entry" && answer.status).toBe("HIT");
     expect(b.cache.renders).toBe(0);
     redis.bump("page:tarifs");
     const c = instance(redis, clock);
-    const rendered = await c.cache.answer(target, null);
+    const rendered = await c.cache.answer(target);
     expect(rendered.kind === "entry" && rendered.status).toBe("MISS");
     expect(c.cache.renders).toBe(1);
   });
@@ -79,26 +79,26 @@ describe("PageCache with a shared store", () => {
   it("refuses a shared page whose tag was invalidated here moments ago (the versions move only after every ack)", async () => {
     const redis = new FakeRedis();
     const clock = { now: 1_000_000 };
-    await instance(redis, clock).cache.answer(target, null);
+    await instance(redis, clock).cache.answer(target);
     const b = instance(redis, clock);
     b.cache.invalidate(["page:tarifs"]);
-    expect((await b.cache.answer(target, null)).kind === "entry" && b.cache.renders).toBe(1);
+    expect((await b.cache.answer(target)).kind === "entry" && b.cache.renders).toBe(1);
   });
 
   it("after distrust(), serves a held page again only once its versions are confirmed", async () => {
     const redis = new FakeRedis();
     const clock = { now: 1_000_000 };
     const a = instance(redis, clock);
-    await a.cache.answer(target, null);
+    await a.cache.answer(target);
     a.cache.distrust();
     expect(a.cache.fresh(target.key)).toBeUndefined();
-    const confirmed = await a.cache.answer(target, null);
+    const confirmed = await a.cache.answer(target);
     expect([confirmed.kind === "entry" && confirmed.status, a.cache.renders]).toEqual(["HIT", 1]);
     expect(a.cache.fresh(target.key)).toBeDefined();
     a.cache.distrust();
     redis.bump("site:dupont");
     a.content.body = "tarifs v2";
-    const rendered = await a.cache.answer(target, null);
+    const rendered = await a.cache.answer(target);
     expect([rendered.kind === "entry" && rendered.status, a.cache.renders]).toEqual(["MISS", 2]);
   });
 
@@ -107,13 +107,13 @@ describe("PageCache with a shared store", () => {
     redis.trusted = false;
     const clock = { now: 1_000_000 };
     const a = instance(redis, clock);
-    await a.cache.answer(target, null);
+    await a.cache.answer(target);
     expect(redis.pages.size).toBe(0);
     clock.now += PROVISIONAL_MS / 2;
     expect(a.cache.fresh(target.key)).toBeDefined();
     clock.now += PROVISIONAL_MS;
     a.content.body = "tarifs v2";
-    const again = await a.cache.answer(target, null);
+    const again = await a.cache.answer(target);
     expect(again.kind === "entry" && [again.status, a.cache.renders]).toEqual(["MISS", 2]);
   });
 });
