@@ -3,7 +3,8 @@
  * throughput measurement (a warm-up, then a measured run, with the servers' own CPU per request).
  */
 import { runLoadInChild, type LoadResult } from "./load";
-import { cpuSeconds, type Proc } from "./processes";
+import { cpuSeconds, SECRET, type Proc } from "./processes";
+import { get } from "../tests/support/cache";
 
 export const CONNECTIONS = 32;
 const WARMUP_MS = 1000;
@@ -65,4 +66,32 @@ export async function throughput(port: number, pids: number[], target: { path: s
 /** The round with the median requests per second. */
 export function medianOf(rounds: Measured[]): Measured {
   return [...rounds].sort((x, y) => x.rps - y.rps)[Math.floor(rounds.length / 2)];
+}
+
+/**
+ * 50 edits of dupont's tarifs page in the backend, each followed by the webhook (sent by the bench itself,
+ * to time it from its first byte) to `hooked` and a read of the page from `reader`: milliseconds from the
+ * webhook to the fresh page (sorted), and how many first reads had the edit.
+ */
+export async function webhookEdits(backend: Proc, hooked: Proc, reader: Proc): Promise<{ latencies: number[]; fresh: number }> {
+  await json(`${backend.url}/admin/settings`, { method: "PUT", body: JSON.stringify({ frontendUrl: null }) });
+  const latencies: number[] = [];
+  let fresh = 0;
+  for (let i = 0; i < 50; i++) {
+    const warm = await get(reader.url, host("dupont"), "/tarifs/");
+    if (warm.status !== 200) throw new Error(`tarifs: ${warm.status}`);
+    const title = `Tarifs, édition ${i} ${Date.now()}`;
+    await json(`${backend.url}/admin/sites/dupont/pages/tarifs`, { method: "PATCH", body: JSON.stringify({ title }) });
+    const started = performance.now();
+    const hook = await get(hooked.url, "127.0.0.1", "/webhooks/revalidate/", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-revalidate-secret": SECRET },
+      body: JSON.stringify({ tags: ["page:tarifs", "site:dupont:page:tarifs"] }),
+    });
+    if (hook.status !== 200) throw new Error(`webhook: ${hook.status} ${hook.text}`);
+    const after = await get(reader.url, host("dupont"), "/tarifs/", { headers: { "accept-encoding": "br" } });
+    latencies.push(performance.now() - started);
+    if (after.text.includes(title)) fresh++;
+  }
+  return { latencies: latencies.sort((x, y) => x - y), fresh };
 }

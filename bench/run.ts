@@ -21,20 +21,19 @@ import {
   figures,
   fmt,
   host,
-  json,
   medianOf,
   note,
   pathsOf,
   ROUNDS,
   synthetic,
   throughput,
+  webhookEdits,
   type Measured,
 } from "./figures";
 import { clusterSections } from "./cluster";
 import {
   rssMiB,
   runPrepassProcess,
-  SECRET,
   startBackendProcess,
   startBareServer,
   startFrontendProcess,
@@ -121,27 +120,7 @@ async function missRenders(backend: Proc, frontend: Proc) {
 /** (d): edit in the backend, send the webhook, read the page: time from the webhook to the fresh page. */
 async function webhookToFresh(backend: Proc, frontend: Proc) {
   console.log("\n(d) webhook-to-fresh latency, 50 edits of a cached page");
-  // The bench sends the webhook itself, to time it from its first byte.
-  await json(`${backend.url}/admin/settings`, { method: "PUT", body: JSON.stringify({ frontendUrl: null }) });
-  const latencies: number[] = [];
-  let fresh = 0;
-  for (let i = 0; i < 50; i++) {
-    const warm = await get(frontend.url, host("dupont"), "/tarifs/");
-    if (warm.status !== 200) throw new Error(`tarifs: ${warm.status}`);
-    const title = `Tarifs, édition ${i} ${Date.now()}`;
-    await json(`${backend.url}/admin/sites/dupont/pages/tarifs`, { method: "PATCH", body: JSON.stringify({ title }) });
-    const started = performance.now();
-    const hook = await get(frontend.url, "127.0.0.1", "/webhooks/revalidate/", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-revalidate-secret": SECRET },
-      body: JSON.stringify({ tags: ["page:tarifs", "site:dupont:page:tarifs"] }),
-    });
-    if (hook.status !== 200) throw new Error(`webhook: ${hook.status} ${hook.text}`);
-    const after = await get(frontend.url, host("dupont"), "/tarifs/", { headers: { "accept-encoding": "br" } });
-    latencies.push(performance.now() - started);
-    if (after.text.includes(title)) fresh++;
-  }
-  latencies.sort((x, y) => x - y);
+  const { latencies, fresh } = await webhookEdits(backend, frontend, frontend);
   const median = latencies[Math.floor(latencies.length / 2)];
   note({
     label: "(d) webhook-to-fresh, median",

@@ -4,16 +4,16 @@
  * and the process exits 0.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFrontend, type Frontend } from "./support/frontend";
-import { backendJson, startBackend, type DemoBackend } from "./support/demo-backend";
+import type { Frontend } from "./support/frontend";
+import { backendJson, type DemoBackend } from "./support/demo-backend";
+import { startPair } from "./support/cache";
 import { http } from "./support/http";
 
 let backend: DemoBackend;
 let frontend: Frontend;
 
 beforeAll(async () => {
-  backend = await startBackend();
-  frontend = await startFrontend({ backendUrl: backend.url });
+  ({ backend, frontend } = await startPair());
 });
 
 afterAll(async () => {
