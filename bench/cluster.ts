@@ -145,6 +145,7 @@ async function warmUp(backend: Proc, redis: TestRedis, start: () => Promise<Proc
   await new Promise((r) => setTimeout(r, 1000)); // the last saves are written in the background
   const info = await redis.command("INFO", "memory");
   const used = Number(/used_memory:(\d+)/.exec(info)?.[1]) / 1024 / 1024;
+  const evicted = Number(/evicted_keys:(\d+)/.exec(await redis.command("INFO", "stats"))?.[1]);
   const keys = Number((await redis.command("-n", "8", "DBSIZE")).trim());
   await a.stop();
   const started = performance.now();
@@ -163,7 +164,7 @@ async function warmUp(backend: Proc, redis: TestRedis, start: () => Promise<Proc
   const hits = all.xcache.HIT ?? 0;
   note({
     label: "(j) shared store after the fill",
-    value: `${fmt(keys)} keys, ${fmt(used, 1)} MiB used of 128 MB (filled at ${fmt(fill.rps)} renders/s by one instance)`,
+    value: `${fmt(keys)} keys, ${fmt(used, 1)} MiB used of 128 MB, ${fmt(evicted)} evicted (filled at ${fmt(fill.rps)} renders/s by one instance)`,
   });
   note({ label: "(j) new instance ready (/readyz)", value: `${fmt(ready, 2)} s after spawn` });
   note({

@@ -192,7 +192,7 @@ export class SharedCache implements SharedPages {
         ["EVAL", LOAD_SCRIPT, "1", this.names.page(target.key), this.names.versionPrefix],
         true,
       );
-      return blob ? decodeEntry(blob, target.key, this.opts.ttlMs) : null;
+      return blob ? await decodeEntry(blob, target.key, this.opts.ttlMs) : null;
     } catch {
       return null;
     }
