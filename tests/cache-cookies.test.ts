@@ -1,5 +1,5 @@
 /**
- * Issue 4: a response that sets a cookie is neither stored nor handed to another visitor. No route of
+ * A response that sets a cookie is neither stored nor handed to another visitor. No route of
  * the product sets one today, so this runs the real Express stack and cache front on a port with a
  * render function that does (every other part is the production code).
  */

@@ -115,8 +115,3 @@ export function countedQuery(path: string, query: string): string {
   }
   return kept.toString();
 }
-
-/** The practice code a key belongs to (for logs and tests). */
-export function codeOfKey(key: string): string {
-  return key.slice(0, key.indexOf("\u0000"));
-}

@@ -59,8 +59,4 @@ export class PageStore {
   get bytes(): number {
     return this.lru.calculatedSize;
   }
-
-  keys(): IterableIterator<string> {
-    return this.lru.keys();
-  }
 }

@@ -48,7 +48,7 @@ export interface PrepassResult extends PrepassSummary {
 /** Practices probed and listed at once: a backend with hundreds of practices gets a few requests at a time. */
 const PROBE_CONCURRENCY = 8;
 
-/** Extra per-practice resources rendered beside its pages (answered by the endpoints issue; a 404 is skipped). */
+/** Extra per-practice resources rendered beside its pages (a 404 is skipped). */
 const PRACTICE_FILES = ["/robots.txt", "/sitemap.xml"];
 
 export async function runPrepass(opts: PrepassOptions): Promise<PrepassResult> {

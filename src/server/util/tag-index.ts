@@ -37,6 +37,7 @@ export class TagIndex<K> {
     return this.byTag.size;
   }
 
+  /** Forgets every key (the read cache after a possibly missed invalidation). */
   clear(): void {
     this.byTag.clear();
   }

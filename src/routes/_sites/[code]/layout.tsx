@@ -6,7 +6,7 @@ import { SiteFooter } from "~/components/layout/site-footer";
 import { Analytics } from "~/components/analytics/analytics";
 import { ErrorTracking } from "~/components/error-tracking/error-tracking";
 
-// Issue 5: the analytics component's loader (the shared indexing decision) runs only when exported here.
+// The analytics component's loader (the shared indexing decision) runs only when exported here.
 export { useAnalyticsAllowed } from "~/components/analytics/analytics";
 
 /** The practice's layout data (header, footer, theme); read once per render. */
