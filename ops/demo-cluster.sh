@@ -15,6 +15,8 @@ NGINX_PORT="${NGINX_PORT:-8080}"
 REDIS_PORT="${REDIS_PORT:-6390}"
 DEMO_BACKEND_PORT="${DEMO_BACKEND_PORT:-4000}"
 WORK="$PWD/tmp/demo-cluster"
+# The instances read the demo backend wherever it listens (.env.development names port 4000).
+export BACKEND_API_URL="http://127.0.0.1:${DEMO_BACKEND_PORT}/api/v1/websites"
 
 for port in "$PORT_A" "$PORT_B" "$NGINX_PORT" "$REDIS_PORT" "$DEMO_BACKEND_PORT"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
@@ -52,7 +54,7 @@ for port in "$PORT_A" "$PORT_B"; do
 done
 for port in "$PORT_A" "$PORT_B"; do
   for _ in $(seq 1 100); do
-    curl -fsS -o /dev/null "http://127.0.0.1:${port}/readyz" && break
+    curl -fs -o /dev/null "http://127.0.0.1:${port}/readyz" 2>/dev/null && break
     sleep 0.1
   done
 done
