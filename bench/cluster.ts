@@ -8,7 +8,19 @@
  *   (j) warm-up of a new instance with 300 practices x 25 pages in the shared store
  */
 import { runLoadInChild } from "./load";
-import { fmt, host, medianOf, note, pathsOf, ROUNDS, synthetic, throughput, webhookEdits, type Measured } from "./figures";
+import {
+  fmt,
+  host,
+  latencySummary,
+  medianOf,
+  note,
+  pathsOf,
+  ROUNDS,
+  synthetic,
+  throughput,
+  webhookEdits,
+  type Measured,
+} from "./figures";
 import { startFrontendProcess, type Proc } from "./processes";
 import { get } from "../tests/support/cache";
 import { startRedis, type TestRedis } from "../tests/support/redis";
@@ -134,11 +146,7 @@ async function behindNginx(a: Proc, b: Proc): Promise<void> {
 async function webhookAcross(backend: Proc, a: Proc, b: Proc): Promise<void> {
   console.log("\n(i) webhook-to-fresh across instances, 50 edits (webhook to A, page read from B)");
   const { latencies, fresh } = await webhookEdits(backend, a, b);
-  const median = latencies[Math.floor(latencies.length / 2)];
-  note({
-    label: "(i) webhook to A -> fresh page from B, median",
-    value: `${fmt(median, 1)} ms (worst ${fmt(latencies.at(-1)!, 1)} ms, best ${fmt(latencies[0], 1)} ms)`,
-  });
+  note({ label: "(i) webhook to A -> fresh page from B, median", value: latencySummary(latencies).text });
   note({ label: "(i) read-your-writes across instances", value: `${fresh}/50`, target: "50/50", met: fresh === 50 });
 }
 

@@ -95,3 +95,9 @@ export async function webhookEdits(backend: Proc, hooked: Proc, reader: Proc): P
   }
   return { latencies: latencies.sort((x, y) => x - y), fresh };
 }
+
+/** Median, worst and best of sorted latencies, as printed. */
+export function latencySummary(latencies: number[]): { median: number; text: string } {
+  const median = latencies[Math.floor(latencies.length / 2)];
+  return { median, text: `${fmt(median, 1)} ms (worst ${fmt(latencies.at(-1)!, 1)} ms, best ${fmt(latencies[0], 1)} ms)` };
+}
