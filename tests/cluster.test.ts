@@ -9,6 +9,8 @@ import { backendJson, startBackend, type DemoBackend } from "./support/demo-back
 import { get } from "./support/cache";
 import { startRedis, type TestRedis } from "./support/redis";
 import { startNginx, type TestNginx } from "./support/nginx";
+import { cacheTarget } from "../src/server/cache/key";
+import { sharedNames } from "../src/server/cache/shared/names";
 
 const HOST = "dupont.dev.localhost";
 let redis: TestRedis;
@@ -81,9 +83,9 @@ describe("several instances on one Redis", () => {
     const [a] = instances;
     const rendered = await page(a, "/");
     expect(rendered.status).toBe(200);
-    // Saved in the background after the render: wait until Redis holds pages.
-    await until(async () => Number((await redis.command("-n", "8", "DBSIZE")).trim()) > 0, "a shared page");
-    await new Promise((r) => setTimeout(r, 200));
+    // Saved in the background after the render: wait until Redis holds this very page.
+    const key = sharedNames("dev").page(cacheTarget("GET", "dupont", HOST, "http", "/")!.key);
+    await until(async () => (await redis.command("-n", "8", "EXISTS", key)).trim() === "1", "the shared page");
     const c = await instance();
     const first = await page(c, "/");
     expect(first.status).toBe(200);
