@@ -66,4 +66,7 @@ decrypt: ## Decrypt ops/secrets/.env.ENV.enc to the server's owner-only plaintex
 encrypt: ## Encrypt the server's plaintext env file back into ops/secrets/: ENV=<env>
 	ops/secrets.sh encrypt $(ENV)
 
-.PHONY: deploy quickdeploy smoke setup decrypt encrypt
+migrate: install ## Migration toolkit step: ARGS="crawl <code> <old-site-url>" (README "Migrating a practice")
+	npm run migrate -- $(ARGS)
+
+.PHONY: deploy quickdeploy smoke setup decrypt encrypt migrate
