@@ -1,5 +1,5 @@
 /**
- * Benchmark (g), "noisy neighbour" (issue 12): one practice's cache hits alone, then the same during a
+ * Benchmark (k), "noisy neighbour" (issue 12): one practice's cache hits alone, then the same during a
  * storm another practice causes, side by side in one run:
  *
  *   - alone: hits on dupont's /contact/ (20 connections)
@@ -9,7 +9,7 @@
  *
  * Targets (2 cores): hit throughput during each storm >= 50% of alone, hit p99 <= 3x alone. The storm's
  * own progress is printed beside it. The three alternate over 3 rounds and the medians (by hit req/s) are
- * reported. Run alone with `npm run bench -- g`.
+ * reported. Run alone with `npm run bench -- k`.
  */
 import { runLoadInChild, type LoadResult } from "./load";
 import { SECRET, startFrontendProcess, type Proc } from "./processes";
@@ -37,7 +37,7 @@ export async function noisyNeighbour(
   note: (figure: Figure) => void,
   fmt: (n: number, digits?: number) => string,
 ): Promise<void> {
-  console.log("\n(g) noisy neighbour: dupont's cache hits alone, during a 404 storm, during a webhook storm");
+  console.log("\n(k) noisy neighbour: dupont's cache hits alone, during a 404 storm, during a webhook storm");
   const frontend = await startFrontendProcess(backend.url);
   try {
     const hit = { path: "/contact/", host: host("dupont") };
@@ -113,13 +113,13 @@ export async function noisyNeighbour(
 
     const line = (r: LoadResult) =>
       `${fmt(r.rps)} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms (${HIT_CONNECTIONS} connections)`;
-    note({ label: "(g) hits alone", value: `${line(alone)} (rounds: ${alones.map((r) => fmt(r.rps)).join(", ")} req/s)` });
+    note({ label: "(k) hits alone", value: `${line(alone)} (rounds: ${alones.map((r) => fmt(r.rps)).join(", ")} req/s)` });
     const compare = (name: string, during: LoadResult, progress: string) => {
       const share = during.rps / alone.rps;
       const p99 = during.latencyMs.p99 / Math.max(alone.latencyMs.p99, 0.001);
-      note({ label: `(g) hits during ${name}`, value: `${line(during)}; storm: ${progress}` });
-      note({ label: `(g) ${name}: hit throughput vs alone`, value: `${fmt(share * 100, 1)}%`, target: ">= 50%", met: share >= 0.5 });
-      note({ label: `(g) ${name}: hit p99 vs alone`, value: `${fmt(p99, 2)}x`, target: "<= 3x", met: p99 <= 3 });
+      note({ label: `(k) hits during ${name}`, value: `${line(during)}; storm: ${progress}` });
+      note({ label: `(k) ${name}: hit throughput vs alone`, value: `${fmt(share * 100, 1)}%`, target: ">= 50%", met: share >= 0.5 });
+      note({ label: `(k) ${name}: hit p99 vs alone`, value: `${fmt(p99, 2)}x`, target: "<= 3x", met: p99 <= 3 });
     };
     compare(
       "a 404 storm",

@@ -13,6 +13,7 @@ import type { RenderPool } from "./server/render/pool";
 import { createRenderPool, renderWorkerCount, workerFile } from "./server/render/pool-config";
 import { createApp } from "./server/http/app";
 import { seedFromPrepass } from "./server/cache/prepass-store";
+import { Lifecycle } from "./server/http/lifecycle";
 import { initMonitoring, reportError } from "./server/monitoring";
 import { reportStartWarnings } from "./server/start-warnings";
 import type { RenderPlatform } from "./server/render/render";
@@ -34,18 +35,27 @@ async function start() {
     console.error(`Refusing to start: ${(error as Error).message}`);
     process.exit(1);
   }
-  const { env, pageCache } = services;
+  const { env, pageCache, shared } = services;
   // Error tracking first, so that the start warnings below reach it.
   await initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
   // One request's stray rejection must not take every practice offline: report it and keep serving.
   process.on("unhandledRejection", (reason) => reportError(reason ?? new Error("unhandled rejection (no reason)")));
   reportStartWarnings(env, services.redirects.warnings);
-  seedFromPrepass(pageCache, env);
+  // Several instances (CACHE_URL): warm from the shared store instead of the pre-pass, whose pages carry
+  // no tag versions and could predate an edit the other instances already acknowledged.
+  if (shared) shared.start();
+  else seedFromPrepass(pageCache, env);
+  const lifecycle = new Lifecycle();
   const distDir = join(fileURLToPath(import.meta.url), "..", "..", "dist");
-  const server = createServer(createApp({ services, distDir })).listen(env.PORT, () => {
+  const server = createServer(createApp({ services, distDir, lifecycle })).listen(env.PORT, () => {
     console.log(`frontend listening on http://localhost:${env.PORT} (ENVIRONMENT=${env.ENVIRONMENT})`);
   });
-  const shutdown = () => server.close(() => void (pool?.close() ?? Promise.resolve()).then(() => process.exit(0)));
+  // Ready once joined to the other instances; after 5 s without Redis it serves on its own all the same.
+  void (shared ? shared.whenTrusted(5000) : Promise.resolve()).then(() => lifecycle.markReady());
+  const shutdown = () => void lifecycle.shutdown(server, async () => {
+    await shared?.stop();
+    await pool?.close();
+  });
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
 }

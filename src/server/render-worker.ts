@@ -19,9 +19,10 @@ import { unknownPageTags } from "./site/unknown-page";
 import { serveTasks } from "./render/worker-port";
 import type { RenderWorkerData } from "./render/pool-config";
 
-/** What the main thread broadcasts to every worker. */
-export interface InvalidateMessage {
-  invalidate: string[];
+/** What the main thread broadcasts to every worker: tags to drop, or everything (a missed invalidation). */
+export interface ReadCacheMessage {
+  invalidate?: string[];
+  clear?: true;
 }
 
 export function startRenderWorker(ssr: ServerRenderOptions): void {
@@ -33,8 +34,9 @@ export function startRenderWorker(ssr: ServerRenderOptions): void {
   serveTasks<RenderTask>({
     task: (task) => runRenderTask(task, render, (target) => unknownPageTags(services.backend, target)),
     broadcast: (message) => {
-      const { invalidate } = message as InvalidateMessage;
+      const { invalidate, clear } = message as ReadCacheMessage;
       if (invalidate) services.readCache?.invalidate(invalidate);
+      if (clear) services.readCache?.clear();
     },
   });
 }

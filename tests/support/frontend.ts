@@ -9,9 +9,12 @@ import { existsSync } from "node:fs";
 export interface Frontend {
   url: string;
   port: number;
+  pid: number;
   /** Everything the process printed, for assertions on log lines. */
   output: () => string;
   stop: () => Promise<void>;
+  /** Sends a signal (SIGKILL: a crash) and resolves once the process is gone. */
+  kill: (signal: NodeJS.Signals) => Promise<number | null>;
 }
 
 export const DEFAULT_SECRET = "integration-test-revalidation-secret";
@@ -67,7 +70,12 @@ export async function startFrontend(opts: { backendUrl: string; env?: Record<str
   return {
     url,
     port,
+    pid: child.pid!,
     output: () => output,
+    kill: async (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
     stop: async () => {
       if (child.exitCode === null) {
         child.kill("SIGTERM");

@@ -4,7 +4,7 @@
  * broadcast to the workers' read caches (docs/decisions/read-cache-placement.md).
  */
 import type { RenderPool } from "../render/pool";
-import type { InvalidateMessage } from "../render-worker";
+import type { ReadCacheMessage } from "../render-worker";
 import { Admission } from "./admission";
 import { mayCheckUnknown } from "./not-found";
 import type { PageCacheOptions, RenderTarget } from "./page-cache";
@@ -37,7 +37,7 @@ export function poolRenders(
       // worker handles the broadcast before any render posted after it: nothing rendered after the
       // webhook's answer reads a payload the tags named from before.
       invalidateData(tags);
-      pool.broadcast({ invalidate: tags } satisfies InvalidateMessage);
+      pool.broadcast({ invalidate: tags } satisfies ReadCacheMessage);
     },
     // Refreshes queue in admission behind visitors: the pool's capacity is the only bound needed here.
     concurrency: pool.capacity,
