@@ -52,10 +52,8 @@ async function start() {
   });
   // Ready once joined to the other instances; after 5 s without Redis it serves on its own all the same.
   void (shared ? shared.whenTrusted(5000) : Promise.resolve()).then(() => lifecycle.markReady());
-  const shutdown = () => void lifecycle.shutdown(server, async () => {
-    await shared?.stop();
-    await pool?.close();
-  });
+  // The render workers stay up until the process exits: requests in flight while draining still render.
+  const shutdown = () => void lifecycle.shutdown(server, async () => shared?.stop());
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
 }
