@@ -23,6 +23,9 @@ import { securityHeadersMiddleware } from "./security-headers";
 import { cmsOrigin } from "./build-constants";
 import { loadRedirects, redirectsMiddleware, type RedirectTable } from "./redirects";
 import { cacheMiddleware, revalidateHandlers, type PageCache } from "./cache";
+import { requestBodyMiddleware } from "./http/request-body";
+import { canonicalPathMiddleware } from "./http/canonical-path";
+import { mediaFilesMiddleware } from "./media/static-files";
 
 export interface AppOptions {
   env: Env;
@@ -69,6 +72,9 @@ export function createApp(opts: AppOptions) {
     res.type("text/plain").send("ok");
   });
 
+  // Every body is read here, bounded in bytes and time, on the Node side (http/request-body.ts says why).
+  app.use(requestBodyMiddleware());
+
   // Revalidation by tag, on any Host: the backend calls the container's internal address.
   const revalidate = revalidateHandlers({
     secret: opts.env.REVALIDATION_SECRET,
@@ -91,10 +97,15 @@ export function createApp(opts: AppOptions) {
     next();
   });
 
+  // One spelling per path: `//`, dot segments and needless escapes are redirected, never rendered or stored.
+  app.use(canonicalPathMiddleware());
+
   // Redirects of migrated practices (migrations/{code}/redirects.json): after tenancy, before anything renders.
   app.use(redirectsMiddleware(opts.redirects ?? loadRedirects(opts.env.MIGRATIONS_DIR).table));
 
   // Files of the client build's root (favicon, manifest) served per tenant host; no index, no redirect.
+  // A practice's build-time media files only on its own hosts, SVG sandboxed (media/static-files.ts).
+  app.use(mediaFilesMiddleware());
   app.use(express.static(opts.distDir, { index: false, redirect: false, maxAge: "1h" }));
 
   // The page cache: after tenancy and redirects, before the render. It stores only what the render below

@@ -8,13 +8,12 @@ import type { RequestEvent } from "@builder.io/qwik-city";
 import { fetchMedia, isBackendError } from "../backend";
 import { reportError } from "../monitoring";
 import { parseMediaRequest, RASTER_TYPES } from "./request";
+import { SVG_SANDBOX_POLICY } from "./static-files";
 import { createResizeCache, MediaNotFound, RESIZE_MAX_SOURCE_BYTES } from "./resize";
 
 /** A week, and a day of stale serving: media files are rarely replaced, and never under a hashed name. */
 export const MEDIA_CACHE_CONTROL = "public, max-age=604800, stale-while-revalidate=86400";
 const NOT_FOUND_CACHE_CONTROL = "public, max-age=60";
-/** An SVG opened on its own must not run script or reach anything. */
-const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 class BadGateway extends Error {}
 
@@ -55,7 +54,7 @@ function setHeaders(ev: RequestEvent, type: string, length: string | null) {
   ev.headers.set("Content-Type", type);
   if (length) ev.headers.set("Content-Length", length);
   ev.headers.set("Cache-Control", MEDIA_CACHE_CONTROL);
-  if (type === "image/svg+xml") ev.headers.set("Content-Security-Policy", SVG_POLICY);
+  if (type === "image/svg+xml") ev.headers.set("Content-Security-Policy", SVG_SANDBOX_POLICY);
 }
 
 export async function handleMedia(ev: RequestEvent): Promise<void> {

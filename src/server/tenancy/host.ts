@@ -14,7 +14,8 @@ export function normaliseHost(raw: string | null | undefined): string | null {
   const colon = host.lastIndexOf(":");
   if (colon !== -1) {
     const port = host.slice(colon + 1);
-    if (!/^\d{1,5}$/.test(port)) return null;
+    // A port is 1-65535: anything else is no host of ours (a 404, never a URL that fails to parse later).
+    if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) return null;
     host = host.slice(0, colon);
   }
   if (host.endsWith(".")) host = host.slice(0, -1);

@@ -49,6 +49,9 @@ describe("resolveHost", () => {
     ":3000",
     "dupont.dev.localhost:abc",
     "dupont.dev.localhost:3000:1",
+    // a port above 65535 is no port (it used to reach a URL parser and answer 500)
+    "dupont.dev.localhost:65536",
+    "dupont.dev.localhost:99999",
     "user@www.cabinet-dupont.fr",
     "www.cabinet-dupont.fr/path",
     "www.cabinet_dupont.fr",
