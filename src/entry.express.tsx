@@ -12,7 +12,9 @@ import { seedFromPrepass } from "./server/cache/prepass-store";
 import { createRenderer } from "./server/render";
 import { getEnv } from "./server/env";
 import { getHostRules } from "./server/tenancy";
-import { initMonitoring, reportError } from "./server/monitoring";
+import { flushMonitoring, initMonitoring, reportError } from "./server/monitoring";
+import { applyServerLimits, serverOptions } from "./server/http/server-limits";
+import { installProcessGuard } from "./server/process-guard";
 import { loadRedirects } from "./server/redirects";
 import { reportStartWarnings } from "./server/start-warnings";
 import type { RenderPlatform } from "./server/render-context";
@@ -33,8 +35,6 @@ function start() {
     process.exit(1);
   }
   void initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
-  // One request's stray rejection must not take every practice offline: report it and keep serving.
-  process.on("unhandledRejection", (reason) => reportError(reason ?? new Error("unhandled rejection (no reason)")));
   reportStartWarnings(env, redirects.warnings);
   const distDir = join(fileURLToPath(import.meta.url), "..", "..", "dist");
   const renderRequest = createRenderer({ render, qwikCityPlan, checkOrigin: "lax-proto" });
@@ -42,7 +42,17 @@ function start() {
   seedFromPrepass(pageCache, env);
   const app = createApp({ env, hostRules, renderRequest, distDir, redirects: redirects.table, pageCache });
   // Fresh cache hits are answered before Express (src/server/cache/http.ts says why).
-  const server = createServer(cacheFront(pageCache, hostRules, app)).listen(env.PORT, () => {
+  const server = createServer(serverOptions(), cacheFront(pageCache, hostRules, app));
+  applyServerLimits(server);
+  // Uncaught exception: reported, then exit for the supervisor to restart; stray rejections: reported.
+  installProcessGuard({
+    report: reportError,
+    flush: flushMonitoring,
+    close: () => server.close(),
+    exit: (code) => process.exit(code),
+    stats: () => ({ storeKeys: pageCache.store.count, storeBytes: pageCache.store.bytes, heapUsed: process.memoryUsage().heapUsed }),
+  });
+  server.listen(env.PORT, () => {
     console.log(`frontend listening on http://localhost:${env.PORT} (ENVIRONMENT=${env.ENVIRONMENT})`);
   });
   const shutdown = () => server.close(() => process.exit(0));

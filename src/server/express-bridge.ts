@@ -23,7 +23,7 @@ export function toFetchRequest(req: ExpressRequest, host: string): Request {
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
   // The body was read on the Node side, within its limits (http/request-body.ts): never a web stream
   // made from the Node request, which crashes the process on Node 20 when it is cancelled.
-  return new Request(url, { method: req.method, headers, body: hasBody ? bodyOf(req) : undefined });
+  return new Request(url, { method: req.method, headers, body: hasBody ? new Uint8Array(bodyOf(req)) : undefined });
 }
 
 /**
