@@ -42,7 +42,7 @@ function start() {
   seedFromPrepass(pageCache, env);
   const app = createApp({ env, hostRules, renderRequest, distDir, redirects: redirects.table, pageCache });
   // Fresh cache hits are answered before Express (src/server/cache/http.ts says why).
-  const server = createServer(serverOptions(), cacheFront(pageCache, hostRules, app));
+  const server = createServer(serverOptions(), cacheFront(pageCache, hostRules, app, app.get("trust proxy fn")));
   applyServerLimits(server);
   // Uncaught exception: reported, then exit for the supervisor to restart; stray rejections: reported.
   installProcessGuard({

@@ -49,7 +49,7 @@ beforeAll(async () => {
     invalidateData: () => {},
   });
   const app = createApp({ env, hostRules, renderRequest: render, distDir: "/nonexistent", pageCache });
-  server = createServer(cacheFront(pageCache, hostRules, app));
+  server = createServer(cacheFront(pageCache, hostRules, app, app.get("trust proxy fn")));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

@@ -4,6 +4,7 @@
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 import type { ServerResponse } from "node:http";
 import { bodyOf } from "./http/request-body";
+import { schemeOf } from "./http/request-scheme";
 
 /**
  * Headers a client could use to make the render believe it is another host or origin. The reverse
@@ -18,8 +19,9 @@ export function toFetchRequest(req: ExpressRequest, host: string): Request {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else headers.set(name, value);
   }
-  // req.protocol honours X-Forwarded-Proto only from a trusted proxy ('trust proxy' in app.ts).
-  const url = `${req.protocol}://${host}${req.originalUrl}`;
+  // req.protocol honours X-Forwarded-Proto only from a trusted proxy ('trust proxy' in app.ts); only
+  // http/https are believed, as for the cache key (http/request-scheme.ts).
+  const url = `${schemeOf(req.protocol)}://${host}${req.originalUrl}`;
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
   // The body was read on the Node side, within its limits (http/request-body.ts): never a web stream
   // made from the Node request, which crashes the process on Node 20 when it is cancelled.

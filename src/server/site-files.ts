@@ -4,13 +4,13 @@
  * a preview-only practice (primary_domain null).
  */
 import type { Job, PageSummary, SiteConfig, TeamMember } from "./backend";
+import { primaryDomainOrigin } from "./seo/canonical";
 
 /** The robots file of a deployment that must not be indexed: nothing may be crawled. */
 export const ROBOTS_DISALLOW_ALL = "User-agent: *\nDisallow: /\n";
 
 export function siteOrigin(config: Pick<SiteConfig, "domain">, requestOrigin: string): string {
-  const domain = config.domain.primary_domain;
-  return domain ? `https://${domain}` : requestOrigin;
+  return primaryDomainOrigin(config.domain.primary_domain) ?? requestOrigin;
 }
 
 export function robotsTxt(indexable: boolean, origin: string): string {

@@ -15,6 +15,7 @@ import { cacheKey, cacheTarget, hostKeyPart } from "./key";
 import type { PageCache } from "./page-cache";
 import { writeEntry } from "./serve";
 import { copyHeaders } from "../express-bridge";
+import { requestScheme, type TrustFn } from "../http/request-scheme";
 import type { RenderResult } from "./entry";
 
 /** Bounded memo of Host header -> practice and key part for the fast path. */
@@ -25,7 +26,11 @@ interface HostInfo {
   authority: string;
 }
 
-export function cacheFront(cache: PageCache, rules: HostRules, next: RequestListener): RequestListener {
+/**
+ * `trust` is Express's compiled `trust proxy` (app.get("trust proxy fn")): the fast path decides the
+ * scheme exactly as the app does, so both look up the same key.
+ */
+export function cacheFront(cache: PageCache, rules: HostRules, next: RequestListener, trust: TrustFn): RequestListener {
   const hosts = new Map<string, HostInfo | null>();
   const lookup = (host: string): HostInfo | null => {
     let info = hosts.get(host);
@@ -44,7 +49,7 @@ export function cacheFront(cache: PageCache, rules: HostRules, next: RequestList
     if ((method === "GET" || method === "HEAD") && host) {
       const info = lookup(host);
       if (info) {
-        const key = cacheKey(method, info.code, info.authority, req.url!);
+        const key = cacheKey(method, info.code, requestScheme(req, trust), info.authority, req.url!);
         const entry = key && cache.fresh(key);
         if (entry && entry.stackHeaders) {
           writeEntry(res, req.headers, method, entry, "HIT", true);
