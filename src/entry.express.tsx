@@ -34,7 +34,9 @@ function start() {
     console.error(`Refusing to start: ${(error as Error).message}`);
     process.exit(1);
   }
-  void initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
+  const monitoring = initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT).catch((error) =>
+    console.error(`error tracking unavailable: ${(error as Error).message}`),
+  );
   reportStartWarnings(env, redirects.warnings);
   const distDir = join(fileURLToPath(import.meta.url), "..", "..", "dist");
   const renderRequest = createRenderer({ render, qwikCityPlan, checkOrigin: "lax-proto" });
@@ -52,9 +54,12 @@ function start() {
     exit: (code) => process.exit(code),
     stats: () => ({ storeKeys: pageCache.store.count, storeBytes: pageCache.store.bytes, heapUsed: process.memoryUsage().heapUsed }),
   });
-  server.listen(env.PORT, () => {
-    console.log(`frontend listening on http://localhost:${env.PORT} (ENVIRONMENT=${env.ENVIRONMENT})`);
-  });
+  // Listen once error tracking is ready: the first requests' failures are reported (and scrubbed) too.
+  void monitoring.then(() =>
+    server.listen(env.PORT, () => {
+      console.log(`frontend listening on http://localhost:${env.PORT} (ENVIRONMENT=${env.ENVIRONMENT})`);
+    }),
+  );
   const shutdown = () => server.close(() => process.exit(0));
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);

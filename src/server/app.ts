@@ -25,6 +25,7 @@ import { loadRedirects, redirectsMiddleware, type RedirectTable } from "./redire
 import { cacheMiddleware, revalidateHandlers, type PageCache } from "./cache";
 import { requestBodyMiddleware } from "./http/request-body";
 import { canonicalPathMiddleware } from "./http/canonical-path";
+import { endpointPathMiddleware } from "./http/endpoint-paths";
 import { mediaFilesMiddleware } from "./media/static-files";
 
 export interface AppOptions {
@@ -111,6 +112,9 @@ export function createApp(opts: AppOptions) {
   // The page cache: after tenancy and redirects, before the render. It stores only what the render below
   // answers a 200 for; everything it does not answer falls through to the render.
   app.use(cacheMiddleware(opts.pageCache));
+
+  // POST /api/contact (the specified spelling) is answered there, never redirected.
+  app.use(endpointPathMiddleware());
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const tenant = res.locals.tenant as TenantLocals;

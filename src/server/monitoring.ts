@@ -3,7 +3,7 @@
  * Express entry when SENTRY_DSN is set). Warnings the specification names go through reportWarning.
  *
  * Nothing personal leaves (monitoring-scrub.ts): Sentry collects no PII and no request bodies, and every
- * event, transaction and breadcrumb is scrubbed before sending. Repeated warnings are throttled per
+ * event and breadcrumb is scrubbed before sending. Repeated warnings are throttled per
  * message (monitoring-throttle.ts); the log line stays.
  */
 import type * as SentryModule from "@sentry/node";
@@ -34,8 +34,9 @@ export async function initMonitoring(dsn: string | undefined, environment: strin
       ...defaults.filter((i) => i.name !== "Http" && i.name !== "OnUncaughtException"),
       Sentry.httpIntegration({ maxRequestBodySize: "none", sessions: false }),
     ],
+    // Tracing is off (tracesSampleRate 0), so no transaction or span leaves; this SDK ignores
+    // beforeSendTransaction (spans are streamed), hence no hook for them.
     beforeSend: (event) => scrubEvent(event),
-    beforeSendTransaction: (event) => scrubEvent(event),
     beforeBreadcrumb: (crumb) => scrubBreadcrumb(crumb),
   });
   sentry = Sentry;

@@ -11,6 +11,10 @@ export interface Frontend {
   port: number;
   /** Everything the process printed, for assertions on log lines. */
   output: () => string;
+  /** The server's `[stats]` line (page-store keys and bytes, heap), asked for with SIGUSR2. */
+  stats: () => Promise<Record<string, number>>;
+  /** Whether the process is still running. */
+  alive: () => boolean;
   stop: () => Promise<void>;
 }
 
@@ -68,6 +72,18 @@ export async function startFrontend(opts: { backendUrl: string; env?: Record<str
     url,
     port,
     output: () => output,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    stats: async () => {
+      const seen = output.length;
+      child.kill("SIGUSR2");
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const line = /\[stats\] (.*)\n/.exec(output.slice(seen))?.[1];
+        if (line) return Object.fromEntries(line.split(" ").map((f) => [f.split("=")[0], Number(f.split("=")[1])]));
+        if (Date.now() > deadline) throw new Error("no [stats] line within 5 s");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
     stop: async () => {
       if (child.exitCode === null) {
         child.kill("SIGTERM");

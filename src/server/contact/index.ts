@@ -44,12 +44,8 @@ export function contactJsonBody(result: ContactResult): Record<string, unknown> 
 
 export async function handleContactPost(ev: RequestEvent): Promise<void> {
   const { code } = getRenderContext(ev);
-  const { pathname, search } = ev.originalUrl;
-  if (bodyKind(ev.request.headers.get("content-type")) === "form" && !pathname.endsWith("/")) {
-    // A refused no-JS post is answered by a page, and Qwik City answers a page route without its
-    // trailing slash with a 301 (which turns a POST into a GET): have the browser repeat the POST there.
-    throw ev.redirect(307, `${pathname}/${search}`);
-  }
+  // A post to /api/contact (no slash) reaches here as /api/contact/ (http/endpoint-paths.ts), so the
+  // refused-submission page below is never redirected by Qwik City's trailing-slash rule.
   const result = await relayContact(
     { request: ev.request, host: ev.url.host, ip: ev.clientConn.ip, code },
     { send: sendContact, limiter: contactLimiter(), reportError },

@@ -7,6 +7,7 @@
 import type { RequestEvent } from "@builder.io/qwik-city";
 import { fetchMedia, isBackendError } from "../backend";
 import { reportError } from "../monitoring";
+import { withBackend } from "../load";
 import { parseMediaRequest, RASTER_TYPES } from "./request";
 import { SVG_SANDBOX_POLICY } from "./static-files";
 import { createResizeCache, MediaNotFound, RESIZE_MAX_SOURCE_BYTES } from "./resize";
@@ -58,6 +59,9 @@ function setHeaders(ev: RequestEvent, type: string, length: string | null) {
 }
 
 export async function handleMedia(ev: RequestEvent): Promise<void> {
+  // Only an active practice's hosts proxy media: an unknown preview code or an inactive practice is a 404
+  // (the backend's answer for its configuration, read through the read cache).
+  await withBackend(ev, (backend, ctx) => backend.config(ctx, ctx.code));
   const parsed = parseMediaRequest(ev.url.searchParams);
   if (!parsed.ok) {
     ev.headers.set("Cache-Control", "no-store");

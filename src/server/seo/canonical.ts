@@ -6,7 +6,6 @@
  */
 import type { Environment } from "../env";
 import { isIndexable } from "../indexing";
-import { reportWarning } from "../monitoring";
 
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
@@ -20,9 +19,9 @@ export function primaryDomainOrigin(primaryDomain: string | null | undefined): s
   if (primaryDomain === null || primaryDomain === undefined || primaryDomain === "") return null;
   const domain = primaryDomain.trim().toLowerCase();
   if (HOSTNAME.test(domain)) return `https://${domain}`;
-  reportWarning("site: primary_domain is not a bare host name; using the request's origin", {
-    primary_domain: JSON.stringify(primaryDomain).slice(0, 200),
-  });
+  // A log line, not an error-tracking event: this module is also in the client graph (the head export),
+  // which must not pull the Sentry SDK in.
+  console.warn(`[warn] site: primary_domain ${JSON.stringify(primaryDomain).slice(0, 200)} is not a bare host name; using the request's origin`);
   return null;
 }
 
