@@ -26,11 +26,12 @@ demo: install ## Run the product on the demo content backend with the demo pract
 dev: install ## Vite dev server on port 3000 against the demo backend
 	bash ops/demo.sh --dev
 
-test: install chromium ## Build, then run every test (unit, integration, browser)
+test: install chromium ## Lint (types, import cycles), build, then run every test (unit, integration, browser)
+	npm run lint
 	npm run build
 	npx vitest run
 
-lint: install ## ESLint + TypeScript
+lint: install ## ESLint + TypeScript + import cycles
 	npm run lint
 
 bench: build ## Benchmarks (figures printed side by side)

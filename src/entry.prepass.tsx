@@ -1,17 +1,15 @@
 /**
  * Build pre-pass entry (`npm run build` runs it after the server build): renders every page of every
- * active registered practice with the server's own render function. src/server/cache/prepass.ts says how.
+ * active registered practice with the server's own services and render function. src/server/cache/prepass.ts
+ * says how.
  */
 import qwikCityPlan from "@qwik-city-plan";
 import render from "./entry.ssr";
-import { createRenderer } from "./server/render";
 import { initPrepassEnv } from "./server/env";
-import { getBackend } from "./server/backend";
-import { loadRegistry } from "./server/tenancy";
+import { createServices } from "./server/services";
 import { runPrepass } from "./server/cache/prepass";
 import { removePrepass } from "./server/cache/prepass-store";
 import { targetRenderer } from "./server/cache/render-target";
-import { mediaCacheRoots } from "./server/media-cache";
 
 async function main(): Promise<void> {
   const init = initPrepassEnv();
@@ -22,16 +20,16 @@ async function main(): Promise<void> {
     return;
   }
   const { env } = init;
-  const renderRequest = createRenderer({ render, qwikCityPlan, checkOrigin: "lax-proto" });
+  const services = createServices(env, { render, qwikCityPlan, checkOrigin: "lax-proto" });
   await runPrepass({
     env,
-    practices: loadRegistry(env.TENANTS_FILE).practices,
-    backend: getBackend(),
-    render: targetRenderer(renderRequest),
+    practices: services.hostRules.registry.practices,
+    backend: services.backend,
+    render: targetRenderer(services.renderRequest),
     outDir: env.PREPASS_DIR,
     // MEDIA_CACHE_DIR when set (tests, benchmarks: the source tree is left alone), else public/media
     // (the vite dev server) and dist/media (shipped with the server): where mediaCachePath() looks.
-    mediaDirs: mediaCacheRoots(env.MEDIA_CACHE_DIR),
+    mediaDirs: services.mediaCacheRoots,
   });
 }
 

@@ -1,18 +1,17 @@
 /**
- * Issue 4: a response that sets a cookie is neither stored nor handed to another visitor. No route of
+ * A response that sets a cookie is neither stored nor handed to another visitor. No route of
  * the product sets one today, so this runs the real Express stack and cache front on a port with a
  * render function that does (every other part is the production code).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createApp } from "../src/server/app";
+import { createApp } from "../src/server/http/app";
 import { parseEnv } from "../src/server/env";
-import { loadRegistry } from "../src/server/tenancy/registry";
+import { createRequestServices } from "../src/server/services";
 import { PageCache } from "../src/server/cache/page-cache";
 import { targetRenderer } from "../src/server/cache/render-target";
-import { cacheFront } from "../src/server/cache/http";
-import type { RenderRequest } from "../src/server/render";
+import type { RenderRequest } from "../src/server/render/render";
 import { get } from "./support/cache";
 
 let server: Server;
@@ -37,19 +36,19 @@ beforeAll(async () => {
     ENVIRONMENT: "dev",
     PREVIEW_DOMAIN: "localhost",
   });
-  const hostRules = {
-    registry: loadRegistry("tenants/practices.json"),
-    environment: "dev",
-    previewDomain: "localhost",
-  };
   const pageCache = new PageCache({
     maxBytes: 1 << 20,
     ttlMs: 60_000,
     render: targetRenderer(render),
     invalidateData: () => {},
   });
-  const app = createApp({ env, hostRules, renderRequest: render, distDir: "/nonexistent", pageCache });
-  server = createServer(cacheFront(pageCache, hostRules, app, app.get("trust proxy fn")));
+  const services = {
+    ...createRequestServices(env),
+    renderRequest: render,
+    pageCache,
+    redirects: { table: new Map(), warnings: [] },
+  };
+  server = createServer(createApp({ services, distDir: "/nonexistent" }));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 4: the page cache against the real built server and the demo content backend, whose admin API
+ * The page cache against the real built server and the demo content backend, whose admin API
  * edits content and fires the revalidation webhook at the frontend.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

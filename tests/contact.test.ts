@@ -1,5 +1,5 @@
 /**
- * Issue 5: POST /api/contact against the real server, the demo backend (what it stored is checked) and,
+ * POST /api/contact against the real server, the demo backend (what it stored is checked) and,
  * for answers the demo backend cannot give (a 400 of its own, a 429, a slow answer), a contract double.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

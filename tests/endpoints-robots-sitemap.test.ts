@@ -1,5 +1,5 @@
 /**
- * Issue 5: robots.txt and sitemap.xml in both environments (ENVIRONMENT=dev: not indexable; prod:
+ * Robots.txt and sitemap.xml in both environments (ENVIRONMENT=dev: not indexable; prod:
  * indexable), on the real server with the demo backend.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

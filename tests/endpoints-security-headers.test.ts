@@ -1,5 +1,5 @@
 /**
- * Issue 5: security headers on every response of the real server, refusals of the tenancy layer
+ * Security headers on every response of the real server, refusals of the tenancy layer
  * included; frame-ancestors follows BUILD_CMS_ORIGIN.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

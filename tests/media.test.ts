@@ -1,5 +1,5 @@
 /**
- * Issue 5: GET /api/media, the live media proxy, on the real server with the demo backend: what it
+ * GET /api/media, the live media proxy, on the real server with the demo backend: what it
  * serves, what it refuses (SSRF and traversal attempts), resizing, and backend failures.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Issue 5: GET /api/og, the social card, on the real server with the demo backend. The build-time media
+ * GET /api/og, the social card, on the real server with the demo backend. The build-time media
  * cache is a temporary directory (MEDIA_CACHE_DIR) holding the demo practices' logos, one per format.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Issue 4: the build pre-pass (server/entry.prepass.js, run by `npm run build`) against the demo backend
+ * The build pre-pass (server/entry.prepass.js, run by `npm run build`) against the demo backend
  * up and down, and the server seeding its page store from it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

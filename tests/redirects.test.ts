@@ -1,5 +1,5 @@
 /**
- * Issue 5: the redirect maps of migrated practices (migrations/{code}/redirects.json) on the real
+ * The redirect maps of migrated practices (migrations/{code}/redirects.json) on the real
  * server: 301 on the same host, the start-time report of chains and outside targets, and the refusal
  * to start on a loop.
  */

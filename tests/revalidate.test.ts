@@ -1,5 +1,5 @@
 /**
- * Issue 4: the two revalidation routes, on the real built server: any Host, the secret compared in
+ * The two revalidation routes, on the real built server: any Host, the secret compared in
  * constant time, every malformed body refused with a message, and the cache untouched by a refusal.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

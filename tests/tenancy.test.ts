@@ -1,5 +1,5 @@
 /**
- * Issue 2: one server, many practices. The real built server on a port, the demo content backend.
+ * One server, many practices. The real built server on a port, the demo content backend.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFrontend, runFrontendExpectingFailure, DEFAULT_SECRET, type Frontend } from "./support/frontend";

@@ -1,5 +1,5 @@
 /**
- * Issue 5 in Chromium: the contact form without JavaScript (plain POST, 303 back to the contact page's
+ * The contact form in Chromium: without JavaScript (plain POST, 303 back to the contact page's
  * success notice, or the form again with errors and input kept) and with it (submitted in place, the
  * result announced in the status region, the enhancement loaded by the first submit only). The demo
  * backend's /admin/contact-submissions shows what arrived.

@@ -1,5 +1,5 @@
 /**
- * Issue 2 in a real browser: each demo practice's page, navigation by links keeping public URLs
+ * Each demo practice's page, navigation by links keeping public URLs
  * (never /_sites/...), and no console errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

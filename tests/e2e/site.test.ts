@@ -1,5 +1,5 @@
 /**
- * Issue 3: every demo practice is a complete site. The built server on a port, the demo content
+ * Every demo practice is a complete site. The built server on a port, the demo content
  * backend, Chromium at 375 px and 1280 px. Page paths come from the demo backend's page list at run
  * time (one page per kind in the browser, every page over HTTP).
  */

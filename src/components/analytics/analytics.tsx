@@ -1,15 +1,15 @@
 import { component$ } from "@builder.io/qwik";
 import { routeLoader$ } from "@builder.io/qwik-city";
 import { analyticsScript } from "~/lib/analytics";
-import { getEnv } from "~/server/env";
-import { isIndexable } from "~/server/indexing";
+import { requestContext } from "~/server/render/render";
+import { isIndexable } from "~/server/site/indexing";
 
 /**
  * The shared indexing decision for this deployment, read on the server. Re-exported by the practice
  * layout (a routeLoader$ runs only when a route module exports it).
  */
 // eslint-disable-next-line qwik/loader-location -- re-exported by src/routes/_sites/[code]/layout.tsx
-export const useAnalyticsAllowed = routeLoader$(() => isIndexable(getEnv()));
+export const useAnalyticsAllowed = routeLoader$((ev) => isIndexable(requestContext(ev).services.env));
 
 interface Props {
   /** The practice's analytics_website_id from its site configuration. */

@@ -1,5 +1,5 @@
-import type { Block } from "~/server/blocks";
-import type { PracticeView } from "~/server/site";
+import type { Block } from "~/server/site/blocks";
+import type { PracticeView } from "~/server/site/site";
 import { CardsBlock } from "./cards";
 import { CtaBlock } from "./cta";
 import { FaqBlock } from "./faq";

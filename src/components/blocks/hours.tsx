@@ -1,5 +1,5 @@
 import { HoursTable } from "~/components/layout/hours-table";
-import type { PracticeView } from "~/server/site";
+import type { PracticeView } from "~/server/site/site";
 import { headingId, type BlockOf } from "./types";
 
 export const HoursBlock = ({ block, practice }: { block: BlockOf<"hours">; practice: PracticeView }) => (

@@ -1,4 +1,4 @@
-import type { PracticeView } from "~/server/site";
+import type { PracticeView } from "~/server/site/site";
 import { headingId, type BlockOf } from "./types";
 
 /** The address and how to get there; a link opens the visitor's route planner (no embedded map to load). */

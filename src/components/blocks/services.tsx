@@ -1,4 +1,4 @@
-import type { ServiceLink } from "~/server/blocks";
+import type { ServiceLink } from "~/server/site/blocks";
 import { headingId } from "./types";
 
 /** Links to service hubs (a services block, or the services a need page names). */

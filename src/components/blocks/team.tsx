@@ -1,4 +1,4 @@
-import type { MemberCard } from "~/server/blocks";
+import type { MemberCard } from "~/server/site/blocks";
 import { Img } from "~/components/media/img";
 import { headingId, type BlockOf } from "./types";
 

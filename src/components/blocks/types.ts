@@ -1,4 +1,4 @@
-import type { Block } from "~/server/blocks";
+import type { Block } from "~/server/site/blocks";
 
 /** The block of one type, for that type's component. */
 export type BlockOf<T extends Block["type"]> = Extract<Block, { type: T }>;

@@ -1,4 +1,4 @@
-import type { Crumb } from "~/server/page-view";
+import type { Crumb } from "~/server/site/page-view";
 
 /** The visible trail of a level-2 page (the same trail as its BreadcrumbList JSON-LD). */
 export const Breadcrumbs = ({ crumbs }: { crumbs: Crumb[] }) => (

@@ -1,4 +1,4 @@
-import type { DayHours } from "~/server/site";
+import type { DayHours } from "~/server/site/site";
 
 /** The week's opening hours; a closed day says so. */
 export const HoursTable = ({ hours, class: className }: { hours: DayHours[]; class?: string }) => (

@@ -1,4 +1,4 @@
-import type { SiteChrome } from "~/server/site";
+import type { SiteChrome } from "~/server/site/site";
 import { HoursTable } from "./hours-table";
 
 /** Footer: address, click-to-call phone, opening hours, access, legal links. */

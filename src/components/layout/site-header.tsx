@@ -1,4 +1,4 @@
-import type { SiteChrome } from "~/server/site";
+import type { SiteChrome } from "~/server/site/site";
 
 /**
  * Header: logo, navigation, booking call to action. Works with HTML and CSS alone (no JavaScript is

@@ -1,4 +1,4 @@
-import type { Picture } from "~/server/blocks";
+import type { Picture } from "~/server/site/blocks";
 
 interface Props {
   picture: Picture;

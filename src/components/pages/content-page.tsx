@@ -1,5 +1,5 @@
-import type { PageView } from "~/server/page-view";
-import type { SiteChrome } from "~/server/site";
+import type { PageView } from "~/server/site/page-view";
+import type { SiteChrome } from "~/server/site/site";
 import { BlockList } from "~/components/blocks/block-list";
 import { ServicesBlock } from "~/components/blocks/services";
 import { Breadcrumbs } from "~/components/layout/breadcrumbs";

@@ -1,4 +1,4 @@
-import type { PageView } from "~/server/page-view";
+import type { PageView } from "~/server/site/page-view";
 import { Breadcrumbs } from "~/components/layout/breadcrumbs";
 
 type JobView = Extract<PageView, { type: "job" }>;

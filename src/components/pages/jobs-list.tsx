@@ -1,4 +1,4 @@
-import type { JobCard } from "~/server/page-view";
+import type { JobCard } from "~/server/site/page-view";
 
 /** The open positions on the jobs page, each linking to its own page. */
 export const JobsList = ({ jobs }: { jobs: JobCard[] }) => (

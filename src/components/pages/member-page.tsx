@@ -1,4 +1,4 @@
-import type { PageView } from "~/server/page-view";
+import type { PageView } from "~/server/site/page-view";
 import { Img } from "~/components/media/img";
 import { Breadcrumbs } from "~/components/layout/breadcrumbs";
 

@@ -1,4 +1,4 @@
-import type { SiteChrome } from "~/server/site";
+import type { SiteChrome } from "~/server/site/site";
 
 /** This practice's 404 page (status 404), inside its own header and footer. */
 export const NotFoundPage = ({ site }: { site: SiteChrome }) => (

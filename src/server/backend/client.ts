@@ -3,7 +3,7 @@
  * render's context (never module state), so the page cache can invalidate exactly what a change touches.
  */
 import type { z } from "zod";
-import { siteTag, pageTag, sitePageTag, pageListTags } from "../cache/tags";
+import { siteTag, pageTag, sitePageTag, pageListTags } from "./tags";
 import { getJson, type HttpOptions } from "./http";
 import {
   jobsSchema,
@@ -22,7 +22,7 @@ export interface ReadContext {
 
 /**
  * The read path every backend GET goes through. The default fetches; the data cache wraps it
- * (src/server/cache/data-cache.ts) to share reads across renders and coalesce concurrent ones, and
+ * (read-cache.ts) to share reads across renders and coalesce concurrent ones, and
  * drops what `tags` name when a webhook names them. `shared` is false for a payload only one page
  * renders from (a page's own content): the data cache keeps those briefly, not for the whole TTL.
  */

@@ -12,15 +12,10 @@ export interface HttpOptions {
 }
 
 export async function getJson<T extends z.ZodType>(opts: HttpOptions, endpoint: string, schema: T): Promise<z.output<T>> {
-  const response = await request(opts, endpoint, { method: "GET", headers: { accept: "application/json" } });
-  if (response.status === 404) {
-    await response.body?.cancel();
-    throw new BackendError("not_found", endpoint, "404", 404);
-  }
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new BackendError("bad_status", endpoint, `HTTP ${response.status}`, response.status);
-  }
+  const response = await expectOk(
+    await request(opts, endpoint, { method: "GET", headers: { accept: "application/json" } }),
+    endpoint,
+  );
   let json: unknown;
   try {
     json = await response.json();
@@ -34,6 +29,18 @@ export async function getJson<T extends z.ZodType>(opts: HttpOptions, endpoint: 
     throw new BackendError("invalid_payload", endpoint, `field ${field}: ${first.message}`);
   }
   return parsed.data;
+}
+
+/**
+ * The one mapping of a backend answer's status: a 2xx passes; 404 is the backend's "not found" (our 404);
+ * anything else (a 3xx included: redirects are never followed) is a bad status. A refused answer's body
+ * is released.
+ */
+export async function expectOk(response: Response, endpoint: string): Promise<Response> {
+  if (response.ok) return response;
+  await response.body?.cancel();
+  if (response.status === 404) throw new BackendError("not_found", endpoint, "404", 404);
+  throw new BackendError("bad_status", endpoint, `HTTP ${response.status}`, response.status);
 }
 
 /**

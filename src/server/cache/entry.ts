@@ -32,11 +32,11 @@ export interface PageEntry {
   /** The render's own headers, as [name, value, name, value…] (lower-case names). */
   headers: string[];
   /**
-   * Headers the Express stack set before the cache answered (robots, security headers…), captured the
-   * first time the entry is served through Express. Null until then: the fast path in front of Express
-   * passes such an entry to Express, which serves it and fills this in.
+   * Served through the full Express stack at least once, so tenancy, redirects and every middleware
+   * decided for this key: only then may the fast path in front of Express answer it (a seeded entry is
+   * served by Express first).
    */
-  stackHeaders: string[] | null;
+  servedByStack: boolean;
   /** Compressible types keep br + gzip (identity is decompressed on demand); others keep identity only. */
   br: Buffer | null;
   gzip: Buffer | null;
@@ -98,7 +98,7 @@ const ENTRY_OVERHEAD = 1024;
 export async function buildEntry(
   target: CacheTarget,
   result: RenderResult,
-  opts: { renderedAt: number; ttlMs: number; stackHeaders: string[] | null },
+  opts: { renderedAt: number; ttlMs: number; servedByStack: boolean },
 ): Promise<PageEntry> {
   const headers: string[] = [];
   result.headers.forEach((value, name) => {
@@ -121,7 +121,7 @@ export async function buildEntry(
   return assembleEntry({
     target,
     headers,
-    stackHeaders: opts.stackHeaders,
+    servedByStack: opts.servedByStack,
     br,
     gzip,
     identity: compressible ? null : ownMemory(result.body),
@@ -159,4 +159,39 @@ export function etagOf(body: Buffer): string {
 /** The uncompressed body (a rare need: a client accepting neither br nor gzip). */
 export function identityBody(entry: PageEntry): Buffer {
   return entry.identity ?? gunzipSync(entry.gzip!);
+}
+
+/*
+ * An entry's state changes, all of them here. Fresh: servable as it is until expiresAt. Stale: served while
+ * one background render refreshes it, at most one attempt per retry period. Invalidated: never served again
+ * without a re-render attempt.
+ */
+
+/** Whether the entry may be served as it is at `now` (the fast path's whole question). */
+export function isFresh(entry: PageEntry, now: number): boolean {
+  return !entry.invalidated && now < entry.expiresAt;
+}
+
+/** Named by an invalidation (or stored by a render an invalidation overtook). */
+export function markInvalidated(entry: PageEntry): void {
+  entry.invalidated = true;
+}
+
+/** Served through the Express stack: the fast path may answer it from now on. */
+export function markServedByStack(entry: PageEntry): void {
+  entry.servedByStack = true;
+}
+
+/** Whether a stale entry may start a background refresh now; if so, the next is deferred by `retryMs`. */
+export function claimRefresh(entry: PageEntry, now: number, retryMs: number): boolean {
+  if (now < entry.retryAt) return false;
+  entry.retryAt = now + retryMs;
+  return true;
+}
+
+/** stale-if-error: the re-render failed, so the last good copy goes back into service as stale. */
+export function keepAfterFailedRender(entry: PageEntry, now: number, retryMs: number): void {
+  entry.invalidated = false;
+  entry.expiresAt = Math.min(entry.expiresAt, now);
+  entry.retryAt = now + retryMs;
 }

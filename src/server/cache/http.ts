@@ -4,9 +4,9 @@
  *
  * Why a path in front of Express: measured on this machine, Express 5 with a single middleware answering
  * a fixed buffer does ~27% of bare node:http's requests per second; the hit path must not pay for the
- * router. The fast path only serves entries that were rendered through the full stack (so tenancy and
- * every middleware already decided for that key), replaying the headers that stack set (robots,
- * security headers), captured when the entry was first served through Express.
+ * router. The fast path only serves entries that were served through the full stack once (so tenancy,
+ * redirects and every middleware already decided for that key), replaying the one list of headers that
+ * stack sets on every response (robots, security headers).
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
@@ -14,8 +14,8 @@ import { resolveHost, type HostRules } from "../tenancy";
 import { cacheKey, cacheTarget, hostKeyPart } from "./key";
 import type { PageCache } from "./page-cache";
 import { writeEntry } from "./serve";
-import { copyHeaders } from "../express-bridge";
-import { requestScheme, type TrustFn } from "../http/request-scheme";
+import { copyHeaders } from "../util/headers";
+import { requestScheme, type TrustFn } from "../util/request-scheme";
 import type { RenderResult } from "./entry";
 
 /** Bounded memo of Host header -> practice and key part for the fast path. */
@@ -27,10 +27,16 @@ interface HostInfo {
 }
 
 /**
- * `trust` is Express's compiled `trust proxy` (app.get("trust proxy fn")): the fast path decides the
- * scheme exactly as the app does, so both look up the same key.
+ * `stackHeaders`: what the Express stack sets on every response (http/security-headers.ts), replayed on
+ * every hit served here.
  */
-export function cacheFront(cache: PageCache, rules: HostRules, next: RequestListener, trust: TrustFn): RequestListener {
+export function cacheFront(
+  cache: PageCache,
+  rules: HostRules,
+  stackHeaders: readonly string[],
+  next: RequestListener,
+  trust: TrustFn,
+): RequestListener {
   const hosts = new Map<string, HostInfo | null>();
   const lookup = (host: string): HostInfo | null => {
     let info = hosts.get(host);
@@ -51,46 +57,14 @@ export function cacheFront(cache: PageCache, rules: HostRules, next: RequestList
       if (info) {
         const key = cacheKey(method, info.code, requestScheme(req, trust), info.authority, req.url!);
         const entry = key && cache.fresh(key);
-        if (entry && entry.stackHeaders) {
-          writeEntry(res, req.headers, method, entry, "HIT", true);
+        if (entry && entry.servedByStack) {
+          writeEntry(res, req.headers, method, entry, "HIT", stackHeaders);
           return;
         }
       }
     }
     next(req, res);
   };
-}
-
-/** Headers the cache sets itself: never captured from the stack. */
-const OWN = new Set([
-  "content-length",
-  "content-encoding",
-  "content-type",
-  "etag",
-  "vary",
-  "age",
-  "x-cache",
-  "set-cookie",
-]);
-const interned = new Map<string, string[]>();
-
-/** What the middleware before the cache set on this response, as [name, value…], shared between entries. */
-export function stackHeadersOf(res: ServerResponse): string[] {
-  const flat: string[] = [];
-  const headers = res.getHeaders();
-  for (const name in headers) {
-    if (OWN.has(name)) continue;
-    const value = headers[name];
-    if (Array.isArray(value)) for (const v of value) flat.push(name, v);
-    else if (value !== undefined) flat.push(name, String(value));
-  }
-  const id = flat.join("\n");
-  let shared = interned.get(id);
-  if (!shared) {
-    if (interned.size > 256) interned.clear();
-    interned.set(id, (shared = flat));
-  }
-  return shared;
 }
 
 /** The Express middleware: answers cacheable GET/HEAD requests of a resolved tenant. */
@@ -100,8 +74,8 @@ export function cacheMiddleware(cache: PageCache) {
     const target = tenant && cacheTarget(req.method, tenant.code, tenant.host, req.protocol, req.originalUrl);
     if (!target) return next();
     try {
-      const answer = await cache.answer(target, stackHeadersOf(res));
-      if (answer.kind === "entry") writeEntry(res, req.headers, req.method, answer.entry, answer.status, false);
+      const answer = await cache.answer(target);
+      if (answer.kind === "entry") writeEntry(res, req.headers, req.method, answer.entry, answer.status, null);
       else sendResult(res, req.method, answer.result);
     } catch (error) {
       next(error);

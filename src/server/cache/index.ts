@@ -1,11 +1,10 @@
 /**
  * The page cache of this process, built from the environment: byte budget PAGE_CACHE_MAX_MB, TTL
  * BACKEND_REVALIDATE_TTL, renders through the one render function, invalidations reaching the backend
- * data cache first.
+ * read cache first.
  */
 import type { Env } from "../env";
-import type { RenderRequest } from "../render";
-import { getDataCache } from "../backend";
+import type { RenderRequest } from "../render/render";
 import { PageCache } from "./page-cache";
 import { targetRenderer } from "./render-target";
 
@@ -16,12 +15,16 @@ export { revalidateHandlers } from "./revalidate";
 /** Background re-renders at once: two cores, and visitors' own misses must still get CPU. */
 const REFRESH_CONCURRENCY = 4;
 
-export function createPageCache(env: Env, renderRequest: RenderRequest): PageCache {
+export function createPageCache(
+  env: Env,
+  renderRequest: RenderRequest,
+  invalidateData: (tags: string[]) => void,
+): PageCache {
   return new PageCache({
     maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024,
     ttlMs: env.BACKEND_REVALIDATE_TTL * 1000,
     render: targetRenderer(renderRequest),
-    invalidateData: (tags) => getDataCache().invalidate(tags),
+    invalidateData,
     concurrency: REFRESH_CONCURRENCY,
   });
 }

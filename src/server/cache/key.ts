@@ -19,7 +19,7 @@
  *   actually visited on; the pre-pass renders for the practice's main host (cache/prepass.ts).
  */
 import { normaliseHost } from "../tenancy/host";
-import { schemeOf, type Scheme } from "../http/request-scheme";
+import { schemeOf, type Scheme } from "../util/request-scheme";
 
 /** A request the cache can answer: what to look up, and what to render on a miss or a refresh. */
 export interface CacheTarget {
@@ -119,9 +119,4 @@ export function countedQuery(path: string, query: string): string {
     if (value !== null) kept.set(name, value);
   }
   return kept.toString();
-}
-
-/** The practice code a key belongs to (for logs and tests). */
-export function codeOfKey(key: string): string {
-  return key.slice(0, key.indexOf("\u0000"));
 }

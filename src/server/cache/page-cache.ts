@@ -4,7 +4,7 @@
  * - HIT: a fresh entry. STALE: older than the TTL, served while one background render refreshes it.
  * - MISS: one render per key however many requests wait for it (coalesced); stored when storable.
  * - invalidate(tags): the data cache drops what the tags name, then every page entry they name (page tags
- *   also name the renders that list pages: cache/tags.ts) is marked
+ *   also name the renders that list pages: backend/tags.ts) is marked
  *   and re-rendered in the background (bounded concurrency). A marked entry is never served as it is: a
  *   request that arrives first waits for the re-render. If that render fails (backend down, 5xx), the last
  *   good copy is served as STALE and the failure reported; if it answers 404 (or anything but a 200), the
@@ -12,13 +12,25 @@
  * - A render that was already running when an invalidation named one of its tags is not stored: it is
  *   rendered again, so no request answered after the webhook's 2xx sees the old content.
  */
-import { buildEntry, isShareable, isStorable, type PageEntry, type RenderResult } from "./entry";
+import {
+  buildEntry,
+  claimRefresh,
+  isFresh,
+  isShareable,
+  isStorable,
+  keepAfterFailedRender,
+  markInvalidated,
+  markServedByStack,
+  type PageEntry,
+  type RenderResult,
+} from "./entry";
+import { Inflight } from "../util/inflight";
 import type { CacheTarget } from "./key";
 import { PageStore } from "./page-store";
 import { RefreshQueue } from "./refresh-queue";
 import type { CacheStatus } from "./serve";
 import { reportWarning } from "../monitoring";
-import { expandTags } from "./tags";
+import { expandTags } from "../backend/tags";
 
 export type RenderTarget = (target: CacheTarget) => Promise<RenderResult>;
 
@@ -59,7 +71,7 @@ const LOG_KEEP_MS = 5 * 60_000;
 
 export class PageCache {
   readonly store: PageStore;
-  private readonly inflight = new Map<string, Promise<Outcome>>();
+  private readonly inflight = new Inflight<Outcome>();
   private readonly queue: RefreshQueue;
   private readonly now: () => number;
   private readonly retryMs: number;
@@ -79,26 +91,26 @@ export class PageCache {
   /** A fresh entry servable as it is, or undefined (the fast path's whole question). */
   fresh(key: string): PageEntry | undefined {
     const entry = this.store.get(key);
-    return entry && !entry.invalidated && this.now() < entry.expiresAt ? entry : undefined;
+    return entry && isFresh(entry, this.now()) ? entry : undefined;
   }
 
   /**
-   * The answer for a request. `stackHeaders`: what the Express stack set on this response, stored with
-   * a new entry so that the fast path can replay them.
+   * The answer for a request that came through the Express stack (so the fast path may answer the key
+   * from now on).
    */
-  async answer(target: CacheTarget, stackHeaders: string[] | null): Promise<CacheAnswer> {
+  async answer(target: CacheTarget): Promise<CacheAnswer> {
     const entry = this.store.get(target.key);
     if (entry && !entry.invalidated) {
-      if (!entry.stackHeaders && stackHeaders) entry.stackHeaders = stackHeaders;
+      markServedByStack(entry);
       const now = this.now();
       if (now < entry.expiresAt) return { kind: "entry", entry, status: "HIT" };
       this.refreshLater(entry, now);
       return { kind: "entry", entry, status: "STALE" };
     }
-    const joined = this.inflight.has(target.key);
-    const outcome = await this.renderShared(target, stackHeaders ?? entry?.stackHeaders ?? null);
+    const joined = this.inflight.get(target.key) !== undefined;
+    const outcome = await this.renderShared(target, true);
     // A render with a cookie or marked private belongs to the request that started it alone.
-    if (joined && !outcome.shareable) return (await this.renderValidated(target, stackHeaders)).answer;
+    if (joined && !outcome.shareable) return (await this.renderValidated(target, true)).answer;
     return outcome.answer;
   }
 
@@ -114,7 +126,7 @@ export class PageCache {
     this.opts.invalidateData(tags);
     const keys = this.store.keysFor(expandTags(tags));
     for (const key of keys) {
-      this.store.peek(key)!.invalidated = true;
+      markInvalidated(this.store.peek(key)!);
       this.queue.add(key);
     }
     return keys.size;
@@ -130,44 +142,27 @@ export class PageCache {
   /** Resolves when no background render is queued or running (tests, benchmark). */
   async settled(): Promise<void> {
     await this.queue.idle();
-    while (this.inflight.size) await Promise.allSettled([...this.inflight.values()]);
-  }
-
-  stats() {
-    return {
-      entries: this.store.count,
-      bytes: this.store.bytes,
-      maxBytes: this.store.maxBytes,
-      renders: this.renders,
-      inflight: this.inflight.size,
-      queued: this.queue.queued,
-    };
+    while (this.inflight.size) await Promise.allSettled(this.inflight.promises());
   }
 
   private refreshLater(entry: PageEntry, now: number): void {
-    if (now < entry.retryAt || this.inflight.has(entry.target.key)) return;
-    entry.retryAt = now + this.retryMs;
+    if (this.inflight.get(entry.target.key) || !claimRefresh(entry, now, this.retryMs)) return;
     this.queue.add(entry.target.key);
   }
 
   private async refresh(key: string): Promise<void> {
     const entry = this.store.peek(key);
     if (!entry) return; // evicted or dropped meanwhile
-    if (!entry.invalidated && this.now() < entry.expiresAt) return; // a visitor's render got there first
-    await this.renderShared(entry.target, entry.stackHeaders);
+    if (isFresh(entry, this.now())) return; // a visitor's render got there first
+    await this.renderShared(entry.target, entry.servedByStack);
   }
 
-  private renderShared(target: CacheTarget, stackHeaders: string[] | null): Promise<Outcome> {
-    const running = this.inflight.get(target.key);
-    if (running) return running;
-    const promise = this.renderValidated(target, stackHeaders).finally(() => {
-      if (this.inflight.get(target.key) === promise) this.inflight.delete(target.key);
-    });
-    this.inflight.set(target.key, promise);
-    return promise;
+  /** `servedByStack`: whether the stored entry may be answered by the fast path (entry.ts). */
+  private renderShared(target: CacheTarget, servedByStack: boolean): Promise<Outcome> {
+    return this.inflight.run(target.key, () => this.renderValidated(target, servedByStack), undefined);
   }
 
-  private async renderValidated(target: CacheTarget, stackHeaders: string[] | null): Promise<Outcome> {
+  private async renderValidated(target: CacheTarget, servedByStack: boolean): Promise<Outcome> {
     for (let attempt = 1; ; attempt++) {
       const startEpoch = this.epoch;
       const renderedAt = this.now();
@@ -184,10 +179,10 @@ export class PageCache {
         this.store.delete(target.key);
         return { answer: { kind: "render", result }, shareable: isShareable(result) };
       }
-      const entry = await buildEntry(target, result, { renderedAt, ttlMs: this.opts.ttlMs, stackHeaders });
+      const entry = await buildEntry(target, result, { renderedAt, ttlMs: this.opts.ttlMs, servedByStack });
       if (this.invalidatedSince(startEpoch, entry.tags)) {
         if (attempt < MAX_ATTEMPTS) continue;
-        entry.invalidated = true; // keep it out of service: the next request renders again
+        markInvalidated(entry); // keep it out of service: the next request renders again
       }
       this.store.set(entry);
       return { answer: { kind: "entry", entry, status: "MISS" }, shareable: true };
@@ -200,10 +195,7 @@ export class PageCache {
     const detail = error instanceof Error ? error.message : `HTTP ${status}`;
     if (old) {
       reportWarning("page cache: re-render failed, serving the last good copy", { key: printable(target), detail });
-      const now = this.now();
-      old.invalidated = false;
-      old.expiresAt = Math.min(old.expiresAt, now);
-      old.retryAt = now + this.retryMs;
+      keepAfterFailedRender(old, this.now(), this.retryMs);
       return { answer: { kind: "entry", entry: old, status: "STALE" }, shareable: true };
     }
     if (error) reportWarning("page cache: render failed", { key: printable(target), detail });

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { PageCache, type CacheAnswer } from "./page-cache";
 import { cacheTarget, type CacheTarget } from "./key";
 import type { RenderResult } from "./entry";
-import { pageListTags } from "./tags";
+import { pageListTags } from "../backend/tags";
 import { gunzipSync } from "node:zlib";
 
 vi.mock("../monitoring", () => ({ reportWarning: vi.fn(), reportError: vi.fn() }));
@@ -72,10 +72,10 @@ describe("PageCache", () => {
   it("renders a miss once however many requests wait, then serves hits", async () => {
     const t = setup();
     t.pages.set("dupont/", { status: 200, body: "home v1", tags: ["site:dupont", "page:home"] });
-    const answers = await Promise.all(Array.from({ length: 50 }, () => t.cache.answer(target("dupont", "/"), null)));
+    const answers = await Promise.all(Array.from({ length: 50 }, () => t.cache.answer(target("dupont", "/"))));
     expect(t.cache.renders).toBe(1);
     expect(answers.every((a) => statusOf(a) === "MISS" && bodyOf(a) === "home v1")).toBe(true);
-    expect(statusOf(await t.cache.answer(target("dupont", "/"), null))).toBe("HIT");
+    expect(statusOf(await t.cache.answer(target("dupont", "/")))).toBe("HIT");
     expect(t.cache.fresh(target("dupont", "/").key)).toBeDefined();
   });
 
@@ -97,7 +97,7 @@ describe("PageCache", () => {
       ["martin", "/"],
       ["dupont", "/contact/"],
     ]) {
-      await t.cache.answer(target(code, path), null);
+      await t.cache.answer(target(code, path));
     }
     expect(t.cache.invalidate(["site:martin:page:home"])).toBe(1);
     expect(t.dataInvalidations).toEqual([["site:martin:page:home"]]);
@@ -114,8 +114,8 @@ describe("PageCache", () => {
     const t = setup();
     t.pages.set("dupont/sitemap.xml", { status: 200, body: "<urlset/>", tags: pageListTags("dupont") });
     t.pages.set("dupont/a/", { status: 200, body: "a", tags: ["site:dupont", "page:a", "site:dupont:page:a"] });
-    await t.cache.answer(target("dupont", "/sitemap.xml"), null);
-    await t.cache.answer(target("dupont", "/a/"), null);
+    await t.cache.answer(target("dupont", "/sitemap.xml"));
+    await t.cache.answer(target("dupont", "/a/"));
     expect(t.cache.invalidate(["site:martin:page:new"])).toBe(0);
     expect(t.cache.invalidate(["site:dupont:page:new"])).toBe(1); // a page published: the sitemap only
     expect(t.cache.invalidate(["page:new"])).toBe(1);
@@ -125,10 +125,10 @@ describe("PageCache", () => {
   it("never serves the old content after invalidate(): a request waits for the re-render", async () => {
     const t = setup();
     t.pages.set("dupont/a/", { status: 200, body: "v1", tags: ["page:a"] });
-    await t.cache.answer(target("dupont", "/a/"), null);
+    await t.cache.answer(target("dupont", "/a/"));
     t.pages.set("dupont/a/", { status: 200, body: "v2", tags: ["page:a"] });
     t.cache.invalidate(["page:a"]);
-    const answer = await t.cache.answer(target("dupont", "/a/"), null);
+    const answer = await t.cache.answer(target("dupont", "/a/"));
     expect(bodyOf(answer)).toBe("v2");
     await t.cache.settled();
     expect(t.cache.renders).toBe(2); // the background re-render and the visitor shared one render
@@ -138,25 +138,25 @@ describe("PageCache", () => {
     const t = setup();
     t.pages.set("dupont/a/", { status: 200, body: "v1", tags: ["page:a"] });
     const release = t.hold();
-    const first = t.cache.answer(target("dupont", "/a/"), null);
+    const first = t.cache.answer(target("dupont", "/a/"));
     await new Promise((r) => setTimeout(r, 5));
     // The render has read v1; the content changes and the webhook arrives before it finishes.
     t.pages.set("dupont/a/", { status: 200, body: "v2", tags: ["page:a"] });
     t.cache.invalidate(["page:a"]);
-    const second = t.cache.answer(target("dupont", "/a/"), null);
+    const second = t.cache.answer(target("dupont", "/a/"));
     release();
     expect(bodyOf(await second)).toBe("v2");
     expect(bodyOf(await first)).toBe("v2");
-    expect(bodyOf(await t.cache.answer(target("dupont", "/a/"), null))).toBe("v2");
+    expect(bodyOf(await t.cache.answer(target("dupont", "/a/")))).toBe("v2");
   });
 
   it("serves the last good copy when the re-render fails, and reports it", async () => {
     const t = setup();
     t.pages.set("dupont/a/", { status: 200, body: "good", tags: ["page:a"] });
-    await t.cache.answer(target("dupont", "/a/"), null);
+    await t.cache.answer(target("dupont", "/a/"));
     t.pages.set("dupont/a/", { status: 503, body: "backend down", tags: [] });
     t.cache.invalidate(["page:a"]);
-    const answer = await t.cache.answer(target("dupont", "/a/"), null);
+    const answer = await t.cache.answer(target("dupont", "/a/"));
     expect(statusOf(answer)).toBe("STALE");
     expect(bodyOf(answer)).toBe("good");
     expect(reportWarning).toHaveBeenCalledWith(
@@ -165,39 +165,39 @@ describe("PageCache", () => {
     );
     // Without an old copy a failure is answered as it is, and nothing is stored.
     t.pages.set("dupont/cold/", { status: 503, body: "backend down", tags: [] });
-    expect(statusOf(await t.cache.answer(target("dupont", "/cold/"), null))).toBe("render 503");
+    expect(statusOf(await t.cache.answer(target("dupont", "/cold/")))).toBe("render 503");
     expect(t.cache.store.peek(target("dupont", "/cold/").key)).toBeUndefined();
   });
 
   it("drops the entry when the backend says 404 after an invalidation", async () => {
     const t = setup();
     t.pages.set("dupont/a/", { status: 200, body: "published", tags: ["page:a"] });
-    await t.cache.answer(target("dupont", "/a/"), null);
+    await t.cache.answer(target("dupont", "/a/"));
     t.pages.delete("dupont/a/");
     t.cache.invalidate(["page:a"]);
-    expect(statusOf(await t.cache.answer(target("dupont", "/a/"), null))).toBe("render 404");
+    expect(statusOf(await t.cache.answer(target("dupont", "/a/")))).toBe("render 404");
     expect(t.cache.store.peek(target("dupont", "/a/").key)).toBeUndefined();
   });
 
   it("serves stale once after the TTL while one background render refreshes", async () => {
     const t = setup({ ttlMs: 1000 });
     t.pages.set("dupont/a/", { status: 200, body: "v1", tags: ["page:a"] });
-    await t.cache.answer(target("dupont", "/a/"), null);
+    await t.cache.answer(target("dupont", "/a/"));
     t.pages.set("dupont/a/", { status: 200, body: "v2", tags: ["page:a"] });
     t.tick(1001);
-    const stale = await Promise.all([1, 2, 3].map(() => t.cache.answer(target("dupont", "/a/"), null)));
+    const stale = await Promise.all([1, 2, 3].map(() => t.cache.answer(target("dupont", "/a/"))));
     expect(stale.map(statusOf)).toEqual(["STALE", "STALE", "STALE"]);
     expect(bodyOf(stale[0])).toBe("v1");
     await t.cache.settled();
     expect(t.cache.renders).toBe(2);
-    const fresh = await t.cache.answer(target("dupont", "/a/"), null);
+    const fresh = await t.cache.answer(target("dupont", "/a/"));
     expect([statusOf(fresh), bodyOf(fresh)]).toEqual(["HIT", "v2"]);
   });
 
   it("neither stores nor shares a response that sets a cookie", async () => {
     const t = setup();
     t.pages.set("dupont/c/", { status: 200, body: "with cookie", tags: ["page:c"], headers: { "set-cookie": "s=1" } });
-    const answers = await Promise.all([1, 2, 3].map(() => t.cache.answer(target("dupont", "/c/"), null)));
+    const answers = await Promise.all([1, 2, 3].map(() => t.cache.answer(target("dupont", "/c/"))));
     expect(answers.map(statusOf)).toEqual(["render 200", "render 200", "render 200"]);
     expect(t.cache.renders).toBe(3);
     expect(t.cache.store.count).toBe(0);
@@ -206,7 +206,7 @@ describe("PageCache", () => {
   it("does not store a response marked private or no-store", async () => {
     const t = setup();
     t.pages.set("dupont/p/", { status: 200, body: "x", tags: [], headers: { "cache-control": "private, max-age=0" } });
-    await t.cache.answer(target("dupont", "/p/"), null);
+    await t.cache.answer(target("dupont", "/p/"));
     expect(t.cache.store.count).toBe(0);
   });
 });

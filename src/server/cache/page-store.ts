@@ -4,7 +4,7 @@
  * rendered, refreshed or invalidated is page-cache.ts's business.
  */
 import { LRUCache } from "lru-cache";
-import { TagIndex } from "./tag-index";
+import { TagIndex } from "../util/tag-index";
 import type { PageEntry } from "./entry";
 
 export class PageStore {
@@ -58,9 +58,5 @@ export class PageStore {
   /** Bytes counted against the budget. */
   get bytes(): number {
     return this.lru.calculatedSize;
-  }
-
-  keys(): IterableIterator<string> {
-    return this.lru.keys();
   }
 }

@@ -6,7 +6,7 @@ function entry(path: string, tags: string[], bodyBytes: number, code = "dupont")
   return assembleEntry({
     target: { key: `${code}\u0000\u0000${path}`, code, origin: "https://x", url: path },
     headers: ["content-type", "text/html"],
-    stackHeaders: null,
+    servedByStack: false,
     br: Buffer.alloc(bodyBytes / 2),
     gzip: Buffer.alloc(bodyBytes / 2),
     identity: null,

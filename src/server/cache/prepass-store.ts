@@ -104,7 +104,7 @@ export function readPrepass(dir: string, ttlMs: number): LoadedPrepass | null {
       assembleEntry({
         target,
         headers: r.headers,
-        stackHeaders: null,
+        servedByStack: false,
         br: body(r.br),
         gzip: body(r.gzip),
         identity: body(r.identity),

@@ -10,8 +10,6 @@
  * else its first registered domain, else its preview host: the host its visitors use, so that their first
  * request after a deploy is a HIT (the cache key holds the host: key.ts says why).
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
 import type { Env } from "../env";
 import {
   isBackendError,
@@ -21,8 +19,7 @@ import {
   type SiteConfig,
   type TeamMember,
 } from "../backend";
-import { downloadMedia } from "../backend/media-download";
-import { MEDIA_EXTENSIONS, type CachedMediaKind } from "../media-cache";
+import { writeMediaCache } from "../media/build-cache";
 import type { Practice } from "../tenancy";
 import { buildEntry, isStorable, type PageEntry } from "./entry";
 import { cacheTarget, type CacheTarget } from "./key";
@@ -51,7 +48,7 @@ export interface PrepassResult extends PrepassSummary {
 /** Practices probed and listed at once: a backend with hundreds of practices gets a few requests at a time. */
 const PROBE_CONCURRENCY = 8;
 
-/** Extra per-practice resources rendered beside its pages (answered by the endpoints issue; a 404 is skipped). */
+/** Extra per-practice resources rendered beside its pages (a 404 is skipped). */
 const PRACTICE_FILES = ["/robots.txt", "/sitemap.xml"];
 
 export async function runPrepass(opts: PrepassOptions): Promise<PrepassResult> {
@@ -100,7 +97,11 @@ export async function runPrepass(opts: PrepassOptions): Promise<PrepassResult> {
       const target = cacheTarget("GET", practice.code, host, "https", path);
       if (target) jobs.push({ code: practice.code, target });
     }
-    await cacheMedia(opts, practice.code, config, log);
+    await writeMediaCache(
+      { apiBaseUrl: opts.env.BACKEND_API_URL, timeoutMs: opts.env.BACKEND_TIMEOUT_MS, roots: opts.mediaDirs, log },
+      practice.code,
+      config,
+    );
   });
 
   const entries: PageEntry[] = [];
@@ -148,7 +149,7 @@ async function renderOne(
         log(`prepass: ${target.code} ${target.url}: HTTP ${result.status}, not prerendered`);
       return null;
     }
-    return await buildEntry(target, result, { renderedAt: Date.now(), ttlMs: 0, stackHeaders: null });
+    return await buildEntry(target, result, { renderedAt: Date.now(), ttlMs: 0, servedByStack: false });
   } catch (error) {
     log(`prepass: ${target.code} ${target.url}: ${describe(error)}, not prerendered`);
     return null;
@@ -178,39 +179,6 @@ export function prepassPaths(pages: PageSummary[], team: TeamMember[], jobs: Job
   const jobsPage = pages.find((p) => p.kind === "jobs");
   if (jobsPage) for (const job of jobs) paths.push(`${jobsPage.path}${job.slug}/`);
   return [...new Set([...paths, ...PRACTICE_FILES])];
-}
-
-/** Downloads the logo and favicon into every media directory; a failure is logged, never fatal. */
-async function cacheMedia(opts: PrepassOptions, code: string, config: SiteConfig, log: (line: string) => void) {
-  const kinds: [CachedMediaKind, SiteConfig["logo"]][] = [
-    ["logo", config.logo],
-    ["favicon", config.favicon],
-  ];
-  for (const [kind, media] of kinds) {
-    for (const dir of opts.mediaDirs) clearMedia(resolve(dir, code), kind);
-    if (!media) continue;
-    try {
-      const bytes = await downloadMedia(opts.env.BACKEND_API_URL, media.url, opts.env.BACKEND_TIMEOUT_MS);
-      const file = `${kind}.${MEDIA_EXTENSIONS[media.mime_type]}`;
-      for (const dir of opts.mediaDirs) {
-        mkdirSync(resolve(dir, code), { recursive: true });
-        writeFileSync(join(resolve(dir, code), file), bytes);
-      }
-    } catch (error) {
-      log(`prepass: ${code} ${kind} not cached: ${describe(error)}`);
-    }
-  }
-}
-
-/** Removes an earlier build's file of another format (a logo that went from png to svg). */
-function clearMedia(folder: string, kind: CachedMediaKind): void {
-  let files: string[];
-  try {
-    files = readdirSync(folder);
-  } catch {
-    return;
-  }
-  for (const file of files) if (file.startsWith(`${kind}.`)) rmSync(join(folder, file), { force: true });
 }
 
 async function forEachLimited<T>(items: T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {

@@ -86,12 +86,12 @@ describe("the pre-pass output", () => {
         body: html,
         tags: ["site:dupont", "page:contact"],
       },
-      { renderedAt: 1_000, ttlMs: 0, stackHeaders: null },
+      { renderedAt: 1_000, ttlMs: 0, servedByStack: false },
     );
     const png = assembleEntry({
       target: cacheTarget("GET", "dupont", "www.cabinet-dupont.fr", "https", "/api/og?title=A")!,
       headers: ["content-type", "image/png"],
-      stackHeaders: null,
+      servedByStack: false,
       br: null,
       gzip: null,
       identity: Buffer.from([137, 80, 78, 71]),
@@ -116,10 +116,10 @@ describe("the pre-pass output", () => {
       entry.etag,
       html.length,
     ]);
-    expect([page.renderedAt, page.expiresAt, page.stackHeaders, page.invalidated]).toEqual([
+    expect([page.renderedAt, page.expiresAt, page.servedByStack, page.invalidated]).toEqual([
       1_000,
       61_000,
-      null,
+      false,
       false,
     ]);
     expect(card.identity).toEqual(Buffer.from([137, 80, 78, 71]));

@@ -24,10 +24,6 @@ export class RefreshQueue {
     return this.waiting.size;
   }
 
-  get active(): number {
-    return this.running;
-  }
-
   /** Resolves once nothing is queued or running. */
   idle(): Promise<void> {
     if (this.running === 0 && this.waiting.size === 0) return Promise.resolve();

@@ -4,7 +4,7 @@
  * (cookies, language, forwarded headers) reaches a render whose bytes other visitors will get, and a
  * background refresh renders exactly what a visitor's miss would have.
  */
-import type { RenderRequest } from "../render";
+import type { RenderRequest } from "../render/render";
 import type { RenderResult } from "./entry";
 import type { CacheTarget } from "./key";
 
@@ -14,7 +14,7 @@ export function targetRenderer(renderRequest: RenderRequest) {
   return async (target: CacheTarget): Promise<RenderResult> => {
     const tags = new Set<string>();
     const request = new Request(`${target.origin}${target.url}`, { headers: { accept: ACCEPT } });
-    const response = await renderRequest(request, { ssr: true, render: { code: target.code, tags } });
+    const response = await renderRequest(request, { code: target.code, tags });
     // Reading the whole body also waits for every loader, so the tag set is complete.
     const body = Buffer.from(await response.arrayBuffer());
     return { status: response.status, headers: response.headers, body, tags: [...tags] };

@@ -10,9 +10,8 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, Response } from "express";
-import { isKnownTagShape, TAG_SHAPES_TEXT } from "./tags";
+import { isKnownTagShape, TAG_SHAPES_TEXT } from "../backend/tags";
 import { reportWarning } from "../monitoring";
-import { bodyOf } from "../http/request-body";
 
 export const MAX_TAGS = 200;
 const MAX_TAG_LENGTH = 256;
@@ -40,11 +39,11 @@ export function validateTags(body: unknown): string[] {
 }
 
 /**
- * Parses the body read (and size-limited) on the Node side by the request-body middleware
+ * Parses a body already read (and size-limited) on the Node side by the request-body middleware
  * (http/request-body.ts): an oversized or slow body never reaches these routes.
  */
-export function readJsonBody(req: Request): unknown {
-  const text = bodyOf(req).toString("utf8");
+export function parseJsonBody(body: Buffer): unknown {
+  const text = body.toString("utf8");
   if (text.trim() === "") throw new BodyError('body is empty: send a JSON object with "tags"');
   try {
     return JSON.parse(text);
@@ -63,6 +62,8 @@ export function secretMatches(given: unknown, expected: string): boolean {
 
 export interface RevalidateOptions {
   secret: string;
+  /** The request's body, read within its limits before the routes run (http/request-body.ts). */
+  bodyOf: (req: Request) => Buffer;
   invalidate: (tags: string[]) => number;
 }
 
@@ -85,7 +86,7 @@ export function revalidateHandlers(opts: RevalidateOptions) {
     if (!secretMatches(req.headers["x-revalidate-secret"], opts.secret)) return rejected(req, res);
     let tags: string[];
     try {
-      tags = validateTags(readJsonBody(req));
+      tags = validateTags(parseJsonBody(opts.bodyOf(req)));
     } catch (error) {
       return badRequest(res, error);
     }
@@ -96,7 +97,7 @@ export function revalidateHandlers(opts: RevalidateOptions) {
   const api = async (req: Request, res: Response) => {
     let body: unknown;
     try {
-      body = readJsonBody(req);
+      body = parseJsonBody(opts.bodyOf(req));
     } catch (error) {
       return badRequest(res, error);
     }

@@ -58,8 +58,8 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
 }
 
 /**
- * Sends the entry. `withStackHeaders`: the fast path replays the headers the Express stack would have
- * set; inside Express they are already on the response.
+ * Sends the entry. `stackHeaders`: the fast path replays the headers the Express stack sets on every
+ * response; inside Express (null) they are already on the response.
  */
 export function writeEntry(
   res: ServerResponse,
@@ -67,14 +67,13 @@ export function writeEntry(
   method: string,
   entry: PageEntry,
   status: CacheStatus,
-  withStackHeaders: boolean,
+  stackHeaders: readonly string[] | null,
   now = Date.now(),
 ): void {
   const age = String(Math.max(0, Math.floor((now - entry.renderedAt) / 1000)));
   const compressed = entry.br !== null;
   if (matchesEtag(reqHeaders["if-none-match"], entry.etag)) {
-    const head =
-      withStackHeaders && entry.stackHeaders ? entry.stackHeaders.concat(entry.headers) : entry.headers.slice();
+    const head = stackHeaders ? stackHeaders.concat(entry.headers) : entry.headers.slice();
     head.push("etag", entry.etag, "x-cache", status, "age", age);
     if (compressed) head.push("vary", "Accept-Encoding");
     res.writeHead(304, head);
@@ -84,11 +83,11 @@ export function writeEntry(
   const encoding = chooseEncoding(reqHeaders["accept-encoding"], compressed);
   const body = encoding === "br" ? entry.br! : encoding === "gzip" ? entry.gzip! : null;
   let head: string[];
-  if (withStackHeaders && status === "HIT") {
+  if (stackHeaders && status === "HIT") {
     // The hit path: one prepared list per entry and encoding, only Age (its last value) changes.
-    head = (entry.wire ??= {})[encoding] ??= buildHead(entry, encoding, body, "HIT", true);
+    head = (entry.wire ??= {})[encoding] ??= buildHead(entry, encoding, body, "HIT", stackHeaders);
   } else {
-    head = buildHead(entry, encoding, body, status, withStackHeaders);
+    head = buildHead(entry, encoding, body, status, stackHeaders);
   }
   head[head.length - 1] = age;
   res.writeHead(200, head);
@@ -101,9 +100,9 @@ function buildHead(
   encoding: Encoding,
   body: Buffer | null,
   status: CacheStatus,
-  withStack: boolean,
+  stackHeaders: readonly string[] | null,
 ): string[] {
-  const head = withStack && entry.stackHeaders ? entry.stackHeaders.concat(entry.headers) : entry.headers.slice();
+  const head = stackHeaders ? stackHeaders.concat(entry.headers) : entry.headers.slice();
   head.push("etag", entry.etag, "x-cache", status);
   if (entry.br !== null) head.push("vary", "Accept-Encoding");
   if (body) head.push("content-encoding", encoding, "content-length", String(body.length));

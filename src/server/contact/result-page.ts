@@ -4,12 +4,10 @@
  * the page still shows the form with the visitor's input.
  */
 import type { RequestEventLoader } from "@builder.io/qwik-city";
-import { getBackend } from "../backend";
-import { setHtmlAttributes } from "../html-attributes";
 import { reportWarning } from "../monitoring";
-import { getRenderContext } from "../render-context";
-import { readSiteShell, siteChrome, type SiteShell } from "../site";
-import { themeStyle, validTheme } from "../theme";
+import { requestContext, setHtmlAttributes } from "../render/render";
+import { readSiteShell, siteChrome, type SiteShell } from "../site/site";
+import { themeStyle, validTheme } from "../site/theme";
 import { getContactResult } from "./result";
 
 export async function loadContactResultPage(ev: RequestEventLoader) {
@@ -21,7 +19,8 @@ export async function loadContactResultPage(ev: RequestEventLoader) {
   ev.headers.set("Cache-Control", "no-store");
   let shell: SiteShell | null = null;
   try {
-    shell = await readSiteShell(getBackend(), getRenderContext(ev));
+    const ctx = requestContext(ev);
+    shell = await readSiteShell(ctx.services.backend, ctx);
     setHtmlAttributes(ev, { style: themeStyle(validTheme(shell.config.theme, shell.config.code)) });
   } catch (error) {
     reportWarning("contact: site frame unavailable for the refused-submission page", { error: String(error) });
@@ -36,7 +35,7 @@ export async function loadContactResultPage(ev: RequestEventLoader) {
       values: result.values,
       page: result.page,
     },
-    // The header and footer take the display-ready site chrome (src/server/site.ts).
+    // The header and footer take the display-ready site chrome (src/server/site/site.ts).
     shell: shell ? siteChrome(shell) : null,
     title: contactPage?.title ?? "Contact",
   };

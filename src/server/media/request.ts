@@ -9,15 +9,7 @@
 /** The widths `w` may ask for (srcset steps). Anything else is refused: a visitor must not fill the cache. */
 export const MEDIA_WIDTHS = [160, 320, 480, 640, 960, 1280, 1600] as const;
 
-export const MEDIA_TYPES: Record<string, string> = {
-  webp: "image/webp",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  svg: "image/svg+xml",
-};
-
-export const RASTER_TYPES = new Set(["image/webp", "image/png", "image/jpeg"]);
+import { mediaTypeOfName } from "./types";
 
 const MAX_PATH_LENGTH = 512;
 /** RFC 3986 pchar minus ":" "@" (never needed in a file name, and "@" reads as user-info to some parsers). */
@@ -50,8 +42,7 @@ export function parseMediaRequest(params: URLSearchParams): MediaRequest {
     segments.push(decoded);
   }
   const name = segments[segments.length - 1];
-  const ext = name.includes(".") ? name.slice(name.lastIndexOf(".") + 1).toLowerCase() : "";
-  const type = MEDIA_TYPES[ext];
+  const type = mediaTypeOfName(name);
   if (!type) return fail("`path` must name a webp, png, jpg or svg file");
 
   const widths = params.getAll("w");

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_THEME, parseOklch, themeColor, toSrgb8 } from "../site/theme";
 import { oklchToHex, themeColors } from "./colors";
 
 describe("oklchToHex", () => {
@@ -18,5 +19,18 @@ describe("oklchToHex", () => {
     const b = themeColors({ primary_hue: 20, primary_chroma: 0.15, accent_hue: 90, accent_chroma: 0.1 });
     expect(a.primary).not.toBe(b.primary);
     expect(a.accent).not.toBe(a.primary);
+  });
+});
+
+describe("themeColors", () => {
+  it("are the site's own strong shades, not a fixed lightness", () => {
+    const site = parseOklch(themeColor(DEFAULT_THEME.primary_hue, DEFAULT_THEME.primary_chroma).strong);
+    const hex = `#${toSrgb8(site)
+      .map((v) => v.toString(16).padStart(2, "0"))
+      .join("")}`;
+    expect(themeColors(DEFAULT_THEME).primary).toBe(hex);
+    // The site's default primary is lighter than the old fixed 0.45 of the card.
+    expect(site.l).toBeGreaterThan(0.45);
+    expect(themeColors(DEFAULT_THEME).primary).not.toBe(oklchToHex(0.45, DEFAULT_THEME.primary_chroma, DEFAULT_THEME.primary_hue));
   });
 });

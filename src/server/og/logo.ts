@@ -5,9 +5,7 @@
  */
 import { extname } from "node:path";
 import sharp from "sharp";
-import { mediaCachePath } from "../media-cache";
-
-export const SUPPORTED_LOGO_TYPES = [".svg", ".png", ".jpg", ".jpeg", ".webp"] as const;
+import { mediaTypeOfName } from "../media/types";
 
 /** The box the logo is fitted into on the card, in pixels. */
 export const LOGO_BOX = { width: 440, height: 150 } as const;
@@ -26,10 +24,10 @@ export type LogoLookup =
  * The logo of `code` ready for the card, or null with the warning to report: the logo is missing from
  * the cache, has a type outside the supported list, or cannot be decoded.
  */
-export async function loadCardLogo(code: string, path: string | null = mediaCachePath(code, "logo")): Promise<LogoLookup> {
+export async function loadCardLogo(code: string, path: string | null): Promise<LogoLookup> {
   if (!path) return { logo: null, warning: `og card: logo not in media cache: ${code}`, context: { code } };
   const type = extname(path).toLowerCase();
-  if (!(SUPPORTED_LOGO_TYPES as readonly string[]).includes(type)) {
+  if (!mediaTypeOfName(path)) {
     return { logo: null, warning: `og card: unsupported logo type ${type || "(none)"} for ${code}: ${path}`, context: { code, path } };
   }
   try {

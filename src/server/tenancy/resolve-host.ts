@@ -50,3 +50,10 @@ export function isInternalPath(pathname: string): boolean {
 export function internalPath(code: string, publicPathname: string): string {
   return `${INTERNAL_PREFIX}/${code}${publicPathname.startsWith("/") ? "" : "/"}${publicPathname}`;
 }
+
+/** The public path of a request Qwik City routed to the internal one (`/_sites/<code>/x` -> `/x`). */
+export function publicPath(internalPathname: string, code: string): string {
+  const prefix = `${INTERNAL_PREFIX}/${code}`;
+  const rest = internalPathname.startsWith(prefix) ? internalPathname.slice(prefix.length) : internalPathname;
+  return rest.startsWith("/") ? rest : `/${rest}`;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseRegistry } from "./registry";
-import { isInternalPath, resolveHost, type HostRules } from "./resolve-host";
+import { isInternalPath, publicPath, resolveHost, type HostRules } from "./resolve-host";
 
 const registry = parseRegistry([
   { code: "dupont", domains: ["www.cabinet-dupont.fr", "cabinet-dupont.fr"] },
@@ -88,5 +88,14 @@ describe("isInternalPath", () => {
   );
   it.each(["/", "/contact/", "/_sitesmap/", "/sites/", "/a/_sites/"])("%s is public", (path) => {
     expect(isInternalPath(path)).toBe(false);
+  });
+});
+
+describe("publicPath", () => {
+  it("strips the internal prefix of this practice only", () => {
+    expect(publicPath("/_sites/dupont/implantologie/", "dupont")).toBe("/implantologie/");
+    expect(publicPath("/_sites/dupont/", "dupont")).toBe("/");
+    expect(publicPath("/_sites/dupont", "dupont")).toBe("/");
+    expect(publicPath("/contact/", "dupont")).toBe("/contact/");
   });
 });

@@ -1,12 +1,12 @@
 import { component$, Slot } from "@builder.io/qwik";
 import { routeLoader$, useLocation, type DocumentHead } from "@builder.io/qwik-city";
-import { loadSite } from "~/server/site-loaders";
+import { loadSite } from "~/server/site/site";
 import { SiteHeader } from "~/components/layout/site-header";
 import { SiteFooter } from "~/components/layout/site-footer";
 import { Analytics } from "~/components/analytics/analytics";
 import { ErrorTracking } from "~/components/error-tracking/error-tracking";
 
-// Issue 5: the analytics component's loader (the shared indexing decision) runs only when exported here.
+// The analytics component's loader (the shared indexing decision) runs only when exported here.
 export { useAnalyticsAllowed } from "~/components/analytics/analytics";
 
 /** The practice's layout data (header, footer, theme); read once per render. */

@@ -1,5 +1,5 @@
-/** GET /sitemap.xml of the practice (src/server/site-files.ts). */
+/** GET /sitemap.xml of the practice (src/server/site/files.ts). */
 import type { RequestHandler } from "@builder.io/qwik-city";
-import { handleSitemap } from "~/server/site-files-handlers";
+import { handleSitemap } from "~/server/site/files";
 
 export const onGet: RequestHandler = (ev) => handleSitemap(ev);

@@ -1,5 +1,5 @@
-/** GET /api/media?path=/media/...&w=...: the live media proxy (src/server/media). */
+/** GET /api/media?path=/media/...&w=...: the live media proxy (src/server/media/proxy.ts). */
 import type { RequestHandler } from "@builder.io/qwik-city";
-import { handleMedia } from "~/server/media";
+import { handleMedia } from "~/server/media/proxy";
 
 export const onGet: RequestHandler = (ev) => handleMedia(ev);

@@ -1,0 +1,138 @@
+/**
+ * createApp(): the request listener of the server, importable without listening: the page cache's
+ * fast path, then the Express stack in front of Qwik City.
+ *
+ *  -1. fresh cache hits (cacheFront)        4. tenancy: Host -> practice, else plain 404
+ *   0. headers of every response            4b. redirects of migrated practices (301)
+ *   1. static build assets (immutable)      4c. page cache (GET/HEAD of cacheable responses)
+ *   2. global endpoints (any Host):
+ *      healthz, revalidation routes         5. pages: rendered by the real Qwik City router
+ *   3. /_sites from outside -> 404          6. final 404, then one error handler
+ *
+ * The fast path (src/server/cache/http.ts) answers fresh hits without Express and replays the one list
+ * of headers step 0 sets (security headers, noindex). Every long-lived object comes from the services
+ * (src/server/services.ts); this file builds none.
+ */
+import express, { type NextFunction, type Request, type Response } from "express";
+import type { RequestListener } from "node:http";
+import compression from "compression";
+import { join } from "node:path";
+import type { Services } from "../services";
+import { isInternalPath, resolveHost } from "../tenancy";
+import { sendFetchResponse, toFetchRequest } from "./express-bridge";
+import { reportError } from "../monitoring";
+import { isIndexable } from "../site/indexing";
+import { everyResponseHeaders, responseHeadersMiddleware } from "./security-headers";
+import { cmsOrigin } from "../build-constants";
+import { redirectsMiddleware } from "./redirects";
+import { cacheFront, cacheMiddleware, revalidateHandlers } from "../cache";
+import { bodyOf, requestBodyMiddleware } from "./request-body";
+import { canonicalPathMiddleware } from "./canonical-path";
+import { endpointPathMiddleware } from "./endpoint-paths";
+import { mediaFilesMiddleware } from "../media/static-files";
+
+export interface AppOptions {
+  services: Services;
+  /** The client build output (dist/): /build and /assets are served from it. */
+  distDir: string;
+}
+
+/** Request-scoped data the later middleware reads (never module state). */
+export interface TenantLocals {
+  code: string;
+  host: string;
+}
+
+const IMMUTABLE = { immutable: true, maxAge: "365d", index: false, redirect: false } as const;
+
+export function createApp({ services, distDir }: AppOptions): RequestListener {
+  const { env, hostRules, pageCache, renderRequest } = services;
+  const app = express();
+  app.disable("x-powered-by");
+  // Only a proxy on this machine or the container network may tell us the client's protocol/address.
+  app.set("trust proxy", env.TRUSTED_PROXY);
+
+  // Security headers (and noindex outside production) first, so every response carries them, refusals
+  // included. The cache's fast path replays the same list.
+  const stackHeaders = everyResponseHeaders({ cmsOrigin: cmsOrigin(env.BUILD_CMS_ORIGIN), indexable: isIndexable(env) });
+  app.use(responseHeadersMiddleware(stackHeaders));
+
+  app.use(compression());
+
+  app.use("/build", express.static(join(distDir, "build"), IMMUTABLE));
+  app.use("/assets", express.static(join(distDir, "assets"), IMMUTABLE));
+
+  app.get("/healthz", (_req, res) => {
+    res.type("text/plain").send("ok");
+  });
+
+  // Every body is read here, bounded in bytes and time, on the Node side (http/request-body.ts says why).
+  app.use(requestBodyMiddleware());
+
+  // Revalidation by tag, on any Host: the backend calls the container's internal address.
+  const revalidate = revalidateHandlers({
+    secret: env.REVALIDATION_SECRET,
+    bodyOf,
+    invalidate: (tags) => pageCache.invalidate(tags),
+  });
+  app.post("/webhooks/revalidate/", revalidate.webhook);
+  app.post("/api/revalidate", revalidate.api);
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (isInternalPath(req.path)) {
+      res.status(404).type("text/plain").send("Not Found");
+      return;
+    }
+    const code = resolveHost(req.headers.host, hostRules);
+    if (!code) {
+      res.status(404).type("text/plain").send("Not Found");
+      return;
+    }
+    res.locals.tenant = { code, host: req.headers.host! } satisfies TenantLocals;
+    next();
+  });
+
+  // One spelling per path: `//`, dot segments and needless escapes are redirected, never rendered or stored.
+  app.use(canonicalPathMiddleware());
+
+  // Redirects of migrated practices (migrations/{code}/redirects.json, loaded at start): after tenancy, before anything renders.
+  app.use(redirectsMiddleware(services.redirects.table));
+
+  // Files of the client build's root (favicon, manifest) served per tenant host; no index, no redirect.
+  // A practice's build-time media files only on its own hosts, SVG sandboxed (media/static-files.ts).
+  app.use(mediaFilesMiddleware());
+  app.use(express.static(distDir, { index: false, redirect: false, maxAge: "1h" }));
+
+  // The page cache: after tenancy and redirects, before the render. It stores only what the render below
+  // answers a 200 for; everything it does not answer falls through to the render.
+  app.use(cacheMiddleware(pageCache));
+
+  // POST /api/contact (the specified spelling) is answered there, never redirected.
+  app.use(endpointPathMiddleware());
+
+  app.use(async (req: Request, res: Response, next: NextFunction) => {
+    const tenant = res.locals.tenant as TenantLocals;
+    try {
+      const response = await renderRequest(toFetchRequest(req, tenant.host), { code: tenant.code, tags: new Set() }, req.ip);
+      await sendFetchResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  app.use((_req: Request, res: Response) => {
+    res.status(404).type("text/plain").send("Not Found");
+  });
+
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    reportError(error, { path: req.originalUrl });
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(500).type("text/plain").send("Internal Server Error");
+  });
+
+  // Fresh cache hits are answered in front of all of the above (src/server/cache/http.ts says why).
+  return cacheFront(pageCache, hostRules, stackHeaders, app, app.get("trust proxy fn"));
+}

@@ -1,0 +1,204 @@
+/**
+ * The redirect maps of migrated practices: migrations/{code}/redirects.json, a JSON object from an old
+ * path to a new path. Loaded and validated once at start; each old path then answers 301 to its new
+ * path on the same host (src/server/app.ts).
+ *
+ * Validation, every problem named with its file and key:
+ * - errors (the server refuses to start): a file that is not a JSON object of strings, a key or target
+ *   that is not a path, a target under the internal prefix, two keys that only differ by a trailing
+ *   slash but point to different targets, and a loop (following targets comes back to a key);
+ * - warnings: a chain (a target that is itself a key; served as one hop to the final target, so a
+ *   visitor and a crawler see a single 301) and a target outside the site (an absolute URL; not served,
+ *   since every answer here stays on the visitor's host).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { NextFunction, Request, Response } from "express";
+import { isInternalPath, PRACTICE_CODE } from "../tenancy";
+
+export const REDIRECTS_FILE = "redirects.json";
+
+/** Old path (normalised) -> new path, per practice. */
+export type RedirectTable = Map<string, Map<string, string>>;
+
+export interface RedirectProblem {
+  file: string;
+  key: string | null;
+  message: string;
+}
+
+export interface LoadedRedirects {
+  table: RedirectTable;
+  warnings: RedirectProblem[];
+}
+
+export class RedirectsError extends Error {
+  constructor(readonly problems: RedirectProblem[]) {
+    super(`Invalid redirect maps:\n${problems.map((p) => `  - ${formatProblem(p)}`).join("\n")}`);
+    this.name = "RedirectsError";
+  }
+}
+
+export function formatProblem(p: RedirectProblem): string {
+  return `${p.file}${p.key === null ? "" : ` key ${JSON.stringify(p.key)}`}: ${p.message}`;
+}
+
+/**
+ * The form keys and request paths are compared in: percent-decoded, without a trailing slash (except
+ * the root), the query kept when there is one. Null for a malformed escape, which matches nothing.
+ */
+export function normaliseRedirectPath(raw: string): string | null {
+  const q = raw.indexOf("?");
+  const pathPart = q === -1 ? raw : raw.slice(0, q);
+  const query = q === -1 ? "" : raw.slice(q);
+  let path: string;
+  try {
+    path = decodeURIComponent(pathPart);
+  } catch {
+    return null;
+  }
+  if (path.length > 1 && path.endsWith("/")) path = path.replace(/\/+$/, "") || "/";
+  return path + query;
+}
+
+const isSitePath = (value: string) => value.startsWith("/") && !value.startsWith("//") && !value.includes("\\");
+
+/** Validates one parsed redirects.json; `file` names it in every problem. */
+export function parseRedirects(json: unknown, file: string): { map: Map<string, string>; errors: RedirectProblem[]; warnings: RedirectProblem[] } {
+  const errors: RedirectProblem[] = [];
+  const warnings: RedirectProblem[] = [];
+  const map = new Map<string, string>();
+  if (json === null || typeof json !== "object" || Array.isArray(json)) {
+    errors.push({ file, key: null, message: "must be a JSON object mapping an old path to a new path" });
+    return { map, errors, warnings };
+  }
+  const rawKeyOf = new Map<string, string>();
+  for (const [key, target] of Object.entries(json as Record<string, unknown>)) {
+    if (typeof target !== "string") {
+      errors.push({ file, key, message: "the new path must be a string" });
+      continue;
+    }
+    if (!isSitePath(key)) {
+      errors.push({ file, key, message: 'the old path must start with a single "/"' });
+      continue;
+    }
+    if (!isSitePath(target)) {
+      if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(target.trim())) {
+        warnings.push({ file, key, message: `target outside the site (${target}): not served; write the new path, e.g. "/contact/"` });
+      } else {
+        errors.push({ file, key, message: `the new path ${JSON.stringify(target)} must start with a single "/"` });
+      }
+      continue;
+    }
+    if (isInternalPath(target.split("?")[0])) {
+      errors.push({ file, key, message: `the new path ${JSON.stringify(target)} is under the internal prefix` });
+      continue;
+    }
+    const from = normaliseRedirectPath(key);
+    if (from === null) {
+      errors.push({ file, key, message: "the old path has a malformed percent-escape" });
+      continue;
+    }
+    const previous = map.get(from);
+    if (previous !== undefined && previous !== target) {
+      errors.push({ file, key, message: `same old path as key ${JSON.stringify(rawKeyOf.get(from))} with another target` });
+      continue;
+    }
+    map.set(from, target);
+    rawKeyOf.set(from, key);
+  }
+
+  // Chains and loops: follow each key's targets through the map.
+  const resolved = new Map<string, string>();
+  for (const [from, target] of map) {
+    const key = rawKeyOf.get(from)!;
+    const seen = [from];
+    const hops = [key, target];
+    let current = target;
+    let loop = false;
+    for (;;) {
+      const next = normaliseRedirectPath(current);
+      if (next === null || !map.has(next)) break;
+      if (seen.includes(next)) {
+        loop = true;
+        break;
+      }
+      seen.push(next);
+      current = map.get(next)!;
+      hops.push(current);
+    }
+    if (loop) {
+      const note = hops.length === 2 ? " (the new path is the old path, trailing slash aside)" : "";
+      errors.push({ file, key, message: `redirect loop: ${hops.join(" -> ")}${note}` });
+      continue;
+    }
+    if (hops.length > 2) {
+      warnings.push({ file, key, message: `redirect chain: ${hops.join(" -> ")}; served as one 301 to ${current}` });
+    }
+    resolved.set(from, current);
+  }
+  return { map: resolved, errors, warnings };
+}
+
+/**
+ * Reads every migrations/<code>/redirects.json under `dir`. A missing directory means no redirects.
+ * Throws RedirectsError listing every error of every file; warnings are returned for the caller to report.
+ */
+export function loadRedirects(dir: string): LoadedRedirects {
+  const table: RedirectTable = new Map();
+  const errors: RedirectProblem[] = [];
+  const warnings: RedirectProblem[] = [];
+  if (!existsSync(dir)) return { table, warnings };
+  for (const code of readdirSync(dir).sort()) {
+    const file = join(dir, code, REDIRECTS_FILE);
+    if (!statSync(join(dir, code)).isDirectory() || !existsSync(file)) continue;
+    if (!PRACTICE_CODE.test(code)) {
+      warnings.push({ file, key: null, message: "the directory is not a practice code: file ignored" });
+      continue;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, "utf8"));
+    } catch (error) {
+      errors.push({ file, key: null, message: `is not valid JSON (${(error as Error).message})` });
+      continue;
+    }
+    const parsed = parseRedirects(json, file);
+    errors.push(...parsed.errors);
+    warnings.push(...parsed.warnings);
+    if (parsed.map.size) table.set(code, parsed.map);
+  }
+  if (errors.length) throw new RedirectsError(errors);
+  return { table, warnings };
+}
+
+/** The new path for a request, or null. `originalUrl` is the request's path and query as received. */
+export function findRedirect(table: RedirectTable, code: string, originalUrl: string): string | null {
+  const map = table.get(code);
+  if (!map) return null;
+  const q = originalUrl.indexOf("?");
+  const path = q === -1 ? originalUrl : originalUrl.slice(0, q);
+  const query = q === -1 ? "" : originalUrl.slice(q);
+  if (query) {
+    const withQuery = normaliseRedirectPath(path + query);
+    const exact = withQuery === null ? undefined : map.get(withQuery);
+    if (exact !== undefined) return exact;
+  }
+  const normalised = normaliseRedirectPath(path);
+  const target = normalised === null ? undefined : map.get(normalised);
+  if (target === undefined) return null;
+  // The visitor's query (campaign tags...) follows the redirect unless the target names its own.
+  return query && !target.includes("?") ? target + query : target;
+}
+
+/** Express middleware: 301 on the same host (a path-only Location) for GET and HEAD. */
+export function redirectsMiddleware(table: RedirectTable) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (table.size === 0 || (req.method !== "GET" && req.method !== "HEAD")) return next();
+    const code = (res.locals.tenant as { code: string } | undefined)?.code;
+    const target = code ? findRedirect(table, code, req.originalUrl) : null;
+    if (!target) return next();
+    res.setHeader("Cache-Control", "public, max-age=86400");
+    res.redirect(301, target);
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The headers of every response (pages, endpoints, static files, the tenancy 404s): the security headers,
+ * and X-Robots-Tag on a deployment that must not be indexed (the shared indexing decision). They are the
+ * same for every request of the process, so the page cache's fast path replays this very list on a hit
+ * (src/server/cache/http.ts) instead of running Express.
+ *
+ * The Content-Security-Policy restricts what is safe to restrict without breaking Qwik: framing
+ * (frame-ancestors: ourselves and the CMS preview iframe), <base>, plugins and form targets. It sets no
+ * script-src: Qwik's resumability relies on inline scripts (qwikloader, state), and the analytics and
+ * error-tracking hosts are build-time choices; a nonce-based script policy would also make every cached
+ * page unique per response.
+ */
+import type { NextFunction, Request, Response } from "express";
+import { NOINDEX_HEADER } from "../site/indexing";
+
+export interface SecurityHeaderOptions {
+  /** Origin of the content backend's admin (the CMS preview iframe); undefined: only 'self' may frame. */
+  cmsOrigin: string | undefined;
+}
+
+export interface ResponseHeaderOptions extends SecurityHeaderOptions {
+  /** isIndexable(env): false adds X-Robots-Tag: noindex to every response. */
+  indexable: boolean;
+}
+
+export function contentSecurityPolicy({ cmsOrigin }: SecurityHeaderOptions): string {
+  const ancestors = ["'self'", ...(cmsOrigin ? [new URL(cmsOrigin).origin] : [])];
+  return [
+    `frame-ancestors ${ancestors.join(" ")}`,
+    "base-uri 'self'",
+    "object-src 'none'",
+    "form-action 'self'",
+  ].join("; ");
+}
+
+export function securityHeaders(opts: SecurityHeaderOptions): Record<string, string> {
+  return {
+    "Content-Security-Policy": contentSecurityPolicy(opts),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+  };
+}
+
+/** Every response's headers as a flat [name, value, name, value…] list (what writeHead takes). */
+export function everyResponseHeaders(opts: ResponseHeaderOptions): string[] {
+  const headers: Record<string, string> = securityHeaders(opts);
+  if (!opts.indexable) headers["X-Robots-Tag"] = NOINDEX_HEADER;
+  return Object.entries(headers).flatMap(([name, value]) => [name.toLowerCase(), value]);
+}
+
+/** Express middleware; mounted first so that no response, not even a refusal, goes out without them. */
+export function responseHeadersMiddleware(flat: readonly string[]) {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    for (let i = 0; i < flat.length; i += 2) res.setHeader(flat[i], flat[i + 1]);
+    next();
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * GET /api/media?path=/media/...&w=...: the live media proxy. Fetches only validated media paths from
+ * the origin of BACKEND_API_URL (request.ts), streams the answer with its type and length, passes a 404
+ * through, times out (BACKEND_TIMEOUT_MS: 504), and lets browsers keep the result for a week. With `w`,
+ * raster images are resized (resize.ts); an SVG is served as it is, since it scales by itself.
+ */
+import type { RequestEvent } from "@builder.io/qwik-city";
+import { expectOk, isBackendError } from "../backend";
+import { reportError } from "../monitoring";
+import { requestContext } from "../render/render";
+import { parseMediaRequest } from "./request";
+import { RASTER_TYPES } from "./types";
+import { SVG_SANDBOX_POLICY } from "./static-files";
+import { createResizeCache, MediaNotFound, RESIZE_MAX_SOURCE_BYTES } from "./resize";
+
+/** A week, and a day of stale serving: media files are rarely replaced, and never under a hashed name. */
+export const MEDIA_CACHE_CONTROL = "public, max-age=604800, stale-while-revalidate=86400";
+const NOT_FOUND_CACHE_CONTROL = "public, max-age=60";
+
+class BadGateway extends Error {}
+
+/** The media type of the backend's answer, without parameters. */
+function mediaTypeOf(response: Response): string {
+  return (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+}
+
+/** The backend's content type, when it is the one the path's extension announces. */
+function checkedType(response: Response, expected: string): string {
+  const type = mediaTypeOf(response);
+  if (type !== expected) throw new BadGateway(`media: backend sent ${type || "no type"} for a ${expected} path`);
+  return type;
+}
+
+/** Fetches a validated media path from the backend's origin (backend/media.ts). */
+export type MediaFetch = (path: string, method: "GET" | "HEAD") => Promise<Response>;
+
+/** The proxy's long-lived parts: the backend fetch and the resized-image cache (built by services.ts). */
+export interface MediaProxy {
+  fetch: MediaFetch;
+  resized: ReturnType<typeof createResizeCache>;
+}
+
+export function createMediaProxy(fetchMedia: MediaFetch): MediaProxy {
+  return { fetch: fetchMedia, resized: createResizeCache((path) => fetchOriginal(fetchMedia, path)) };
+}
+
+/** The backend's 2xx answer for a media path; its 404 is MediaNotFound, any other status a BadGateway. */
+async function mediaAnswer(fetchMedia: MediaFetch, path: string, method: "GET" | "HEAD"): Promise<Response> {
+  try {
+    return await expectOk(await fetchMedia(path, method), path);
+  } catch (error) {
+    if (!isBackendError(error) || error.status === undefined) throw error;
+    if (error.isNotFound) throw new MediaNotFound(path);
+    throw new BadGateway(`media: backend answered ${error.status} for ${path}`);
+  }
+}
+
+async function fetchOriginal(fetchMedia: MediaFetch, path: string) {
+  let response: Response;
+  try {
+    response = await mediaAnswer(fetchMedia, path, "GET");
+  } catch (error) {
+    if (error instanceof MediaNotFound) return null;
+    throw error;
+  }
+  const declared = Number(response.headers.get("content-length"));
+  if (declared > RESIZE_MAX_SOURCE_BYTES) {
+    await response.body?.cancel();
+    throw new BadGateway(`media: ${path} is over ${RESIZE_MAX_SOURCE_BYTES} bytes`);
+  }
+  const type = mediaTypeOf(response);
+  const body = Buffer.from(await response.arrayBuffer());
+  if (body.byteLength > RESIZE_MAX_SOURCE_BYTES) throw new BadGateway(`media: ${path} is over ${RESIZE_MAX_SOURCE_BYTES} bytes`);
+  return { body, type };
+}
+
+function setHeaders(ev: RequestEvent, type: string, length: string | null) {
+  ev.headers.set("Content-Type", type);
+  if (length) ev.headers.set("Content-Length", length);
+  ev.headers.set("Cache-Control", MEDIA_CACHE_CONTROL);
+  if (type === "image/svg+xml") ev.headers.set("Content-Security-Policy", SVG_SANDBOX_POLICY);
+}
+
+export async function handleMedia(ev: RequestEvent): Promise<void> {
+  const ctx = requestContext(ev);
+  const { media } = ctx.services;
+  // Only an active practice's hosts proxy media: an unknown preview code or an inactive practice is a 404
+  // (the backend's answer for its configuration, read through the read cache). Any other failure is left
+  // to the media fetch below, which answers it as before (502/504).
+  const practice = await ctx.services.backend.config(ctx, ctx.code).catch((error: unknown) => error);
+  if (isBackendError(practice) && practice.isNotFound) {
+    ev.headers.set("Cache-Control", NOT_FOUND_CACHE_CONTROL);
+    ev.json(404, { error: "media not found" });
+    return;
+  }
+  const parsed = parseMediaRequest(ev.url.searchParams);
+  if (!parsed.ok) {
+    ev.headers.set("Cache-Control", "no-store");
+    ev.json(400, { error: parsed.error });
+    return;
+  }
+  try {
+    if (parsed.width && RASTER_TYPES.has(parsed.type)) {
+      const { image, hit } = await media.resized.get(parsed.path, parsed.width);
+      if (image.type !== parsed.type) throw new BadGateway(`media: backend sent ${image.type} for a ${parsed.type} path`);
+      setHeaders(ev, image.type, String(image.body.byteLength));
+      ev.headers.set("X-Media-Cache", hit ? "HIT" : "MISS");
+      ev.send(200, image.body);
+      return;
+    }
+    const method = ev.method === "HEAD" ? "HEAD" : "GET";
+    const response = await mediaAnswer(media.fetch, parsed.path, method);
+    let type: string;
+    try {
+      type = checkedType(response, parsed.type);
+    } catch (error) {
+      await response.body?.cancel();
+      throw error;
+    }
+    setHeaders(ev, type, response.headers.get("content-length"));
+    for (const name of ["etag", "last-modified"]) {
+      const value = response.headers.get(name);
+      if (value) ev.headers.set(name, value);
+    }
+    ev.send(new Response(response.body, { status: 200 }));
+  } catch (error) {
+    if (error instanceof MediaNotFound) {
+      ev.headers.set("Cache-Control", NOT_FOUND_CACHE_CONTROL);
+      ev.json(404, { error: "media not found" });
+      return;
+    }
+    const timedOut = isBackendError(error) && error.failure === "timeout";
+    reportError(error, { path: parsed.path, endpoint: "media" });
+    ev.headers.set("Cache-Control", "no-store");
+    ev.json(timedOut ? 504 : 502, { error: timedOut ? "media backend timed out" : "media backend failed" });
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The composition root: every long-lived object of the process is built here, once, from the parsed
+ * environment. Both entries use it (the server, src/entry.express.tsx, and the build pre-pass,
+ * src/entry.prepass.tsx). Route loaders and endpoints never import a singleton: they reach these objects
+ * through the request context (src/server/render/render.ts, requestContext(ev).services).
+ *
+ *   RequestServices   what a render needs: backend client (reading through its read cache), host rules,
+ *                     the contact relay's backend call and rate limiter, the media proxy's fetch and
+ *                     resize cache, the build-time media cache's directories
+ *   Services          the server's: those plus the render function, the page cache and the redirect maps
+ */
+import type { ServerRenderOptions } from "@builder.io/qwik-city/middleware/request-handler";
+import type { Env } from "./env";
+import {
+  createBackendClient,
+  directReader,
+  getMedia,
+  postContact,
+  ReadCache,
+  type BackendClient,
+  type ContactOutcome,
+  type ContactSubmission,
+} from "./backend";
+import { loadRegistry, type HostRules } from "./tenancy";
+import { createRateLimiter, type RateLimiter } from "./contact/rate-limit";
+import { createMediaProxy, type MediaProxy } from "./media/proxy";
+import { mediaCacheRoots } from "./media/build-cache";
+import { loadRedirects, type LoadedRedirects } from "./http/redirects";
+import { createRenderer, type RenderRequest } from "./render/render";
+import { createPageCache, type PageCache } from "./cache";
+
+export interface RequestServices {
+  env: Env;
+  hostRules: HostRules;
+  backend: BackendClient;
+  /** The backend read cache (null on the vite dev server, which has no revalidation route). */
+  readCache: ReadCache | null;
+  /** Relays one contact submission (the only write to the backend). */
+  sendContact: (code: string, submission: ContactSubmission) => Promise<ContactOutcome>;
+  contactLimiter: RateLimiter;
+  media: MediaProxy;
+  /** Where the build-time media cache (logos for the social card) is read. */
+  mediaCacheRoots: string[];
+}
+
+export interface Services extends RequestServices {
+  renderRequest: RenderRequest;
+  pageCache: PageCache;
+  redirects: LoadedRedirects;
+}
+
+/** Throws (RegistryError, RedirectsError…) when the practice list or a redirect map is invalid. */
+export function createRequestServices(env: Env, opts: { dev?: boolean } = {}): RequestServices {
+  const http = { baseUrl: env.BACKEND_API_URL, timeoutMs: env.BACKEND_TIMEOUT_MS };
+  const direct = directReader(http);
+  // The vite dev server has no page cache and no revalidation route: a read cache there would hide every
+  // backend edit until a restart. Built servers (and the pre-pass) read through it.
+  const readCache = opts.dev ? null : new ReadCache({ ttlSeconds: env.BACKEND_REVALIDATE_TTL });
+  const mediaOrigin = { baseUrl: new URL(env.BACKEND_API_URL).origin, timeoutMs: env.BACKEND_TIMEOUT_MS };
+  return {
+    env,
+    hostRules: { registry: loadRegistry(env.TENANTS_FILE), environment: env.ENVIRONMENT, previewDomain: env.PREVIEW_DOMAIN },
+    backend: createBackendClient(readCache ? readCache.wrap(direct) : direct),
+    readCache,
+    sendContact: (code, submission) => postContact(http, code, submission),
+    contactLimiter: createRateLimiter({ limit: env.CONTACT_RATE_LIMIT, windowMs: env.CONTACT_RATE_WINDOW_S * 1000 }),
+    media: createMediaProxy((path, method) => getMedia(mediaOrigin, path, method)),
+    mediaCacheRoots: mediaCacheRoots(env.MEDIA_CACHE_DIR),
+  };
+}
+
+/** The server's services: the render function over the SSR entry and the Qwik City plan, the page cache. */
+export function createServices(env: Env, ssr: ServerRenderOptions): Services {
+  const base = createRequestServices(env);
+  const renderRequest = createRenderer(ssr, base);
+  return {
+    ...base,
+    renderRequest,
+    redirects: loadRedirects(env.MIGRATIONS_DIR),
+    pageCache: createPageCache(env, renderRequest, (tags) => base.readCache?.invalidate(tags)),
+  };
+}
