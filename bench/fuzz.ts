@@ -134,6 +134,7 @@ function hostile(port: number, paths: Map<string, string[]>): Req {
     `${code}.dev.localhost:${port}`,
     `${code.toUpperCase()}.DEV.localhost:${port}`,
     `${code}.dev.localhost:${pick([65536, 99999, 0])}`,
+    `${code}.dev.localhost:${1 + int(65534)}`,
     `nosuch${int(1000)}.dev.localhost:${port}`,
     `leroy.dev.localhost:${port}`,
     "127.0.0.1",

@@ -120,7 +120,7 @@ describe("specified endpoint paths and odd hosts (defect 9)", () => {
     expect((await send(dupont, "/api/media?path=/media/dupont/logo.svg")).status).toBe(200);
   });
 
-  it.each(["dupont.dev.localhost:65536", "dupont.dev.localhost:99999", "dupont.dev.localhost:0x50", "[::1]:99999"])(
+  it.each(["dupont.dev.localhost:65536", "dupont.dev.localhost:99999", "dupont.dev.localhost:0x50", "[::1]:99999", "dupont.dev.localhost:1234"])(
     "Host %s is refused with a 4xx",
     async (host) => {
       const res = await send(host, "/");
@@ -128,6 +128,16 @@ describe("specified endpoint paths and odd hosts (defect 9)", () => {
       expect(res.status).toBeLessThan(500);
     },
   );
+});
+
+describe("ports that are not ours store nothing", () => {
+  it("a page asked for under 100 invented ports is answered 404 and adds no key", async () => {
+    const before = (await frontend.stats()).storeKeys;
+    for (let port = 20_000; port < 20_100; port++) {
+      expect((await send(`dupont.dev.localhost:${port}`, "/contact/")).status).toBe(404);
+    }
+    expect((await frontend.stats()).storeKeys).toBe(before);
+  });
 });
 
 describe("hostile requests answer 4xx, never 5xx", () => {

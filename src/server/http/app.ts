@@ -18,7 +18,7 @@ import type { RequestListener } from "node:http";
 import compression from "compression";
 import { join } from "node:path";
 import type { Services } from "../services";
-import { isInternalPath, resolveHost } from "../tenancy";
+import { isInternalPath, isServedPort, resolveHost } from "../tenancy";
 import { sendFetchResponse, toFetchRequest } from "./express-bridge";
 import { reportError } from "../monitoring";
 import { isIndexable } from "../site/indexing";
@@ -83,7 +83,7 @@ export function createApp({ services, distDir }: AppOptions): RequestListener {
       res.status(404).type("text/plain").send("Not Found");
       return;
     }
-    const code = resolveHost(req.headers.host, hostRules);
+    const code = isServedPort(req.headers.host, env.PORT) ? resolveHost(req.headers.host, hostRules) : null;
     if (!code) {
       res.status(404).type("text/plain").send("Not Found");
       return;

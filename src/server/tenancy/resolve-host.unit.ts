@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { isServedPort } from "./host";
 import { parseRegistry } from "./registry";
 import { isInternalPath, publicPath, resolveHost, type HostRules } from "./resolve-host";
 
@@ -97,5 +98,18 @@ describe("publicPath", () => {
     expect(publicPath("/_sites/dupont/", "dupont")).toBe("/");
     expect(publicPath("/_sites/dupont", "dupont")).toBe("/");
     expect(publicPath("/contact/", "dupont")).toBe("/contact/");
+  });
+});
+
+describe("isServedPort", () => {
+  it.each([
+    ["www.cabinet-dupont.fr", true],
+    ["www.cabinet-dupont.fr:443", true],
+    ["www.cabinet-dupont.fr:80", true],
+    ["dupont.dev.localhost:3000", true],
+    ["dupont.dev.localhost:3001", false],
+    ["www.cabinet-dupont.fr:8443", false],
+  ])("%s on a server listening on 3000 -> %s", (host, served) => {
+    expect(isServedPort(host, 3000)).toBe(served);
   });
 });
