@@ -69,4 +69,7 @@ encrypt: ## Encrypt the server's plaintext env file back into ops/secrets/: ENV=
 	@$(CHECK_ENV)
 	ops/secrets.sh encrypt "$$ENV"
 
-.PHONY: deploy quickdeploy smoke setup decrypt encrypt
+migrate: install ## Migration toolkit step: ARGS="crawl <code> <old-site-url>" (README "Migrating a practice")
+	npm run migrate -- $(ARGS)
+
+.PHONY: deploy quickdeploy smoke setup decrypt encrypt migrate

@@ -9,48 +9,8 @@
  *
  * It needs no secret: webhook checks only prove that a wrong or missing secret is refused.
  */
-import { request } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { call, type Answer } from "./request";
 import { loadRegistry } from "../src/server/tenancy/registry";
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-  text: string;
-}
-
-const TIMEOUT_MS = 10_000;
-
-function call(base: string, host: string, path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
-  const url = new URL(base);
-  const send = url.protocol === "https:" ? httpsRequest : request;
-  return new Promise((resolve, reject) => {
-    const req = send(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        method: opts.method ?? "GET",
-        headers: { host, "user-agent": "practice-frontend-smoke", ...opts.headers },
-        servername: host,
-        timeout: TIMEOUT_MS,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => {
-          const body = Buffer.concat(chunks);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString("utf8") });
-        });
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
-    req.on("error", reject);
-    if (opts.body) req.end(opts.body);
-    else req.end();
-  });
-}
 
 class CheckFailed extends Error {}
 function expect(condition: unknown, message: string): asserts condition {

@@ -5,8 +5,9 @@
  *
  * Validation, every problem named with its file and key:
  * - errors (the server refuses to start): a file that is not a JSON object of strings, a key or target
- *   that is not a path, a target under the internal prefix, two keys that only differ by a trailing
- *   slash but point to different targets, and a loop (following targets comes back to a key);
+ *   that is not a path, a target under the internal prefix, two keys with the same normalised form
+ *   (normaliseRedirectPath) but different targets, a key whose target is itself, and a loop (following
+ *   targets as the server answers them comes back to a key);
  * - warnings: a chain (a target that is itself a key; served as one hop to the final target, so a
  *   visitor and a crawler see a single 301) and a target outside the site (an absolute URL; not served,
  *   since every answer here stays on the visitor's host).
@@ -44,21 +45,48 @@ export function formatProblem(p: RedirectProblem): string {
 }
 
 /**
- * The form keys and request paths are compared in: percent-decoded, without a trailing slash (except
- * the root), the query kept when there is one. Null for a malformed escape, which matches nothing.
+ * The one form old URLs are compared in, by the server and by the migration toolkit (ops/migrate), so
+ * an old URL matches however a visitor or an old link types it: percent-decoded, the path lower-cased,
+ * a final `index.html`/`index.htm`/`index.php` dropped, a `.html`/`.htm`/`.php` suffix dropped, no
+ * trailing slash (except the root). The query is kept as written (it only matches a key that names it).
+ * Null for a malformed escape, which matches nothing.
  */
 export function normaliseRedirectPath(raw: string): string | null {
   const q = raw.indexOf("?");
   const pathPart = q === -1 ? raw : raw.slice(0, q);
   const query = q === -1 ? "" : raw.slice(q);
-  let path: string;
+  const decoded = decodePath(pathPart);
+  if (decoded === null) return null;
+  let path = decoded.toLowerCase().replace(/\/index\.(?:html?|php)$/, "/").replace(/\.(?:html?|php)$/, "");
+  if (path.length > 1 && path.endsWith("/")) path = path.replace(/\/+$/, "") || "/";
+  return path + query;
+}
+
+function decodePath(path: string): string | null {
   try {
-    path = decodeURIComponent(pathPart);
+    return decodeURIComponent(path);
   } catch {
     return null;
   }
-  if (path.length > 1 && path.endsWith("/")) path = path.replace(/\/+$/, "") || "/";
-  return path + query;
+}
+
+/**
+ * The entry a request (path and query as received) falls on, or null: first with its query, then by
+ * its path alone. A request for the entry's own target is never redirected: `/contact.html` -> `/contact/`
+ * leaves `/contact/` itself to the site even though both have the same normalised form.
+ */
+function lookup(map: Map<string, string>, url: string): { from: string; target: string; matchedQuery: boolean } | null {
+  const q = url.indexOf("?");
+  const path = q === -1 ? url : url.slice(0, q);
+  const candidates = q === -1 ? [path] : [url, path];
+  for (const candidate of candidates) {
+    const from = normaliseRedirectPath(candidate);
+    const target = from === null ? undefined : map.get(from);
+    if (from === null || target === undefined) continue;
+    if (decodePath(candidate) === decodePath(target)) return null;
+    return { from, target, matchedQuery: candidate !== path };
+  }
+  return null;
 }
 
 const isSitePath = (value: string) => value.startsWith("/") && !value.startsWith("//") && !value.includes("\\");
@@ -108,28 +136,31 @@ export function parseRedirects(json: unknown, file: string): { map: Map<string, 
     rawKeyOf.set(from, key);
   }
 
-  // Chains and loops: follow each key's targets through the map.
+  // Chains and loops: follow each key's targets through the map, as the server would answer them.
   const resolved = new Map<string, string>();
   for (const [from, target] of map) {
     const key = rawKeyOf.get(from)!;
+    if (decodePath(key) === decodePath(target)) {
+      errors.push({ file, key, message: `redirect loop: ${key} -> ${target} (the new path is the old path)` });
+      continue;
+    }
     const seen = [from];
     const hops = [key, target];
     let current = target;
     let loop = false;
     for (;;) {
-      const next = normaliseRedirectPath(current);
-      if (next === null || !map.has(next)) break;
-      if (seen.includes(next)) {
+      const next = lookup(map, current);
+      if (next === null) break;
+      if (seen.includes(next.from)) {
         loop = true;
         break;
       }
-      seen.push(next);
-      current = map.get(next)!;
+      seen.push(next.from);
+      current = next.target;
       hops.push(current);
     }
     if (loop) {
-      const note = hops.length === 2 ? " (the new path is the old path, trailing slash aside)" : "";
-      errors.push({ file, key, message: `redirect loop: ${hops.join(" -> ")}${note}` });
+      errors.push({ file, key, message: `redirect loop: ${hops.join(" -> ")}` });
       continue;
     }
     if (hops.length > 2) {
@@ -176,19 +207,12 @@ export function loadRedirects(dir: string): LoadedRedirects {
 export function findRedirect(table: RedirectTable, code: string, originalUrl: string): string | null {
   const map = table.get(code);
   if (!map) return null;
+  const entry = lookup(map, originalUrl);
+  if (!entry) return null;
   const q = originalUrl.indexOf("?");
-  const path = q === -1 ? originalUrl : originalUrl.slice(0, q);
-  const query = q === -1 ? "" : originalUrl.slice(q);
-  if (query) {
-    const withQuery = normaliseRedirectPath(path + query);
-    const exact = withQuery === null ? undefined : map.get(withQuery);
-    if (exact !== undefined) return exact;
-  }
-  const normalised = normaliseRedirectPath(path);
-  const target = normalised === null ? undefined : map.get(normalised);
-  if (target === undefined) return null;
+  const query = q === -1 || entry.matchedQuery ? "" : originalUrl.slice(q);
   // The visitor's query (campaign tags...) follows the redirect unless the target names its own.
-  return query && !target.includes("?") ? target + query : target;
+  return query && !entry.target.includes("?") ? entry.target + query : entry.target;
 }
 
 /** Express middleware: 301 on the same host (a path-only Location) for GET and HEAD. */

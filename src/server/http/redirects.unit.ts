@@ -2,17 +2,35 @@ import { describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findRedirect, formatProblem, loadRedirects, parseRedirects, RedirectsError } from "./redirects";
+import { findRedirect, formatProblem, loadRedirects, normaliseRedirectPath, parseRedirects, RedirectsError } from "./redirects";
 
 const FILE = "migrations/dupont/redirects.json";
 const messages = (problems: { file: string; key: string | null; message: string }[]) => problems.map(formatProblem);
+
+describe("normaliseRedirectPath", () => {
+  it.each([
+    ["/", "/"],
+    ["/index.html", "/"],
+    ["/INDEX.PHP", "/"],
+    ["/Soins/Implants.HTML", "/soins/implants"],
+    ["/soins/index.htm", "/soins"],
+    ["/soins/", "/soins"],
+    ["/soins//", "/soins"],
+    ["/%C3%89quipe.php", "/équipe"],
+    ["/index.php?ID=3", "/?ID=3"],
+    ["/page.html.bak", "/page.html.bak"],
+    ["/%zz", null],
+  ])("%s -> %s", (raw, form) => {
+    expect(normaliseRedirectPath(raw)).toBe(form);
+  });
+});
 
 describe("parseRedirects", () => {
   it("keeps plain redirects and reports nothing", () => {
     const { map, errors, warnings } = parseRedirects({ "/ancien-cabinet.html": "/philosophie/", "/praticiens": "/equipe/" }, FILE);
     expect(errors).toEqual([]);
     expect(warnings).toEqual([]);
-    expect(map.get("/ancien-cabinet.html")).toBe("/philosophie/");
+    expect(map.get("/ancien-cabinet")).toBe("/philosophie/");
   });
 
   it("refuses a loop, naming the file and the key", () => {
@@ -23,11 +41,28 @@ describe("parseRedirects", () => {
     ]);
   });
 
-  it("refuses a key redirecting to itself, trailing slash aside", () => {
-    const { errors } = parseRedirects({ "/tarifs": "/tarifs/" }, FILE);
+  it("refuses a key redirecting to itself", () => {
+    const { errors } = parseRedirects({ "/tarifs/": "/tarifs/" }, FILE);
+    expect(messages(errors)).toEqual([`${FILE} key "/tarifs/": redirect loop: /tarifs/ -> /tarifs/ (the new path is the old path)`]);
+  });
+
+  it("accepts an old URL whose normalised form is its target's (/tarifs.html -> /tarifs/): no loop, no chain", () => {
+    const { map, errors, warnings } = parseRedirects({ "/tarifs.html": "/tarifs/", "/Contact": "/contact/" }, FILE);
+    expect([errors, warnings]).toEqual([[], []]);
+    expect(map.get("/tarifs")).toBe("/tarifs/");
+  });
+
+  it("refuses a loop that only appears once old URLs are normalised", () => {
+    const { errors } = parseRedirects({ "/contact.html": "/kontakt/", "/Kontakt.php": "/contact/" }, FILE);
     expect(messages(errors)).toEqual([
-      `${FILE} key "/tarifs": redirect loop: /tarifs -> /tarifs/ (the new path is the old path, trailing slash aside)`,
+      `${FILE} key "/contact.html": redirect loop: /contact.html -> /kontakt/ -> /contact/`,
+      `${FILE} key "/Kontakt.php": redirect loop: /Kontakt.php -> /contact/ -> /kontakt/`,
     ]);
+  });
+
+  it("refuses two spellings of one old URL with different targets", () => {
+    const { errors } = parseRedirects({ "/soins.html": "/a/", "/Soins/index.php": "/b/" }, FILE);
+    expect(messages(errors)).toEqual([`${FILE} key "/Soins/index.php": same old path as key "/soins.html" with another target`]);
   });
 
   it("reports a chain with the file and key, and serves it as one hop", () => {
@@ -87,12 +122,29 @@ describe("findRedirect", () => {
     ["/soins/implants?utm_source=x", "/implantologie/?utm_source=x"],
     ["/index.php?id=3", "/tarifs/"],
     ["/%C3%A9quipe", "/equipe/"],
+    // As visitors and old links type them: case, suffix, index file and trailing slash variants.
+    ["/Cabinet.html", "/philosophie/"],
+    ["/cabinet", "/philosophie/"],
+    ["/cabinet/", "/philosophie/"],
+    ["/CABINET.HTM", "/philosophie/"],
+    ["/cabinet.php", "/philosophie/"],
+    ["/cabinet/index.html", "/philosophie/"],
+    ["/soins/implants.html?utm_source=x", "/implantologie/?utm_source=x"],
   ])("%s -> %s", (url, target) => {
     expect(findRedirect(table, "dupont", url)).toBe(target);
   });
 
-  it.each([["/index.php?id=4"], ["/cabinet"], ["/Cabinet.html"], ["/%zz"]])("%s has no redirect", (url) => {
+  it.each([["/index.php?id=4"], ["/index.php?ID=3"], ["/cabinets.html"], ["/%zz"], ["/philosophie/"], ["/equipe/?utm_source=x"]])("%s has no redirect", (url) => {
     expect(findRedirect(table, "dupont", url)).toBeNull();
+  });
+
+  it("never redirects a page of the new site to itself", () => {
+    const own = new Map([["dupont", parseRedirects({ "/tarifs.html": "/tarifs/", "/?page_id=2": "/" }, FILE).map]]);
+    expect(findRedirect(own, "dupont", "/tarifs/")).toBeNull();
+    expect(findRedirect(own, "dupont", "/tarifs/?utm_source=x")).toBeNull();
+    expect(findRedirect(own, "dupont", "/Tarifs/")).toBe("/tarifs/");
+    expect(findRedirect(own, "dupont", "/?page_id=2")).toBe("/");
+    expect(findRedirect(own, "dupont", "/")).toBeNull();
   });
 
   it("keeps each practice's map to itself", () => {
@@ -127,7 +179,7 @@ describe("loadRedirects", () => {
 
   it("throws one error naming every problem of every file", () => {
     const dir = dirWith({
-      "dupont/redirects.json": JSON.stringify({ "/a": "/a/" }),
+      "dupont/redirects.json": JSON.stringify({ "/a": "/b/", "/b.html": "/a" }),
       "martin/redirects.json": "{not json",
     });
     expect(() => loadRedirects(dir)).toThrow(RedirectsError);

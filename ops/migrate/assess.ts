@@ -1,0 +1,192 @@
+/**
+ * Step 2, assess: a verdict per crawled URL (reuse, rewrite or skip) with the reason, in
+ * content-assessment.md for the operator to review. Thin pages (fewer than 100 words) are flagged,
+ * exact and near duplicates grouped, missing titles, descriptions, H1s and image alt texts noted. The
+ * verdict and notes columns belong to the operator: a second run keeps them (and shows the suggestion
+ * beside an edited verdict). The redirects step reads the verdicts: a skipped page gets no redirect.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Parsed, StepSpec } from "./args";
+import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, writeFileAtomic, type CrawlEntry } from "./files";
+import type { StepIo } from "./io";
+import { pathOf } from "./page";
+import { jaccard, shingles, words } from "./text";
+
+export const assessSpec: StepSpec = {
+  name: "assess",
+  positionals: ["code"],
+  options: ["dir"],
+  usage: `assess <code> [--dir DIR]
+  Reads <dir>/<code>/crawl.json and writes <dir>/<code>/content-assessment.md: a verdict per page
+  (reuse, rewrite, skip) with its reason, thin pages, duplicates, missing titles and descriptions, and a
+  summary. Edit the verdict and notes columns by hand: the next run keeps them.
+  --dir DIR   the migrations directory (default $MIGRATIONS_DIR, else migrations)`,
+};
+
+export const VERDICTS = ["reuse", "rewrite", "skip"] as const;
+export type Verdict = (typeof VERDICTS)[number];
+export const THIN_WORDS = 100;
+/** Word-triple overlap from which two pages are near duplicates. */
+export const NEAR_DUPLICATE = 0.6;
+
+export interface Assessment {
+  path: string;
+  status: number;
+  words: number;
+  verdict: Verdict;
+  reason: string;
+  issues: string[];
+  notes: string;
+}
+
+/** Verdicts as the tool suggests them, in crawl order. */
+export function assessPages(entries: CrawlEntry[]): { rows: Assessment[]; groups: string[][] } {
+  const byUrl = new Map(entries.map((e) => [e.url, e]));
+  const rows = new Map<string, Assessment>();
+  const isPage = (e: CrawlEntry) => e.status === 200 && e.redirects.length === 0 && !e.error;
+
+  // Duplicates: the same text exactly, or most of its word triples. The shortest URL is the original.
+  const pages = entries.filter((e) => isPage(e) && e.word_count > 0).sort((a, b) => a.url.length - b.url.length || (a.url < b.url ? -1 : 1));
+  const originalOf = new Map<string, { url: string; similarity: number }>();
+  const groups: string[][] = [];
+  const triples = new Map(pages.map((e) => [e.url, shingles(e.body_text)]));
+  for (const [i, page] of pages.entries()) {
+    if (originalOf.has(page.url)) continue;
+    const group = [page.url];
+    for (const other of pages.slice(i + 1)) {
+      if (originalOf.has(other.url)) continue;
+      const same = words(other.body_text).join(" ") === words(page.body_text).join(" ");
+      const similarity = same ? 1 : jaccard(triples.get(page.url)!, triples.get(other.url)!);
+      if (similarity >= NEAR_DUPLICATE) {
+        originalOf.set(other.url, { url: page.url, similarity });
+        group.push(other.url);
+      }
+    }
+    if (group.length > 1) groups.push(group);
+  }
+
+  const suggest = (e: CrawlEntry): Pick<Assessment, "verdict" | "reason"> => {
+    if (e.error) return { verdict: "skip", reason: `request failed: ${e.error}` };
+    if (e.redirects.length) {
+      const final = byUrl.get(e.final_url);
+      if (!final) return { verdict: "skip", reason: `redirected off the site to ${e.final_url}` };
+      return { verdict: suggest(final).verdict, reason: `redirected by the old site to ${pathOf(e.final_url)}: follows it` };
+    }
+    if (e.status !== 200) return { verdict: "skip", reason: `answers ${e.status} on the old site` };
+    if (!/html/.test(e.content_type)) return { verdict: "skip", reason: `not a page (${e.content_type || "no content type"})` };
+    if (e.noindex) return { verdict: "skip", reason: "noindex on the old site" };
+    const year = /(?:^|[^0-9])((?:19|20)\d\d)(?:[^0-9]|$)/.exec(new URL(e.url).pathname)?.[1];
+    if (year) return { verdict: "skip", reason: `dated content (${year} in the URL)` };
+    const original = originalOf.get(e.url);
+    if (original?.similarity === 1) return { verdict: suggest(byUrl.get(original.url)!).verdict, reason: `duplicate of ${pathOf(original.url)}: redirected with it` };
+    if (original) return { verdict: "rewrite", reason: `near-duplicate of ${pathOf(original.url)} (similarity ${original.similarity.toFixed(2)}): merge into one page` };
+    if (e.word_count < THIN_WORDS) return { verdict: "rewrite", reason: `thin: ${e.word_count} words (fewer than ${THIN_WORDS})` };
+    return { verdict: "reuse", reason: `${e.word_count} words` };
+  };
+
+  for (const e of entries) {
+    const issues: string[] = [];
+    if (isPage(e)) {
+      if (!e.title) issues.push("no title");
+      if (!e.meta_description) issues.push("no meta description");
+      if (!e.h1) issues.push("no H1");
+      const noAlt = e.images.filter((i) => !i.alt).length;
+      if (noAlt) issues.push(`${noAlt} image${noAlt > 1 ? "s" : ""} without alt`);
+      if (e.word_count < THIN_WORDS) issues.push("thin");
+    }
+    rows.set(e.url, { path: pathOf(e.url), status: e.status, words: e.word_count, ...suggest(e), issues, notes: "" });
+  }
+  return { rows: [...rows.values()], groups: groups.map((g) => g.map(pathOf)) };
+}
+
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim();
+const HEADER = ["old URL", "status", "words", "verdict", "reason", "issues", "notes"];
+
+/** The operator's verdicts and notes of an existing content-assessment.md, by old URL path. */
+export function readAssessment(file: string): Map<string, { verdict: Verdict; notes: string }> {
+  const out = new Map<string, { verdict: Verdict; notes: string }>();
+  if (!existsSync(file)) return out;
+  let columns: string[] | null = null;
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (!line.startsWith("|")) {
+      columns = null;
+      continue;
+    }
+    const cells = line
+      .slice(1, line.trimEnd().endsWith("|") ? line.trimEnd().length - 1 : undefined)
+      .split(/(?<!\\)\|/)
+      .map((c) => c.trim().replace(/\\\|/g, "|"));
+    if (columns === null) {
+      columns = cells.map((c) => c.toLowerCase());
+      continue;
+    }
+    const [url, verdict, notes] = ["old url", "verdict", "notes"].map((name) => cells[columns!.indexOf(name)] ?? "");
+    const path = url.replace(/^`|`$/g, "");
+    const v = verdict.toLowerCase() as Verdict;
+    if (path.startsWith("/") && VERDICTS.includes(v)) out.set(path, { verdict: v, notes });
+  }
+  return out;
+}
+
+export function renderAssessment(code: string, rows: Assessment[], groups: string[][], edited: number): string {
+  const count = (v: Verdict) => rows.filter((r) => r.verdict === v).length;
+  const pages = rows.filter((r) => r.status === 200 && !r.reason.startsWith("redirected"));
+  const lines = [
+    `# ${code}: content assessment of the old site`,
+    "",
+    "Written by `npm run migrate -- assess " + code + "` from `crawl.json`. The **verdict** (reuse, rewrite, skip) and",
+    "**notes** columns are yours: edit them, the next run keeps them. A skipped page gets no redirect (its old URL",
+    `answers 404 after cutover); the others are matched to the new site by \`npm run migrate -- redirects ${code}\`.`,
+    "",
+    "## Summary",
+    "",
+    "| | count |",
+    "|---|---|",
+    `| URLs crawled | ${rows.length} |`,
+    `| reuse | ${count("reuse")} |`,
+    `| rewrite | ${count("rewrite")} |`,
+    `| skip | ${count("skip")} |`,
+    `| thin pages (fewer than ${THIN_WORDS} words) | ${pages.filter((r) => r.issues.includes("thin")).length} |`,
+    `| pages without a title | ${pages.filter((r) => r.issues.includes("no title")).length} |`,
+    `| pages without a meta description | ${pages.filter((r) => r.issues.includes("no meta description")).length} |`,
+    `| duplicate groups | ${groups.length} |`,
+    `| verdicts edited by hand | ${edited} |`,
+    "",
+    "## Pages",
+    "",
+    `| ${HEADER.join(" | ")} |`,
+    `|${HEADER.map(() => "---").join("|")}|`,
+    ...rows.map((r) => `| \`${cell(r.path)}\` | ${r.status} | ${r.words} | ${r.verdict} | ${cell(r.reason)} | ${cell(r.issues.join(", "))} | ${cell(r.notes)} |`),
+    "",
+    "## Duplicates and near-duplicates",
+    "",
+    ...(groups.length ? groups.map((g) => `- ${g.map((p) => `\`${p}\``).join(", ")}`) : ["None."]),
+    "",
+  ];
+  return lines.join("\n");
+}
+
+export async function runAssess(parsed: Parsed, io: StepIo): Promise<number> {
+  const code = practiceCode(parsed.positional.code);
+  const dir = migrationDir(code, parsed.options.dir);
+  const entries = readCrawl(dir);
+  const file = join(dir, ASSESSMENT_FILE);
+  const previous = readAssessment(file);
+  const { rows, groups } = assessPages(entries);
+  let edited = 0;
+  for (const row of rows) {
+    const kept = previous.get(row.path);
+    if (!kept) continue;
+    row.notes = kept.notes;
+    if (kept.verdict !== row.verdict) {
+      row.reason = `${row.reason} (suggested: ${row.verdict})`;
+      row.verdict = kept.verdict;
+      edited++;
+    }
+  }
+  writeFileAtomic(file, renderAssessment(code, rows, groups, edited));
+  const count = (v: Verdict) => rows.filter((r) => r.verdict === v).length;
+  io.log(`assess: ${rows.length} URLs: ${count("reuse")} reuse, ${count("rewrite")} rewrite, ${count("skip")} skip; ${groups.length} duplicate groups; ${edited} edited verdicts kept; written to ${file}`);
+  return 0;
+}

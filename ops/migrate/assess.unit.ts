@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { assessPages, readAssessment, renderAssessment } from "./assess";
+import type { CrawlEntry } from "./files";
+
+const long = (topic: string, n = 120) => Array.from({ length: n }, (_, i) => `${topic}${i % 17} mot${i}`).join(" ");
+
+function entry(path: string, over: Partial<CrawlEntry> = {}): CrawlEntry {
+  const body = over.body_text ?? long(path);
+  return {
+    url: `http://old.example${path}`,
+    status: 200,
+    redirects: [],
+    final_url: `http://old.example${path}`,
+    content_type: "text/html",
+    title: `Titre ${path}`,
+    meta_description: "Description",
+    h1: "Titre",
+    body_text: body,
+    images: [],
+    word_count: body.split(" ").length,
+    links: [],
+    noindex: false,
+    error: "",
+    ...over,
+  };
+}
+
+describe("assessPages", () => {
+  const base = long("implant");
+  const { rows, groups } = assessPages([
+    entry("/soins.html", { body_text: base, word_count: 240 }),
+    entry("/soins-copie.html", { body_text: base, word_count: 240 }),
+    entry("/soins-bis.html", { body_text: base.replace("mot5 ", "autre "), word_count: 240, meta_description: "" }),
+    entry("/court.html", { body_text: "Trois mots seulement", word_count: 3, images: [{ src: "http://old.example/a.jpg", alt: "" }] }),
+    entry("/actualites/2019/conges.html"),
+    entry("/vieux.html", { status: 404, body_text: "", word_count: 0 }),
+    entry("/ancien.html", { redirects: [{ url: "http://old.example/ancien.html", status: 301 }], final_url: "http://old.example/soins.html", body_text: "", word_count: 0 }),
+    entry("/panne.html", { status: 0, error: "no answer within 10000 ms", body_text: "", word_count: 0 }),
+    entry("/cache.html", { noindex: true }),
+  ]);
+  const by = (path: string) => rows.find((r) => r.path === path)!;
+
+  it.each([
+    ["/soins.html", "reuse", /240 words/],
+    ["/soins-copie.html", "reuse", /duplicate of \/soins.html: redirected with it/],
+    ["/soins-bis.html", "rewrite", /near-duplicate of \/soins.html \(similarity 0\.\d\d\): merge/],
+    ["/court.html", "rewrite", /thin: 3 words \(fewer than 100\)/],
+    ["/actualites/2019/conges.html", "skip", /dated content \(2019 in the URL\)/],
+    ["/vieux.html", "skip", /answers 404 on the old site/],
+    ["/ancien.html", "reuse", /redirected by the old site to \/soins.html: follows it/],
+    ["/panne.html", "skip", /request failed: no answer/],
+    ["/cache.html", "skip", /noindex on the old site/],
+  ])("%s: %s", (path, verdict, reason) => {
+    expect(by(path).verdict).toBe(verdict);
+    expect(by(path).reason).toMatch(reason);
+  });
+
+  it("notes what a page lacks, and groups duplicates with the shortest URL first", () => {
+    expect(by("/court.html").issues).toEqual(["1 image without alt", "thin"]);
+    expect(by("/soins-bis.html").issues).toEqual(["no meta description"]);
+    expect(groups).toEqual([["/soins.html", "/soins-bis.html", "/soins-copie.html"]]);
+  });
+
+  it("writes a table the operator's edits can be read back from", () => {
+    const dir = mkdtempSync(join(tmpdir(), "assess-"));
+    const file = join(dir, "content-assessment.md");
+    const edited = rows.map((r) => (r.path === "/court.html" ? { ...r, verdict: "skip" as const, notes: "page | retirée" } : r));
+    writeFileSync(file, renderAssessment("dupont", edited, groups, 1));
+    const read = readAssessment(file);
+    expect(read.size).toBe(rows.length);
+    expect(read.get("/court.html")).toEqual({ verdict: "skip", notes: "page | retirée" });
+    expect(read.get("/soins.html")).toEqual({ verdict: "reuse", notes: "" });
+  });
+});

@@ -1,0 +1,234 @@
+/**
+ * Step 1, crawl: every page of the old site, the way a search engine found them. Honours robots.txt,
+ * starts from the home page and the sitemaps, follows same-site links, with bounded concurrency and a
+ * page cap. Each URL is recorded with its final status and the redirects on the way. Progress is saved
+ * after every page (.crawl-state.json), so an interrupted crawl resumes where it stopped; --restart
+ * starts over. Writes crawl.json when done.
+ */
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import robotsParser from "robots-parser";
+import { z } from "zod";
+import { call, header, target } from "../request";
+import { connectOption, intOption, urlArgument, type Parsed, type StepSpec } from "./args";
+import {
+  CRAWL_FILE,
+  CRAWL_STATE_FILE,
+  crawlEntrySchema,
+  crawlSchema,
+  migrationDir,
+  orderedEntry,
+  practiceCode,
+  writeJson,
+  type CrawlEntry,
+} from "./files";
+import { pathOf, readPage, readSitemap, safeUrl } from "./page";
+import type { StepIo } from "./io";
+
+export const crawlSpec: StepSpec = {
+  name: "crawl",
+  positionals: ["code", "old-site-url"],
+  options: ["max-pages", "concurrency", "connect", "dir"],
+  flags: ["restart"],
+  usage: `crawl <code> <old-site-url> [--max-pages N] [--concurrency N] [--connect HOST:PORT] [--restart] [--dir DIR]
+  Crawls the practice's old site (same host only, robots.txt honoured, links and sitemaps followed) and
+  writes <dir>/<code>/crawl.json. An interrupted crawl resumes on the next run; --restart starts over.
+  --max-pages N      stop after N URLs (default 500)
+  --concurrency N    requests at once (default 4)
+  --connect H:P      send the requests to H:P with the old site's Host (as curl --connect-to)
+  --dir DIR          the migrations directory (default $MIGRATIONS_DIR, else migrations)`,
+};
+
+export const USER_AGENT = "practice-migration-crawler";
+const MAX_HOPS = 10;
+const MAX_SITEMAPS = 20;
+// Not pages: the crawl records images through the pages that show them, and skips other assets.
+const ASSET = /\.(?:jpe?g|png|gif|webp|avif|svg|ico|css|js|mjs|map|pdf|zip|gz|mp4|mp3|woff2?|ttf|eot|xml|txt|json)$/i;
+
+const stateSchema = z.object({
+  start_url: z.string(),
+  done: z.array(crawlEntrySchema),
+  queue: z.array(z.string()),
+  disallowed: z.array(z.string()),
+});
+type CrawlState = z.infer<typeof stateSchema>;
+
+export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
+  const code = practiceCode(parsed.positional.code);
+  const start = urlArgument(parsed.positional["old-site-url"], "the old site URL");
+  const maxPages = intOption(parsed, "max-pages", 500);
+  const concurrency = intOption(parsed, "concurrency", 4, 32);
+  const connect = connectOption(parsed);
+  const dir = migrationDir(code, parsed.options.dir);
+  const stateFile = join(dir, CRAWL_STATE_FILE);
+  start.hash = "";
+  const startUrl = start.href;
+  const { base, host } = target(start, connect);
+
+  const get = (url: string) =>
+    call(base, host, pathOf(url), { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.5", "user-agent": USER_AGENT } });
+
+  /** Same site, the start URL's scheme, no fragment; null for another site or an asset. */
+  const onSite = (href: string): string | null => {
+    const url = safeUrl(href, startUrl);
+    if (!url) return null;
+    const u = new URL(url);
+    if (u.host !== start.host || ASSET.test(u.pathname)) return null;
+    u.protocol = start.protocol;
+    return u.href;
+  };
+
+  let state: CrawlState = { start_url: startUrl, done: [], queue: [], disallowed: [] };
+  const previous = existsSync(stateFile) ? stateSchema.safeParse(JSON.parse(readFileSync(stateFile, "utf8"))) : null;
+  if (previous?.success && !parsed.flags.has("restart") && previous.data.start_url === startUrl) {
+    state = previous.data;
+    io.log(`crawl: resuming an interrupted crawl of ${startUrl}: ${state.done.length} done, ${state.queue.length} queued`);
+  } else if (previous) {
+    io.log(`crawl: starting over (${parsed.flags.has("restart") ? "--restart" : "the saved progress is for another crawl"})`);
+  }
+
+  // robots.txt: what may be crawled, and where the sitemaps are.
+  const robotsUrl = new URL("/robots.txt", startUrl).href;
+  let robotsText = "";
+  try {
+    const answer = await get(robotsUrl);
+    if (answer.status === 200) robotsText = answer.text;
+  } catch (error) {
+    io.log(`crawl: robots.txt could not be read (${(error as Error).message}): everything is allowed`);
+  }
+  const robots = robotsParser(robotsUrl, robotsText);
+  const allowed = (url: string) => robots.isAllowed(url, USER_AGENT) !== false;
+
+  const seen = new Set([...state.done.map((e) => e.url), ...state.queue, ...state.disallowed]);
+  const enqueue = (href: string) => {
+    const url = onSite(href);
+    if (!url || seen.has(url)) return;
+    seen.add(url);
+    if (allowed(url)) state.queue.push(url);
+    else state.disallowed.push(url);
+  };
+
+  if (state.done.length === 0 && state.queue.length === 0) {
+    enqueue(startUrl);
+    for (const url of await sitemapUrls(get, [...robots.getSitemaps(), new URL("/sitemap.xml", startUrl).href], start.host, onSite, io)) enqueue(url);
+  }
+
+  const inflight = new Set<string>();
+  const save = () => writeJson(stateFile, { ...state, queue: [...inflight, ...state.queue] });
+  const errors = () => state.done.filter((e) => e.status === 0 || e.status >= 400).length;
+  const progress = () => io.progress(`crawl: ${state.done.length} done, ${state.queue.length + inflight.size} queued, ${errors()} errors`);
+
+  async function visit(url: string): Promise<CrawlEntry> {
+    const entry: CrawlEntry = {
+      url,
+      status: 0,
+      redirects: [],
+      final_url: url,
+      content_type: "",
+      title: "",
+      meta_description: "",
+      h1: "",
+      body_text: "",
+      images: [],
+      word_count: 0,
+      links: [],
+      noindex: false,
+      error: "",
+    };
+    let current = url;
+    try {
+      for (let hop = 0; ; hop++) {
+        const answer = await get(current);
+        entry.status = answer.status;
+        entry.final_url = current;
+        const location = header(answer, "location");
+        if (answer.status >= 300 && answer.status < 400 && location) {
+          entry.redirects.push({ url: current, status: answer.status });
+          const next = safeUrl(location, current);
+          if (!next) throw new Error(`redirect to an invalid location ${JSON.stringify(location)}`);
+          if (entry.redirects.some((r) => r.url === next)) throw new Error(`redirect loop back to ${next}`);
+          if (hop + 1 >= MAX_HOPS) throw new Error(`more than ${MAX_HOPS} redirects`);
+          const sameSite = onSite(next);
+          entry.final_url = next;
+          if (!sameSite || !allowed(sameSite)) break; // Off the site or disallowed: recorded, not followed.
+          current = sameSite;
+          continue;
+        }
+        entry.content_type = header(answer, "content-type").split(";")[0].trim();
+        if (answer.status === 200 && /html/i.test(entry.content_type)) {
+          const facts = readPage(answer.text, current);
+          if (entry.redirects.length === 0) Object.assign(entry, facts);
+          // A redirect's content is the final page's own entry: crawled in its turn.
+          for (const link of facts.links) enqueue(link);
+        }
+        // Every hop of a chain is an old URL someone may have linked to: each gets its own entry.
+        for (const hop of [...entry.redirects.slice(1).map((r) => r.url), current]) if (hop !== url) enqueue(hop);
+        break;
+      }
+    } catch (error) {
+      entry.status = 0;
+      entry.error = (error as Error).message;
+    }
+    return entry;
+  }
+
+  let capped = false;
+  async function worker() {
+    for (;;) {
+      if (state.done.length + inflight.size >= maxPages) {
+        capped ||= state.queue.length > 0;
+        return;
+      }
+      const url = state.queue.shift();
+      if (url === undefined) {
+        if (inflight.size === 0) return;
+        await new Promise((r) => setTimeout(r, 10));
+        continue;
+      }
+      inflight.add(url);
+      const entry = await visit(url);
+      inflight.delete(url);
+      state.done.push(entry);
+      save();
+      progress();
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker));
+
+  const entries = crawlSchema.parse(state.done.map(orderedEntry)).sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  const file = join(dir, CRAWL_FILE);
+  writeJson(file, entries);
+  rmSync(stateFile, { force: true });
+  io.progressDone();
+  io.log(`crawl: ${entries.length} URLs written to ${file}: ${entries.filter((e) => e.status === 200 && !e.redirects.length).length} pages, ${entries.filter((e) => e.redirects.length).length} redirects, ${errors()} errors; ${state.disallowed.length} disallowed by robots.txt`);
+  if (capped) io.log(`crawl: page cap reached (--max-pages ${maxPages}): ${state.queue.length} queued URLs not crawled`);
+  return 0;
+}
+
+/** The page URLs of the sitemaps (sitemap indexes followed), same site only, bounded. */
+async function sitemapUrls(
+  get: (url: string) => Promise<{ status: number; text: string }>,
+  starts: string[],
+  siteHost: string,
+  onSite: (href: string) => string | null,
+  io: StepIo,
+): Promise<string[]> {
+  const pending = [...new Set(starts)];
+  const fetched = new Set<string>();
+  const pages: string[] = [];
+  while (pending.length && fetched.size < MAX_SITEMAPS) {
+    const url = pending.shift()!;
+    if (fetched.has(url) || !safeUrl(url, url) || new URL(url).host !== siteHost) continue;
+    fetched.add(url);
+    try {
+      const answer = await get(url);
+      if (answer.status !== 200) continue;
+      const { index, locs } = readSitemap(answer.text);
+      if (index) pending.push(...locs);
+      else for (const loc of locs) if (onSite(loc)) pages.push(loc);
+    } catch (error) {
+      io.log(`crawl: sitemap ${url} could not be read (${(error as Error).message})`);
+    }
+  }
+  return pages;
+}

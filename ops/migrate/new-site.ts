@@ -1,0 +1,87 @@
+/**
+ * The new site's pages as the content backend lists them, with their text for matching, read through
+ * the product's own backend client. The backend's API URL comes from --backend, else BACKEND_API_URL
+ * (the variable the server reads), e.g. http://127.0.0.1:4000/api/v1/websites.
+ */
+import { load } from "cheerio";
+import { createBackendClient, directReader, type ReadContext } from "../../src/server/backend/client";
+import { isBackendError } from "../../src/server/backend/errors";
+import type { PageKind } from "../../src/server/backend/schemas";
+import { UsageError, type Parsed } from "./args";
+import { StepError } from "./files";
+
+export interface NewPage {
+  path: string;
+  slug: string;
+  title: string;
+  kind: PageKind;
+  /** Title, description and the text of every block. */
+  text: string;
+}
+
+export function backendOption(parsed: Parsed): string {
+  const raw = parsed.options.backend ?? process.env.BACKEND_API_URL;
+  if (!raw) throw new UsageError("the content backend is needed: pass --backend URL or set BACKEND_API_URL (e.g. http://127.0.0.1:4000/api/v1/websites)");
+  try {
+    return new URL(raw).href.replace(/\/+$/, "");
+  } catch {
+    throw new UsageError(`--backend must be an absolute URL, got ${JSON.stringify(raw)}`);
+  }
+}
+
+function client(baseUrl: string) {
+  return createBackendClient(directReader({ baseUrl, timeoutMs: 10_000 }));
+}
+
+async function read<T>(what: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (isBackendError(error)) throw new StepError(`${what}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The published pages of the practice (their paths as the site serves them). */
+export async function newPageList(baseUrl: string, code: string) {
+  const ctx: ReadContext = { tags: new Set() };
+  return (await read(`page list of ${code}`, () => client(baseUrl).pages(ctx, code))).pages;
+}
+
+/** Every page with its text (four reads at a time). */
+export async function newPages(baseUrl: string, code: string): Promise<NewPage[]> {
+  const backend = client(baseUrl);
+  const list = await newPageList(baseUrl, code);
+  const out: NewPage[] = new Array(list.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < list.length; i = next++) {
+      const summary = list[i];
+      const ctx: ReadContext = { tags: new Set() };
+      const page = await read(`page ${summary.slug} of ${code}`, () => backend.page(ctx, code, summary.slug));
+      out[i] = {
+        path: summary.path,
+        slug: summary.slug,
+        title: summary.title,
+        kind: summary.kind,
+        text: [page.title, page.seo.description ?? "", ...page.blocks.flatMap((b) => strings(b.value))].join(" "),
+      };
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  return out;
+}
+
+// Media URLs, paths and types say nothing of a page's subject.
+const NOT_TEXT = /^(?:[a-z][a-z0-9+.-]*:|\/)\S*$|^[a-z]+\/[a-z0-9.+-]+$/i;
+
+/** Every string inside a block's value, HTML reduced to its text (blocks kept apart by a space). */
+function strings(value: unknown): string[] {
+  if (typeof value === "string") {
+    if (NOT_TEXT.test(value.trim())) return [];
+    return [value.includes("<") ? load(value.replace(/</g, " <")).text() : value];
+  }
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (value && typeof value === "object") return Object.values(value).flatMap(strings);
+  return [];
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { readPage, readSitemap } from "./page";
+
+const html = `<!DOCTYPE html><html><head><title> Le  cabinet </title>
+<meta name="description" content="Présentation du cabinet."><meta name="ROBOTS" content="noindex, follow"></head>
+<body><header><img src="/logo.png" alt="Logo"><nav><a href="/menu.html">Menu</a> Accueil Soins</nav></header>
+<main><h1>Notre cabinet</h1><p>Premier paragraphe.</p><p>Deuxième <b>paragraphe</b>, l'équipe.</p>
+<img src="/images/facade.jpg" alt="Façade"><img src="photo.png">
+<a href="soins.html#haut">Soins</a> <a href="https://ailleurs.example/x">Ailleurs</a> <a href="mailto:a@b.fr">Écrire</a>
+<script>var tracking = 1;</script><form><input name="q"> Rechercher</form></main>
+<footer>Mentions légales <a href="/mentions.html">Mentions</a></footer></body></html>`;
+
+describe("readPage", () => {
+  const page = readPage(html, "http://www.cabinet-dupont.fr/dossier/page.html");
+
+  it("keeps the title, description, first H1 and the robots directive", () => {
+    expect([page.title, page.meta_description, page.h1, page.noindex]).toEqual(["Le cabinet", "Présentation du cabinet.", "Notre cabinet", true]);
+  });
+
+  it("keeps the main text only: no navigation, footer, script or form, paragraphs apart", () => {
+    expect(page.body_text).toBe("Notre cabinet Premier paragraphe. Deuxième paragraphe, l'équipe. Soins Ailleurs Écrire");
+    expect(page.word_count).toBe(10);
+  });
+
+  it("resolves the main text's images (not the header's logo) and the page's same-site links, without fragments or other sites", () => {
+    expect(page.images).toEqual([
+      { src: "http://www.cabinet-dupont.fr/images/facade.jpg", alt: "Façade" },
+      { src: "http://www.cabinet-dupont.fr/dossier/photo.png", alt: "" },
+    ]);
+    expect(page.links).toEqual([
+      "http://www.cabinet-dupont.fr/dossier/soins.html",
+      "http://www.cabinet-dupont.fr/mentions.html",
+      "http://www.cabinet-dupont.fr/menu.html",
+    ]);
+  });
+
+  it("reads the body when there is no <main>", () => {
+    const bare = readPage("<title>T</title><body><nav>Menu</nav><p>Un deux trois</p></body>", "http://a.fr/");
+    expect([bare.body_text, bare.word_count, bare.noindex, bare.meta_description]).toEqual(["Un deux trois", 3, false, ""]);
+  });
+});
+
+describe("readSitemap", () => {
+  it("lists a sitemap's pages and an index's sitemaps", () => {
+    const urlset = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc> http://a.fr/x.html </loc></url><url><loc>http://a.fr/y.html</loc></url></urlset>`;
+    expect(readSitemap(urlset)).toEqual({ index: false, locs: ["http://a.fr/x.html", "http://a.fr/y.html"] });
+    const index = `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>http://a.fr/s1.xml</loc></sitemap></sitemapindex>`;
+    expect(readSitemap(index)).toEqual({ index: true, locs: ["http://a.fr/s1.xml"] });
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * Step 3, redirects: drafts redirects.json, the map the server loads (src/server/http/redirects.ts), by
+ * matching every old URL the assessment keeps (reuse or rewrite) to a page of the new site (match.ts).
+ * Old URLs the old site already redirected follow their final page. Every target is a page's path as
+ * the site serves it (trailing slash included), so a visitor gets one 301 and then the page. The map is
+ * validated exactly as the server does at start before it is written (no loop, no chain). The matches
+ * with their confidence, the unmatched and the skipped go to redirects-review.md for the operator.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { formatProblem, normaliseRedirectPath, parseRedirects } from "../../src/server/http/redirects";
+import type { Parsed, StepSpec } from "./args";
+import { readAssessment } from "./assess";
+import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, readJsonInput, REDIRECTS_FILE, REVIEW_FILE, StepError, writeFileAtomic, writeJson } from "./files";
+import type { StepIo } from "./io";
+import { createMatcher, MIN_CONFIDENCE, type Match } from "./match";
+import { backendOption, newPages } from "./new-site";
+import { pathOf } from "./page";
+import { formatTable } from "./table";
+
+export const redirectsSpec: StepSpec = {
+  name: "redirects",
+  positionals: ["code"],
+  options: ["dir", "backend"],
+  flags: ["fresh"],
+  usage: `redirects <code> [--backend URL] [--fresh] [--dir DIR]
+  Matches each old page of crawl.json (not skipped in content-assessment.md) to a page of the new site
+  and writes <dir>/<code>/redirects.json, plus redirects-review.md with each match's confidence and the
+  old pages left unmatched. The new site's pages come from the content backend. Entries of an existing
+  redirects.json that point to a page of the new site are kept (your edits); --fresh drafts anew.
+  --backend URL   the content backend's API (default $BACKEND_API_URL), e.g. http://127.0.0.1:4000/api/v1/websites
+  --dir DIR       the migrations directory (default $MIGRATIONS_DIR, else migrations)`,
+};
+
+export interface DraftRow {
+  path: string;
+  target: string | null;
+  confidence: number | null;
+  by: string;
+}
+
+export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> {
+  const code = practiceCode(parsed.positional.code);
+  const backend = backendOption(parsed);
+  const dir = migrationDir(code, parsed.options.dir);
+  const entries = readCrawl(dir);
+  const verdicts = readAssessment(join(dir, ASSESSMENT_FILE));
+  if (verdicts.size === 0) io.log(`redirects: no ${ASSESSMENT_FILE} with verdicts: every old page is matched (run assess first to skip some)`);
+  const pages = await newPages(backend, code);
+  if (pages.length === 0) throw new StepError(`the backend lists no page for ${code}`);
+  const match = createMatcher(pages);
+  const newPaths = new Set(pages.map((p) => p.path));
+
+  const byUrl = new Map(entries.map((e) => [e.url, e]));
+  const rows: DraftRow[] = [];
+  const matchOf = new Map<string, Match | null>();
+  const matchPage = (url: string) => {
+    if (!matchOf.has(url)) {
+      const e = byUrl.get(url)!;
+      matchOf.set(url, match({ path: pathOf(e.url), title: e.title, h1: e.h1, text: e.body_text }).match);
+    }
+    return matchOf.get(url)!;
+  };
+  // The operator's entries (an earlier draft, edited): kept when they still point to a page of the new site.
+  const existing = join(dir, REDIRECTS_FILE);
+  const kept = new Map<string, { key: string; target: string }>();
+  if (!parsed.flags.has("fresh") && existsSync(existing)) {
+    for (const [key, target] of Object.entries(readMap(dir))) {
+      const form = normaliseRedirectPath(key);
+      if (form !== null && newPaths.has(target)) kept.set(form, { key, target });
+    }
+  }
+  const skipped: string[] = [];
+  const unmatched: { path: string; best: Match | null }[] = [];
+  for (const e of entries) {
+    const path = pathOf(e.url);
+    if (verdicts.get(path)?.verdict === "skip" || (!verdicts.size && e.status !== 200)) {
+      skipped.push(path);
+      continue;
+    }
+    const final = e.redirects.length ? byUrl.get(e.final_url) : e;
+    const found = final && final.status === 200 ? matchPage(final.url) : null;
+    const keptEntry = kept.get(normaliseRedirectPath(path) ?? "");
+    if (keptEntry && keptEntry.target !== found?.target) {
+      rows.push({ path, target: keptEntry.target, confidence: null, by: `kept from ${REDIRECTS_FILE}` });
+      continue;
+    }
+    if (!found) {
+      const best = final ? match({ path: pathOf(final.url), title: final.title, h1: final.h1, text: final.body_text }).best : null;
+      unmatched.push({ path, best });
+      continue;
+    }
+    const by = final === e ? found.by : `${found.by} of ${pathOf(final!.url)} (old redirect)`;
+    rows.push({ path, target: found.target, confidence: found.confidence, by });
+  }
+
+  const map: Record<string, string> = {};
+  for (const row of rows.sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    // The new site already answers this URL itself (the same path, or its slash form): no entry.
+    if (row.path === row.target || `${row.path}/` === row.target) continue;
+    const form = normaliseRedirectPath(row.path);
+    const taken = Object.keys(map).find((k) => normaliseRedirectPath(k) === form);
+    if (taken) {
+      // One entry serves every spelling of an old URL.
+      if (map[taken] !== row.target) unmatched.push({ path: row.path, best: { target: row.target!, confidence: row.confidence ?? 0, by: `conflicts with ${taken}` } });
+      else row.by += ` (served by the entry ${taken})`;
+      continue;
+    }
+    map[row.path] = row.target!;
+  }
+  // Entries by hand for URLs the crawl did not see stay too.
+  const crawled = new Set(entries.map((e) => normaliseRedirectPath(pathOf(e.url))));
+  for (const [form, { key, target }] of kept) if (!crawled.has(form)) map[key] = target;
+  const file = existing;
+  const sorted = Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const { errors, warnings } = parseRedirects(sorted, file);
+  const problems = [...errors, ...warnings];
+  if (problems.length) throw new StepError(`the drafted map would not load cleanly:\n${problems.map((p) => `  - ${formatProblem(p)}`).join("\n")}`);
+  const missing = Object.values(map).filter((t) => !newPaths.has(t));
+  if (missing.length) throw new StepError(`targets that are not pages of the new site: ${missing.join(", ")}`);
+
+  writeJson(file, sorted);
+  const review = join(dir, REVIEW_FILE);
+  writeFileAtomic(review, renderReview(code, rows, unmatched, skipped));
+  io.log(formatTable(["old URL", "new URL", "confidence", "matched by"], rows.map((r) => [r.path, r.target ?? "", String(r.confidence ?? "-"), r.by])));
+  for (const u of unmatched) io.log(`unmatched: ${u.path}${u.best ? ` (best guess ${u.best.target}, confidence ${u.best.confidence})` : ""}`);
+  io.log(`redirects: ${Object.keys(map).length} redirects written to ${file}; ${unmatched.length} unmatched, ${skipped.length} skipped: see ${review}`);
+  return 0;
+}
+
+function renderReview(code: string, rows: DraftRow[], unmatched: { path: string; best: Match | null }[], skipped: string[]): string {
+  return [
+    `# ${code}: redirect map review`,
+    "",
+    `Written by \`npm run migrate -- redirects ${code}\` beside \`redirects.json\`. Check the low confidences; a match`,
+    `below ${MIN_CONFIDENCE} is left out and listed as unmatched: add it to \`redirects.json\` by hand, or mark the page`,
+    "skip in `content-assessment.md`. Old URLs the new site already serves need no entry.",
+    "",
+    "## Matches",
+    "",
+    "| old URL | new URL | confidence | matched by |",
+    "|---|---|---|---|",
+    ...rows.map((r) => `| \`${r.path}\` | \`${r.target}\` | ${r.confidence ?? "-"} | ${r.by} |`),
+    "",
+    "## Unmatched",
+    "",
+    ...(unmatched.length ? unmatched.map((u) => `- \`${u.path}\`${u.best ? `: best guess \`${u.best.target}\` (confidence ${u.best.confidence}, ${u.best.by})` : ""}`) : ["None."]),
+    "",
+    "## Skipped (no redirect: 404 after cutover)",
+    "",
+    ...(skipped.length ? skipped.map((p) => `- \`${p}\``) : ["None."]),
+    "",
+  ].join("\n");
+}
+
+/** The map as written, for the verify step. */
+export function readMap(dir: string): Record<string, string> {
+  const file = join(dir, REDIRECTS_FILE);
+  const json = readJsonInput(file, "redirects");
+  const { errors } = parseRedirects(json, file);
+  if (errors.length) throw new StepError(`${file} does not load:\n${errors.map((p) => `  - ${formatProblem(p)}`).join("\n")}`);
+  return json as Record<string, string>;
+}

@@ -1,0 +1,64 @@
+/**
+ * Text measures shared by the assessment and the redirect matching: words (lower-cased, accents
+ * folded), word counts, and similarities between two texts on sets of words or word triples.
+ */
+
+/** Lower-cased words without accents, apostrophes and punctuation splitting words. */
+export function words(text: string): string[] {
+  return text
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** Words as a person counts them: runs of letters or digits. */
+export function wordCount(text: string): number {
+  return text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)?.length ?? 0;
+}
+
+// Short function words carry no meaning for matching (French and English).
+const STOP = new Set(
+  "le la les un une des de du d l et ou a au aux en dans par pour sur avec sans ce cette ces qui que quoi est sont nos notre vos votre nous vous il elle on se ne pas plus the of and to in for on with is are our your html htm php index www".split(" "),
+);
+
+/** Meaningful words only. */
+export function keywords(text: string): string[] {
+  return words(text).filter((w) => w.length > 1 && !STOP.has(w));
+}
+
+/** Jaccard similarity of two sets, 0 to 1 (0 when both are empty). */
+export function jaccard<T>(a: Set<T>, b: Set<T>): number {
+  if (a.size === 0 && b.size === 0) return 0;
+  let shared = 0;
+  for (const x of a) if (b.has(x)) shared++;
+  return shared / (a.size + b.size - shared);
+}
+
+/** Share of `a`'s items found in `b` (how much of a short text a longer one covers). */
+export function containment<T>(a: Set<T>, b: Set<T>): number {
+  if (a.size === 0) return 0;
+  let shared = 0;
+  for (const x of a) if (b.has(x)) shared++;
+  return shared / a.size;
+}
+
+/** Word triples: near-duplicate texts share most of them, texts on one topic few. */
+export function shingles(text: string, size = 3): Set<string> {
+  const w = words(text);
+  const out = new Set<string>();
+  for (let i = 0; i + size <= w.length; i++) out.add(w.slice(i, i + size).join(" "));
+  return out;
+}
+
+/** The words of a URL path's last meaningful segment ("/soins/implants-dentaires.html" -> implants, dentaires). */
+export function slugWords(path: string): string[] {
+  const segments = path
+    .split("?")[0]
+    .split("/")
+    .filter(Boolean)
+    .map((s) => s.replace(/\.(?:html?|php)$/i, ""))
+    .filter((s) => s.toLowerCase() !== "index");
+  return keywords(segments.at(-1) ?? "");
+}

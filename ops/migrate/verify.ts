@@ -1,0 +1,167 @@
+/**
+ * Step 5, verify: after cutover (or before, with --connect), every old URL of crawl.json is requested
+ * on the new site: a mapped URL answers exactly one 301 to its mapped page, which answers 200 (no
+ * chain, no loop); a skipped page answers 404; an old URL the new site serves itself answers 200. Then
+ * /sitemap.xml must list every page reached, no page may carry a noindex meta or X-Robots-Tag, and
+ * robots.txt must allow crawling them and name the sitemap. A table on the terminal, a JSON report
+ * (verify-report.json beside the map, or --report FILE); exit status 1 when any check fails.
+ */
+import { join } from "node:path";
+import robotsParser from "robots-parser";
+import { findRedirect, parseRedirects } from "../../src/server/http/redirects";
+import { call, header, target, type Answer } from "../request";
+import { connectOption, urlArgument, type Parsed, type StepSpec } from "./args";
+import { readAssessment } from "./assess";
+import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, VERIFY_REPORT_FILE, writeJson } from "./files";
+import type { StepIo } from "./io";
+import { pathOf, readPage, readSitemap } from "./page";
+import { readMap } from "./redirect-map";
+import { formatTable } from "./table";
+
+export const verifySpec: StepSpec = {
+  name: "verify",
+  positionals: ["code", "site-url"],
+  options: ["connect", "report", "dir"],
+  usage: `verify <code> <site-url> [--connect HOST:PORT] [--report FILE] [--dir DIR]
+  Requests every old URL of crawl.json on the new site and checks the redirects (one 301 to the mapped
+  page, which answers 200), the skipped pages (404), /sitemap.xml, noindex and robots.txt. Prints a
+  table, writes a JSON report, exits 1 when a check fails.
+  --connect H:P   send the requests to H:P with the site's Host (as curl --connect-to), before DNS moves
+  --report FILE   where the JSON report goes (default <dir>/<code>/${VERIFY_REPORT_FILE})
+  --dir DIR       the migrations directory (default $MIGRATIONS_DIR, else migrations)`,
+};
+
+export interface Check {
+  check: string;
+  subject: string;
+  ok: boolean;
+  detail: string;
+}
+
+const MAX_HOPS = 5;
+
+export async function runVerify(parsed: Parsed, io: StepIo): Promise<number> {
+  const code = practiceCode(parsed.positional.code);
+  const site = urlArgument(parsed.positional["site-url"], "the site URL");
+  const connect = connectOption(parsed);
+  const dir = migrationDir(code, parsed.options.dir);
+  const entries = readCrawl(dir);
+  const map = readMap(dir);
+  const verdicts = readAssessment(join(dir, ASSESSMENT_FILE));
+  const table = new Map([[code, parseRedirects(map, "redirects.json").map]]);
+  const { base, host } = target(site, connect);
+  const get = (path: string) => call(base, host, path, { headers: { accept: "text/html" } });
+  const checks: Check[] = [];
+  const add = (check: string, subject: string, ok: boolean, detail: string) => checks.push({ check, subject, ok, detail });
+  /** A Location as a path on the site, or null when it leaves the site's host. */
+  const onSite = (location: string) => {
+    const url = new URL(location, site);
+    return url.host === site.host ? `${url.pathname}${url.search}` : null;
+  };
+
+  // The pages reached (200), with their answer, for the sitemap and noindex checks.
+  const pages = new Map<string, Answer>();
+  const fetchPage = async (path: string) => {
+    if (!pages.has(path)) pages.set(path, await get(path));
+    return pages.get(path)!;
+  };
+
+  for (const path of [...new Set(entries.map((e) => pathOf(e.url)))]) {
+    const expected = findRedirect(table, code, path);
+    const skip = verdicts.size ? verdicts.get(path)?.verdict === "skip" : !entries.some((e) => pathOf(e.url) === path && e.status === 200);
+    let answer: Answer;
+    try {
+      answer = await get(path);
+    } catch (error) {
+      add("old URL", path, false, `request failed: ${(error as Error).message}`);
+      continue;
+    }
+    const location = header(answer, "location");
+    if (expected) {
+      if (answer.status !== 301) {
+        add("redirect", path, false, `expected 301 to ${expected}, got ${answer.status}${location ? ` to ${location}` : ""}`);
+        continue;
+      }
+      const to = onSite(location);
+      if (to !== expected) {
+        add("redirect", path, false, `301 to ${location}, expected ${expected}`);
+        continue;
+      }
+      add("redirect", path, true, `301 to ${to}`);
+      // The target must be the page itself: no second hop, no loop.
+      const hops = [path, to];
+      let current = to;
+      let final: Answer | null = null;
+      for (let i = 0; i < MAX_HOPS; i++) {
+        const a = await fetchPage(current);
+        const next = a.status >= 300 && a.status < 400 ? onSite(header(a, "location")) : null;
+        if (next === null) {
+          final = a;
+          break;
+        }
+        if (hops.includes(next)) {
+          hops.push(next);
+          break;
+        }
+        hops.push(next);
+        current = next;
+      }
+      if (final && hops.length === 2) add("target answers 200", to, final.status === 200, `status ${final.status}`);
+      else add("no chain or loop", path, false, hops.join(" -> ") + (final ? ` (then ${final.status})` : " (loop)"));
+    } else if (skip) {
+      add("skipped page answers 404", path, answer.status === 404, `status ${answer.status}${location ? ` to ${location}` : ""}`);
+    } else {
+      // Not in the map: the new site serves this URL itself (its own page).
+      const ok = answer.status === 200;
+      if (ok) pages.set(path, answer);
+      add("served by the new site", path, ok, ok ? "status 200" : `status ${answer.status}${location ? ` to ${location}` : ""}: neither redirected nor skipped`);
+    }
+  }
+
+  // Only the pages that answered 200 matter from here on.
+  const live = [...pages].filter(([, a]) => a.status === 200);
+
+  const sitemap = await get("/sitemap.xml").catch((error: Error) => error);
+  if (sitemap instanceof Error || sitemap.status !== 200) {
+    add("sitemap", "/sitemap.xml", false, sitemap instanceof Error ? sitemap.message : `status ${sitemap.status}`);
+  } else {
+    const listed = new Set(
+      readSitemap(sitemap.text)
+        .locs.map((loc) => new URL(loc, site))
+        .filter((u) => u.host === site.host)
+        .map((u) => `${u.pathname}${u.search}`),
+    );
+    add("sitemap", "/sitemap.xml", listed.size > 0, `${listed.size} URLs on ${site.host}`);
+    for (const [path] of live) add("listed in the sitemap", path, listed.has(path), listed.has(path) ? "listed" : "missing from /sitemap.xml");
+  }
+
+  for (const [path, answer] of live) {
+    const robotsHeader = header(answer, "x-robots-tag");
+    const meta = readPage(answer.text, new URL(path, site).href).noindex;
+    const ok = !/noindex/i.test(robotsHeader) && !meta;
+    add("indexable", path, ok, ok ? "no noindex" : [robotsHeader && `X-Robots-Tag: ${robotsHeader}`, meta && "meta robots noindex"].filter(Boolean).join(", "));
+  }
+
+  const robotsAnswer = await get("/robots.txt").catch((error: Error) => error);
+  if (robotsAnswer instanceof Error || robotsAnswer.status !== 200) {
+    add("robots.txt", "/robots.txt", false, robotsAnswer instanceof Error ? robotsAnswer.message : `status ${robotsAnswer.status}`);
+  } else {
+    const robotsUrl = new URL("/robots.txt", site).href;
+    const robots = robotsParser(robotsUrl, robotsAnswer.text);
+    const blocked = ["/", ...live.map(([p]) => p)].filter((p) => robots.isAllowed(new URL(p, site).href, "Googlebot") === false);
+    add("robots.txt allows crawling", "/robots.txt", blocked.length === 0, blocked.length ? `disallows ${blocked.join(", ")}` : `${live.length + 1} pages allowed`);
+    const sitemaps = robots.getSitemaps();
+    const named = sitemaps.some((s) => {
+      const u = new URL(s, site);
+      return u.host === site.host && u.pathname === "/sitemap.xml";
+    });
+    add("robots.txt names the sitemap", "/robots.txt", named, sitemaps.length ? sitemaps.join(", ") : "no Sitemap line");
+  }
+
+  const failed = checks.filter((c) => !c.ok);
+  io.log(formatTable(["result", "check", "URL", "detail"], checks.map((c) => [c.ok ? "ok" : "FAIL", c.check, c.subject, c.detail])));
+  const report = parsed.options.report ?? join(dir, VERIFY_REPORT_FILE);
+  writeJson(report, { code, site: site.origin, connect: connect ?? null, passed: checks.length - failed.length, failed: failed.length, checks });
+  io.log(`verify: ${checks.length - failed.length} passed, ${failed.length} failed; report written to ${report}`);
+  return failed.length ? 1 : 0;
+}

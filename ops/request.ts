@@ -1,0 +1,87 @@
+/**
+ * One HTTP request from an operator script to a site, sent to a chosen address with the site's Host
+ * header (the way curl's --connect-to does), so a deployment can be checked before DNS points at it.
+ * No redirect is followed: the scripts check redirects themselves. The body is bounded, a slow server
+ * is cut at the timeout. Used by the smoke checks (ops/smoke.ts) and the migration toolkit (ops/migrate).
+ */
+import { request } from "node:http";
+import { request as httpsRequest } from "node:https";
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  text: string;
+}
+
+export interface CallOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  timeoutMs?: number;
+  /** A longer body fails the request (default 5 MB). */
+  maxBytes?: number;
+}
+
+const TIMEOUT_MS = 10_000;
+const MAX_BYTES = 5 * 1024 * 1024;
+
+/** `base` is where to connect (scheme, address, port); `host` the Host header and TLS server name. */
+export function call(base: string, host: string, path: string, opts: CallOptions = {}): Promise<Answer> {
+  const url = new URL(base);
+  const send = url.protocol === "https:" ? httpsRequest : request;
+  const timeout = opts.timeoutMs ?? TIMEOUT_MS;
+  const maxBytes = opts.maxBytes ?? MAX_BYTES;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: opts.method ?? "GET",
+        headers: { host, "user-agent": "practice-frontend-ops", ...opts.headers },
+        servername: host.replace(/:\d+$/, ""),
+        timeout,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let tooLarge = false;
+        res.on("data", (c: Buffer) => {
+          size += c.length;
+          if (size > maxBytes && !tooLarge) {
+            // Destroying the Node response (never a web stream) stops the download; the answer is refused.
+            tooLarge = true;
+            res.destroy();
+            reject(new Error(`body larger than ${maxBytes} bytes`));
+          }
+          if (!tooLarge) chunks.push(c);
+        });
+        res.on("error", reject);
+        res.on("end", () => {
+          if (tooLarge) return;
+          const body = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString("utf8") });
+        });
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error(`no answer within ${timeout} ms`)));
+    req.on("error", reject);
+    if (opts.body) req.end(opts.body);
+    else req.end();
+  });
+}
+
+/**
+ * Where to send requests for `siteUrl`: its own origin, or `connect` ("HOST:PORT") with the site's
+ * scheme, as curl's --connect-to. The Host header stays the site's.
+ */
+export function target(siteUrl: URL, connect?: string): { base: string; host: string } {
+  return { base: connect ? `${siteUrl.protocol}//${connect}` : siteUrl.origin, host: siteUrl.host };
+}
+
+/** A header's value as one string (a repeated header joined by ", "). */
+export function header(answer: Answer, name: string): string {
+  const value = answer.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(", ") : (value ?? "");
+}

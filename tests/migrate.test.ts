@@ -1,0 +1,312 @@
+/**
+ * Issue 11: the migration toolkit run end to end as an operator runs it, against the fake old site of
+ * the Cabinet Dupont (ops/migrate/fixtures/old-site.ts) on loopback, the demo content backend and the
+ * built product: crawl, assess (with the operator's edits), redirects, then verify through --connect.
+ * Each step's file is checked, not only its exit status.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { findRedirect, loadRedirects, parseRedirects } from "../src/server/http/redirects";
+import { crawlSchema, type CrawlEntry } from "../ops/migrate/files";
+import { startOldSite, type OldSite } from "../ops/migrate/fixtures/old-site";
+import { startBackend, type DemoBackend } from "./support/demo-backend";
+import { startFrontend, type Frontend } from "./support/frontend";
+import { migrate } from "./support/migrate";
+import { main } from "../ops/migrate/cli";
+import { call, target } from "../ops/request";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+
+const OLD = "http://www.cabinet-dupont.fr";
+let site: OldSite;
+let backend: DemoBackend;
+let root: string;
+let dir: string;
+let env: Record<string, string>;
+const read = (name: string) => readFileSync(join(dir, name), "utf8");
+const crawl = () => JSON.parse(read("crawl.json")) as CrawlEntry[];
+const entry = (path: string) => crawl().find((e) => e.url === `${OLD}${path}`)!;
+
+beforeAll(async () => {
+  [site, backend] = await Promise.all([startOldSite(), startBackend()]);
+  root = mkdtempSync(join(tmpdir(), "migrate-"));
+  dir = join(root, "dupont");
+  env = { MIGRATIONS_DIR: root, BACKEND_API_URL: `${backend.url}/api/v1/websites` };
+});
+
+afterAll(async () => {
+  await Promise.all([site?.close(), backend?.close()]);
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe("the command line", () => {
+  // In process for the many refusals; the two runs below prove the exit statuses of the real process.
+  async function inProcess(args: string[]) {
+    const lines: string[] = [];
+    const spies = [vi.spyOn(console, "log"), vi.spyOn(console, "error")].map((spy) => spy.mockImplementation((line: string) => void lines.push(line)));
+    try {
+      const io = { log: (line: string) => void lines.push(line), progress: () => {}, progressDone: () => {} };
+      return { code: await main(args, io), out: lines.join("\n") };
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  }
+
+  it.each([
+    [[], 2, /usage: npm run migrate -- <step>/],
+    [["launch"], 2, /unknown step "launch"/],
+    [["crawl", "dupont"], 2, /expected <code> <old-site-url>, got 1 argument/],
+    [["crawl", "Dupont!", OLD], 2, /practice code must be lower-case/],
+    [["crawl", "dupont", "www.cabinet-dupont.fr"], 2, /must be an absolute URL/],
+    [["crawl", "dupont", OLD, "--max-pages", "0"], 2, /--max-pages must be an integer from 1/],
+    [["verify", "dupont", OLD, "--connect", "nowhere"], 2, /--connect takes HOST:PORT/],
+    [["redirects", "dupont", "--backend", "not a url"], 2, /--backend must be an absolute URL/],
+    [["gate", "dupont", OLD, "--kinds", "blog", "--backend", "http://127.0.0.1:9/api"], 2, /unknown page kind blog/],
+    [["assess", "nobody", "--dir", "/nonexistent"], 1, /crawl.json does not exist: run the crawl step first/],
+  ])("%j exits %i", async (args, status, message) => {
+    const run = await inProcess(args as string[]);
+    expect(run.code, run.out).toBe(status);
+    expect(run.out).toMatch(message);
+  });
+
+  it.each(["crawl", "assess", "redirects", "gate", "verify"])("%s --help explains the step", async (step) => {
+    const run = await inProcess([step, "--help"]);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain(`usage: npm run migrate -- ${step} <code>`);
+  });
+
+  it("exits 2 on bad usage and 0 on --help as a process", async () => {
+    const bad = await migrate(["verify", "dupont"]);
+    expect(bad.code).toBe(2);
+    expect(bad.out).toContain("usage: npm run migrate -- verify <code> <site-url>");
+    expect((await migrate(["--help"])).code).toBe(0);
+  });
+});
+
+describe("the request helper of the ops scripts", () => {
+  it("sends to the --connect address with the site's Host, and refuses a body over its bound", async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(`${req.headers.host} ${req.url}`);
+      res.end("x".repeat(req.url === "/big" ? 2048 : 10));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const { base, host } = target(new URL(OLD), `127.0.0.1:${port}`);
+      expect((await call(base, host, "/small?q=1")).text).toBe("x".repeat(10));
+      await expect(call(base, host, "/big", { maxBytes: 1024 })).rejects.toThrow("body larger than 1024 bytes");
+      expect(seen).toEqual(["www.cabinet-dupont.fr /small?q=1", "www.cabinet-dupont.fr /big"]);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe("a practice's migration, step by step", () => {
+  it("crawl: the old site under its own domain, robots.txt honoured, sitemap and links followed", async () => {
+    const run = await migrate(["crawl", "dupont", OLD, "--connect", `127.0.0.1:${site.port}`], env);
+    expect(run.code, run.out).toBe(0);
+    expect(run.out).toMatch(/crawl: \d+ done, \d+ queued, \d+ errors/);
+    expect(run.out).toContain("1 disallowed by robots.txt");
+    const entries = crawlSchema.parse(JSON.parse(read("crawl.json")));
+    // Stable order, one entry per URL.
+    expect(entries.map((e) => e.url)).toEqual([...entries.map((e) => e.url)].sort());
+    expect(entries).toHaveLength(31);
+    // robots.txt: the disallowed section is never requested, though every footer links to it.
+    expect(site.requests.filter((p) => p.startsWith("/admin"))).toEqual([]);
+    expect(entries.some((e) => e.url.includes("/admin"))).toBe(false);
+    // The sitemap's page that no link reaches.
+    expect(entry("/soins/greffe-osseuse.html").status).toBe(200);
+    // The redirect chain, hop by hop, to its final status.
+    expect(entry("/contact.php")).toMatchObject({
+      status: 200,
+      final_url: `${OLD}/nous-contacter.html`,
+      redirects: [
+        { url: `${OLD}/contact.php`, status: 301 },
+        { url: `${OLD}/contact.html`, status: 302 },
+      ],
+    });
+    expect(entry("/contact.html")).toMatchObject({ status: 200, redirects: [{ url: `${OLD}/contact.html`, status: 302 }] });
+    expect(entry("/ancien-lien.html").status).toBe(404);
+    // A page's facts: main text without menu or footer, images with alt, word count.
+    const cabinet = entry("/le-cabinet.html");
+    expect(cabinet).toMatchObject({ title: "Le cabinet - Cabinet dentaire Dupont Lyon", meta_description: "Présentation du cabinet dentaire Dupont à Lyon 6e.", h1: "Notre cabinet" });
+    expect(cabinet.body_text).toMatch(/^Notre cabinet Le cabinet dentaire Dupont vous accueille au 12 rue Vauban/);
+    expect(cabinet.body_text).not.toMatch(/Mentions légales|Espace praticien|_gaq/);
+    expect(cabinet.images).toEqual([{ src: `${OLD}/images/facade.jpg`, alt: "Façade du cabinet" }]);
+    expect(cabinet.word_count).toBe(cabinet.body_text.split(" ").filter((w) => /\p{L}|\p{N}/u.test(w)).length);
+    expect(existsSync(join(dir, ".crawl-state.json"))).toBe(false);
+  });
+
+  it("crawl: an interrupted crawl resumes where it stopped and gives the same file", async () => {
+    const full = read("crawl.json");
+    const slow = await startOldSite({ delayMs: 150 });
+    const resumeRoot = mkdtempSync(join(tmpdir(), "migrate-resume-"));
+    try {
+      const args = ["crawl", "dupont", OLD, "--connect", `127.0.0.1:${slow.port}`, "--concurrency", "2"];
+      const first = migrate(args, { MIGRATIONS_DIR: resumeRoot });
+      const state = join(resumeRoot, "dupont", ".crawl-state.json");
+      for (let i = 0; i < 200 && !(existsSync(state) && JSON.parse(readFileSync(state, "utf8")).done.length >= 6); i++) await new Promise((r) => setTimeout(r, 50));
+      first.kill("SIGINT");
+      const stopped = await first;
+      expect(stopped.code, stopped.out).toBe(130);
+      expect(stopped.out).toContain("migrate: interrupted");
+      expect(existsSync(join(resumeRoot, "dupont", "crawl.json"))).toBe(false);
+      const saved = JSON.parse(readFileSync(state, "utf8")) as { done: CrawlEntry[] };
+      const requestsBefore = slow.requests.length;
+
+      const second = await migrate(args, { MIGRATIONS_DIR: resumeRoot });
+      expect(second.code, second.out).toBe(0);
+      expect(second.out).toContain(`crawl: resuming an interrupted crawl of ${OLD}/: ${saved.done.length} done`);
+      expect(readFileSync(join(resumeRoot, "dupont", "crawl.json"), "utf8")).toBe(full);
+      // The pages done before the interruption were not asked again (unless another URL redirects to them).
+      const hops = new Set(crawl().flatMap((e) => [...e.redirects.map((r) => r.url), e.redirects.length ? e.final_url : ""]));
+      const again = saved.done.filter((e) => !hops.has(e.url)).map((e) => new URL(e.url).pathname);
+      expect(slow.requests.slice(requestsBefore).filter((p) => again.includes(p))).toEqual([]);
+    } finally {
+      await slow.close();
+      rmSync(resumeRoot, { recursive: true, force: true });
+    }
+  });
+
+  it("crawl: --max-pages caps the crawl and says how much was left", async () => {
+    const capRoot = mkdtempSync(join(tmpdir(), "migrate-cap-"));
+    try {
+      const run = await migrate(["crawl", "dupont", OLD, "--connect", `127.0.0.1:${site.port}`, "--max-pages", "5"], { MIGRATIONS_DIR: capRoot });
+      expect(run.code, run.out).toBe(0);
+      expect(run.out).toMatch(/page cap reached \(--max-pages 5\): \d+ queued URLs not crawled/);
+      expect(JSON.parse(readFileSync(join(capRoot, "dupont", "crawl.json"), "utf8"))).toHaveLength(5);
+    } finally {
+      rmSync(capRoot, { recursive: true, force: true });
+    }
+  });
+
+  it("assess: a verdict per page with its reason, thin pages, duplicates, a summary", async () => {
+    const run = await migrate(["assess", "dupont"], env);
+    expect(run.code, run.out).toBe(0);
+    const md = read("content-assessment.md");
+    const rows = md.split("\n").filter((l) => l.startsWith("| `/"));
+    expect(rows).toHaveLength(31);
+    expect(md).toContain("| `/actualites/conges-2019.html` | 200 | 12 | skip | dated content (2019 in the URL) | no meta description, thin |  |");
+    expect(md).toContain("| `/ancien-lien.html` | 404 | 0 | skip | answers 404 on the old site |  |  |");
+    expect(md).toContain("| `/honoraires.html` | 200 | 24 | rewrite | thin: 24 words (fewer than 100) | no meta description, thin |  |");
+    expect(md).toMatch(/\| `\/le-cabinet-copie.html` \| 200 \| \d+ \| reuse \| duplicate of \/le-cabinet.html: redirected with it/);
+    expect(md).toMatch(/near-duplicate of \/soins\/invisalign.html \(similarity 0\.\d\d\)/);
+    expect(md).toContain("- `/le-cabinet.html`, `/le-cabinet-copie.html`");
+    expect(md).toContain("| URLs crawled | 31 |");
+  });
+
+  it("assess: a second run keeps the operator's verdicts and notes", async () => {
+    const edited = read("content-assessment.md").replace(
+      /\| `\/soins\/blanchiment.html` \| 200 \| (\d+) \| rewrite \| ([^|]*)\| ([^|]*)\| {2}\|/,
+      "| `/soins/blanchiment.html` | 200 | $1 | skip | $2| $3| soin abandonné |",
+    );
+    writeFileSync(join(dir, "content-assessment.md"), edited);
+    const run = await migrate(["assess", "dupont"], env);
+    expect(run.code, run.out).toBe(0);
+    expect(run.out).toContain("1 edited verdicts kept");
+    expect(read("content-assessment.md")).toMatch(/\| `\/soins\/blanchiment.html` \| 200 \| \d+ \| skip \| thin: \d+ words \(fewer than 100\) \(suggested: rewrite\) \| thin \| soin abandonné \|/);
+  });
+
+  it("redirects: every kept old URL to an existing new page, loadable by the server, the rest listed", async () => {
+    const run = await migrate(["redirects", "dupont"], env);
+    expect(run.code, run.out).toBe(0);
+    const map = JSON.parse(read("redirects.json")) as Record<string, string>;
+    const { pages } = (await (await fetch(`${backend.url}/api/v1/websites/sites/dupont/pages/`)).json()) as { pages: { path: string }[] };
+    const paths = new Set(pages.map((p) => p.path));
+    expect(Object.values(map).every((t) => paths.has(t))).toBe(true);
+    expect(map).toMatchObject({
+      "/index.html": "/",
+      "/contact.html": "/contact/",
+      "/le-cabinet.html": "/philosophie/",
+      "/le-cabinet-copie.html": "/philosophie/",
+      "/soins/invisalign.html": "/orthodontie/aligneurs-invisibles/",
+      "/soins/implant-unitaire.html": "/implantologie/implant-unitaire/",
+      "/soins/implants-dentaires.html": "/implantologie/",
+      "/premiere-visite.html": "/premiere-visite/",
+    });
+    // One entry serves every spelling of an old URL: /contact.php is /contact.html for the server.
+    expect(map["/contact.php"]).toBeUndefined();
+    expect(findRedirect(new Map([["dupont", parseRedirects(map, "redirects.json").map]]), "dupont", "/contact.php")).toBe("/contact/");
+    // No mass redirect to the home page; skipped and old-404 pages get none.
+    expect(Object.entries(map).filter(([, t]) => t === "/").map(([k]) => k)).toEqual(["/index.html"]);
+    for (const skipped of ["/actualites/conges-2019.html", "/ancien-lien.html", "/soins/blanchiment.html"]) expect(map[skipped]).toBeUndefined();
+    // The server's own loader accepts it with nothing to report.
+    const loaded = loadRedirects(root);
+    expect(loaded.warnings).toEqual([]);
+    expect(loaded.table.get("dupont")?.size).toBe(Object.keys(map).length);
+    const review = read("redirects-review.md");
+    expect(review).toMatch(/\| `\/soins\/invisalign.html` \| `\/orthodontie\/aligneurs-invisibles\/` \| 0\.\d+ \| [a-z, ]+ \|/);
+    expect(review).toMatch(/- `\/praticiens\/dr-claire-dupont.html`: best guess `[^`]+` \(confidence 0\.\d+/);
+    expect(review).toContain("- `/soins/blanchiment.html`");
+  });
+
+  it("redirects: a second run keeps the entries the operator added", async () => {
+    const map = JSON.parse(read("redirects.json")) as Record<string, string>;
+    writeFileSync(join(dir, "redirects.json"), JSON.stringify({ ...map, "/praticiens/dr-claire-dupont.html": "/equipe/" }));
+    const run = await migrate(["redirects", "dupont"], env);
+    expect(run.code, run.out).toBe(0);
+    expect(JSON.parse(read("redirects.json"))["/praticiens/dr-claire-dupont.html"]).toBe("/equipe/");
+    expect(read("redirects-review.md")).toContain("| `/praticiens/dr-claire-dupont.html` | `/equipe/` | - | kept from redirects.json |");
+  });
+
+  describe("verify, against the built product serving the generated map", () => {
+    let frontend: Frontend;
+    beforeAll(async () => {
+      frontend = await startFrontend({ backendUrl: backend.url, env: { ENVIRONMENT: "prod", MIGRATIONS_DIR: root } });
+    });
+    afterAll(() => frontend?.stop());
+
+    it("passes every check: one 301 per old URL, 200 targets, 404 skipped pages, sitemap, indexing, robots.txt", async () => {
+      const report = join(root, "report.json");
+      const run = await migrate(["verify", "dupont", OLD, "--connect", `127.0.0.1:${frontend.port}`, "--report", report], env);
+      expect(run.code, run.out).toBe(0);
+      expect(run.out).toMatch(/ok\s+redirect\s+\/soins\/invisalign.html\s+301 to \/orthodontie\/aligneurs-invisibles\//);
+      const json = JSON.parse(readFileSync(report, "utf8")) as { failed: number; passed: number; checks: { check: string; subject: string; ok: boolean }[] };
+      expect(json.failed).toBe(0);
+      const kinds = (check: string) => json.checks.filter((c) => c.check === check).map((c) => c.subject);
+      const skipped = ["/actualites/conges-2019.html", "/actualites/portes-ouvertes-2018.html", "/ancien-lien.html", "/soins/blanchiment.html"];
+      expect(kinds("skipped page answers 404")).toEqual(skipped);
+      const others = crawl().map((e) => new URL(e.url).pathname).filter((p) => p !== "/" && !skipped.includes(p));
+      expect(kinds("redirect")).toEqual(others);
+      expect(kinds("target answers 200")).toHaveLength(others.length);
+      expect(kinds("served by the new site")).toEqual(["/"]);
+      expect(kinds("listed in the sitemap")).toContain("/orthodontie/aligneurs-invisibles/");
+      expect(kinds("indexable")).toContain("/contact/");
+      expect(kinds("robots.txt names the sitemap")).toEqual(["/robots.txt"]);
+    });
+
+    it("fails, naming the URL, when the live map differs from the file (exit 1)", async () => {
+      const map = JSON.parse(read("redirects.json")) as Record<string, string>;
+      const changed = mkdtempSync(join(tmpdir(), "migrate-changed-"));
+      try {
+        rmSync(join(changed), { recursive: true, force: true });
+        const copy = join(changed, "dupont");
+        await import("node:fs").then((fs) => fs.cpSync(dir, copy, { recursive: true }));
+        writeFileSync(join(copy, "redirects.json"), JSON.stringify({ ...map, "/soins/blanchiment.html": "/implantologie/" }));
+        const run = await migrate(["verify", "dupont", OLD, "--connect", `127.0.0.1:${frontend.port}`], { MIGRATIONS_DIR: changed });
+        expect(run.code, run.out).toBe(1);
+        expect(run.out).toMatch(/FAIL\s+redirect\s+\/soins\/blanchiment.html\s+expected 301 to \/implantologie\/, got 404/);
+        const json = JSON.parse(readFileSync(join(copy, "verify-report.json"), "utf8")) as { failed: number };
+        expect(json.failed).toBe(1);
+      } finally {
+        rmSync(changed, { recursive: true, force: true });
+      }
+    });
+
+    it("fails on a noindexed deployment (a non-prod environment)", async () => {
+      const staging = await startFrontend({ backendUrl: backend.url, env: { ENVIRONMENT: "staging", MIGRATIONS_DIR: root } });
+      try {
+        const run = await migrate(["verify", "dupont", OLD, "--connect", `127.0.0.1:${staging.port}`, "--report", join(root, "staging.json")], env);
+        expect(run.code, run.out).toBe(1);
+        expect(run.out).toMatch(/FAIL\s+indexable\s+\/contact\/\s+X-Robots-Tag: noindex/);
+        expect(run.out).toMatch(/FAIL\s+robots.txt allows crawling\s+\/robots.txt\s+disallows \//);
+      } finally {
+        await staging.stop();
+      }
+    });
+  });
+});

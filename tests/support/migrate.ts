@@ -1,0 +1,19 @@
+/** Runs the migration toolkit's command line as an operator does (a child process), without blocking the test's servers. */
+import { spawn } from "node:child_process";
+
+export interface MigrateRun {
+  code: number | null;
+  out: string;
+}
+
+export function migrate(args: string[], env: Record<string, string> = {}): Promise<MigrateRun> & { kill: (signal: NodeJS.Signals) => void } {
+  const child = spawn(process.execPath, ["--import", "tsx", "ops/migrate/cli.ts", ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout.on("data", (c) => (out += c));
+  child.stderr.on("data", (c) => (out += c));
+  const done = new Promise<MigrateRun>((resolve) => child.once("close", (code) => resolve({ code, out })));
+  return Object.assign(done, { kill: (signal: NodeJS.Signals) => void child.kill(signal) });
+}
