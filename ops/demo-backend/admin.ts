@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import express, { type Request, type Response, type Router } from "express";
 import { z } from "zod";
-import type { Block } from "./contract.js";
+import type { Block } from "./payload-types.js";
 import type { PageRecord, SiteRecord } from "./model.js";
 import { toSummary } from "./serialize.js";
 import { SYNTHETIC_LIMITS, type DemoState } from "./state.js";

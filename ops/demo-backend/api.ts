@@ -6,7 +6,7 @@
  */
 import express, { type Request, type Response, type Router } from "express";
 import { contactHandler } from "./contact.js";
-import type { JobsResponse, NavResponse, PagesResponse, Practice, TeamResponse } from "./contract.js";
+import type { JobsResponse, NavItem, PagesResponse, Practice, TeamResponse } from "./payload-types.js";
 import type { SiteRecord } from "./model.js";
 import { buildNav, publishedPages, toConfig, toPage, toSummary, withAbsoluteMedia } from "./serialize.js";
 import type { DemoState } from "./state.js";
@@ -40,7 +40,7 @@ export function apiRouter(state: DemoState): Router {
 
   read("/sites/:code/team/", (site): TeamResponse => withAbsoluteMedia({ members: site.team }, origin()));
 
-  read("/sites/:code/nav/", (site): NavResponse => ({ items: buildNav(site) }));
+  read("/sites/:code/nav/", (site): { items: NavItem[] } => ({ items: buildNav(site) }));
 
   read("/sites/:code/pages/", (site): PagesResponse => ({ pages: publishedPages(site).map(toSummary) }));
 

@@ -7,7 +7,6 @@
  */
 import type { Request, Response } from "express";
 import { z } from "zod";
-import type { ContactAccepted, ContactErrors } from "./contract.js";
 import type { ContactSubmissionRecord } from "./model.js";
 import type { DemoState } from "./state.js";
 
@@ -72,7 +71,7 @@ export function contactHandler(state: DemoState) {
     const record = (dropped: boolean, reason: ContactSubmissionRecord["reason"]): void => {
       state.submissions.push({ code, receivedAt: new Date().toISOString(), body, dropped, reason });
     };
-    const accepted: ContactAccepted = { status: "received" };
+    const accepted = { status: "received" };
 
     if (isRecord(body) && typeof body.website === "string" && body.website.trim() !== "") {
       record(true, "honeypot");
@@ -84,12 +83,12 @@ export function contactHandler(state: DemoState) {
     const parsed = contactSchema.safeParse(body);
     if (!parsed.success) {
       const flat = z.flattenError(parsed.error);
-      const errors: ContactErrors["errors"] = {};
+      const errors: Record<string, string[]> = {};
       for (const [field, messages] of Object.entries(flat.fieldErrors)) {
         if (Array.isArray(messages) && messages.length > 0) errors[field] = messages;
       }
       if (flat.formErrors.length > 0) errors.non_field_errors = ["Le corps de la requête doit être un objet JSON."];
-      res.status(400).json({ errors } satisfies ContactErrors);
+      res.status(400).json({ errors });
       return;
     }
 

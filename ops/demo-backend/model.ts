@@ -1,23 +1,30 @@
 /**
- * The demo backend's own records: what it stores, as opposed to what it serves (contract.ts).
+ * The demo backend's own records: what it stores, as opposed to what it serves (payload-types.ts).
  *
- * Records hold contract-shaped data with two differences that the serializers (serialize.ts) remove:
+ * Records hold payload-shaped data (config and pages with every field present) with two differences that
+ * the serializers (serialize.ts) remove:
  * - media URLs are origin-relative ("/media/dupont/hero.webp"), because the public origin is only known
  *   once the server listens (port 0) and may differ from the listening address;
  * - pages carry editorial fields the API never shows (publication status, navigation label).
  */
-import type { Job, Page, Practice, SiteConfig, TeamMember } from "./contract.js";
+import type { Block, Job, Page, Practice, SiteConfig, TeamMember, Theme } from "./payload-types.js";
 
 export type PageStatus = "published" | "draft";
 
-export interface PageRecord extends Page {
+export interface PageRecord extends Required<Page> {
+  blocks: Block[];
   status: PageStatus;
   /** Short label used by the derived navigation; the title when null. */
   nav_label: string | null;
 }
 
+/** The stored config: every field present, the theme as the backend defines it (the frontend reads it unchecked). */
+export interface SiteConfigRecord extends Required<Omit<SiteConfig, "theme">> {
+  theme: Theme;
+}
+
 export interface SiteRecord {
-  config: SiteConfig;
+  config: SiteConfigRecord;
   practice: Practice;
   team: TeamMember[];
   jobs: Job[];

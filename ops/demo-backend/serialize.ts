@@ -1,8 +1,8 @@
 /**
- * From records (model.ts) to contract payloads (contract.ts): absolute media URLs, editorial fields
+ * From records (model.ts) to the payloads the frontend parses (payload-types.ts): absolute media URLs, editorial fields
  * removed, navigation derived from the published pages.
  */
-import type { NavItem, Page, PageSummary, SiteConfig } from "./contract.js";
+import type { NavItem, Page, PageSummary, SiteConfig } from "./payload-types.js";
 import type { PageRecord, SiteRecord } from "./model.js";
 
 /**

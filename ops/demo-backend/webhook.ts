@@ -4,7 +4,6 @@
  * The admin API awaits the delivery and returns its outcome, so a test that edits content knows the
  * frontend has acknowledged (or failed to) before it checks the rendered page.
  */
-import type { RevalidateWebhookBody } from "./contract.js";
 import type { WebhookResult } from "./model.js";
 import type { DemoState } from "./state.js";
 
@@ -27,7 +26,7 @@ export async function sendRevalidation(state: DemoState, tags: string[]): Promis
   const url = webhookUrl(frontendUrl);
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (revalidationSecret) headers["X-Revalidate-Secret"] = revalidationSecret;
-  const body: RevalidateWebhookBody = { tags };
+  const body = { tags };
 
   let result: WebhookResult;
   try {

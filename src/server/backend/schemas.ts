@@ -160,3 +160,21 @@ export const jobSchema = z.object({
 });
 export type Job = z.infer<typeof jobSchema>;
 export const jobsSchema = z.object({ jobs: z.array(jobSchema) });
+
+/*
+ * What the backend may send: the schemas' input types (fields with a default may be left out, nullish
+ * ones may be null or absent). The demo backend (ops/demo-backend) types its fixtures and payloads with
+ * these, so it serves what this client parses instead of keeping a second copy of the contract.
+ */
+export type MediaInput = z.input<typeof mediaSchema>;
+export type ThemeInput = z.input<typeof themeSchema>;
+export type SiteConfigInput = z.input<typeof siteConfigSchema>;
+export type PracticeInput = z.input<typeof practiceSchema>;
+export type TeamMemberInput = z.input<typeof teamMemberSchema>;
+export type TeamInput = z.input<typeof teamSchema>;
+export type PageSummaryInput = z.input<typeof pageSummarySchema>;
+export type PageListInput = z.input<typeof pageListSchema>;
+export type BlockInput = z.input<typeof blockSchema>;
+export type PageInput = z.input<typeof pageSchema>;
+export type JobInput = z.input<typeof jobSchema>;
+export type JobsInput = z.input<typeof jobsSchema>;

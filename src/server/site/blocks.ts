@@ -91,6 +91,8 @@ const valueSchemas = {
 } satisfies Record<BlockType, z.ZodType>;
 
 type Values = { [K in BlockType]: z.output<(typeof valueSchemas)[K]> };
+/** What the backend may send as each type's value (the demo backend types its fixture blocks with it). */
+export type BlockValueInputs = { [K in BlockType]: z.input<(typeof valueSchemas)[K]> };
 export type ParsedBlock = { [K in BlockType]: { type: K; id: string; value: Values[K] } }[BlockType];
 
 function isKnownType(type: string): type is BlockType {
