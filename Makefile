@@ -14,14 +14,17 @@ node_modules/.package-lock.json: package-lock.json package.json
 
 install: node_modules/.package-lock.json ## Install the npm dependencies (locked versions)
 
-chromium: ## Install Debian's Chromium and nginx for the browser and proxy tests when missing
-	@command -v chromium >/dev/null && command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx; }
+chromium: ## Install Debian's Chromium, nginx and redis-server for the browser, proxy and cluster tests when missing
+	@command -v chromium >/dev/null && command -v nginx >/dev/null && command -v redis-server >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx redis-server; }
 
 build: install ## Production build (client, server, pre-pass)
 	npm run build
 
 demo: install ## Run the product on the demo content backend with the demo practices
 	bash ops/demo.sh
+
+demo-cluster: install chromium ## Two instances sharing a Redis behind nginx, on the demo backend
+	bash ops/demo-cluster.sh
 
 dev: install ## Vite dev server on port 3000 against the demo backend
 	bash ops/demo.sh --dev
@@ -37,7 +40,10 @@ lint: install ## ESLint + TypeScript + import cycles
 bench: build ## Benchmarks (figures printed side by side)
 	npm run bench
 
-.PHONY: help install chromium build demo dev test lint bench
+soak: build ## Two instances on one Redis under edits and backend faults for 3 minutes (npm run soak)
+	npm run soak
+
+.PHONY: help install chromium build demo demo-cluster dev test lint bench soak
 
 ENV ?=
 REF ?=

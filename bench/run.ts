@@ -7,6 +7,7 @@
  *   (d) webhook-to-fresh latency, median and worst of 50 edits      target: median < 20 ms, read-your-writes
  *   (e) RSS with 300 practices x 25 pages cached                    target: < 512 MB
  *   (f) pre-pass time for 100 practices x 25 pages                  target: < 30 s
+ *   (g)-(j) several instances on one Redis: bench/cluster.ts
  *
  * Every server, the demo backend and the load generator run as separate processes on loopback; on a
  * two-core machine they compete for the same cores, which the printout says next to the figures.
@@ -14,12 +15,26 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
-import { runLoadInChild, type LoadResult } from "./load";
+import { runLoadInChild } from "./load";
 import {
-  cpuSeconds,
+  CONNECTIONS,
+  figures,
+  fmt,
+  host,
+  medianOf,
+  note,
+  pathsOf,
+  ROUNDS,
+  synthetic,
+  throughput,
+  webhookEdits,
+  latencySummary,
+  type Measured,
+} from "./figures";
+import { clusterSections } from "./cluster";
+import {
   rssMiB,
   runPrepassProcess,
-  SECRET,
   startBackendProcess,
   startBareServer,
   startFrontendProcess,
@@ -29,67 +44,8 @@ import { agent, get } from "../tests/support/cache";
 import { inspectorUrl, memoryAfterGc } from "./inspect";
 
 const WORK = resolve("tmp/bench");
-const CONNECTIONS = 32;
-const WARMUP_MS = 1000;
-const MEASURE_MS = 4000;
-/** (a) and (b) alternate this many times; the medians are reported (other processes share the cores). */
-const ROUNDS = 3;
 /** The V8 old-space cap for a 512 MB container (README, "The cache"). */
 const HEAP_CAP_MB = 256;
-
-interface Figure {
-  label: string;
-  value: string;
-  target?: string;
-  met?: boolean;
-}
-const figures: Figure[] = [];
-const note = (f: Figure) => {
-  figures.push(f);
-  const verdict = f.met === undefined ? "" : f.met ? "  [target met]" : "  [target NOT met]";
-  console.log(`  ${f.label}: ${f.value}${f.target ? `  (target ${f.target})` : ""}${verdict}`);
-};
-
-async function json<T>(url: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(url, { ...init, headers: { "content-type": "application/json", ...init?.headers } });
-  if (!res.ok) throw new Error(`${init?.method ?? "GET"} ${url} -> ${res.status}`);
-  return (await res.json()) as T;
-}
-
-async function synthetic(backend: Proc, practices: number, pages: number): Promise<string[]> {
-  const { codes } = await json<{ codes: string[] }>(`${backend.url}/admin/synthetic`, {
-    method: "POST",
-    body: JSON.stringify({ practices, pages }),
-  });
-  return codes;
-}
-
-async function pathsOf(backend: Proc, code: string): Promise<string[]> {
-  const { pages } = await json<{ pages: { path: string }[] }>(`${backend.url}/api/v1/websites/sites/${code}/pages/`);
-  return pages.map((p) => p.path);
-}
-
-const host = (code: string) => `${code}.dev.localhost`;
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-/** Requests per second, and the server's own CPU per request (independent of the load generator's cost). */
-async function throughput(
-  server: Proc,
-  target: { path: string; host: string },
-): Promise<LoadResult & { cpuUs: number }> {
-  const opts = {
-    port: server.port,
-    targets: [target],
-    connections: CONNECTIONS,
-    headers: { "accept-encoding": "gzip, deflate, br" },
-  };
-  await runLoadInChild({ ...opts, durationMs: WARMUP_MS });
-  const cpuBefore = cpuSeconds(server.child.pid!);
-  const result = await runLoadInChild({ ...opts, durationMs: MEASURE_MS });
-  const cpuUs = ((cpuSeconds(server.child.pid!) - cpuBefore) * 1e6) / result.requests;
-  return { ...result, cpuUs };
-}
 
 /** (a) and (b): the same page's bytes from a bare server and through the full app. */
 async function hitThroughput(backend: Proc, frontend: Proc) {
@@ -110,8 +66,8 @@ async function hitThroughput(backend: Proc, frontend: Proc) {
   const bs: Measured[] = [];
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      as.push(await throughput(bare, page));
-      const b = await throughput(frontend, page);
+      as.push(await throughput(bare.port, [bare.child.pid!], page));
+      const b = await throughput(frontend.port, [frontend.child.pid!], page);
       if ((b.xcache.HIT ?? 0) !== b.requests) throw new Error(`(b) saw non-hits: ${JSON.stringify(b.xcache)}`);
       bs.push(b);
     }
@@ -140,13 +96,6 @@ async function hitThroughput(backend: Proc, frontend: Proc) {
   void backend;
 }
 
-type Measured = LoadResult & { cpuUs: number };
-
-/** The round with the median requests per second. */
-function medianOf(rounds: Measured[]): Measured {
-  return [...rounds].sort((x, y) => x.rps - y.rps)[Math.floor(rounds.length / 2)];
-}
-
 /** (c): distinct cold pages of synthetic practices, each requested once. */
 async function missRenders(backend: Proc, frontend: Proc) {
   console.log("\n(c) MISS renders per second (1000 distinct cold pages, 8 connections)");
@@ -172,31 +121,11 @@ async function missRenders(backend: Proc, frontend: Proc) {
 /** (d): edit in the backend, send the webhook, read the page: time from the webhook to the fresh page. */
 async function webhookToFresh(backend: Proc, frontend: Proc) {
   console.log("\n(d) webhook-to-fresh latency, 50 edits of a cached page");
-  // The bench sends the webhook itself, to time it from its first byte.
-  await json(`${backend.url}/admin/settings`, { method: "PUT", body: JSON.stringify({ frontendUrl: null }) });
-  const latencies: number[] = [];
-  let fresh = 0;
-  for (let i = 0; i < 50; i++) {
-    const warm = await get(frontend.url, host("dupont"), "/tarifs/");
-    if (warm.status !== 200) throw new Error(`tarifs: ${warm.status}`);
-    const title = `Tarifs, édition ${i} ${Date.now()}`;
-    await json(`${backend.url}/admin/sites/dupont/pages/tarifs`, { method: "PATCH", body: JSON.stringify({ title }) });
-    const started = performance.now();
-    const hook = await get(frontend.url, "127.0.0.1", "/webhooks/revalidate/", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-revalidate-secret": SECRET },
-      body: JSON.stringify({ tags: ["page:tarifs", "site:dupont:page:tarifs"] }),
-    });
-    if (hook.status !== 200) throw new Error(`webhook: ${hook.status} ${hook.text}`);
-    const after = await get(frontend.url, host("dupont"), "/tarifs/", { headers: { "accept-encoding": "br" } });
-    latencies.push(performance.now() - started);
-    if (after.text.includes(title)) fresh++;
-  }
-  latencies.sort((x, y) => x - y);
-  const median = latencies[Math.floor(latencies.length / 2)];
+  const { latencies, fresh } = await webhookEdits(backend, frontend, frontend);
+  const { median, text } = latencySummary(latencies);
   note({
     label: "(d) webhook-to-fresh, median",
-    value: `${fmt(median, 1)} ms (worst ${fmt(latencies.at(-1)!, 1)} ms, best ${fmt(latencies[0], 1)} ms)`,
+    value: text,
     target: "< 20 ms",
     met: median < 20,
   });
@@ -324,6 +253,7 @@ async function main() {
     await frontend.stop();
     if (wanted("e")) await rssAtScale(backend);
     if (wanted("f")) await prepassTime(backend);
+    await clusterSections(backend, wanted);
   } finally {
     for (const p of procs.reverse()) await p.stop();
   }

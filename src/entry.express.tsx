@@ -11,6 +11,7 @@ import { getEnv } from "./server/env";
 import { createServices, type Services } from "./server/services";
 import { createApp } from "./server/http/app";
 import { seedFromPrepass } from "./server/cache/prepass-store";
+import { Lifecycle } from "./server/http/lifecycle";
 import { flushMonitoring, initMonitoring, reportError } from "./server/monitoring";
 import { applyServerLimits, serverOptions } from "./server/http/server-limits";
 import { installProcessGuard } from "./server/process-guard";
@@ -30,13 +31,17 @@ async function start() {
     console.error(`Refusing to start: ${(error as Error).message}`);
     process.exit(1);
   }
-  const { env, pageCache } = services;
+  const { env, pageCache, shared } = services;
   // Error tracking first, so that the start warnings below reach it.
   await initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
   reportStartWarnings(env, services.redirects.warnings);
-  seedFromPrepass(pageCache, env);
+  // Several instances (CACHE_URL): warm from the shared store instead of the pre-pass, whose pages carry
+  // no tag versions and could predate an edit the other instances already acknowledged.
+  if (shared) shared.start();
+  else seedFromPrepass(pageCache, env);
+  const lifecycle = new Lifecycle();
   const distDir = join(fileURLToPath(import.meta.url), "..", "..", "dist");
-  const server = applyServerLimits(createServer(serverOptions(), createApp({ services, distDir })));
+  const server = applyServerLimits(createServer(serverOptions(), createApp({ services, distDir, lifecycle })));
   // Uncaught exception: reported, then exit for the supervisor to restart; stray rejections: reported.
   installProcessGuard({
     report: reportError,
@@ -48,7 +53,9 @@ async function start() {
   server.listen(env.PORT, () => {
     console.log(`frontend listening on http://localhost:${env.PORT} (ENVIRONMENT=${env.ENVIRONMENT})`);
   });
-  const shutdown = () => server.close(() => process.exit(0));
+  // Ready once joined to the other instances; after 5 s without Redis it serves on its own all the same.
+  void (shared ? shared.whenTrusted(5000) : Promise.resolve()).then(() => lifecycle.markReady());
+  const shutdown = () => void lifecycle.shutdown(server, async () => shared?.stop());
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
 }

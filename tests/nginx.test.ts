@@ -4,66 +4,26 @@
  * the `general` zone limits bursts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { generateNginxConfig, DEFAULTS } from "../ops/nginx/generate";
-import { loadRegistry } from "../src/server/tenancy/registry";
-import { freePort, startFrontend, type Frontend } from "./support/frontend";
+import { readdirSync } from "node:fs";
+import { startFrontend, type Frontend } from "./support/frontend";
 import { http } from "./support/http";
+import { startNginx, type TestNginx } from "./support/nginx";
 import { practiceName, startBackend, type DemoBackend } from "./support/demo-backend";
 
-const NGINX = "/usr/sbin/nginx";
 let backend: DemoBackend;
 let frontend: Frontend;
-let dir: string;
+let nginx: TestNginx | undefined;
 let proxyUrl: string;
-
-function nginx(...args: string[]) {
-  return spawnSync(NGINX, ["-c", join(dir, "nginx.conf"), "-p", dir, ...args], { encoding: "utf8" });
-}
 
 beforeAll(async () => {
   backend = await startBackend();
   frontend = await startFrontend({ backendUrl: backend.url });
-  dir = mkdtempSync(join(tmpdir(), "nginx-"));
-  const port = await freePort();
-  proxyUrl = `http://127.0.0.1:${port}`;
-  const upstream = `127.0.0.1:${frontend.port}`;
-  const site = generateNginxConfig({
-    ...DEFAULTS,
-    registry: loadRegistry("tenants/practices.json"),
-    previewDomain: "localhost",
-    listen: `127.0.0.1:${port}`,
-    upstreams: { prod: upstream, staging: upstream, dev: upstream },
-    monitoringHtpasswd: join(dir, "htpasswd"),
-  });
-  writeFileSync(join(dir, "practice-sites.conf"), site);
-  writeFileSync(join(dir, "htpasswd"), "ops:$apr1$8Qm0pV8c$Q2o7n0Yq0VQ0m0g9k6tL2/\n");
-  writeFileSync(
-    join(dir, "nginx.conf"),
-    `worker_processes 1;
-daemon on;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi;
-  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
-  include ${dir}/practice-sites.conf;
-}
-`,
-  );
-  const test = nginx("-t");
-  if (test.status !== 0) throw new Error(`nginx -t failed:\n${test.stderr}`);
-  const start = nginx();
-  if (start.status !== 0) throw new Error(`nginx did not start:\n${start.stderr}`);
+  nginx = await startNginx([`127.0.0.1:${frontend.port}`]);
+  proxyUrl = nginx.url;
 });
 
 afterAll(async () => {
-  if (dir) nginx("-s", "stop");
+  nginx?.stop();
   await frontend?.stop();
   await backend?.close();
 });

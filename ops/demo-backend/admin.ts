@@ -71,6 +71,7 @@ const faultSchema = z.strictObject({
   mode: z.enum(["none", "error500", "slow", "malformed", "throttle"]),
   delayMs: z.number().int().min(0).max(600_000).optional(),
   match: z.string().min(1).optional(),
+  rate: z.number().min(0).max(1).optional(),
 });
 
 const syntheticSchema = z.strictObject({
@@ -211,7 +212,7 @@ export function adminRouter(state: DemoState): Router {
     state.fault =
       body.mode === "none"
         ? null
-        : { mode: body.mode, delayMs: body.delayMs ?? DEFAULT_SLOW_MS, match: body.match ?? null };
+        : { mode: body.mode, delayMs: body.delayMs ?? DEFAULT_SLOW_MS, match: body.match ?? null, rate: body.rate ?? 1 };
     res.json({ ok: true, fault: state.fault ?? { mode: "none" } });
   });
 

@@ -660,6 +660,18 @@ describe("admin API and webhook", () => {
     await admin("POST", "/faults", { mode: "none" });
     expect((await getJson("/sites/dupont/nav/")).status).toBe(200);
     expect((await admin("POST", "/faults", { mode: "explode" })).status).toBe(400);
+    expect((await admin("POST", "/faults", { mode: "error500", rate: 1.5 })).status).toBe(400);
+  });
+
+  it("fails only a share of the calls with a fault rate", async () => {
+    await admin("POST", "/faults", { mode: "error500", match: "/sites/martin/", rate: 0.25 });
+    const statuses = await Promise.all(Array.from({ length: 200 }, async () => (await getJson("/sites/martin/config/")).status));
+    const failed = statuses.filter((s) => s === 500).length;
+    expect(statuses.filter((s) => s !== 500 && s !== 200)).toEqual([]);
+    // 50 expected; the bounds are beyond six standard deviations of a binomial(200, 0.25).
+    expect(failed).toBeGreaterThan(15);
+    expect(failed).toBeLessThan(85);
+    await admin("POST", "/faults", { mode: "none" });
   });
 
   it("reset restores fixtures and clears faults, submissions and synthetic practices", async () => {

@@ -42,6 +42,8 @@ export interface Fault {
   delayMs: number;
   /** Substring of the request path; null matches every API and media request. */
   match: string | null;
+  /** Share of the matching calls that get the fault (1: all; 0.05 for a soak's 5% failing calls). */
+  rate: number;
 }
 
 export interface ContactSubmissionRecord {

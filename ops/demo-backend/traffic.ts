@@ -21,7 +21,8 @@ export function trafficMiddleware(state: DemoState) {
     state.countRequest(requestKey(req));
 
     const fault = state.fault;
-    if (!fault || (fault.match !== null && !pathOf(req).includes(fault.match))) {
+    const spared = fault && fault.rate < 1 && Math.random() >= fault.rate;
+    if (!fault || spared || (fault.match !== null && !pathOf(req).includes(fault.match))) {
       next();
       return;
     }

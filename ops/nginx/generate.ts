@@ -2,7 +2,13 @@
  * Generates the reverse-proxy configuration from tenants/practices.json, the single source of truth
  * for registered hosts, so the proxy's server names can never drift from what the frontend resolves.
  *
- *   npx tsx ops/nginx/generate.ts [--out FILE] [--preview-domain D] [--upstream env=host:port ...]
+ *   npx tsx ops/nginx/generate.ts [--out FILE] [--preview-domain D] [--upstream env=host:port[,host:port…] ...]
+ *
+ * An environment runs one or several instances (README, "Several instances"): each upstream lists them all;
+ * a request that meets a refused connection, a timeout or a 502/503 (an instance dying or draining) is
+ * passed to the next instance. POSTs are not retried (nginx's default for non-idempotent methods): a
+ * contact message the dying instance already relayed must not be sent twice, and the backend retries its
+ * own webhook.
  *
  * Output goes in nginx's http context (e.g. /etc/nginx/conf.d/practice-sites.conf).
  */
@@ -15,8 +21,8 @@ export interface NginxOptions {
   registry: Registry;
   /** Preview hosts {code}.{env}.{previewDomain} are routed to that environment's container. */
   previewDomain: string;
-  /** Where each environment's container listens (the compose files publish on loopback). */
-  upstreams: Record<DeployEnv, string>;
+  /** Where each environment's instances listen (the compose files publish on loopback). */
+  upstreams: Record<DeployEnv, string[]>;
   listen: string;
   /** htpasswd file guarding the monitoring alert UI. */
   monitoringHtpasswd: string;
@@ -28,7 +34,7 @@ export interface NginxOptions {
 
 export const DEFAULTS: Omit<NginxOptions, "registry"> = {
   previewDomain: "preview.example.org",
-  upstreams: { prod: "127.0.0.1:3000", staging: "127.0.0.1:3001", dev: "127.0.0.1:3002" },
+  upstreams: { prod: ["127.0.0.1:3000", "127.0.0.1:3003"], staging: ["127.0.0.1:3001"], dev: ["127.0.0.1:3002"] },
   listen: "80",
   monitoringHtpasswd: "/etc/nginx/htpasswd/monitoring",
   monitoringUpstream: "127.0.0.1:3100",
@@ -55,9 +61,11 @@ function proxyLocations(env: DeployEnv): string {
 export function generateNginxConfig(opts: NginxOptions): string {
   const domains = [...opts.registry.byHost.keys()].sort();
   const preview = opts.previewDomain.replace(/\./g, "\\.");
-  const upstreams = ENVS.map(
-    (env) => `upstream frontend_${env} {\n    server ${opts.upstreams[env]};\n    keepalive 32;\n}`,
-  ).join("\n\n");
+  // max_fails=1: one refused connection takes an instance out of rotation for fail_timeout.
+  const upstreams = ENVS.map((env) => {
+    const servers = opts.upstreams[env].map((s) => `    server ${s} max_fails=1 fail_timeout=5s;`).join("\n");
+    return `upstream frontend_${env} {\n${servers}\n    keepalive 32;\n}`;
+  }).join("\n\n");
   const previewServers = ENVS.map(
     (env) => `
 # Preview hosts of ${env}: any {code}.${env}.${opts.previewDomain}; the frontend asks the backend whether the code exists.
@@ -85,6 +93,10 @@ proxy_set_header X-Forwarded-Proto $scheme;
 proxy_set_header X-Forwarded-Host "";
 proxy_set_header Forwarded "";
 proxy_read_timeout 30s;
+# An instance that is dying (refused, reset, 502) or draining (503) hands the request to the next one.
+proxy_next_upstream error timeout http_502 http_503;
+proxy_next_upstream_tries 3;
+proxy_next_upstream_timeout 10s;
 client_max_body_size 64k;
 
 # Any other host: close the connection without an answer (there is no default practice).
@@ -130,9 +142,11 @@ function parseArgs(argv: string[]) {
     else if (flag === "--listen") opts.listen = value;
     else if (flag === "--monitoring-htpasswd") opts.monitoringHtpasswd = value;
     else if (flag === "--upstream") {
-      const [env, target] = value.split("=");
-      if (!ENVS.includes(env as DeployEnv) || !target) throw new Error(`--upstream takes env=host:port, got ${value}`);
-      opts.upstreams[env as DeployEnv] = target;
+      const [env, targets] = value.split("=");
+      if (!ENVS.includes(env as DeployEnv) || !targets) {
+        throw new Error(`--upstream takes env=host:port[,host:port…], got ${value}`);
+      }
+      opts.upstreams[env as DeployEnv] = targets.split(",");
     } else throw new Error(`unknown option ${flag}`);
   }
   return { opts, out, tenants };

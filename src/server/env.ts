@@ -9,17 +9,21 @@ import { z } from "zod";
 const ENVIRONMENTS = ["dev", "staging", "prod"] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
-const httpUrl = z
-  .string()
-  .trim()
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === "http:" || url.protocol === "https:";
-    } catch {
-      return false;
-    }
-  }, "must be an absolute http(s) URL")
+/** A URL the check accepts (a value that does not parse is refused with the same message). */
+function urlWhere(accept: (url: URL) => boolean, message: string) {
+  return z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        return accept(new URL(value));
+      } catch {
+        return false;
+      }
+    }, message);
+}
+
+const httpUrl = urlWhere((url) => url.protocol === "http:" || url.protocol === "https:", "must be an absolute http(s) URL")
   // One canonical form (no trailing slash) so that `${base}/sites/...` never doubles a slash.
   .transform((value) => value.replace(/\/+$/, ""));
 
@@ -47,6 +51,15 @@ const hostname = z
   .trim()
   .toLowerCase()
   .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/, "must be a host name such as preview.example.org");
+
+/** redis://[user:password@]host[:port][/db] (or rediss://), database 0-15. */
+const redisUrl = urlWhere(
+  (url) =>
+    (url.protocol === "redis:" || url.protocol === "rediss:") &&
+    !!url.hostname &&
+    /^(?:|\d|1[0-5])$/.test(url.pathname.replace(/^\//, "")),
+  "must be a redis:// or rediss:// URL with a host and an optional database 0-15, such as redis://127.0.0.1:6379/8",
+);
 
 const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
@@ -108,6 +121,11 @@ const envSchema = z.object({
   TRUSTED_PROXY: z.preprocess(emptyToUndefined, trustedProxy.default("loopback, uniquelocal")),
   /** Where the build-time media cache (logos for the social card) is read; see src/server/media-cache.ts. */
   MEDIA_CACHE_DIR: z.preprocess(emptyToUndefined, z.string().optional()),
+  /**
+   * The Redis several instances of this environment share (invalidations, tag versions, rendered pages);
+   * unset: one instance on its own. The specification's databases: 6 prod, 7 staging, 8 dev.
+   */
+  CACHE_URL: z.preprocess(emptyToUndefined, redisUrl.optional()),
   /** Build-time constants, also read by the build pre-pass and the security headers. */
   BUILD_API_URL: optionalHttpUrl,
   BUILD_CMS_ORIGIN: optionalHttpUrl,

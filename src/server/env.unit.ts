@@ -53,6 +53,16 @@ describe("parseEnv", () => {
     expect(problemsOf({ ...valid, [name]: value })).toEqual([message]);
   });
 
+  it("reads CACHE_URL (several instances) and refuses what is not a Redis URL", () => {
+    expect(parseEnv(valid).CACHE_URL).toBeUndefined();
+    expect(parseEnv({ ...valid, CACHE_URL: "" }).CACHE_URL).toBeUndefined();
+    expect(parseEnv({ ...valid, CACHE_URL: "redis://127.0.0.1:6379/8" }).CACHE_URL).toBe("redis://127.0.0.1:6379/8");
+    expect(parseEnv({ ...valid, CACHE_URL: "rediss://user:pw@cache.internal" }).CACHE_URL).toBe("rediss://user:pw@cache.internal");
+    for (const bad of ["http://127.0.0.1:6379", "redis://127.0.0.1:6379/16", "redis://127.0.0.1/x", "127.0.0.1:6379"]) {
+      expect(problemsOf({ ...valid, CACHE_URL: bad })[0]).toMatch(/^CACHE_URL must be a redis:\/\/ or rediss:\/\/ URL/);
+    }
+  });
+
   it("lists every problem at once", () => {
     expect(problemsOf({})).toHaveLength(3);
   });

@@ -7,7 +7,8 @@
  *   RequestServices   what a render needs: backend client (reading through its read cache), host rules,
  *                     the contact relay's backend call and rate limiter, the media proxy's fetch and
  *                     resize cache, the build-time media cache's directories
- *   Services          the server's: those plus the render function, the page cache and the redirect maps
+ *   Services          the server's: those plus the render function, the page cache, the redirect maps and,
+ *                     with CACHE_URL, the shared cache that joins it to the other instances
  */
 import type { ServerRenderOptions } from "@builder.io/qwik-city/middleware/request-handler";
 import type { Env } from "./env";
@@ -28,6 +29,7 @@ import { mediaCacheRoots } from "./media/build-cache";
 import { loadRedirects, type LoadedRedirects } from "./http/redirects";
 import { createRenderer, type RenderRequest } from "./render/render";
 import { createPageCache, type PageCache } from "./cache";
+import { createSharedCache, type SharedCache } from "./cache/shared";
 
 export interface RequestServices {
   env: Env;
@@ -47,6 +49,8 @@ export interface Services extends RequestServices {
   renderRequest: RenderRequest;
   pageCache: PageCache;
   redirects: LoadedRedirects;
+  /** Several instances (CACHE_URL): started by the server entry; absent for one instance on its own. */
+  shared?: SharedCache;
 }
 
 /** Throws (RegistryError, RedirectsError…) when the practice list or a redirect map is invalid. */
@@ -73,10 +77,12 @@ export function createRequestServices(env: Env, opts: { dev?: boolean } = {}): R
 export function createServices(env: Env, ssr: ServerRenderOptions): Services {
   const base = createRequestServices(env);
   const renderRequest = createRenderer(ssr, base);
+  const pageCache = createPageCache(env, renderRequest, (tags) => base.readCache?.invalidate(tags));
   return {
     ...base,
     renderRequest,
     redirects: loadRedirects(env.MIGRATIONS_DIR),
-    pageCache: createPageCache(env, renderRequest, (tags) => base.readCache?.invalidate(tags)),
+    pageCache,
+    shared: createSharedCache(env, pageCache, () => base.readCache?.clear()),
   };
 }

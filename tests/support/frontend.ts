@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 export interface Frontend {
   url: string;
   port: number;
+  pid: number;
   /** Everything the process printed, for assertions on log lines. */
   output: () => string;
   /** The server's `[stats]` line (page-store keys and bytes, heap), asked for with SIGUSR2. */
@@ -16,6 +17,8 @@ export interface Frontend {
   /** Whether the process is still running. */
   alive: () => boolean;
   stop: () => Promise<void>;
+  /** Sends a signal (SIGKILL: a crash) and resolves once the process is gone. */
+  kill: (signal: NodeJS.Signals) => Promise<number | null>;
 }
 
 export const DEFAULT_SECRET = "integration-test-revalidation-secret";
@@ -71,6 +74,7 @@ export async function startFrontend(opts: { backendUrl: string; env?: Record<str
   return {
     url,
     port,
+    pid: child.pid!,
     output: () => output,
     alive: () => child.exitCode === null && child.signalCode === null,
     stats: async () => {
@@ -83,6 +87,10 @@ export async function startFrontend(opts: { backendUrl: string; env?: Record<str
         if (Date.now() > deadline) throw new Error("no [stats] line within 5 s");
         await new Promise((r) => setTimeout(r, 50));
       }
+    },
+    kill: async (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
     },
     stop: async () => {
       if (child.exitCode === null) {

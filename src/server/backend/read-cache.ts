@@ -71,6 +71,14 @@ export class ReadCache {
     return keys.length;
   }
 
+  /** Drops everything (and forgets running reads): this instance may have missed invalidations. */
+  clear(): void {
+    this.cache.flushAll();
+    this.inflight.dropWhere(() => true);
+    this.index.clear();
+    this.tagsOf.clear();
+  }
+
   get size(): number {
     return this.cache.keys().length;
   }

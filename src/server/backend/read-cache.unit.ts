@@ -74,6 +74,24 @@ describe("ReadCache", () => {
     expect((await read("/x/", schema, ["site:a"])).v).toBe(2);
   });
 
+  it("clear() forgets everything, running reads included (an instance that may have missed invalidations)", async () => {
+    const backend = fakeBackend();
+    const cache = new ReadCache({ ttlSeconds: 60 });
+    const read = cache.wrap(backend.read);
+    await read("/sites/a/config/", schema, ["site:a"]);
+    backend.values.set("/sites/a/config/", 1);
+    const running = read("/sites/b/config/", schema, ["site:b"]);
+    cache.clear();
+    expect(cache.size).toBe(0);
+    expect((await read("/sites/a/config/", schema, ["site:a"])).v).toBe(1);
+    await running;
+    // The read that was running when the cache was cleared was not stored: the next one asks again.
+    await read("/sites/b/config/", schema, ["site:b"]);
+    expect([backend.calls.get("/sites/a/config/"), backend.calls.get("/sites/b/config/")]).toEqual([2, 2]);
+    // Invalidation still finds what was stored after the clear.
+    expect(cache.invalidate(["site:a"])).toBe(1);
+  });
+
   it("never caches a failure", async () => {
     const backend = fakeBackend();
     const read = new ReadCache({ ttlSeconds: 60 }).wrap(backend.read);

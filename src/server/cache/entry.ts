@@ -50,6 +50,12 @@ export interface PageEntry {
   expiresAt: number;
   /** Named by an invalidation: never served again without a re-render attempt. */
   invalidated: boolean;
+  /** Versions of `tags` in the shared store when rendered (cache/shared/); absent without one. */
+  versions?: string[];
+  /** The page cache's trust generation this entry was last known valid in (PageCache.distrust()). */
+  gen: number;
+  /** Rendered while cut off from the other instances: fresh only briefly, then rendered again (never STALE). */
+  provisional?: boolean;
   /** A stale entry starts no background render before this (epoch ms): backs off a failing backend. */
   retryAt: number;
   /** Bytes counted against the store's budget. */
@@ -134,10 +140,10 @@ export async function buildEntry(
 }
 
 /** Completes an entry from its stored parts (also used by the pre-pass seed). */
-export function assembleEntry(parts: Omit<PageEntry, "invalidated" | "retryAt" | "size">): PageEntry {
+export function assembleEntry(parts: Omit<PageEntry, "invalidated" | "retryAt" | "size" | "gen">): PageEntry {
   const bodies = (parts.br?.length ?? 0) + (parts.gzip?.length ?? 0) + (parts.identity?.length ?? 0);
   const meta = parts.headers.reduce((n, h) => n + h.length, 0) + parts.tags.reduce((n, t) => n + t.length, 0);
-  return { ...parts, invalidated: false, retryAt: 0, size: bodies + meta + parts.target.key.length + ENTRY_OVERHEAD };
+  return { ...parts, invalidated: false, retryAt: 0, gen: 0, size: bodies + meta + parts.target.key.length + ENTRY_OVERHEAD };
 }
 
 /**
@@ -187,6 +193,17 @@ export function claimRefresh(entry: PageEntry, now: number, retryMs: number): bo
   if (now < entry.retryAt) return false;
   entry.retryAt = now + retryMs;
   return true;
+}
+
+/** Known valid in the page cache's trust generation `gen` (page-cache.ts, distrust()). */
+export function markConfirmed(entry: PageEntry, gen: number): void {
+  entry.gen = gen;
+}
+
+/** Rendered while cut off from the other instances: fresh for `ms` at most, then rendered again, never STALE. */
+export function markProvisional(entry: PageEntry, ms: number): void {
+  entry.provisional = true;
+  entry.expiresAt = Math.min(entry.expiresAt, entry.renderedAt + ms);
 }
 
 /** stale-if-error: the re-render failed, so the last good copy goes back into service as stale. */

@@ -11,6 +11,9 @@
  *   entry is dropped and that answer served.
  * - A render that was already running when an invalidation named one of its tags is not stored: it is
  *   rendered again, so no request answered after the webhook's 2xx sees the old content.
+ * - With a shared store (cache/shared/, several instances): a local miss first asks the shared store, a
+ *   fresh render is stamped with its tags' versions and saved there, and after distrust() (this instance
+ *   may have missed invalidations) an entry is served again only once the shared store confirmed it.
  */
 import {
   buildEntry,
@@ -19,7 +22,9 @@ import {
   isShareable,
   isStorable,
   keepAfterFailedRender,
+  markConfirmed,
   markInvalidated,
+  markProvisional,
   markServedByStack,
   type PageEntry,
   type RenderResult,
@@ -33,6 +38,20 @@ import { reportWarning } from "../monitoring";
 import { expandTags } from "../backend/tags";
 
 export type RenderTarget = (target: CacheTarget) => Promise<RenderResult>;
+
+/** What a store shared between instances offers this cache (cache/shared/coordinator.ts). */
+export interface SharedPages {
+  /** False while this instance may be missing invalidations (Redis unreachable, subscriber or lease lost). */
+  readonly trusted: boolean;
+  /** An entry another instance rendered, valid against the current versions; null when none or unreachable. */
+  load(target: CacheTarget): Promise<PageEntry | null>;
+  /** Stamps a fresh render with its tags' current versions; false when the store cannot vouch for it. */
+  stamp(entry: PageEntry): Promise<boolean>;
+  /** Whether an entry's stamped versions are still the current ones (false when unreachable). */
+  recheck(entry: PageEntry): Promise<boolean>;
+  /** Saves a stamped entry for the other instances (in the background). */
+  save(entry: PageEntry): void;
+}
 
 export interface PageCacheOptions {
   maxBytes: number;
@@ -68,6 +87,17 @@ interface Invalidation {
 const MAX_ATTEMPTS = 3;
 /** Invalidations remembered for renders still running; an older render is assumed outdated. */
 const LOG_KEEP_MS = 5 * 60_000;
+/**
+ * A page another instance stored is not taken from the shared store while one of its tags was
+ * invalidated here this recently: the versions in Redis are bumped only once every instance acknowledged
+ * (up to the webhook's wait, cache/shared/coordinator.ts), so until then an old page still matches them.
+ */
+const SHARED_QUIET_MS = 10_000;
+/**
+ * A page rendered while cut off from the other instances is fresh this long, then rendered again: an
+ * invalidation this instance cannot hear about delays its pages by at most this much.
+ */
+export const PROVISIONAL_MS = 2000;
 
 export class PageCache {
   readonly store: PageStore;
@@ -78,6 +108,9 @@ export class PageCache {
   private epoch = 0;
   private prunedThrough = 0;
   private log: Invalidation[] = [];
+  /** Trust generation: an entry is served as it is only if it was stored or confirmed in this one. */
+  private gen = 0;
+  private shared: SharedPages | null = null;
   /** Renders started by the cache (misses and refreshes), for tests and the benchmark. */
   renders = 0;
 
@@ -91,7 +124,20 @@ export class PageCache {
   /** A fresh entry servable as it is, or undefined (the fast path's whole question). */
   fresh(key: string): PageEntry | undefined {
     const entry = this.store.get(key);
-    return entry && isFresh(entry, this.now()) ? entry : undefined;
+    return entry && entry.gen === this.gen && isFresh(entry, this.now()) ? entry : undefined;
+  }
+
+  /** Connects the store shared between instances (with CACHE_URL). */
+  share(shared: SharedPages): void {
+    this.shared = shared;
+  }
+
+  /**
+   * This instance may have missed invalidations (its link to the other instances dropped or came back):
+   * no entry held now is served before the shared store confirms it (or it is rendered again).
+   */
+  distrust(): void {
+    this.gen++;
   }
 
   /**
@@ -100,6 +146,8 @@ export class PageCache {
    */
   async answer(target: CacheTarget): Promise<CacheAnswer> {
     const entry = this.store.get(target.key);
+    if (entry && !entry.invalidated && entry.gen !== this.gen) await this.recheck(entry);
+    if (entry?.provisional && this.now() >= entry.expiresAt) markInvalidated(entry);
     if (entry && !entry.invalidated) {
       markServedByStack(entry);
       const now = this.now();
@@ -108,7 +156,7 @@ export class PageCache {
       return { kind: "entry", entry, status: "STALE" };
     }
     const joined = this.inflight.get(target.key) !== undefined;
-    const outcome = await this.renderShared(target, true);
+    const outcome = await this.renderShared(target, true, !entry);
     // A render with a cookie or marked private belongs to the request that started it alone.
     if (joined && !outcome.shareable) return (await this.renderValidated(target, true)).answer;
     return outcome.answer;
@@ -135,7 +183,10 @@ export class PageCache {
   /** Adds entries rendered elsewhere (the build pre-pass). */
   seed(entries: Iterable<PageEntry>): number {
     let stored = 0;
-    for (const entry of entries) if (this.store.set(entry)) stored++;
+    for (const entry of entries) {
+      markConfirmed(entry, this.gen);
+      if (this.store.set(entry)) stored++;
+    }
     return stored;
   }
 
@@ -157,14 +208,42 @@ export class PageCache {
     await this.renderShared(entry.target, entry.servedByStack);
   }
 
-  /** `servedByStack`: whether the stored entry may be answered by the fast path (entry.ts). */
-  private renderShared(target: CacheTarget, servedByStack: boolean): Promise<Outcome> {
-    return this.inflight.run(target.key, () => this.renderValidated(target, servedByStack), undefined);
+  /** An entry held before distrust(): confirmed by the shared store, or marked for a re-render. */
+  private async recheck(entry: PageEntry): Promise<void> {
+    const gen = this.gen;
+    const current = this.shared ? await this.shared.recheck(entry) : false;
+    if (entry.invalidated) return; // an invalidation landed meanwhile
+    if (current && gen === this.gen) markConfirmed(entry, gen);
+    else markInvalidated(entry);
+  }
+
+  /** A valid page from the shared store for a local miss, unless one of its tags was just invalidated here. */
+  private async loadShared(target: CacheTarget): Promise<Outcome | null> {
+    const gen = this.gen;
+    const loaded = await this.shared!.load(target);
+    if (!loaded || gen !== this.gen || this.invalidatedWithin(SHARED_QUIET_MS, loaded.tags)) return null;
+    markConfirmed(loaded, gen);
+    markServedByStack(loaded); // loaded for a request that came through the stack
+    this.store.set(loaded);
+    return { answer: { kind: "entry", entry: loaded, status: "HIT" }, shareable: true };
+  }
+
+  /**
+   * `servedByStack`: whether the stored entry may be answered by the fast path (entry.ts). `miss`: nothing
+   * is held for the key, so the shared store may have it (one round trip instead of a render).
+   */
+  private renderShared(target: CacheTarget, servedByStack: boolean, miss = false): Promise<Outcome> {
+    return this.inflight.run(
+      target.key,
+      async () => (miss && this.shared && (await this.loadShared(target))) || this.renderValidated(target, servedByStack),
+      undefined,
+    );
   }
 
   private async renderValidated(target: CacheTarget, servedByStack: boolean): Promise<Outcome> {
     for (let attempt = 1; ; attempt++) {
       const startEpoch = this.epoch;
+      const startGen = this.gen;
       const renderedAt = this.now();
       let result: RenderResult;
       this.renders++;
@@ -180,11 +259,16 @@ export class PageCache {
         return { answer: { kind: "render", result }, shareable: isShareable(result) };
       }
       const entry = await buildEntry(target, result, { renderedAt, ttlMs: this.opts.ttlMs, servedByStack });
-      if (this.invalidatedSince(startEpoch, entry.tags)) {
+      // Stamped before the check below: a version bumped by then was acknowledged (and logged) here first.
+      const stamped = this.shared ? await this.shared.stamp(entry) : false;
+      if (this.invalidatedSince(startEpoch, entry.tags) || startGen !== this.gen) {
         if (attempt < MAX_ATTEMPTS) continue;
         markInvalidated(entry); // keep it out of service: the next request renders again
       }
+      markConfirmed(entry, startGen);
+      if (this.shared && !this.shared.trusted) markProvisional(entry, PROVISIONAL_MS);
       this.store.set(entry);
+      if (stamped && !entry.invalidated) this.shared!.save(entry);
       return { answer: { kind: "entry", entry, status: "MISS" }, shareable: true };
     }
   }
@@ -210,6 +294,15 @@ export class PageCache {
     if (startEpoch < this.prunedThrough) return true;
     for (const item of this.log) {
       if (item.epoch > startEpoch && tags.some((tag) => item.tags.has(tag))) return true;
+    }
+    return false;
+  }
+
+  /** Whether an invalidation in the last `ms` named one of the tags. */
+  private invalidatedWithin(ms: number, tags: string[]): boolean {
+    const since = this.now() - ms;
+    for (let i = this.log.length - 1; i >= 0 && this.log[i].at > since; i--) {
+      if (tags.some((tag) => this.log[i].tags.has(tag))) return true;
     }
     return false;
   }

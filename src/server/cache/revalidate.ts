@@ -6,7 +6,9 @@
  *   POST /api/revalidate         body { "secret": "...", "tags": [...] }
  *
  * 401 on a wrong or missing secret (and the warning `revalidate: auth rejected`), 400 naming what is
- * wrong with a malformed body, 200 with the tags and the number of page entries invalidated.
+ * wrong with a malformed body, 200 with the tags and the number of page entries invalidated. With several
+ * instances, 503 when the invalidation could not be confirmed on every one (applied here all the same):
+ * the backend retries, so its edit is never silently lost (docs/decisions/webhook-without-redis.md).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, Response } from "express";
@@ -17,6 +19,9 @@ export const MAX_TAGS = 200;
 const MAX_TAG_LENGTH = 256;
 
 export class BodyError extends Error {}
+
+/** Applied on this instance, but not confirmed on every instance (Redis unreachable, an instance silent). */
+export class InvalidationNotConfirmed extends Error {}
 
 /** Validates the tags of a parsed body; returns them deduplicated, in order. */
 export function validateTags(body: unknown): string[] {
@@ -64,7 +69,7 @@ export interface RevalidateOptions {
   secret: string;
   /** The request's body, read within its limits before the routes run (http/request-body.ts). */
   bodyOf: (req: Request) => Buffer;
-  invalidate: (tags: string[]) => number;
+  invalidate: (tags: string[]) => number | Promise<number>;
 }
 
 export function revalidateHandlers(opts: RevalidateOptions) {
@@ -76,8 +81,17 @@ export function revalidateHandlers(opts: RevalidateOptions) {
     if (!(error instanceof BodyError)) throw error;
     res.status(400).json({ error: error.message });
   };
-  const done = (res: Response, tags: string[]) => {
-    const invalidated = opts.invalidate(tags);
+  const done = async (res: Response, tags: string[]) => {
+    let invalidated: number;
+    try {
+      invalidated = await opts.invalidate(tags);
+    } catch (error) {
+      if (!(error instanceof InvalidationNotConfirmed)) throw error;
+      reportWarning("revalidate: not confirmed on every instance", { detail: error.message, tags });
+      res.setHeader("retry-after", "5");
+      res.status(503).json({ revalidated: false, tags, error: `applied on this instance only: ${error.message}; retry` });
+      return;
+    }
     res.status(200).json({ revalidated: true, tags, invalidated });
   };
 
@@ -90,7 +104,7 @@ export function revalidateHandlers(opts: RevalidateOptions) {
     } catch (error) {
       return badRequest(res, error);
     }
-    done(res, tags);
+    await done(res, tags);
   };
 
   /** POST /api/revalidate: the secret in the body, so the body is parsed first; tags are judged only once authenticated. */
@@ -109,7 +123,7 @@ export function revalidateHandlers(opts: RevalidateOptions) {
     } catch (error) {
       return badRequest(res, error);
     }
-    done(res, tags);
+    await done(res, tags);
   };
 
   return { webhook, api };

@@ -6,7 +6,7 @@
  *   0. headers of every response            4b. redirects of migrated practices (301)
  *   1. static build assets (immutable)      4c. page cache (GET/HEAD of cacheable responses)
  *   2. global endpoints (any Host):
- *      healthz, revalidation routes         5. pages: rendered by the real Qwik City router
+ *      healthz, readyz, revalidation        5. pages: rendered by the real Qwik City router
  *   3. /_sites from outside -> 404          6. final 404, then one error handler
  *
  * The fast path (src/server/cache/http.ts) answers fresh hits without Express and replays the one list
@@ -30,11 +30,14 @@ import { bodyOf, requestBodyMiddleware } from "./request-body";
 import { canonicalPathMiddleware } from "./canonical-path";
 import { endpointPathMiddleware } from "./endpoint-paths";
 import { mediaFilesMiddleware } from "../media/static-files";
+import type { Lifecycle } from "./lifecycle";
 
 export interface AppOptions {
   services: Services;
   /** The client build output (dist/): /build and /assets are served from it. */
   distDir: string;
+  /** Readiness for /readyz and the graceful shutdown (lifecycle.ts); default: always ready. */
+  lifecycle?: Lifecycle;
 }
 
 /** Request-scoped data the later middleware reads (never module state). */
@@ -45,8 +48,8 @@ export interface TenantLocals {
 
 const IMMUTABLE = { immutable: true, maxAge: "365d", index: false, redirect: false } as const;
 
-export function createApp({ services, distDir }: AppOptions): RequestListener {
-  const { env, hostRules, pageCache, renderRequest } = services;
+export function createApp({ services, distDir, lifecycle }: AppOptions): RequestListener {
+  const { env, hostRules, pageCache, renderRequest, shared } = services;
   const app = express();
   app.disable("x-powered-by");
   // Only a proxy on this machine or the container network may tell us the client's protocol/address.
@@ -65,6 +68,7 @@ export function createApp({ services, distDir }: AppOptions): RequestListener {
   app.get("/healthz", (_req, res) => {
     res.type("text/plain").send("ok");
   });
+  app.get("/readyz", lifecycle?.readyz ?? ((_req, res) => void res.type("text/plain").send("ready")));
 
   // Every body is read here, bounded in bytes and time, on the Node side (http/request-body.ts says why).
   app.use(requestBodyMiddleware());
@@ -73,7 +77,8 @@ export function createApp({ services, distDir }: AppOptions): RequestListener {
   const revalidate = revalidateHandlers({
     secret: env.REVALIDATION_SECRET,
     bodyOf,
-    invalidate: (tags) => pageCache.invalidate(tags),
+    // With several instances, confirmed on every one (cache/shared/coordinator.ts), else 503.
+    invalidate: (tags) => (shared ? shared.invalidate(tags) : pageCache.invalidate(tags)),
   });
   app.post("/webhooks/revalidate/", revalidate.webhook);
   app.post("/api/revalidate", revalidate.api);

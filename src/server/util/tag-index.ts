@@ -36,4 +36,9 @@ export class TagIndex<K> {
   get tagCount(): number {
     return this.byTag.size;
   }
+
+  /** Forgets every key (the read cache after a possibly missed invalidation). */
+  clear(): void {
+    this.byTag.clear();
+  }
 }

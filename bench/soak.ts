@@ -1,0 +1,148 @@
+/**
+ * `npm run soak [-- seconds]` (after `npm run build`): two instances on one Redis under steady load, an
+ * edit with its webhook every second for a random page (sent to either instance), the backend failing 5%
+ * of its calls. Every answer is checked against the edits the webhook confirmed before it was asked for:
+ * a 200 that is not STALE must show that edit or a later one. Prints the numbers; tests/soak.test.ts runs
+ * a short version in `make test`.
+ *
+ * STALE answers are counted apart: when a re-render fails (the injected 5%), the product serves the last
+ * good copy on purpose (stale-if-error, README "The cache"), marked X-Cache: STALE.
+ */
+import { readFileSync } from "node:fs";
+import { startFrontend, DEFAULT_SECRET, type Frontend } from "../tests/support/frontend";
+import { backendJson, startBackend, ACTIVE_DEMO_PRACTICES } from "../tests/support/demo-backend";
+import { agent, get } from "../tests/support/cache";
+import { startRedis } from "../tests/support/redis";
+
+export interface SoakResult {
+  seconds: number;
+  requests: number;
+  /** A 200 (not STALE) older than an edit the webhook confirmed before the request started. */
+  wrong: number;
+  stale: number;
+  errors: Record<string, number>;
+  edits: number;
+  confirmed: number;
+  /** RSS (MiB) of each instance: after warm-up, highest after, at the end. */
+  rss: { warm: number; peak: number; end: number }[];
+  redisMiB: number;
+  redisPeakMiB: number;
+}
+
+const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
+const titleOf = (html: string) => /<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1] ?? "";
+
+export async function runSoak(opts: { seconds: number; workers?: number; log?: (line: string) => void }): Promise<SoakResult> {
+  const log = opts.log ?? console.log;
+  const redis = await startRedis();
+  const backend = await startBackend();
+  const instances: Frontend[] = [];
+  try {
+    for (let i = 0; i < 2; i++) {
+      instances.push(await startFrontend({ backendUrl: backend.url, env: { CACHE_URL: redis.url(8) } }));
+    }
+    const pages: { code: string; slug: string; path: string }[] = [];
+    for (const code of ACTIVE_DEMO_PRACTICES) {
+      const list = await backendJson<{ pages: { slug: string; path: string }[] }>(backend, `/api/v1/websites/sites/${code}/pages/`);
+      for (const p of list.pages) pages.push({ code, slug: p.slug, path: p.path });
+    }
+    /** The newest edit of each page the webhook confirmed (2xx). */
+    const confirmedVersion = new Map<string, number>();
+    const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)];
+    const result: SoakResult = {
+      seconds: opts.seconds, requests: 0, wrong: 0, stale: 0, errors: {}, edits: 0, confirmed: 0, rss: [], redisMiB: 0, redisPeakMiB: 0,
+    };
+    const redisMemory = async () => Number(/used_memory:(\d+)/.exec(await redis.command("INFO", "memory"))?.[1]) / 1024 / 1024;
+
+    await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "error500", rate: 0.05 }) });
+    const started = Date.now();
+    const until = started + opts.seconds * 1000;
+    const warmAt = started + Math.min(opts.seconds * 300, 30_000);
+    let warm: number[] | null = null;
+    const peaks = instances.map(() => 0);
+
+    const worker = async () => {
+      while (Date.now() < until) {
+        const page = pick(pages);
+        const instance = pick(instances);
+        const key = `${page.code}/${page.slug}`;
+        const expected = confirmedVersion.get(key) ?? 0;
+        const res = await get(instance.url, `${page.code}.dev.localhost`, page.path, { headers: { "accept-encoding": "br" } });
+        result.requests++;
+        if (res.status !== 200) {
+          result.errors[res.status] = (result.errors[res.status] ?? 0) + 1;
+          continue;
+        }
+        if (res.xcache === "STALE") {
+          result.stale++;
+          continue;
+        }
+        const seen = Number(new RegExp(`soak ${key} v(\\d+)`).exec(titleOf(res.text))?.[1] ?? 0);
+        if (seen < expected) {
+          result.wrong++;
+          log(`WRONG: ${key} on :${instance.port} showed v${seen} after v${expected} was confirmed (${res.xcache})`);
+        }
+      }
+    };
+    const editor = async () => {
+      let version = 0;
+      while (Date.now() < until) {
+        const page = pick(pages);
+        const via = pick(instances);
+        const key = `${page.code}/${page.slug}`;
+        const title = `soak ${key} v${++version}`;
+        await backendJson(backend, "/admin/settings", {
+          method: "PUT",
+          body: JSON.stringify({ frontendUrl: via.url, revalidationSecret: DEFAULT_SECRET }),
+        });
+        const edit = await backendJson<{ webhook: { status: number | null } }>(backend, `/admin/sites/${page.code}/pages/${page.slug}`, {
+          method: "PATCH",
+          body: JSON.stringify({ title, seo: { title } }),
+        });
+        result.edits++;
+        if (edit.webhook.status === 200) {
+          result.confirmed++;
+          confirmedVersion.set(key, version);
+        }
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    };
+    const sampler = async () => {
+      while (Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 1000));
+        const now = instances.map((f) => rssMiB(f.pid));
+        if (!warm && Date.now() >= warmAt) warm = now;
+        if (warm) now.forEach((v, i) => (peaks[i] = Math.max(peaks[i], v)));
+        result.redisPeakMiB = Math.max(result.redisPeakMiB, await redisMemory());
+      }
+    };
+    await Promise.all([editor(), sampler(), ...Array.from({ length: opts.workers ?? 4 }, worker)]);
+    const end = instances.map((f) => rssMiB(f.pid));
+    const warmRss: number[] = warm ?? end;
+    result.rss = instances.map((_, i) => ({ warm: warmRss[i], peak: Math.max(peaks[i], end[i]), end: end[i] }));
+    result.redisMiB = await redisMemory();
+    const f = (n: number) => n.toFixed(1);
+    log(`soak: ${opts.seconds} s, ${result.requests} requests (${f(result.requests / opts.seconds)}/s) on 2 instances, backend failing 5% of calls`);
+    log(`  wrong-content answers: ${result.wrong}   STALE (stale-if-error): ${result.stale}   non-200: ${JSON.stringify(result.errors)}`);
+    log(`  edits: ${result.edits}, webhook confirmed (2xx): ${result.confirmed}`);
+    result.rss.forEach((r, i) => log(`  instance ${i + 1} RSS: ${f(r.warm)} MiB after warm-up, peak ${f(r.peak)} MiB, end ${f(r.end)} MiB`));
+    log(`  Redis used_memory: ${f(result.redisMiB)} MiB at the end, peak ${f(result.redisPeakMiB)} MiB (limit 128 MB)`);
+    return result;
+  } finally {
+    for (const f of instances) await f.stop();
+    await backend.close();
+    await redis.stop();
+    agent.destroy();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const seconds = Number(process.argv[2] ?? 180);
+  runSoak({ seconds }).then(
+    (r) => (process.exitCode = r.wrong === 0 ? 0 : 1),
+    (error) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}

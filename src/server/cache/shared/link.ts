@@ -1,0 +1,102 @@
+/**
+ * The two Redis connections of an instance (commands, and the subscriber pub/sub needs to itself) and
+ * what an outage looks like from here. Redis is optional infrastructure: no command waits in an offline
+ * queue or longer than a short timeout, reconnection backs off, and an outage is one log line and one
+ * error event when it starts (and one line when it ends), never one per request.
+ */
+import { createClient, RESP_TYPES } from "redis";
+import { reportError } from "../../monitoring";
+
+type Client = ReturnType<typeof createClient>;
+const BUFFERS = { [RESP_TYPES.BLOB_STRING]: Buffer } as const;
+
+/** Reconnection delay: 50 ms doubling to 2 s, with jitter so instances do not reconnect in step. */
+export function reconnectDelay(retries: number): number {
+  return Math.min(50 * 2 ** retries, 2000) + Math.floor(Math.random() * 50);
+}
+
+export class RedisUnavailable extends Error {}
+
+export interface LinkEvents {
+  /** The subscriber is (re)connected: its subscriptions must be confirmed before they are trusted. */
+  subscriberReady: () => void;
+  /** The subscriber lost its connection: messages may have been missed. */
+  subscriberLost: () => void;
+}
+
+export class RedisLink {
+  readonly commands: Client;
+  readonly subscriber: Client;
+  private down = false;
+  private downSince = 0;
+  private closing = false;
+
+  constructor(
+    url: string,
+    private readonly timeoutMs: number,
+    events: LinkEvents,
+    private readonly log: (line: string) => void = console.log,
+  ) {
+    const options = {
+      url,
+      disableOfflineQueue: true,
+      socket: { connectTimeout: Math.max(timeoutMs, 1000), reconnectStrategy: reconnectDelay },
+    };
+    this.commands = createClient(options);
+    this.subscriber = createClient(options);
+    for (const client of [this.commands, this.subscriber]) {
+      client.on("error", (error: Error) => this.failed(error));
+      client.on("ready", () => this.recovered());
+    }
+    this.subscriber.on("ready", () => events.subscriberReady());
+    this.subscriber.on("reconnecting", () => events.subscriberLost());
+    this.subscriber.on("end", () => events.subscriberLost());
+    this.subscriber.on("error", () => events.subscriberLost());
+  }
+
+  /** Starts connecting; never throws (an unreachable Redis is an outage like any other). */
+  connect(): void {
+    for (const client of [this.commands, this.subscriber]) client.connect().catch((error) => this.failed(error));
+  }
+
+  get reachable(): boolean {
+    return !this.down && this.commands.isReady;
+  }
+
+  /** One command, bounded by the timeout; rejects with RedisUnavailable when Redis cannot answer. */
+  async run<T = unknown>(args: (string | Buffer)[], buffers = false): Promise<T> {
+    if (!this.commands.isReady) throw new RedisUnavailable("Redis is not connected");
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RedisUnavailable(`Redis did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+    });
+    try {
+      const reply = this.commands.sendCommand(args, buffers ? { typeMapping: BUFFERS } : undefined);
+      return (await Promise.race([reply, timeout])) as T;
+    } catch (error) {
+      if (error instanceof RedisUnavailable) this.failed(error);
+      throw error instanceof RedisUnavailable ? error : new RedisUnavailable((error as Error).message);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.allSettled([this.commands.close(), this.subscriber.close()]);
+  }
+
+  private failed(error: Error): void {
+    if (this.down || this.closing) return;
+    this.down = true;
+    this.downSince = Date.now();
+    const message = `shared cache: Redis unreachable (${error.message}); this instance serves and renders on its own and reconnects with backoff`;
+    reportError(new Error(message));
+  }
+
+  private recovered(): void {
+    if (!this.down || !this.commands.isReady || !this.subscriber.isReady) return;
+    this.down = false;
+    this.log(`shared cache: Redis reachable again after ${((Date.now() - this.downSince) / 1000).toFixed(1)} s`);
+  }
+}

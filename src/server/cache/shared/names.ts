@@ -1,0 +1,35 @@
+/**
+ * Every Redis key and channel of the shared cache, in one place. Each carries the environment:
+ * pub/sub ignores database numbers, so a staging message on a shared Redis must never reach prod.
+ */
+import { createHash } from "node:crypto";
+
+export interface SharedNames {
+  /** Invalidations, published by the instance that received the webhook. */
+  invalidations: string;
+  /** Acknowledgements (and the subscription probe) addressed to one instance. */
+  acks: (instance: string) => string;
+  /** When the first instance joined this Redis (a restarted Redis has none: see REJOIN_GRACE_MS). */
+  joined: string;
+  /** Set of instance ids that announced themselves; the leases say which are alive. */
+  members: string;
+  /** One instance's membership lease (expires unless renewed every second). */
+  lease: (instance: string) => string;
+  /** Prefix of the tag versions: `<prefix><tag>`. */
+  versionPrefix: string;
+  /** A page of the shared store, by its cache key (hashed: keys may be long and hold any byte). */
+  page: (cacheKey: string) => string;
+}
+
+export function sharedNames(environment: string): SharedNames {
+  const prefix = `practice-frontend:${environment}:`;
+  return {
+    invalidations: `${prefix}inval`,
+    acks: (instance) => `${prefix}ack:${instance}`,
+    joined: `${prefix}joined`,
+    members: `${prefix}members`,
+    lease: (instance) => `${prefix}lease:${instance}`,
+    versionPrefix: `${prefix}v:`,
+    page: (cacheKey) => `${prefix}page:${createHash("sha256").update(cacheKey).digest("base64url")}`,
+  };
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { Lifecycle } from "./lifecycle";
+
+/** GET /readyz of an app mounting the lifecycle's handler: [status, body]. */
+async function readyz(lifecycle: Lifecycle): Promise<[number, string]> {
+  const app = express();
+  app.get("/readyz", lifecycle.readyz);
+  const server = createServer(app).listen(0, "127.0.0.1");
+  await new Promise((r) => server.once("listening", r));
+  const { port } = server.address() as AddressInfo;
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+    return [res.status, await res.text()];
+  } finally {
+    server.close();
+  }
+}
+
+describe("Lifecycle", () => {
+  it("answers 503 while starting, 200 once ready, 503 once draining", async () => {
+    const lifecycle = new Lifecycle();
+    expect(await readyz(lifecycle)).toEqual([503, "starting"]);
+    lifecycle.markReady();
+    expect(await readyz(lifecycle)).toEqual([200, "ready"]);
+    const server = createServer().listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    let left = false;
+    const exits: number[] = [];
+    const done = lifecycle.shutdown(server, async () => void (left = true), (code) => void exits.push(code));
+    expect(await readyz(lifecycle)).toEqual([503, "draining"]);
+    await done;
+    expect([left, exits, server.listening]).toEqual([true, [0], false]);
+  });
+
+  it("lets a request in flight finish before exiting", async () => {
+    const lifecycle = new Lifecycle();
+    const server = createServer((_req, res) => setTimeout(() => res.end("late but whole"), 300));
+    server.listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    const { port } = server.address() as AddressInfo;
+    const answer = new Promise<string>((resolve, reject) => {
+      request({ port, host: "127.0.0.1" }, (res) => {
+        let body = "";
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve(body));
+      })
+        .on("error", reject)
+        .end();
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const exits: number[] = [];
+    await lifecycle.shutdown(server, async () => undefined, (code) => void exits.push(code));
+    expect(await answer).toBe("late but whole");
+    expect(exits).toEqual([0]);
+  });
+});
