@@ -47,12 +47,19 @@ soak: build ## Two instances on one Redis under edits and backend faults for 3 m
 
 ENV ?=
 REF ?=
+# ENV and REF reach the scripts through the environment ("$$ENV" in the recipes), never pasted into a
+# shell line: `make deploy ENV='dev; id #'` must not run `id`. Both are checked before anything runs.
+export ENV REF
+CHECK_ENV = [[ "$$ENV" =~ ^(dev|staging|prod)$$ ]] || { echo "make: ENV must be dev, staging or prod" >&2; exit 2; }
+CHECK_REF = [[ "$$REF" =~ ^[A-Za-z0-9._/-]*$$ ]] || { echo "make: REF may hold letters, digits and . _ / - only" >&2; exit 2; }
 
 deploy: ## Deploy: ENV=dev (develop), ENV=staging, ENV=prod REF=v<major>.<minor>
-	ops/deploy.sh $(ENV) $(REF)
+	@$(CHECK_ENV); $(CHECK_REF)
+	ops/deploy.sh "$$ENV" $${REF:+"$$REF"}
 
 quickdeploy: ## Deploy the working tree without fetching from git: ENV=<env>
-	ops/deploy.sh $(ENV) --quick
+	@$(CHECK_ENV)
+	ops/deploy.sh "$$ENV" --quick
 
 smoke: install ## Post-deploy smoke checks; target with SMOKE_HOST=http://host:port
 	npx tsx ops/smoke.ts
@@ -61,10 +68,12 @@ setup: ## Create the secrets key on this machine (once)
 	ops/secrets.sh setup
 
 decrypt: ## Decrypt ops/secrets/.env.ENV.enc to the server's owner-only plaintext: ENV=<env>
-	ops/secrets.sh decrypt $(ENV)
+	@$(CHECK_ENV)
+	ops/secrets.sh decrypt "$$ENV"
 
 encrypt: ## Encrypt the server's plaintext env file back into ops/secrets/: ENV=<env>
-	ops/secrets.sh encrypt $(ENV)
+	@$(CHECK_ENV)
+	ops/secrets.sh encrypt "$$ENV"
 
 migrate: install ## Migration toolkit step: ARGS="crawl <code> <old-site-url>" (README "Migrating a practice")
 	npm run migrate -- $(ARGS)

@@ -59,6 +59,24 @@ fi
 perms=$(stat -c '%a' "$ENV_FILE")
 [[ "$perms" == "600" || "$perms" == "400" ]] || fail "$ENV_FILE must be readable by its owner only (chmod 600), it is $perms"
 
+# Every value the deployment uses comes from the env file, never from the operator's shell: the container
+# reads that file, so nginx and the build must too, or they could disagree. The file is read, never sourced.
+env_value() {
+  local line
+  line=$(grep -E "^$1=" "$ENV_FILE" | tail -n 1) || true
+  line="${line#*=}"; line="${line%$'\r'}"
+  [[ "$line" =~ ^\"(.*)\"$ || "$line" =~ ^\'(.*)\'$ ]] && line="${BASH_REMATCH[1]}"
+  printf '%s' "$line"
+}
+unset PREVIEW_DOMAIN PUBLIC_ANALYTICS_URL PUBLIC_ANALYTICS_WEBSITE_ID PUBLIC_ERROR_TRACKING_DSN
+PREVIEW_DOMAIN="$(env_value PREVIEW_DOMAIN)"
+[[ "$PREVIEW_DOMAIN" =~ ^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$ ]] \
+  || fail "PREVIEW_DOMAIN in $ENV_FILE must be a host name such as preview.example.org, got '$PREVIEW_DOMAIN'"
+PUBLIC_ANALYTICS_URL="$(env_value PUBLIC_ANALYTICS_URL)"
+PUBLIC_ANALYTICS_WEBSITE_ID="$(env_value PUBLIC_ANALYTICS_WEBSITE_ID)"
+PUBLIC_ERROR_TRACKING_DSN="$(env_value PUBLIC_ERROR_TRACKING_DSN)"
+export PUBLIC_ANALYTICS_URL PUBLIC_ANALYTICS_WEBSITE_ID PUBLIC_ERROR_TRACKING_DSN
+
 run() {
   if (( DRY )); then printf '+'; printf ' %q' "$@"; printf '\n'; else "$@"; fi
 }
@@ -79,7 +97,7 @@ run "${COMPOSE[@]}" up -d --wait
 
 # The reverse proxy's server names come from the same practice list as the frontend's.
 NGINX_CONF="${NGINX_CONF:-/etc/nginx/conf.d/practice-sites.conf}"
-run npx tsx ops/nginx/generate.ts --out "$NGINX_CONF" --preview-domain "${PREVIEW_DOMAIN:-preview.example.org}"
+run npx tsx ops/nginx/generate.ts --out "$NGINX_CONF" --preview-domain "$PREVIEW_DOMAIN"
 run nginx -t
 run nginx -s reload
 

@@ -7,6 +7,7 @@
 #   ops/secrets.sh encrypt ENV       $DEPLOY_ROOT/.env.<env> -> .env.<env>.enc (then commit it)
 #
 # To change a secret: edit the server plaintext, run encrypt, commit the encrypted file.
+# The encryption is authenticated (AES-256-GCM, ops/secrets-crypt.mjs): a modified file is refused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 umask 077
@@ -23,7 +24,7 @@ if [[ "$cmd" != "setup" ]]; then
 fi
 enc="$ENC_DIR/.env.$env_name.enc"
 plain="$DEPLOY_ROOT/.env.$env_name"
-cipher=(openssl enc -aes-256-cbc -pbkdf2 -iter 200000 -salt -pass "file:$KEY_FILE")
+crypt() { node ops/secrets-crypt.mjs "$1" "$KEY_FILE" "$env_name" "$2" "$3"; }
 
 case "$cmd" in
   setup)
@@ -36,13 +37,13 @@ case "$cmd" in
     [[ -f "$enc" ]] || fail "$enc does not exist"
     mkdir -p "$DEPLOY_ROOT"
     tmp="$(mktemp "$DEPLOY_ROOT/.env.$env_name.XXXXXX")"
-    "${cipher[@]}" -d -in "$enc" -out "$tmp" || { rm -f "$tmp"; fail "cannot decrypt $enc (wrong key?)"; }
+    crypt decrypt "$enc" "$tmp" || { rm -f "$tmp"; fail "cannot decrypt $enc (wrong key? modified file?)"; }
     chmod 600 "$tmp" && mv "$tmp" "$plain"
     echo "secrets: wrote $plain (mode 600)" ;;
   encrypt)
     [[ -f "$plain" ]] || fail "$plain does not exist"
     mkdir -p "$ENC_DIR"
-    "${cipher[@]}" -in "$plain" -out "$enc.tmp" && mv "$enc.tmp" "$enc"
+    crypt encrypt "$plain" "$enc.tmp" && mv "$enc.tmp" "$enc"
     echo "secrets: wrote $enc: commit it" ;;
   *) fail "usage: ops/secrets.sh setup | decrypt ENV | encrypt ENV" ;;
 esac

@@ -102,8 +102,12 @@ export async function runSmoke(base: string, sites: [string, string], log = cons
       const meta = /<meta[^>]+name="robots"[^>]+content="[^"]*noindex/.test(r.text);
       expect(meta === (await noindexHeader()), `meta noindex ${meta}, header noindex ${await noindexHeader()}`);
     }],
-    ["the social card is a PNG", async () => {
-      const r = await call(base, a, "/api/og?title=Smoke");
+    ["the social card of the homepage is a PNG", async () => {
+      // The card draws only the practice's own titles: take the one the homepage names.
+      const image = /<meta[^>]+property="og:image"[^>]+content="([^"]+)"/.exec((await home(a)).text)?.[1]?.replace(/&amp;/g, "&");
+      expect(image, "no og:image on the homepage");
+      const url = new URL(image!);
+      const r = await call(base, a, `${url.pathname}${url.search}`);
       expect(r.status === 200, `status ${r.status}`);
       expect(r.body.subarray(1, 4).toString() === "PNG", `content-type ${r.headers["content-type"]}`);
     }],

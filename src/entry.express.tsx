@@ -14,7 +14,9 @@ import { createRenderPool, renderWorkerCount, workerFile } from "./server/render
 import { createApp } from "./server/http/app";
 import { seedFromPrepass } from "./server/cache/prepass-store";
 import { Lifecycle } from "./server/http/lifecycle";
-import { initMonitoring, reportError } from "./server/monitoring";
+import { flushMonitoring, initMonitoring, reportError } from "./server/monitoring";
+import { applyServerLimits, serverOptions } from "./server/http/server-limits";
+import { installProcessGuard } from "./server/process-guard";
 import { reportStartWarnings } from "./server/start-warnings";
 import type { RenderPlatform } from "./server/render/render";
 
@@ -38,8 +40,6 @@ async function start() {
   const { env, pageCache, shared } = services;
   // Error tracking first, so that the start warnings below reach it.
   await initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
-  // One request's stray rejection must not take every practice offline: report it and keep serving.
-  process.on("unhandledRejection", (reason) => reportError(reason ?? new Error("unhandled rejection (no reason)")));
   reportStartWarnings(env, services.redirects.warnings);
   // Several instances (CACHE_URL): warm from the shared store instead of the pre-pass, whose pages carry
   // no tag versions and could predate an edit the other instances already acknowledged.
@@ -47,7 +47,16 @@ async function start() {
   else seedFromPrepass(pageCache, env);
   const lifecycle = new Lifecycle();
   const distDir = join(fileURLToPath(import.meta.url), "..", "..", "dist");
-  const server = createServer(createApp({ services, distDir, lifecycle })).listen(env.PORT, () => {
+  const server = applyServerLimits(createServer(serverOptions(), createApp({ services, distDir, lifecycle })));
+  // Uncaught exception: reported, then exit for the supervisor to restart; stray rejections: reported.
+  installProcessGuard({
+    report: reportError,
+    flush: flushMonitoring,
+    close: () => server.close(),
+    exit: (code) => process.exit(code),
+    stats: () => ({ storeKeys: pageCache.store.count, storeBytes: pageCache.store.bytes, heapUsed: process.memoryUsage().heapUsed }),
+  });
+  server.listen(env.PORT, () => {
     console.log(`frontend listening on http://localhost:${env.PORT} (ENVIRONMENT=${env.ENVIRONMENT})`);
   });
   // Ready once joined to the other instances; after 5 s without Redis it serves on its own all the same.

@@ -136,11 +136,15 @@ describe("relayed to the backend", () => {
     expect(stored).toMatchObject({ dropped: false, body: { name: valid.name, consent: true, elapsed_ms: 60000, page: "/contact/" } });
   });
 
-  it("without JavaScript, a post to /api/contact (no slash) is repeated at /api/contact/ (307)", async () => {
-    const res = await postForm(formFields, { path: "/api/contact" });
-    expect(res.status).toBe(307);
-    expect(res.headers.location).toBe("/api/contact/");
-    expect(await submissions()).toEqual([]);
+  it("without JavaScript, a post to /api/contact (the specified path, no slash) is answered there, not redirected", async () => {
+    const sent = await postForm(formFields, { path: "/api/contact" });
+    expect(sent.status).toBe(303);
+    expect(sent.headers.location).toBe("/contact/#contact-envoye");
+    expect(await submissions()).toHaveLength(1);
+    // A refusal is the form page itself, with its status: no trailing-slash redirect either.
+    const refused = await postForm({ ...formFields, email: "not-an-address" }, { path: "/api/contact" });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain("Saisissez une adresse e-mail valide.");
   });
 });
 

@@ -13,10 +13,10 @@ function run(script: string, args: string[], env: Record<string, string> = {}) {
   return { status: result.status, out: `${result.stdout}${result.stderr}` };
 }
 
-function deployRoot(mode = 0o600) {
+function deployRoot(mode = 0o600, content = "REVALIDATION_SECRET=x\nPREVIEW_DOMAIN=preview.example.org\n") {
   const root = mkdtempSync(join(tmpdir(), "deploy-"));
   for (const env of ["dev", "staging", "prod"]) {
-    writeFileSync(join(root, `.env.${env}`), "REVALIDATION_SECRET=x\n");
+    writeFileSync(join(root, `.env.${env}`), content);
     chmodSync(join(root, `.env.${env}`), mode);
   }
   return root;
@@ -67,7 +67,75 @@ describe("ops/deploy.sh", () => {
   });
 });
 
+describe("ops/deploy.sh reads the deployment's values from the env file only", () => {
+  it("takes PREVIEW_DOMAIN (and the build's public values) from the env file, not from the operator's shell", () => {
+    const root = deployRoot(0o600, 'PREVIEW_DOMAIN="preview.praticiens.example.org"\nPUBLIC_ERROR_TRACKING_DSN=https://k@errors.example.org/3\n');
+    const { status, out } = run("ops/deploy.sh", ["dev", "--dry-run"], {
+      DEPLOY_ROOT: root,
+      PREVIEW_DOMAIN: "shell.evil.example",
+    });
+    expect(status, out).toBe(0);
+    expect(out).toContain("--preview-domain preview.praticiens.example.org");
+    expect(out).not.toContain("shell.evil.example");
+  });
+
+  it("refuses an env file without a valid PREVIEW_DOMAIN", () => {
+    for (const content of ["REVALIDATION_SECRET=x\n", "PREVIEW_DOMAIN=evil.example;id\n"]) {
+      const { status, out } = run("ops/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot(0o600, content), PREVIEW_DOMAIN: "preview.example.org" });
+      expect(status).toBe(1);
+      expect(out).toMatch(/PREVIEW_DOMAIN in .* must be a host name/);
+    }
+  });
+});
+
+describe("Makefile", () => {
+  it.each([
+    ["deploy", "ENV=dev; id #"],
+    ["deploy", "ENV=dev $(id)"],
+    ["quickdeploy", "ENV=dev`id`"],
+    ["decrypt", "ENV=dev; id #"],
+    ["deploy", "REF=main; id #"],
+  ])("make %s %s runs nothing of it and says why", (target, assignment) => {
+    const args = [target, assignment, ...(assignment.startsWith("REF") ? ["ENV=staging"] : [])];
+    const result = spawnSync("make", ["--no-print-directory", ...args], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, HOME: tmpdir(), DEPLOY_ROOT: mkdtempSync(join(tmpdir(), "deploy-")) },
+    });
+    const out = `${result.stdout}${result.stderr}`;
+    expect(out).not.toMatch(/uid=\d+/);
+    expect(result.status).not.toBe(0);
+    expect(out).toMatch(/make: (ENV must be dev, staging or prod|REF may hold)/);
+  });
+});
+
 describe("ops/secrets.sh", () => {
+  it("refuses a modified encrypted file, and another environment's file, without touching the plaintext", () => {
+    const home = mkdtempSync(join(tmpdir(), "secrets-"));
+    const env = { SECRETS_KEY_FILE: join(home, "key"), DEPLOY_ROOT: join(home, "srv"), SECRETS_DIR: join(home, "enc") };
+    run("ops/secrets.sh", ["setup"], env);
+    spawnSync("mkdir", ["-p", env.DEPLOY_ROOT]);
+    const original = "BACKEND_API_URL=http://backend:8000/api/v1/websites\nREVALIDATION_SECRET=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n";
+    writeFileSync(join(env.DEPLOY_ROOT, ".env.prod"), original);
+    expect(run("ops/secrets.sh", ["encrypt", "prod"], env).status).toBe(0);
+    const encFile = join(env.SECRETS_DIR, ".env.prod.enc");
+    const good = readFileSync(encFile);
+    // Flip one bit in the middle of the ciphertext (CBC without a MAC decrypted this to altered secrets).
+    const tampered = Buffer.from(good);
+    tampered[Math.floor(tampered.length / 2)] ^= 0x01;
+    writeFileSync(encFile, tampered);
+    writeFileSync(join(env.DEPLOY_ROOT, ".env.prod"), "KEPT=1\n");
+    const result = run("ops/secrets.sh", ["decrypt", "prod"], env);
+    expect(result.status).toBe(1);
+    expect(result.out).toMatch(/cannot decrypt/);
+    expect(readFileSync(join(env.DEPLOY_ROOT, ".env.prod"), "utf8")).toBe("KEPT=1\n");
+    // The prod file copied over staging's is refused too: the environment is authenticated with it.
+    writeFileSync(join(env.SECRETS_DIR, ".env.staging.enc"), good);
+    expect(run("ops/secrets.sh", ["decrypt", "staging"], env).status).toBe(1);
+    writeFileSync(encFile, good);
+    expect(run("ops/secrets.sh", ["decrypt", "prod"], env).status).toBe(0);
+    expect(readFileSync(join(env.DEPLOY_ROOT, ".env.prod"), "utf8")).toBe(original);
+  });
+
   it("round-trips an env file through encryption, owner-only on the server", () => {
     const home = mkdtempSync(join(tmpdir(), "secrets-"));
     const env = { SECRETS_KEY_FILE: join(home, "key"), DEPLOY_ROOT: join(home, "srv"), SECRETS_DIR: join(home, "enc") };

@@ -128,7 +128,7 @@ describe("refused requests leave the cache untouched", () => {
     expect(JSON.parse(res.text).error).toMatch(/not valid JSON/);
   });
 
-  it.each(["/webhooks/revalidate/", "/api/revalidate"])("%s: a body over 16 KB -> 400", async (path) => {
+  it.each(["/webhooks/revalidate/", "/api/revalidate"])("%s: a body over 16 KB -> 413, read on the Node side", async (path) => {
     const before = await cachedEtag();
     const big = JSON.stringify({
       secret: "integration-test-revalidation-secret",
@@ -136,8 +136,8 @@ describe("refused requests leave the cache untouched", () => {
       pad: "x".repeat(17 * 1024),
     });
     const res = await post(path, big, { "x-revalidate-secret": "integration-test-revalidation-secret" });
-    expect(res.status).toBe(400);
-    expect(JSON.parse(res.text).error).toMatch(/larger than 16 KB/);
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.text).error).toMatch(/dépasse 16 Ko/);
     expect(await cachedEtag()).toBe(before);
   });
 

@@ -3,6 +3,7 @@
  * the window:onError$ listener of src/components/error-tracking/, so nothing is loaded before), which
  * sends a Sentry envelope to the DSN baked in at build (PUBLIC_ERROR_TRACKING_DSN).
  */
+import { stripQuery } from "~/lib/url-privacy";
 
 export interface ParsedDsn {
   /** The envelope endpoint, with the public key in the query (no custom header, so no CORS preflight). */
@@ -82,7 +83,8 @@ export function buildEnvelope(
         },
       ],
     },
-    request: { url: page.url, headers: { "User-Agent": page.userAgent } },
+    // No query string or fragment: they may carry a visitor's personal data. No cookie, no address.
+    request: { url: stripQuery(page.url), headers: { "User-Agent": page.userAgent } },
     tags: { host: new URL(page.url).host },
     extra: error.stack ? { stack: error.stack.slice(0, 4000) } : {},
   };

@@ -18,6 +18,20 @@ describe("parseDsn", () => {
 });
 
 describe("buildEnvelope", () => {
+  it("sends the page URL without query string or fragment, and no cookie", () => {
+    const text = buildEnvelope(
+      { type: "Error", message: "boom" },
+      { url: "https://www.cabinet-dupont.fr/contact/?email=jeanne%40example.org&name=Jeanne#message", userAgent: "UA" },
+      "https://k@o1.ingest.sentry.io/1",
+      "0123456789abcdef0123456789abcdef",
+      new Date("2026-11-22T10:00:00Z"),
+    );
+    expect(text).not.toMatch(/jeanne|email=|#message/i);
+    const event = JSON.parse(text.split("\n")[2]);
+    expect(event.request).toEqual({ url: "https://www.cabinet-dupont.fr/contact/", headers: { "User-Agent": "UA" } });
+    expect(event.user).toBeUndefined();
+  });
+
   it("writes the envelope header, the item header and the event", () => {
     const text = buildEnvelope(
       { type: "TypeError", message: "x is undefined", stack: "TypeError: x is undefined\n at f", filename: "https://a.fr/build/q-1.js", lineno: 3, colno: 9 },

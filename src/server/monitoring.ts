@@ -1,15 +1,44 @@
 /**
  * Error reporting. Logs always; forwards to Sentry once it is initialised (initMonitoring, called by the
  * Express entry when SENTRY_DSN is set). Warnings the specification names go through reportWarning.
+ *
+ * Nothing personal leaves (monitoring-scrub.ts): Sentry collects no PII and no request bodies, and every
+ * event and breadcrumb is scrubbed before sending. Repeated warnings are throttled per
+ * message (monitoring-throttle.ts); the log line stays.
  */
 import type * as SentryModule from "@sentry/node";
+import { KEPT_REQUEST_HEADERS, scrubBreadcrumb, scrubEvent } from "./monitoring-scrub";
+import { createWarningThrottle } from "./monitoring-throttle";
 
 let sentry: typeof SentryModule | undefined;
+const warnings = createWarningThrottle();
 
 export async function initMonitoring(dsn: string | undefined, environment: string): Promise<void> {
   if (!dsn) return;
   const Sentry = await import("@sentry/node");
-  Sentry.init({ dsn, environment, tracesSampleRate: 0 });
+  Sentry.init({
+    dsn,
+    environment,
+    tracesSampleRate: 0,
+    // This SDK's form of `sendDefaultPii: false`, category by category: no user, cookies, bodies or
+    // query strings; request headers only those that say nothing about the visitor.
+    dataCollection: {
+      userInfo: false,
+      cookies: false,
+      httpBodies: [],
+      urlQueryParams: false,
+      httpHeaders: { request: { allow: [...KEPT_REQUEST_HEADERS] }, response: false },
+    },
+    integrations: (defaults) => [
+      // No request body is ever captured, and no per-request session is sent.
+      ...defaults.filter((i) => i.name !== "Http" && i.name !== "OnUncaughtException"),
+      Sentry.httpIntegration({ maxRequestBodySize: "none", sessions: false }),
+    ],
+    // Tracing is off (tracesSampleRate 0), so no transaction or span leaves; this SDK ignores
+    // beforeSendTransaction (spans are streamed), hence no hook for them.
+    beforeSend: (event) => scrubEvent(event),
+    beforeBreadcrumb: (crumb) => scrubBreadcrumb(crumb),
+  });
   sentry = Sentry;
 }
 
@@ -20,5 +49,12 @@ export function reportError(error: unknown, context: Record<string, unknown> = {
 
 export function reportWarning(message: string, context: Record<string, unknown> = {}): void {
   console.warn(`[warn] ${message}`, context);
-  sentry?.captureMessage(message, { level: "warning", extra: context });
+  if (!sentry) return;
+  const { send, suppressed } = warnings.take(message);
+  if (send) sentry.captureMessage(message, { level: "warning", extra: { ...context, ...(suppressed ? { suppressed } : {}) } });
+}
+
+/** Waits (bounded) until queued events are sent: before the process exits on a fatal error. */
+export async function flushMonitoring(timeoutMs = 2000): Promise<void> {
+  await sentry?.flush(timeoutMs);
 }

@@ -12,6 +12,10 @@ export interface Frontend {
   pid: number;
   /** Everything the process printed, for assertions on log lines. */
   output: () => string;
+  /** The server's `[stats]` line (page-store keys and bytes, heap), asked for with SIGUSR2. */
+  stats: () => Promise<Record<string, number>>;
+  /** Whether the process is still running. */
+  alive: () => boolean;
   stop: () => Promise<void>;
   /** Sends a signal (SIGKILL: a crash) and resolves once the process is gone. */
   kill: (signal: NodeJS.Signals) => Promise<number | null>;
@@ -72,6 +76,18 @@ export async function startFrontend(opts: { backendUrl: string; env?: Record<str
     port,
     pid: child.pid!,
     output: () => output,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    stats: async () => {
+      const seen = output.length;
+      child.kill("SIGUSR2");
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const line = /\[stats\] (.*)\n/.exec(output.slice(seen))?.[1];
+        if (line) return Object.fromEntries(line.split(" ").map((f) => [f.split("=")[0], Number(f.split("=")[1])]));
+        if (Date.now() > deadline) throw new Error("no [stats] line within 5 s");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
     kill: async (signal) => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;

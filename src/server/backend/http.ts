@@ -43,11 +43,16 @@ export async function expectOk(response: Response, endpoint: string): Promise<Re
   throw new BackendError("bad_status", endpoint, `HTTP ${response.status}`, response.status);
 }
 
-/** A request with the timeout applied; transport failures become BackendErrors. */
+/**
+ * A request with the timeout applied; transport failures become BackendErrors. Redirects are never
+ * followed: a 301/303 would turn the contact POST into a GET (message lost, visitor told "received") and a
+ * 307 would re-post a patient's message wherever Location points. A 3xx is returned as it is, and every
+ * caller treats it as a failure (reads: bad_status; contact: 502).
+ */
 export async function request(opts: HttpOptions, endpoint: string, init: RequestInit): Promise<Response> {
   const doFetch = opts.fetch ?? globalThis.fetch;
   try {
-    return await doFetch(`${opts.baseUrl}${endpoint}`, { ...init, signal: AbortSignal.timeout(opts.timeoutMs) });
+    return await doFetch(`${opts.baseUrl}${endpoint}`, { ...init, redirect: "manual", signal: AbortSignal.timeout(opts.timeoutMs) });
   } catch (error) {
     const err = error as Error;
     if (err.name === "TimeoutError" || err.name === "AbortError") {

@@ -6,5 +6,5 @@ import { request, type HttpOptions } from "./http";
 
 /** `http.baseUrl` is the backend's origin (media live under /media/ of it, not under the API base). */
 export async function getMedia(http: HttpOptions, path: string, method: "GET" | "HEAD" = "GET"): Promise<Response> {
-  return request(http, path, { method, redirect: "manual", headers: { accept: "image/*" } });
+  return request(http, path, { method, headers: { accept: "image/*" } });
 }

@@ -15,6 +15,7 @@ import { cacheKey, cacheTarget, hostKeyPart } from "./key";
 import type { PageCache } from "./page-cache";
 import { writeEntry } from "./serve";
 import { copyHeaders } from "../util/headers";
+import { requestScheme, type TrustFn } from "../util/request-scheme";
 import type { RenderResult } from "./entry";
 
 /** Bounded memo of Host header -> practice and key part for the fast path. */
@@ -34,6 +35,7 @@ export function cacheFront(
   rules: HostRules,
   stackHeaders: readonly string[],
   next: RequestListener,
+  trust: TrustFn,
 ): RequestListener {
   const hosts = new Map<string, HostInfo | null>();
   const lookup = (host: string): HostInfo | null => {
@@ -53,7 +55,7 @@ export function cacheFront(
     if ((method === "GET" || method === "HEAD") && host) {
       const info = lookup(host);
       if (info) {
-        const key = cacheKey(method, info.code, info.authority, req.url!);
+        const key = cacheKey(method, info.code, requestScheme(req, trust), info.authority, req.url!);
         const entry = key && cache.fresh(key);
         if (entry && entry.servedByStack) {
           writeEntry(res, req.headers, method, entry, "HIT", stackHeaders);

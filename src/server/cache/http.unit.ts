@@ -91,7 +91,7 @@ function fakeStack(): { listener: RequestListener; got: string[] } {
 }
 
 /** The front under test, over the test's practice list and stack headers. */
-const front = (cache: PageCache, next: RequestListener) => cacheFront(cache, rules, STACK_HEADERS, next);
+const front = (cache: PageCache, next: RequestListener) => cacheFront(cache, rules, STACK_HEADERS, next, () => false);
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));

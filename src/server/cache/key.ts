@@ -3,7 +3,10 @@
  * fast hit path in front of Express, by the Express cache middleware and by the pre-pass seed, so the
  * three cannot disagree.
  *
- * Key = practice code + host + path + the query parameters that count for the route.
+ * Key = practice code + scheme + host + path + the query parameters that count for the route.
+ *
+ * - The scheme is in the key because the page prints it (canonical, og:url outside production): the first
+ *   request's X-Forwarded-Proto must not decide the scheme everyone else is shown (http/request-scheme.ts).
  *
  * - Every other query parameter (utm_…, fbclid, gclid…) is ignored: it can neither fragment nor poison
  *   the cache.
@@ -16,6 +19,7 @@
  *   actually visited on; the pre-pass renders for the practice's main host (cache/prepass.ts).
  */
 import { normaliseHost } from "../tenancy/host";
+import { schemeOf, type Scheme } from "../util/request-scheme";
 
 /** A request the cache can answer: what to look up, and what to render on a miss or a refresh. */
 export interface CacheTarget {
@@ -49,7 +53,7 @@ const QWIK_CALL = /(?:^|&)q(?:action|func|data)=/;
 /**
  * The cache target of a GET/HEAD request, or null when the response must not come from the cache.
  * `rawUrl` is the request target as sent (`/path?query`), `host` the Host header, `proto` http/https
- * (the origin a miss renders for; the key does not depend on it).
+ * (the origin a miss renders for, and part of the key).
  */
 export function cacheTarget(
   method: string,
@@ -61,20 +65,21 @@ export function cacheTarget(
   const authority = hostKeyPart(host);
   const url = authority && cacheableUrl(method, rawUrl);
   if (!authority || url === null || url === "") return null;
-  return { key: keyOf(code, authority, url), code, origin: `${proto}://${authority}`, url };
+  const scheme = schemeOf(proto);
+  return { key: keyOf(code, scheme, authority, url), code, origin: `${scheme}://${authority}`, url };
 }
 
 /**
  * Just the key, from a host already reduced by hostKeyPart() (the fast path memoises that per Host
  * header and builds nothing else).
  */
-export function cacheKey(method: string, code: string, authority: string, rawUrl: string): string | null {
+export function cacheKey(method: string, code: string, scheme: Scheme, authority: string, rawUrl: string): string | null {
   const url = cacheableUrl(method, rawUrl);
-  return url ? keyOf(code, authority, url) : null;
+  return url ? keyOf(code, scheme, authority, url) : null;
 }
 
-function keyOf(code: string, authority: string, url: string): string {
-  return `${code}\u0000${authority}\u0000${url}`;
+function keyOf(code: string, scheme: Scheme, authority: string, url: string): string {
+  return `${code}\u0000${scheme}://${authority}\u0000${url}`;
 }
 
 /** The path plus counted query the render sees, or null when the request is not cacheable. */

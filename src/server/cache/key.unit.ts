@@ -69,9 +69,17 @@ describe("cacheTarget", () => {
     );
   });
 
+  it("keys http and https apart (the page prints its scheme), and believes no other scheme", () => {
+    const http = cacheTarget("GET", "dupont", "dupont.dev.localhost", "http", "/a/")!;
+    const https = cacheTarget("GET", "dupont", "dupont.dev.localhost", "https", "/a/")!;
+    expect(http.key).not.toBe(https.key);
+    expect(https.origin).toBe("https://dupont.dev.localhost");
+    expect(cacheTarget("GET", "dupont", "dupont.dev.localhost", "javascript", "/a/")).toEqual(http);
+  });
+
   it("gives the fast path the same key as the full target", () => {
     for (const url of ["/", "/contact/?utm_source=x", "/api/og?title=A", "/api/contact"]) {
-      expect(cacheKey("GET", "dupont", hostKeyPart("dupont.dev.localhost:3000")!, url)).toBe(
+      expect(cacheKey("GET", "dupont", "https", hostKeyPart("dupont.dev.localhost:3000")!, url)).toBe(
         cacheTarget("GET", "dupont", "dupont.dev.localhost:3000", "https", url)?.key ?? null,
       );
     }

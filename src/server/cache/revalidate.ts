@@ -15,7 +15,6 @@ import type { Request, Response } from "express";
 import { isKnownTagShape, TAG_SHAPES_TEXT } from "../backend/tags";
 import { reportWarning } from "../monitoring";
 
-export const MAX_BODY_BYTES = 16 * 1024;
 export const MAX_TAGS = 200;
 const MAX_TAG_LENGTH = 256;
 
@@ -44,18 +43,12 @@ export function validateTags(body: unknown): string[] {
   return [...new Set(tags as string[])];
 }
 
-/** Reads the body up to MAX_BODY_BYTES and parses it as JSON. */
-export async function readJsonBody(req: Request): Promise<unknown> {
-  const declared = Number(req.headers["content-length"]);
-  if (declared > MAX_BODY_BYTES) throw new BodyError(`body is larger than ${MAX_BODY_BYTES / 1024} KB`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new BodyError(`body is larger than ${MAX_BODY_BYTES / 1024} KB`);
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
+/**
+ * Parses a body already read (and size-limited) on the Node side by the request-body middleware
+ * (http/request-body.ts): an oversized or slow body never reaches these routes.
+ */
+export function parseJsonBody(body: Buffer): unknown {
+  const text = body.toString("utf8");
   if (text.trim() === "") throw new BodyError('body is empty: send a JSON object with "tags"');
   try {
     return JSON.parse(text);
@@ -74,18 +67,18 @@ export function secretMatches(given: unknown, expected: string): boolean {
 
 export interface RevalidateOptions {
   secret: string;
+  /** The request's body, read within its limits before the routes run (http/request-body.ts). */
+  bodyOf: (req: Request) => Buffer;
   invalidate: (tags: string[]) => number | Promise<number>;
 }
 
 export function revalidateHandlers(opts: RevalidateOptions) {
   const rejected = (req: Request, res: Response) => {
-    reportWarning("revalidate: auth rejected", { path: req.path, ip: req.ip });
+    reportWarning("revalidate: auth rejected", { path: req.path });
     res.status(401).json({ error: "invalid or missing revalidation secret" });
   };
   const badRequest = (res: Response, error: unknown) => {
     if (!(error instanceof BodyError)) throw error;
-    // The rest of an oversized body is not read: close the connection after answering.
-    res.setHeader("connection", "close");
     res.status(400).json({ error: error.message });
   };
   const done = async (res: Response, tags: string[]) => {
@@ -107,7 +100,7 @@ export function revalidateHandlers(opts: RevalidateOptions) {
     if (!secretMatches(req.headers["x-revalidate-secret"], opts.secret)) return rejected(req, res);
     let tags: string[];
     try {
-      tags = validateTags(await readJsonBody(req));
+      tags = validateTags(parseJsonBody(opts.bodyOf(req)));
     } catch (error) {
       return badRequest(res, error);
     }
@@ -118,7 +111,7 @@ export function revalidateHandlers(opts: RevalidateOptions) {
   const api = async (req: Request, res: Response) => {
     let body: unknown;
     try {
-      body = await readJsonBody(req);
+      body = parseJsonBody(opts.bodyOf(req));
     } catch (error) {
       return badRequest(res, error);
     }

@@ -16,7 +16,6 @@ import { requestContext } from "../render/render";
 import { internalPath } from "../tenancy";
 import { CONTACT_SENT_ANCHOR } from "~/lib/contact-fields";
 import { relayContact, type ContactResult } from "./relay";
-import { bodyKind } from "./request";
 import { setContactResult } from "./result";
 
 export { getContactResult } from "./result";
@@ -33,12 +32,8 @@ export function contactJsonBody(result: ContactResult): Record<string, unknown> 
 
 export async function handleContactPost(ev: RequestEvent): Promise<void> {
   const { code, services } = requestContext(ev);
-  const { pathname, search } = ev.originalUrl;
-  if (bodyKind(ev.request.headers.get("content-type")) === "form" && !pathname.endsWith("/")) {
-    // A refused no-JS post is answered by a page, and Qwik City answers a page route without its
-    // trailing slash with a 301 (which turns a POST into a GET): have the browser repeat the POST there.
-    throw ev.redirect(307, `${pathname}/${search}`);
-  }
+  // A post to /api/contact (no slash) reaches here as /api/contact/ (http/endpoint-paths.ts), so the
+  // refused-submission page below is never redirected by Qwik City's trailing-slash rule.
   const result = await relayContact(
     { request: ev.request, host: ev.url.host, ip: ev.clientConn.ip, code },
     { send: services.sendContact, limiter: services.contactLimiter, reportError },

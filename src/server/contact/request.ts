@@ -42,7 +42,8 @@ export class BodyTooLarge extends Error {
 
 /**
  * Reads the body as UTF-8 text, refusing it as soon as it passes `limit` bytes (a declared
- * Content-Length over the limit is refused without reading at all).
+ * Content-Length over the limit is refused without reading at all). A second line behind the Node-side
+ * reader (http/request-body.ts): the body here is built from a buffer, so cancelling it is safe.
  */
 export async function readBodyWithLimit(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get("content-length"));

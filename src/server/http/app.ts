@@ -18,7 +18,7 @@ import type { RequestListener } from "node:http";
 import compression from "compression";
 import { join } from "node:path";
 import type { Services } from "../services";
-import { isInternalPath, resolveHost } from "../tenancy";
+import { isInternalPath, isServedPort, resolveHost } from "../tenancy";
 import { sendFetchResponse, toFetchRequest } from "./express-bridge";
 import { reportError } from "../monitoring";
 import { isIndexable } from "../site/indexing";
@@ -26,6 +26,10 @@ import { everyResponseHeaders, responseHeadersMiddleware } from "./security-head
 import { cmsOrigin } from "../build-constants";
 import { redirectsMiddleware } from "./redirects";
 import { cacheFront, cacheMiddleware, revalidateHandlers } from "../cache";
+import { bodyOf, requestBodyMiddleware } from "./request-body";
+import { canonicalPathMiddleware } from "./canonical-path";
+import { endpointPathMiddleware } from "./endpoint-paths";
+import { mediaFilesMiddleware } from "../media/static-files";
 import type { Lifecycle } from "./lifecycle";
 
 export interface AppOptions {
@@ -66,9 +70,13 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   });
   app.get("/readyz", lifecycle?.readyz ?? ((_req, res) => void res.type("text/plain").send("ready")));
 
+  // Every body is read here, bounded in bytes and time, on the Node side (http/request-body.ts says why).
+  app.use(requestBodyMiddleware());
+
   // Revalidation by tag, on any Host: the backend calls the container's internal address.
   const revalidate = revalidateHandlers({
     secret: env.REVALIDATION_SECRET,
+    bodyOf,
     // With several instances, confirmed on every one (cache/shared/coordinator.ts), else 503.
     invalidate: (tags) => (shared ? shared.invalidate(tags) : pageCache.invalidate(tags)),
   });
@@ -80,7 +88,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
       res.status(404).type("text/plain").send("Not Found");
       return;
     }
-    const code = resolveHost(req.headers.host, hostRules);
+    const code = isServedPort(req.headers.host, env.PORT) ? resolveHost(req.headers.host, hostRules) : null;
     if (!code) {
       res.status(404).type("text/plain").send("Not Found");
       return;
@@ -89,10 +97,15 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
     next();
   });
 
+  // One spelling per path: `//`, dot segments and needless escapes are redirected, never rendered or stored.
+  app.use(canonicalPathMiddleware());
+
   // Redirects of migrated practices (migrations/{code}/redirects.json, loaded at start): after tenancy, before anything renders.
   app.use(redirectsMiddleware(services.redirects.table));
 
   // Files of the client build's root (favicon, manifest) served per tenant host; no index, no redirect.
+  // A practice's build-time media files only on its own hosts, SVG sandboxed (media/static-files.ts).
+  app.use(mediaFilesMiddleware());
   // A path ending in "/" (every page) can name no file: skip the file-system lookup, which cost a storm
   // of unknown paths 0.2 ms of main-thread time per request.
   const rootFiles = express.static(distDir, { index: false, redirect: false, maxAge: "1h" });
@@ -101,6 +114,9 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   // The page cache: after tenancy and redirects, before the render. It stores only what the render below
   // answers a 200 for; everything it does not answer falls through to the render.
   app.use(cacheMiddleware(pageCache));
+
+  // POST /api/contact (the specified spelling) is answered there, never redirected.
+  app.use(endpointPathMiddleware());
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const tenant = res.locals.tenant as TenantLocals;
@@ -126,5 +142,5 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   });
 
   // Fresh cache hits are answered in front of all of the above (src/server/cache/http.ts says why).
-  return cacheFront(pageCache, hostRules, stackHeaders, app);
+  return cacheFront(pageCache, hostRules, stackHeaders, app, app.get("trust proxy fn"));
 }

@@ -2,8 +2,9 @@
  * Conversions between Express's req/res and the fetch-style Request/Response the renderer speaks.
  */
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { Readable } from "node:stream";
 import { copyHeaders } from "../util/headers";
+import { bodyOf } from "./request-body";
+import { schemeOf } from "../util/request-scheme";
 
 /**
  * Headers a client could use to make the render believe it is another host or origin. The reverse
@@ -18,18 +19,14 @@ export function toFetchRequest(req: ExpressRequest, host: string): Request {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else headers.set(name, value);
   }
-  // req.protocol honours X-Forwarded-Proto only from a trusted proxy ('trust proxy' in app.ts).
-  const url = `${req.protocol}://${host}${req.originalUrl}`;
+  // req.protocol honours X-Forwarded-Proto only from a trusted proxy ('trust proxy' in app.ts); only
+  // http/https are believed, as for the cache key (http/request-scheme.ts).
+  const url = `${schemeOf(req.protocol)}://${host}${req.originalUrl}`;
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  return new Request(url, {
-    method: req.method,
-    headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
-    // Required by Node's fetch when the body is a stream.
-    ...(hasBody ? { duplex: "half" } : {}),
-  } as RequestInit);
+  // The body was read on the Node side, within its limits (http/request-body.ts): never a web stream
+  // made from the Node request, which crashes the process on Node 20 when it is cancelled.
+  return new Request(url, { method: req.method, headers, body: hasBody ? new Uint8Array(bodyOf(req)) : undefined });
 }
-
 
 /** Copies status, headers (every Set-Cookie kept) and streams the body. */
 export async function sendFetchResponse(res: ExpressResponse, response: Response): Promise<void> {

@@ -10,13 +10,12 @@ import { reportError } from "../monitoring";
 import { requestContext } from "../render/render";
 import { parseMediaRequest } from "./request";
 import { RASTER_TYPES } from "./types";
+import { SVG_SANDBOX_POLICY } from "./static-files";
 import { createResizeCache, MediaNotFound, RESIZE_MAX_SOURCE_BYTES } from "./resize";
 
 /** A week, and a day of stale serving: media files are rarely replaced, and never under a hashed name. */
 export const MEDIA_CACHE_CONTROL = "public, max-age=604800, stale-while-revalidate=86400";
 const NOT_FOUND_CACHE_CONTROL = "public, max-age=60";
-/** An SVG opened on its own must not run script or reach anything. */
-const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 class BadGateway extends Error {}
 
@@ -79,11 +78,21 @@ function setHeaders(ev: RequestEvent, type: string, length: string | null) {
   ev.headers.set("Content-Type", type);
   if (length) ev.headers.set("Content-Length", length);
   ev.headers.set("Cache-Control", MEDIA_CACHE_CONTROL);
-  if (type === "image/svg+xml") ev.headers.set("Content-Security-Policy", SVG_POLICY);
+  if (type === "image/svg+xml") ev.headers.set("Content-Security-Policy", SVG_SANDBOX_POLICY);
 }
 
 export async function handleMedia(ev: RequestEvent): Promise<void> {
-  const { media } = requestContext(ev).services;
+  const ctx = requestContext(ev);
+  const { media } = ctx.services;
+  // Only an active practice's hosts proxy media: an unknown preview code or an inactive practice is a 404
+  // (the backend's answer for its configuration, read through the read cache). Any other failure is left
+  // to the media fetch below, which answers it as before (502/504).
+  const practice = await ctx.services.backend.config(ctx, ctx.code).catch((error: unknown) => error);
+  if (isBackendError(practice) && practice.isNotFound) {
+    ev.headers.set("Cache-Control", NOT_FOUND_CACHE_CONTROL);
+    ev.json(404, { error: "media not found" });
+    return;
+  }
   const parsed = parseMediaRequest(ev.url.searchParams);
   if (!parsed.ok) {
     ev.headers.set("Cache-Control", "no-store");

@@ -13,13 +13,23 @@ import { cardTitle } from "./card";
 import { themeColors } from "./colors";
 import { loadCardLogo } from "./logo";
 import { renderCardPng } from "./render";
+import { allowedCardTitles } from "./titles";
 
 /** Browsers and social networks may keep a card this long; the server's cache is invalidated by tag. */
 const CARD_MAX_AGE_S = 3600;
 
 export async function handleOgCard(ev: RequestEvent): Promise<void> {
-  const config = await withBackend(ev, (backend, ctx) => backend.config(ctx, ctx.code));
-  const title = cardTitle(ev.url.searchParams.get("title")) || config.seo.site_title || "";
+  const [config, allowed] = await withBackend(ev, (backend, ctx) =>
+    Promise.all([backend.config(ctx, ctx.code), allowedCardTitles(backend, ctx)]),
+  );
+  const asked = cardTitle(ev.url.searchParams.get("title"));
+  if (asked && !allowed.has(asked)) {
+    // Not a title of this practice's pages: no card, and nothing stored (only a 200 is cached).
+    ev.headers.set("Cache-Control", "no-store");
+    ev.text(404, "Not Found");
+    return;
+  }
+  const title = asked || config.seo.site_title || "";
   let logo = null;
   if (config.logo) {
     const { code, services } = requestContext(ev);

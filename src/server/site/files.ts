@@ -10,13 +10,13 @@ import type { Job, PageSummary, SiteConfig, TeamMember } from "../backend";
 import { isIndexable } from "./indexing";
 import { withBackend } from "./site";
 import { requestContext } from "../render/render";
+import { primaryDomainOrigin } from "./seo/canonical";
 
 /** The robots file of a deployment that must not be indexed: nothing may be crawled. */
 export const ROBOTS_DISALLOW_ALL = "User-agent: *\nDisallow: /\n";
 
 export function siteOrigin(config: Pick<SiteConfig, "domain">, requestOrigin: string): string {
-  const domain = config.domain.primary_domain;
-  return domain ? `https://${domain}` : requestOrigin;
+  return primaryDomainOrigin(config.domain.primary_domain) ?? requestOrigin;
 }
 
 export function robotsTxt(indexable: boolean, origin: string): string {

@@ -32,6 +32,22 @@ describe("siteOrigin", () => {
     );
     expect(siteOrigin({ domain: { primary_domain: null, aliases: [] } }, "http://petit.dev.localhost:3000")).toBe("http://petit.dev.localhost:3000");
   });
+
+  it.each([
+    "www.cabinet-dupont.fr/evil",
+    "www.cabinet-dupont.fr\nDisallow: /",
+    "www.cabinet-dupont.fr\nSitemap: https://evil.example/sitemap.xml",
+    "https://www.cabinet-dupont.fr",
+    "www.cabinet-dupont.fr:8443",
+    "evil.example?x=",
+    "localhost",
+  ])("a primary_domain that is no bare host (%j) falls back to the requested origin, and robots.txt stays clean", (bad) => {
+    const origin = siteOrigin({ domain: { primary_domain: bad, aliases: [] } }, "https://dupont.example:3000");
+    expect(origin).toBe("https://dupont.example:3000");
+    const robots = robotsTxt(true, origin);
+    expect(robots.match(/^Sitemap:/gm)).toHaveLength(1);
+    expect(robots).not.toMatch(/evil|Disallow: \/\n/);
+  });
 });
 
 describe("sitemap", () => {

@@ -14,10 +14,22 @@ export function normaliseHost(raw: string | null | undefined): string | null {
   const colon = host.lastIndexOf(":");
   if (colon !== -1) {
     const port = host.slice(colon + 1);
-    if (!/^\d{1,5}$/.test(port)) return null;
+    // A port is 1-65535: anything else is no host of ours (a 404, never a URL that fails to parse later).
+    if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) return null;
     host = host.slice(0, colon);
   }
   if (host.endsWith(".")) host = host.slice(0, -1);
   if (!HOSTNAME.test(host)) return null;
   return host;
+}
+
+/**
+ * Whether a Host header's port is one this server is reached on: none, 80, 443, or the port it listens on
+ * (direct access, tests). Any other port names no site of ours; answering it would render and store one
+ * copy of every page per port a client cares to invent (the port is printed in the page, so it is in the
+ * cache key).
+ */
+export function isServedPort(raw: string | undefined, listenPort: number): boolean {
+  const port = /:(\d{1,5})$/.exec(raw?.trim() ?? "")?.[1];
+  return port === undefined || port === "80" || port === "443" || Number(port) === listenPort;
 }

@@ -4,6 +4,7 @@
  * rules are built once per process by src/server/services.ts.
  */
 export { resolveHost, isInternalPath, internalPath, publicPath, INTERNAL_PREFIX } from "./resolve-host";
+export { isServedPort } from "./host";
 export type { HostRules } from "./resolve-host";
 export { loadRegistry, parseRegistry, RegistryError, PRACTICE_CODE } from "./registry";
 export type { Registry, Practice } from "./registry";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { isServedPort } from "./host";
 import { parseRegistry } from "./registry";
 import { isInternalPath, publicPath, resolveHost, type HostRules } from "./resolve-host";
 
@@ -49,6 +50,9 @@ describe("resolveHost", () => {
     ":3000",
     "dupont.dev.localhost:abc",
     "dupont.dev.localhost:3000:1",
+    // a port above 65535 is no port (it used to reach a URL parser and answer 500)
+    "dupont.dev.localhost:65536",
+    "dupont.dev.localhost:99999",
     "user@www.cabinet-dupont.fr",
     "www.cabinet-dupont.fr/path",
     "www.cabinet_dupont.fr",
@@ -94,5 +98,18 @@ describe("publicPath", () => {
     expect(publicPath("/_sites/dupont/", "dupont")).toBe("/");
     expect(publicPath("/_sites/dupont", "dupont")).toBe("/");
     expect(publicPath("/contact/", "dupont")).toBe("/contact/");
+  });
+});
+
+describe("isServedPort", () => {
+  it.each([
+    ["www.cabinet-dupont.fr", true],
+    ["www.cabinet-dupont.fr:443", true],
+    ["www.cabinet-dupont.fr:80", true],
+    ["dupont.dev.localhost:3000", true],
+    ["dupont.dev.localhost:3001", false],
+    ["www.cabinet-dupont.fr:8443", false],
+  ])("%s on a server listening on 3000 -> %s", (host, served) => {
+    expect(isServedPort(host, 3000)).toBe(served);
   });
 });

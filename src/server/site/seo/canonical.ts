@@ -9,10 +9,24 @@ import { isIndexable } from "../indexing";
 
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
+/**
+ * `https://<primary_domain>` when the backend's value is a bare host name (the one check, shared by the
+ * canonical URL, robots.txt and the sitemap); null when unset. A value with a path, a port, a scheme or a
+ * newline would be written into robots.txt and sitemap URLs as is: it is refused, logged, and the caller
+ * falls back to the request's origin.
+ */
+export function primaryDomainOrigin(primaryDomain: string | null | undefined): string | null {
+  if (primaryDomain === null || primaryDomain === undefined || primaryDomain === "") return null;
+  const domain = primaryDomain.trim().toLowerCase();
+  if (HOSTNAME.test(domain)) return `https://${domain}`;
+  // A log line, not an error-tracking event: this module is also in the client graph (the head export),
+  // which must not pull the Sentry SDK in.
+  console.warn(`[warn] site: primary_domain ${JSON.stringify(primaryDomain).slice(0, 200)} is not a bare host name; using the request's origin`);
+  return null;
+}
+
 export function siteOrigin(env: { ENVIRONMENT: Environment }, primaryDomain: string | null, requestOrigin: string): string {
-  const domain = primaryDomain?.trim().toLowerCase();
-  if (isIndexable(env) && domain && HOSTNAME.test(domain)) return `https://${domain}`;
-  return new URL(requestOrigin).origin;
+  return (isIndexable(env) && primaryDomainOrigin(primaryDomain)) || new URL(requestOrigin).origin;
 }
 
 /** An absolute URL on that origin for a site path ("/implantologie/"). */

@@ -1,0 +1,257 @@
+/**
+ * npm run fuzz [-- --seed N] [--requests N] [--json]
+ *
+ * Thousands of generated hostile requests (odd paths, hosts, methods, headers and bodies) mixed with
+ * normal page views, against the built server and the demo backend, each in its own process. What it
+ * checks, and prints:
+ *   requests sent      generated + normal
+ *   restarts           times the server process died and had to be started again (must be 0)
+ *   leaks              normal page views that showed another practice's name (must be 0)
+ *   store keys         the page store's key count at the end (its `[stats]` line, asked with SIGUSR2),
+ *                      against the bound: the practices' canonical cacheable URLs (pages, their
+ *                      q-data.json, robots, sitemap, one card per allowed title) for each scheme
+ *   5xx                answers >= 500 other than the documented 502/503/504 of backend trouble
+ * The same seed sends the same requests. Exit status 1 when a figure is out of bounds.
+ * docs/decisions/fuzz-run.md.
+ */
+import { request } from "node:http";
+import { startBackendProcess, startFrontendProcess, type Proc } from "./processes";
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(args[i + 1]);
+};
+const SEED = arg("seed", Date.now() % 100_000);
+const REQUESTS = arg("requests", 3000);
+const JSON_OUT = args.includes("--json");
+const CONCURRENCY = 8;
+const PRACTICES = ["dupont", "martin", "bernard", "petit"] as const;
+
+/** mulberry32: a small seeded generator, so a seed replays the same run. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = rng(SEED);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+const int = (max: number) => Math.floor(random() * max);
+
+interface Req {
+  method: string;
+  host: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  /** Send the body in 1 KB pieces, 5 ms apart (a slow upload: data still arriving after a refusal). */
+  trickle?: boolean;
+  /** Set for normal page views: the practice whose page this is. */
+  practice?: string;
+}
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+function send(port: number, r: Req): Promise<Answer> {
+  return new Promise((resolve) => {
+    const req = request(
+      { host: "127.0.0.1", port, path: r.path, method: r.method, headers: { host: r.host, ...r.headers }, setHost: false, timeout: 20_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", () => resolve({ status: -1, body: "" }));
+      },
+    );
+    req.on("error", () => resolve({ status: -1, body: "" }));
+    req.on("timeout", () => req.destroy());
+    if (r.body && r.trickle) {
+      void (async () => {
+        for (let at = 0; at < r.body!.length && !req.destroyed; at += 1024) {
+          req.write(r.body!.subarray(at, at + 1024));
+          await new Promise((done) => setTimeout(done, 5));
+        }
+        req.end();
+      })();
+      return;
+    }
+    if (r.body) req.write(r.body);
+    req.end();
+  });
+}
+
+async function backendJson<T>(backend: Proc, path: string): Promise<T> {
+  return (await (await fetch(`${backend.url}/api/v1/websites${path}`)).json()) as T;
+}
+
+const PATH_MUTATIONS: ((p: string) => string)[] = [
+  (p) => p,
+  (p) => `${p}/`,
+  (p) => p.replace("/", "//"),
+  (p) => `/.${p}`,
+  (p) => `/x/..${p}`,
+  (p) => p.replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`),
+  (p) => `${p}%2e%2e/`,
+  (p) => `${p}q-data.json`,
+  (p) => `/_sites/${pick(PRACTICES)}${p}`,
+  (p) => `/%5Fsites/${pick(PRACTICES)}${p}`,
+  (p) => `${p}${"a".repeat(int(3000))}/`,
+  (p) => `${p}?${"utm_x=".repeat(int(50))}`,
+  (p) => `${p}?qaction=${int(1e6)}`,
+  (p) => `${p}%00/`,
+  (p) => `${p}%zz/`,
+  (p) => `${p}é/`,
+];
+
+const ODD_PATHS = [
+  () => `/api/og?title=${encodeURIComponent(`Titre ${int(1e9)}`)}`,
+  () => `/api/og?title=${"x".repeat(int(5000))}`,
+  () => `/api/media?path=/media/${pick(PRACTICES)}/${int(1e6)}.png&w=${pick([160, 320, 7, -1, 99999])}`,
+  () => `/api/media?path=${pick(["http://169.254.169.254/", "/media/../../etc/passwd", "//evil.example/x.png"])}`,
+  () => `/media/${pick(PRACTICES)}/logo.svg`,
+  () => "/robots.txt",
+  () => "/sitemap.xml",
+  () => "/api/contact",
+  () => "/api/revalidate",
+  () => "/webhooks/revalidate/",
+  () => `/build/${"../".repeat(int(4))}package.json`,
+  () => "/healthz",
+];
+
+function hostile(port: number, paths: Map<string, string[]>): Req {
+  const code = pick(PRACTICES);
+  const host = pick([
+    `${code}.dev.localhost:${port}`,
+    `${code}.dev.localhost:${port}`,
+    `${code}.dev.localhost:${port}`,
+    `${code.toUpperCase()}.DEV.localhost:${port}`,
+    `${code}.dev.localhost:${pick([65536, 99999, 0])}`,
+    `${code}.dev.localhost:${1 + int(65534)}`,
+    `nosuch${int(1000)}.dev.localhost:${port}`,
+    `leroy.dev.localhost:${port}`,
+    "127.0.0.1",
+    "",
+    `${code}.dev.localhost:${port}.evil.example`,
+  ]);
+  const base = pick(paths.get(code) ?? ["/"]);
+  const method = pick(["GET", "GET", "GET", "HEAD", "POST", "POST", "PUT", "DELETE", "OPTIONS"]);
+  const bodyRoutes = ["/api/contact", "/api/contact/", "/api/revalidate", "/webhooks/revalidate/", base];
+  const path =
+    method === "POST" && random() < 0.5
+      ? pick(bodyRoutes)
+      : random() < 0.6
+        ? pick(PATH_MUTATIONS)(base)
+        : pick(ODD_PATHS)();
+  const headers: Record<string, string> = {};
+  if (random() < 0.3) headers["x-forwarded-proto"] = pick(["https", "http", "javascript", "https, http"]);
+  if (random() < 0.2) headers["x-forwarded-host"] = `${pick(PRACTICES)}.dev.localhost`;
+  if (random() < 0.2) headers["x-forwarded-for"] = `203.0.113.${int(255)}`;
+  if (random() < 0.2) headers.cookie = `s=${int(1e9)}`;
+  if (random() < 0.3) headers["accept-encoding"] = pick(["br", "gzip", "identity", "*", "br;q=0, gzip;q=0"]);
+  if (random() < 0.2) headers["if-none-match"] = `W/"${int(1e9)}"`;
+  if (random() < 0.1) headers["x-revalidate-secret"] = `guess-${int(1e6)}`;
+  let body: Buffer | undefined;
+  if (method !== "GET" && method !== "HEAD" && random() < 0.8) {
+    headers["content-type"] = pick(["application/json", "application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x"]);
+    headers.origin = `http://${host}`;
+    const size = pick([0, 200, 4000, 16 * 1024, 17 * 1024, 17 * 1024, 40 * 1024]);
+    body = Buffer.from(
+      pick([
+        () => JSON.stringify({ name: "Fuzz", email: "fuzz@example.org", message: "m".repeat(size), consent: true, elapsed_ms: 5000 }),
+        () => "{".repeat(size),
+        () => `name=a&message=${"x".repeat(size)}`,
+        () => JSON.stringify({ tags: ["site:dupont"], secret: "nope" }),
+      ])(),
+    );
+    if (random() < 0.5) headers["content-length"] = String(body.length);
+    else headers["transfer-encoding"] = "chunked";
+  }
+  return { method, host, path, headers, body, trickle: random() < 0.5 };
+}
+
+async function main() {
+  const started = Date.now();
+  const backend = await startBackendProcess();
+  let frontend = await startFrontendProcess(backend.url);
+  let restarts = 0;
+  const names = new Map<string, string>();
+  const paths = new Map<string, string[]>();
+  let bound = 0;
+  for (const code of PRACTICES) {
+    const config = await backendJson<{ name: string }>(backend, `/sites/${code}/config/`);
+    names.set(code, config.name);
+    const res = await send(frontend.port, { method: "GET", host: `${code}.dev.localhost:${frontend.port}`, path: "/sitemap.xml", headers: {} });
+    const urls = [...res.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
+    paths.set(code, urls);
+    // Per scheme: each page and its q-data.json, robots, sitemap, and one card per page title plus the
+    // practice's other allowed titles (site title, name, 404 title, home SEO title, card without title).
+    bound += 2 * (2 * urls.length + 2 + urls.length + 5);
+  }
+
+  let sent = 0;
+  let leaks = 0;
+  let serverErrors = 0;
+  const errorSamples: string[] = [];
+  const next = (): Req => {
+    if (random() < 0.3) {
+      const code = pick(PRACTICES);
+      return { method: "GET", host: `${code}.dev.localhost:${frontend.port}`, path: pick(paths.get(code)!), headers: { accept: "text/html" }, practice: code };
+    }
+    return hostile(frontend.port, paths);
+  };
+  const queue = Array.from({ length: REQUESTS }, next);
+  const worker = async () => {
+    for (let r = queue.shift(); r; r = queue.shift()) {
+      const answer = await send(frontend.port, r);
+      sent += 1;
+      if (r.practice && answer.status === 200) {
+        for (const [code, name] of names) if (code !== r.practice && answer.body.includes(name)) leaks += 1;
+      }
+      if (answer.status >= 500 && ![502, 503, 504].includes(answer.status)) {
+        serverErrors += 1;
+        if (errorSamples.length < 5) errorSamples.push(`${answer.status} ${r.method} ${r.host} ${r.path.slice(0, 80)}`);
+      }
+      if (frontend.child.exitCode !== null || frontend.child.signalCode !== null) {
+        restarts += 1;
+        console.error(`server exited (${frontend.child.exitCode ?? frontend.child.signalCode}); restarting:\n${frontend.output().slice(-2000)}`);
+        frontend = await startFrontendProcess(backend.url);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+
+  const seen = frontend.output().length;
+  frontend.child.kill("SIGUSR2");
+  let storeKeys = -1;
+  for (let i = 0; i < 100 && storeKeys < 0; i++) {
+    const m = /\[stats\] .*storeKeys=(\d+)/.exec(frontend.output().slice(seen));
+    if (m) storeKeys = Number(m[1]);
+    else await new Promise((r) => setTimeout(r, 50));
+  }
+  await frontend.stop();
+  await backend.stop();
+
+  const figures = { seed: SEED, requests: sent, restarts, leaks, storeKeys, storeKeyBound: bound, serverErrors, seconds: (Date.now() - started) / 1000 };
+  if (JSON_OUT) console.log(JSON.stringify(figures));
+  else {
+    console.log(`fuzz  seed ${SEED}`);
+    console.log(`  requests sent    ${sent}`);
+    console.log(`  restarts         ${restarts}`);
+    console.log(`  leaks            ${leaks}`);
+    console.log(`  store keys       ${storeKeys} (bound ${bound})`);
+    console.log(`  5xx (undocumented) ${serverErrors}${errorSamples.length ? `: ${errorSamples.join("; ")}` : ""}`);
+    console.log(`  time             ${figures.seconds.toFixed(1)} s`);
+  }
+  const ok = restarts === 0 && leaks === 0 && storeKeys >= 0 && storeKeys <= bound && serverErrors === 0;
+  process.exit(ok ? 0 : 1);
+}
+
+void main();

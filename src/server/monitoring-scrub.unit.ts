@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { scrubBreadcrumb, scrubEvent } from "./monitoring-scrub";
+import { createWarningThrottle } from "./monitoring-throttle";
+
+const PII = ["Jeanne Martin", "jeanne@example.org", "06 12 34 56 78", "rendez-vous", "203.0.113.7", "session=abc"];
+
+describe("scrubEvent", () => {
+  it("leaves nothing personal in an event shaped like the SDK's", () => {
+    const event = {
+      message: "contact relay failed",
+      user: { ip_address: "203.0.113.7", email: "jeanne@example.org" },
+      request: {
+        method: "POST",
+        url: "https://www.cabinet-dupont.fr/api/contact?email=jeanne@example.org",
+        query_string: "email=jeanne@example.org",
+        data: { name: "Jeanne Martin", phone: "06 12 34 56 78", message: "rendez-vous" },
+        cookies: { session: "abc" },
+        headers: { cookie: "session=abc", "x-forwarded-for": "203.0.113.7", "user-agent": "UA" },
+        env: { REMOTE_ADDR: "203.0.113.7" },
+      },
+      extra: { code: "dupont", ip: "203.0.113.7", email: "jeanne@example.org", path: "/contact/?name=Jeanne Martin" },
+      contexts: { user: { email: "jeanne@example.org" }, runtime: { version: "20" } },
+      breadcrumbs: [{ category: "fetch", message: "POST /x?email=jeanne@example.org", data: { url: "http://b/?phone=06 12 34 56 78" } }],
+    };
+    const scrubbed = scrubEvent(event);
+    const text = JSON.stringify(scrubbed);
+    for (const value of PII) expect(text).not.toContain(value);
+    expect(scrubbed.request).toEqual({ method: "POST", url: "https://www.cabinet-dupont.fr/api/contact", headers: { "user-agent": "UA" } });
+    expect(scrubbed.extra).toEqual({ code: "dupont", path: "/contact/" });
+  });
+
+  it("strips query strings from breadcrumbs", () => {
+    expect(scrubBreadcrumb({ message: "GET /a?email=x@y.z done", data: { url: "/a?b=c", status: 200 } })).toEqual({
+      message: "GET /a done",
+      data: { url: "/a", status: 200 },
+    });
+  });
+});
+
+describe("createWarningThrottle", () => {
+  it("sends one event per message and window, then says how many were left out", () => {
+    let t = 0;
+    const throttle = createWarningThrottle(60_000, () => t);
+    expect(throttle.take("revalidate: auth rejected")).toEqual({ send: true, suppressed: 0 });
+    for (let i = 0; i < 999; i++) expect(throttle.take("revalidate: auth rejected").send).toBe(false);
+    expect(throttle.take("another warning").send).toBe(true);
+    t = 60_000;
+    expect(throttle.take("revalidate: auth rejected")).toEqual({ send: true, suppressed: 999 });
+  });
+});

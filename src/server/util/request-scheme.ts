@@ -1,0 +1,27 @@
+/**
+ * The scheme a request came in with, decided once for the cache key and for the URL the render sees, so
+ * the two always agree: a page rendered for https (canonical and og:url print it) is never served to a
+ * request that came over http, nor the reverse. X-Forwarded-Proto counts only from a trusted proxy (the
+ * same rule as Express's req.protocol), and only "https" or "http" are believed: any other text is http.
+ */
+import type { IncomingMessage } from "node:http";
+import type { TLSSocket } from "node:tls";
+
+export type Scheme = "http" | "https";
+
+/** Express's `trust proxy fn` (app.get("trust proxy fn")): is the peer at this address a trusted proxy? */
+export type TrustFn = (address: string | undefined, hop: number) => boolean;
+
+export function schemeOf(protocol: string | undefined): Scheme {
+  return protocol?.trim().toLowerCase() === "https" ? "https" : "http";
+}
+
+/** The scheme of a raw Node request (the cache's fast path, before Express). */
+export function requestScheme(req: IncomingMessage, trust: TrustFn): Scheme {
+  const own: Scheme = (req.socket as TLSSocket).encrypted ? "https" : "http";
+  if (!trust(req.socket.remoteAddress, 0)) return own;
+  const header = req.headers["x-forwarded-proto"];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return own;
+  return schemeOf(value.split(",")[0]);
+}

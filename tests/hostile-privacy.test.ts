@@ -1,0 +1,103 @@
+/**
+ * Issue 8, defects 2 and 8, against the built server with SENTRY_DSN pointing at a fake ingest server on
+ * loopback (the real SDK, the real envelopes):
+ * - a contact relay failure reports an event, and nothing of the patient (name, e-mail, phone, message),
+ *   of the client (address, cookies) or of the query string is in it;
+ * - a scan of wrong revalidation secrets sends one warning event, not one per request; the log keeps
+ *   every line.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { gunzipSync } from "node:zlib";
+import { startFrontend, type Frontend } from "./support/frontend";
+import { http } from "./support/http";
+
+let ingest: Server;
+const envelopes: string[] = [];
+let frontend: Frontend;
+let host: string;
+
+const PATIENT = {
+  name: "Héloïse Patientdupont",
+  email: "heloise.secret@example.org",
+  phone: "06 98 76 54 32",
+  message: "Douleur persistante après extraction, traitement anticoagulant en cours.",
+};
+const CLIENT_IP = "203.0.113.99";
+const COOKIE = "session=cookie-value-that-must-not-leave";
+
+beforeAll(async () => {
+  ingest = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const raw = Buffer.concat(chunks);
+      envelopes.push((req.headers["content-encoding"] === "gzip" ? gunzipSync(raw) : raw).toString("utf8"));
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => ingest.listen(0, "127.0.0.1", resolve));
+  const dsn = `http://public@127.0.0.1:${(ingest.address() as AddressInfo).port}/1`;
+  // No backend at all: every contact submission fails to reach it (a relay failure, reported).
+  frontend = await startFrontend({ backendUrl: "http://127.0.0.1:9", env: { SENTRY_DSN: dsn } });
+  host = `dupont.dev.localhost:${frontend.port}`;
+});
+
+afterAll(async () => {
+  await frontend?.stop();
+  await new Promise((resolve) => ingest?.close(resolve));
+});
+
+async function waitFor(predicate: () => boolean, ms = 15_000) {
+  const end = Date.now() + ms;
+  while (!predicate() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+}
+
+describe("error tracking receives no personal data", () => {
+  it("a contact relay failure sends an event without the patient's data, address, cookies or query", async () => {
+    const res = await http(frontend.url, host, `/api/contact?email=${encodeURIComponent(PATIENT.email)}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        origin: `http://${host}`,
+        "x-forwarded-for": CLIENT_IP,
+        cookie: COOKIE,
+      },
+      body: JSON.stringify({ ...PATIENT, consent: true, website: "", elapsed_ms: 5000, page: "/contact/" }),
+    });
+    expect(res.status).toBe(502);
+    await waitFor(() => envelopes.some((e) => e.includes('"type":"event"')));
+    const events = envelopes.filter((e) => e.includes('"type":"event"'));
+    expect(events.length).toBeGreaterThan(0);
+    const all = envelopes.join("\n");
+    for (const value of [...Object.values(PATIENT), CLIENT_IP, "cookie-value-that-must-not-leave", "heloise.secret"]) {
+      expect(all).not.toContain(value);
+    }
+    expect(all).not.toContain(encodeURIComponent(PATIENT.email));
+  });
+
+  it("a scan of wrong revalidation secrets sends one warning event, and logs every attempt", async () => {
+    const before = envelopes.length;
+    for (let i = 0; i < 25; i++) {
+      // Another event in between each time, so that the SDK's own deduplication of identical consecutive
+      // events cannot be what keeps the count down.
+      await http(frontend.url, host, "/api/contact", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": `198.51.100.${i + 1}` },
+        body: JSON.stringify({ name: "A", email: "a@example.org", message: "m", consent: true, website: "", elapsed_ms: 5000 }),
+      });
+      const res = await http(frontend.url, "anything.example", "/webhooks/revalidate/", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-revalidate-secret": `guess-${i}` },
+        body: '{"tags":["site:dupont"]}',
+      });
+      expect(res.status).toBe(401);
+    }
+    await waitFor(() => envelopes.slice(before).some((e) => e.includes("auth rejected")));
+    await new Promise((r) => setTimeout(r, 2000));
+    const warnings = envelopes.slice(before).filter((e) => e.includes("revalidate: auth rejected"));
+    expect(warnings).toHaveLength(1);
+    expect(frontend.output().match(/\[warn\] revalidate: auth rejected/g)?.length).toBeGreaterThanOrEqual(25);
+  });
+});
