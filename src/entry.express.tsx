@@ -9,6 +9,8 @@ import { createServer } from "node:http";
 import render from "./entry.ssr";
 import { getEnv } from "./server/env";
 import { createServices, type Services } from "./server/services";
+import type { RenderPool } from "./server/render/pool";
+import { createRenderPool, renderWorkerCount, workerFile } from "./server/render/pool-config";
 import { createApp } from "./server/http/app";
 import { seedFromPrepass } from "./server/cache/prepass-store";
 import { Lifecycle } from "./server/http/lifecycle";
@@ -25,8 +27,12 @@ declare global {
 
 async function start() {
   let services: Services;
+  let pool: RenderPool | undefined;
   try {
-    services = createServices(getEnv(), { render, qwikCityPlan, checkOrigin: "lax-proto" });
+    const parsed = getEnv();
+    // Cacheable renders (pages, robots, sitemap, the social card) run in worker threads (render/pool-config.ts).
+    pool = renderWorkerCount(parsed) > 0 ? createRenderPool(parsed, workerFile(import.meta.url)) : undefined;
+    services = createServices(parsed, { render, qwikCityPlan, checkOrigin: "lax-proto" }, pool);
   } catch (error) {
     console.error(`Refusing to start: ${(error as Error).message}`);
     process.exit(1);
@@ -55,6 +61,7 @@ async function start() {
   });
   // Ready once joined to the other instances; after 5 s without Redis it serves on its own all the same.
   void (shared ? shared.whenTrusted(5000) : Promise.resolve()).then(() => lifecycle.markReady());
+  // The render workers stay up until the process exits: requests in flight while draining still render.
   const shutdown = () => void lifecycle.shutdown(server, async () => shared?.stop());
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);

@@ -5,11 +5,13 @@
  */
 import qwikCityPlan from "@qwik-city-plan";
 import render from "./entry.ssr";
-import { initPrepassEnv } from "./server/env";
+import { initPrepassEnv, prepassSource } from "./server/env";
 import { createServices } from "./server/services";
 import { runPrepass } from "./server/cache/prepass";
 import { removePrepass } from "./server/cache/prepass-store";
 import { targetRenderer } from "./server/cache/render-target";
+import { createRenderPool, renderWorkerCount, workerFile } from "./server/render/pool-config";
+import { pooledRenderTarget } from "./server/cache/pool-renders";
 
 async function main(): Promise<void> {
   const init = initPrepassEnv();
@@ -21,16 +23,26 @@ async function main(): Promise<void> {
   }
   const { env } = init;
   const services = createServices(env, { render, qwikCityPlan, checkOrigin: "lax-proto" });
-  await runPrepass({
-    env,
-    practices: services.hostRules.registry.practices,
-    backend: services.backend,
-    render: targetRenderer(services.renderRequest),
-    outDir: env.PREPASS_DIR,
-    // MEDIA_CACHE_DIR when set (tests, benchmarks: the source tree is left alone), else public/media
-    // (the vite dev server) and dist/media (shipped with the server): where mediaCachePath() looks.
-    mediaDirs: services.mediaCacheRoots,
-  });
+  // The server's render pool (every core renders, at normal priority), its workers reading BUILD_API_URL too.
+  const pool =
+    renderWorkerCount(env) > 0
+      ? createRenderPool(env, workerFile(import.meta.url), { nice: 0, heapCaps: false, workerEnv: prepassSource(process.env) })
+      : undefined;
+  try {
+    await runPrepass({
+      env,
+      practices: services.hostRules.registry.practices,
+      backend: services.backend,
+      render: pool ? pooledRenderTarget(pool, false) : targetRenderer(services.renderRequest),
+      outDir: env.PREPASS_DIR,
+      // MEDIA_CACHE_DIR when set (tests, benchmarks: the source tree is left alone), else public/media
+      // (the vite dev server) and dist/media (shipped with the server): where mediaCachePath() looks.
+      mediaDirs: services.mediaCacheRoots,
+      concurrency: pool?.capacity,
+    });
+  } finally {
+    await pool?.close();
+  }
 }
 
 main().catch((error) => {

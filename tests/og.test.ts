@@ -80,7 +80,8 @@ describe("social card", () => {
     const res = await card("petit", titleQuery((await pageTitles("petit"))[1]));
     expect(res.status).toBe(200);
     expect(pngSize(res.body)).toEqual({ width: 1200, height: 630 });
-    expect(frontend.output()).toContain("[warn] og card: logo not in media cache: petit");
+    // Logged by the render worker: its console reaches the process output a little after the answer.
+    await expect.poll(() => frontend.output()).toContain("[warn] og card: logo not in media cache: petit");
   });
 
   it("warns about a logo type outside svg, png, jpg, webp", async () => {
@@ -89,6 +90,6 @@ describe("social card", () => {
     const res = await card("bernard");
     expect(res.status).toBe(200);
     expect(pngSize(res.body)).toEqual({ width: 1200, height: 630 });
-    expect(frontend.output()).toMatch(/\[warn\] og card: unsupported logo type \.gif for bernard: \S+logo\.gif/);
+    await expect.poll(() => frontend.output()).toMatch(/\[warn\] og card: unsupported logo type \.gif for bernard: \S+logo\.gif/);
   });
 });

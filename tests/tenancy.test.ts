@@ -151,7 +151,7 @@ describe("content backend failures", () => {
       const health = await fetch(`${ownFrontend.url}/healthz`);
       expect(health.status).toBe(200);
       expect((await http(ownFrontend.url, "petit.dev.localhost", "/")).status).toBe(503);
-      expect(ownFrontend.output()).toMatch(/backend unreachable on \/sites\/(bernard|petit)\//);
+      await expect.poll(() => ownFrontend.output()).toMatch(/backend unreachable on \/sites\/(bernard|petit)\//);
     } finally {
       await ownFrontend.stop();
       await ownBackend.close().catch(() => {});

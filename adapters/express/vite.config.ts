@@ -1,4 +1,4 @@
-/** Server build: the Express entry plus the build pre-pass entry, both bundled with the Qwik City plan. */
+/** Server build: the Express entry, the render worker and the build pre-pass entry, all bundled with the Qwik City plan. */
 import { nodeServerAdapter } from "@builder.io/qwik-city/adapters/node-server/vite";
 import { extendConfig } from "@builder.io/qwik-city/vite";
 import baseConfig from "../../vite.config";
@@ -8,7 +8,7 @@ export default extendConfig(baseConfig, () => {
     build: {
       ssr: true,
       rollupOptions: {
-        input: ["src/entry.express.tsx", "src/entry.prepass.tsx", "@qwik-city-plan"],
+        input: ["src/entry.express.tsx", "src/entry.prepass.tsx", "src/entry.render-worker.tsx", "@qwik-city-plan"],
       },
     },
     // ssg: null — the adapter's static generation serves files by path only and carries internal URLs;

@@ -122,6 +122,19 @@ const envSchema = z.object({
   /** Where the build-time media cache (logos for the social card) is read; see src/server/media-cache.ts. */
   MEDIA_CACHE_DIR: z.preprocess(emptyToUndefined, z.string().optional()),
   /**
+   * Render worker threads (src/server/render/pool-config.ts); unset: one per CPU; 0: render in the main
+   * thread (no pool: every render then competes with the cache hits).
+   */
+  RENDER_WORKERS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, "must be a whole number")
+      .transform(Number)
+      .pipe(z.number().int().max(64, "must be at most 64"))
+      .optional(),
+  ),
+  /**
    * The Redis several instances of this environment share (invalidations, tag versions, rendered pages);
    * unset: one instance on its own. The specification's databases: 6 prod, 7 staging, 8 dev.
    */
@@ -160,6 +173,11 @@ export function getEnv(): Env {
   return cached;
 }
 
+/** The environment the pre-pass parses (and hands to its render workers): the backend is BUILD_API_URL. */
+export function prepassSource(source: Record<string, string | undefined>): Record<string, string | undefined> {
+  return { REVALIDATION_SECRET: "unused-by-the-build-pre-pass", ...source, BACKEND_API_URL: source.BUILD_API_URL };
+}
+
 /**
  * The build pre-pass renders with the server's own code (which calls getEnv()), but reads the backend
  * at BUILD_API_URL and needs no revalidation secret. Without BUILD_API_URL or with an invalid variable it
@@ -171,7 +189,7 @@ export function initPrepassEnv(
   const prepassDir = envSchema.shape.PREPASS_DIR.safeParse(source.PREPASS_DIR).data ?? "server/prepass";
   if (!source.BUILD_API_URL?.trim()) return { problem: "BUILD_API_URL is not set", prepassDir };
   try {
-    cached = parseEnv({ REVALIDATION_SECRET: "unused-by-the-build-pre-pass", ...source, BACKEND_API_URL: source.BUILD_API_URL });
+    cached = parseEnv(prepassSource(source));
   } catch (error) {
     if (!(error instanceof EnvError)) throw error;
     return { problem: error.problems.join("; "), prepassDir };

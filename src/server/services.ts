@@ -29,6 +29,8 @@ import { mediaCacheRoots } from "./media/build-cache";
 import { loadRedirects, type LoadedRedirects } from "./http/redirects";
 import { createRenderer, type RenderRequest } from "./render/render";
 import { createPageCache, type PageCache } from "./cache";
+import type { RenderPool } from "./render/pool";
+import type { ReadCacheMessage } from "./render-worker";
 import { createSharedCache, type SharedCache } from "./cache/shared";
 
 export interface RequestServices {
@@ -73,16 +75,23 @@ export function createRequestServices(env: Env, opts: { dev?: boolean } = {}): R
   };
 }
 
-/** The server's services: the render function over the SSR entry and the Qwik City plan, the page cache. */
-export function createServices(env: Env, ssr: ServerRenderOptions): Services {
+/**
+ * The server's services: the render function over the SSR entry and the Qwik City plan, the page cache
+ * (rendering in `pool`'s workers when given: src/server/render/pool-config.ts).
+ */
+export function createServices(env: Env, ssr: ServerRenderOptions, pool?: RenderPool): Services {
   const base = createRequestServices(env);
   const renderRequest = createRenderer(ssr, base);
-  const pageCache = createPageCache(env, renderRequest, (tags) => base.readCache?.invalidate(tags));
+  const pageCache = createPageCache(env, renderRequest, (tags) => base.readCache?.invalidate(tags), pool);
   return {
     ...base,
     renderRequest,
     redirects: loadRedirects(env.MIGRATIONS_DIR),
     pageCache,
-    shared: createSharedCache(env, pageCache, () => base.readCache?.clear()),
+    // A possibly missed invalidation empties every read cache: this thread's and each render worker's.
+    shared: createSharedCache(env, pageCache, () => {
+      base.readCache?.clear();
+      pool?.broadcast({ clear: true } satisfies ReadCacheMessage);
+    }),
   };
 }

@@ -4,11 +4,11 @@
  */
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
-import { brotliCompress, constants, gzip, gunzipSync } from "node:zlib";
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, gunzipSync } from "node:zlib";
 import type { CacheTarget } from "./key";
 
 const brotli = promisify(brotliCompress);
-const gz = promisify(gzip);
+const gzipAsync = promisify(gzip);
 
 /*
  * Measured on the demo homepage (26.5 KB of HTML): brotli quality 5 gives 7.0 KB in 0.5 ms, quality 11
@@ -25,10 +25,26 @@ export interface RenderResult {
   body: Buffer;
   /** Union of the tags of every backend read during the render. */
   tags: string[];
+  /** The stored forms, when the render was compressed where it ran (a render worker: cache/render-task.ts). */
+  encoded?: Encoded;
+  /**
+   * Set by a render worker that found the path is no page of the practice before rendering it: the
+   * cache answers the practice's one cached 404 page instead (cache/not-found.ts).
+   */
+  unknownPage?: boolean;
+}
+
+/** A body's stored forms: br and gzip for compressible types (else null), and its validator. */
+export interface Encoded {
+  br: Buffer | null;
+  gzip: Buffer | null;
+  etag: string;
 }
 
 export interface PageEntry {
   target: CacheTarget;
+  /** 200, or 404 for a practice's one cached 404 page (cache/not-found.ts). */
+  status?: number;
   /** The render's own headers, as [name, value, name, value…] (lower-case names). */
   headers: string[];
   /**
@@ -60,6 +76,8 @@ export interface PageEntry {
   retryAt: number;
   /** Bytes counted against the store's budget. */
   size: number;
+  /** Epoch ms a visitor was last answered from it: invalidations re-render recently used entries first. */
+  usedAt?: number;
   /** The fast path's header lists per encoding, built on first use (serve.ts). */
   wire?: Partial<Record<"br" | "gzip" | "identity", string[]>>;
 }
@@ -110,33 +128,46 @@ export async function buildEntry(
   result.headers.forEach((value, name) => {
     if (!NOT_STORED.has(name)) headers.push(name, value);
   });
-  const compressible = isCompressible(result.headers.get("content-type"));
-  const [br, gzip] = compressible
-    ? (
-        await Promise.all([
-          brotli(result.body, {
-            params: {
-              [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
-              [constants.BROTLI_PARAM_SIZE_HINT]: result.body.length,
-            },
-          }),
-          gz(result.body, { level: GZIP_LEVEL }),
-        ])
-      ).map(ownMemory)
-    : [null, null];
+  // A worker's bodies arrive in ArrayBuffers of their own (transferred): no copy needed.
+  const encoded = result.encoded ?? (await encode(result));
+  const own = result.encoded ? result.body : ownMemory(result.body);
   return assembleEntry({
     target,
+    status: result.status === 200 ? undefined : result.status,
     headers,
     servedByStack: opts.servedByStack,
-    br,
-    gzip,
-    identity: compressible ? null : ownMemory(result.body),
+    br: encoded.br,
+    gzip: encoded.gzip,
+    identity: encoded.br ? null : own,
     identityLength: result.body.length,
-    etag: etagOf(result.body),
+    etag: encoded.etag,
     tags: [...new Set(result.tags)].sort(),
     renderedAt: opts.renderedAt,
     expiresAt: opts.renderedAt + opts.ttlMs,
   });
+}
+
+const brotliOptions = (length: number) => ({
+  params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: length },
+});
+
+/** Compresses a render's body off the event loop (zlib's thread pool): the in-process render path. */
+async function encode(result: Pick<RenderResult, "headers" | "body">): Promise<Encoded> {
+  const { body } = result;
+  if (!isCompressible(result.headers.get("content-type"))) return { br: null, gzip: null, etag: etagOf(body) };
+  const [br, gz] = await Promise.all([brotli(body, brotliOptions(body.length)), gzipAsync(body, { level: GZIP_LEVEL })]);
+  return { br: ownMemory(br), gzip: ownMemory(gz), etag: etagOf(body) };
+}
+
+/**
+ * The same, synchronously: a render worker compresses on its own thread (whose priority it lowered),
+ * not in the process-wide zlib thread pool, which would compete with the hit path at full priority.
+ */
+export function encodeSync(result: Pick<RenderResult, "headers" | "body">): Encoded {
+  const { body } = result;
+  if (!isCompressible(result.headers.get("content-type"))) return { br: null, gzip: null, etag: etagOf(body) };
+  const br = brotliCompressSync(body, brotliOptions(body.length));
+  return { br: ownMemory(br), gzip: ownMemory(gzipSync(body, { level: GZIP_LEVEL })), etag: etagOf(body) };
 }
 
 /** Completes an entry from its stored parts (also used by the pre-pass seed). */
@@ -181,6 +212,16 @@ export function isFresh(entry: PageEntry, now: number): boolean {
 /** Named by an invalidation (or stored by a render an invalidation overtook). */
 export function markInvalidated(entry: PageEntry): void {
   entry.invalidated = true;
+}
+
+/** A visitor was answered from it (or waits for its re-render) at `now`. */
+export function markUsed(entry: PageEntry, now: number): void {
+  entry.usedAt = now;
+}
+
+/** Whether a visitor asked for it within `ms` of `now` (a seeded entry counts from its render). */
+export function usedWithin(entry: PageEntry, now: number, ms: number): boolean {
+  return now - (entry.usedAt ?? entry.renderedAt) < ms;
 }
 
 /** Served through the Express stack: the fast path may answer it from now on. */

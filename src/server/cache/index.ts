@@ -1,30 +1,34 @@
 /**
  * The page cache of this process, built from the environment: byte budget PAGE_CACHE_MAX_MB, TTL
  * BACKEND_REVALIDATE_TTL, renders through the one render function, invalidations reaching the backend
- * read cache first.
+ * read cache first. With a render pool (a built server), renders run in its workers behind admission
+ * control (pool-renders.ts).
  */
 import type { Env } from "../env";
 import type { RenderRequest } from "../render/render";
+import type { RenderPool } from "../render/pool";
 import { PageCache } from "./page-cache";
 import { targetRenderer } from "./render-target";
+import { poolRenders } from "./pool-renders";
 
 export { PageCache } from "./page-cache";
 export { cacheFront, cacheMiddleware } from "./http";
 export { revalidateHandlers } from "./revalidate";
 
-/** Background re-renders at once: two cores, and visitors' own misses must still get CPU. */
+/** Background re-renders at once without a pool: two cores, and visitors' own misses must still get CPU. */
 const REFRESH_CONCURRENCY = 4;
 
 export function createPageCache(
   env: Env,
   renderRequest: RenderRequest,
   invalidateData: (tags: string[]) => void,
+  pool?: RenderPool,
 ): PageCache {
   return new PageCache({
     maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024,
     ttlMs: env.BACKEND_REVALIDATE_TTL * 1000,
-    render: targetRenderer(renderRequest),
-    invalidateData,
-    concurrency: REFRESH_CONCURRENCY,
+    ...(pool
+      ? poolRenders(pool, invalidateData)
+      : { render: targetRenderer(renderRequest), invalidateData, concurrency: REFRESH_CONCURRENCY }),
   });
 }

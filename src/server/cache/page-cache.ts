@@ -14,6 +14,12 @@
  * - With a shared store (cache/shared/, several instances): a local miss first asks the shared store, a
  *   fresh render is stamped with its tags' versions and saved there, and after distrust() (this instance
  *   may have missed invalidations) an entry is served again only once the shared store confirmed it.
+ * - Renders go through admission (cache/admission.ts) when the server renders in a pool: visitors'
+ *   misses before refreshes, and only entries a visitor asked for recently are re-rendered at once after
+ *   an invalidation, within a budget; the others render on their next request. A render refused or
+ *   lost (RenderUnavailable) answers the last good copy as STALE if only the TTL passed, else a 503 with
+ *   Retry-After (an entry an invalidation named is never served as it was).
+ * - An unknown path answers the practice's one cached 404 page (cache/not-found.ts).
  */
 import {
   buildEntry,
@@ -26,6 +32,8 @@ import {
   markInvalidated,
   markProvisional,
   markServedByStack,
+  markUsed,
+  usedWithin,
   type PageEntry,
   type RenderResult,
 } from "./entry";
@@ -36,8 +44,12 @@ import { RefreshQueue } from "./refresh-queue";
 import type { CacheStatus } from "./serve";
 import { reportWarning } from "../monitoring";
 import { expandTags } from "../backend/tags";
+import type { Priority } from "./admission";
+import { isRenderUnavailable } from "../render/unavailable";
+import { notFoundTarget, storableNotFound, withPageList } from "./not-found";
 
-export type RenderTarget = (target: CacheTarget) => Promise<RenderResult>;
+/** Renders a target; `priority` says whether a visitor waits for it (admission puts visitors first). */
+export type RenderTarget = (target: CacheTarget, priority?: Priority) => Promise<RenderResult>;
 
 /** What a store shared between instances offers this cache (cache/shared/coordinator.ts). */
 export interface SharedPages {
@@ -64,6 +76,10 @@ export interface PageCacheOptions {
   concurrency?: number;
   /** A stale entry whose refresh failed starts no new background render for this long. */
   retryMs?: number;
+  /** A visitor now waits for this target's queued background render (admission.promote). */
+  promote?: (target: CacheTarget) => void;
+  /** Background renders waiting at most (the eager budget); past it a page renders on its next request. */
+  refreshBudget?: number;
   now?: () => number;
 }
 
@@ -87,6 +103,8 @@ interface Invalidation {
 const MAX_ATTEMPTS = 3;
 /** Invalidations remembered for renders still running; an older render is assumed outdated. */
 const LOG_KEEP_MS = 5 * 60_000;
+/** An invalidated entry is re-rendered at once only if a visitor asked for it this recently. */
+const RECENT_MS = 10 * 60_000;
 /**
  * A page another instance stored is not taken from the shared store while one of its tags was
  * invalidated here this recently: the versions in Redis are bumped only once every instance acknowledged
@@ -118,13 +136,16 @@ export class PageCache {
     this.store = new PageStore(opts.maxBytes);
     this.now = opts.now ?? Date.now;
     this.retryMs = opts.retryMs ?? Math.min(opts.ttlMs, 5_000);
-    this.queue = new RefreshQueue(opts.concurrency ?? 4, (key) => this.refresh(key));
+    this.queue = new RefreshQueue(opts.concurrency ?? 4, (key) => this.refresh(key), opts.refreshBudget);
   }
 
   /** A fresh entry servable as it is, or undefined (the fast path's whole question). */
   fresh(key: string): PageEntry | undefined {
     const entry = this.store.get(key);
-    return entry && entry.gen === this.gen && isFresh(entry, this.now()) ? entry : undefined;
+    const now = this.now();
+    if (!entry || entry.gen !== this.gen || !isFresh(entry, now)) return undefined;
+    markUsed(entry, now);
+    return entry;
   }
 
   /** Connects the store shared between instances (with CACHE_URL). */
@@ -151,14 +172,17 @@ export class PageCache {
     if (entry && !entry.invalidated) {
       markServedByStack(entry);
       const now = this.now();
+      markUsed(entry, now);
       if (now < entry.expiresAt) return { kind: "entry", entry, status: "HIT" };
       this.refreshLater(entry, now);
       return { kind: "entry", entry, status: "STALE" };
     }
     const joined = this.inflight.get(target.key) !== undefined;
-    const outcome = await this.renderShared(target, true, !entry);
+    if (joined) this.opts.promote?.(target);
+    if (entry) markUsed(entry, this.now());
+    const outcome = await this.renderShared(target, true, "visitor", !entry);
     // A render with a cookie or marked private belongs to the request that started it alone.
-    if (joined && !outcome.shareable) return (await this.renderValidated(target, true)).answer;
+    if (joined && !outcome.shareable) return (await this.renderValidated(target, true, "visitor")).answer;
     return outcome.answer;
   }
 
@@ -174,8 +198,10 @@ export class PageCache {
     this.opts.invalidateData(tags);
     const keys = this.store.keysFor(expandTags(tags));
     for (const key of keys) {
-      markInvalidated(this.store.peek(key)!);
-      this.queue.add(key);
+      const entry = this.store.peek(key)!;
+      markInvalidated(entry);
+      // Pages nobody asked for lately (or past the budget) are not re-rendered now: on their next request.
+      if (usedWithin(entry, now, RECENT_MS)) this.queue.add(key);
     }
     return keys.size;
   }
@@ -205,7 +231,7 @@ export class PageCache {
     const entry = this.store.peek(key);
     if (!entry) return; // evicted or dropped meanwhile
     if (isFresh(entry, this.now())) return; // a visitor's render got there first
-    await this.renderShared(entry.target, entry.servedByStack);
+    await this.renderShared(entry.target, entry.servedByStack, "refresh");
   }
 
   /** An entry held before distrust(): confirmed by the shared store, or marked for a re-render. */
@@ -232,15 +258,16 @@ export class PageCache {
    * `servedByStack`: whether the stored entry may be answered by the fast path (entry.ts). `miss`: nothing
    * is held for the key, so the shared store may have it (one round trip instead of a render).
    */
-  private renderShared(target: CacheTarget, servedByStack: boolean, miss = false): Promise<Outcome> {
+  private renderShared(target: CacheTarget, servedByStack: boolean, priority: Priority, miss = false): Promise<Outcome> {
     return this.inflight.run(
       target.key,
-      async () => (miss && this.shared && (await this.loadShared(target))) || this.renderValidated(target, servedByStack),
+      async () =>
+        (miss && this.shared && (await this.loadShared(target))) || this.renderValidated(target, servedByStack, priority),
       undefined,
     );
   }
 
-  private async renderValidated(target: CacheTarget, servedByStack: boolean): Promise<Outcome> {
+  private async renderValidated(target: CacheTarget, servedByStack: boolean, priority: Priority): Promise<Outcome> {
     for (let attempt = 1; ; attempt++) {
       const startEpoch = this.epoch;
       const startGen = this.gen;
@@ -248,19 +275,28 @@ export class PageCache {
       let result: RenderResult;
       this.renders++;
       try {
-        result = await this.opts.render(target);
+        result = await this.opts.render(target, priority);
       } catch (error) {
-        return this.failed(target, 500, error);
+        return this.failed(target, isRenderUnavailable(error) ? 503 : 500, error);
       }
       if (result.status >= 500) return this.failed(target, result.status, undefined, result);
-      if (!isStorable(result)) {
+      if (result.unknownPage) {
+        // No page of the practice: its one cached 404 page, unless the page list changed meanwhile.
+        if (this.invalidatedSince(startEpoch, withPageList(target.code, result.tags)) && attempt < MAX_ATTEMPTS) continue;
+        this.store.delete(target.key); // a page unpublished since: its old copy must go
+        return { answer: await this.answer(notFoundTarget(target)), shareable: true };
+      }
+      const notFound = storableNotFound(target, result);
+      if (notFound) result = notFound;
+      else if (!isStorable(result)) {
         // The backend's 404 (unpublished, deactivated), a redirect, a cookie: the old copy must go.
         this.store.delete(target.key);
         return { answer: { kind: "render", result }, shareable: isShareable(result) };
       }
       const entry = await buildEntry(target, result, { renderedAt, ttlMs: this.opts.ttlMs, servedByStack });
       // Stamped before the check below: a version bumped by then was acknowledged (and logged) here first.
-      const stamped = this.shared ? await this.shared.stamp(entry) : false;
+      // The cached 404 page stays with this instance (the shared store keeps 200s only).
+      const stamped = this.shared && !notFound ? await this.shared.stamp(entry) : false;
       if (this.invalidatedSince(startEpoch, entry.tags) || startGen !== this.gen) {
         if (attempt < MAX_ATTEMPTS) continue;
         markInvalidated(entry); // keep it out of service: the next request renders again
@@ -277,14 +313,19 @@ export class PageCache {
   private failed(target: CacheTarget, status: number, error?: unknown, result?: RenderResult): Outcome {
     const old = this.store.peek(target.key);
     const detail = error instanceof Error ? error.message : `HTTP ${status}`;
-    if (old) {
-      reportWarning("page cache: re-render failed, serving the last good copy", { key: printable(target), detail });
+    // A full queue under a storm is expected: no event per refused render.
+    const report = !isRenderUnavailable(error) || error.reportable;
+    // A render that never ran (refused, lost with its worker) says nothing about the backend: an entry an
+    // invalidation named stays out of service (read-your-writes), only a merely stale one is served.
+    if (old && !(isRenderUnavailable(error) && old.invalidated)) {
+      if (report) reportWarning("page cache: re-render failed, serving the last good copy", { key: printable(target), detail });
       keepAfterFailedRender(old, this.now(), this.retryMs);
       return { answer: { kind: "entry", entry: old, status: "STALE" }, shareable: true };
     }
-    if (error) reportWarning("page cache: render failed", { key: printable(target), detail });
+    if (error && report) reportWarning("page cache: render failed", { key: printable(target), detail });
+    const retryAfter = isRenderUnavailable(error) ? error.retryAfterSeconds : undefined;
     return {
-      answer: { kind: "render", result: result ?? errorResult(status) },
+      answer: { kind: "render", result: result ?? errorResult(status, retryAfter) },
       shareable: result ? isShareable(result) : true,
     };
   }
@@ -321,10 +362,12 @@ function printable(target: CacheTarget): string {
   return `${target.code} ${target.origin}${target.url}`;
 }
 
-function errorResult(status: number): RenderResult {
+function errorResult(status: number, retryAfterSeconds?: number): RenderResult {
+  const headers = new Headers({ "content-type": "text/plain; charset=utf-8" });
+  if (retryAfterSeconds) headers.set("retry-after", String(retryAfterSeconds));
   return {
     status,
-    headers: new Headers({ "content-type": "text/plain; charset=utf-8" }),
+    headers,
     body: Buffer.from("Service temporairement indisponible."),
     tags: [],
   };

@@ -2,6 +2,7 @@
  * Background re-renders with bounded concurrency: an invalidation naming a thousand pages must not
  * start a thousand renders at once on a two-core machine. A key already waiting is not queued twice;
  * a visitor asking for a queued page does not wait its turn (page-cache.ts renders it at once).
+ * `maxWaiting` is the eager budget: past it add() refuses, and the page renders on its next request.
  */
 export class RefreshQueue {
   private readonly waiting = new Set<string>();
@@ -11,12 +12,16 @@ export class RefreshQueue {
   constructor(
     private readonly concurrency: number,
     private readonly run: (key: string) => Promise<void>,
+    private readonly maxWaiting = Infinity,
   ) {}
 
-  add(key: string): void {
-    if (this.waiting.has(key)) return;
+  /** Queues a key; false when the queue is at its budget (the key is not queued). */
+  add(key: string): boolean {
+    if (this.waiting.has(key)) return true;
+    if (this.waiting.size >= this.maxWaiting) return false;
     this.waiting.add(key);
     this.pump();
+    return true;
   }
 
   /** Keys waiting for a slot. */

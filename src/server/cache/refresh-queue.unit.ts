@@ -31,4 +31,12 @@ describe("RefreshQueue", () => {
     await queue.idle();
     expect(ran).toEqual(["bad", "good"]);
   });
+
+  it("refuses keys past its budget of waiting keys (they render on their next request)", async () => {
+    const ran: string[] = [];
+    const queue = new RefreshQueue(1, async (key) => void ran.push(key), 2);
+    expect(["a", "b", "c", "d"].map((key) => queue.add(key))).toEqual([true, true, true, false]);
+    await queue.idle();
+    expect(ran).toEqual(["a", "b", "c"]);
+  });
 });

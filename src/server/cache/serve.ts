@@ -72,7 +72,9 @@ export function writeEntry(
 ): void {
   const age = String(Math.max(0, Math.floor((now - entry.renderedAt) / 1000)));
   const compressed = entry.br !== null;
-  if (matchesEtag(reqHeaders["if-none-match"], entry.etag)) {
+  // A practice's cached 404 page (cache/not-found.ts) keeps its status, and is never a 304.
+  const code = entry.status ?? 200;
+  if (code === 200 && matchesEtag(reqHeaders["if-none-match"], entry.etag)) {
     const head = stackHeaders ? stackHeaders.concat(entry.headers) : entry.headers.slice();
     head.push("etag", entry.etag, "x-cache", status, "age", age);
     if (compressed) head.push("vary", "Accept-Encoding");
@@ -90,7 +92,7 @@ export function writeEntry(
     head = buildHead(entry, encoding, body, status, stackHeaders);
   }
   head[head.length - 1] = age;
-  res.writeHead(200, head);
+  res.writeHead(code, head);
   if (method === "HEAD") res.end();
   else res.end(body ?? identityBody(entry));
 }

@@ -106,7 +106,10 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   // Files of the client build's root (favicon, manifest) served per tenant host; no index, no redirect.
   // A practice's build-time media files only on its own hosts, SVG sandboxed (media/static-files.ts).
   app.use(mediaFilesMiddleware());
-  app.use(express.static(distDir, { index: false, redirect: false, maxAge: "1h" }));
+  // A path ending in "/" (every page) can name no file: skip the file-system lookup, which cost a storm
+  // of unknown paths 0.2 ms of main-thread time per request.
+  const rootFiles = express.static(distDir, { index: false, redirect: false, maxAge: "1h" });
+  app.use((req: Request, res: Response, next: NextFunction) => (req.path.endsWith("/") ? next() : rootFiles(req, res, next)));
 
   // The page cache: after tenancy and redirects, before the render. It stores only what the render below
   // answers a 200 for; everything it does not answer falls through to the render.

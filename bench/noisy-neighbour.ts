@@ -1,0 +1,143 @@
+/**
+ * Benchmark (k), "noisy neighbour" (issue 12): one practice's cache hits alone, then the same during a
+ * storm another practice causes, side by side in one run:
+ *
+ *   - alone: hits on dupont's /contact/ (20 connections)
+ *   - during a 404 storm: 4 more connections asking martin for unknown paths (each path once)
+ *   - during a webhook storm: `site:` webhooks for martin, bernard and petit in a loop (~25/s), each
+ *     naming their cached pages, which are re-rendered
+ *
+ * Targets (2 cores): hit throughput during each storm >= 50% of alone, hit p99 <= 3x alone. The storm's
+ * own progress is printed beside it. The three alternate over 3 rounds and the medians (by hit req/s) are
+ * reported. Run alone with `npm run bench -- k`.
+ */
+import { runLoadInChild, type LoadResult } from "./load";
+import { SECRET, startFrontendProcess, type Proc } from "./processes";
+import { get } from "../tests/support/cache";
+
+interface Figure {
+  label: string;
+  value: string;
+  target?: string;
+  met?: boolean;
+}
+
+const HIT_CONNECTIONS = 20;
+const STORM_CONNECTIONS = 4;
+const WARMUP_MS = 1000;
+const MEASURE_MS = 6000;
+const WEBHOOK_INTERVAL_MS = 40;
+const ROUNDS = 3;
+const OTHERS = ["martin", "bernard", "petit"];
+const host = (code: string) => `${code}.dev.localhost`;
+
+export async function noisyNeighbour(
+  backend: Proc,
+  pathsOf: (code: string) => Promise<string[]>,
+  note: (figure: Figure) => void,
+  fmt: (n: number, digits?: number) => string,
+): Promise<void> {
+  console.log("\n(k) noisy neighbour: dupont's cache hits alone, during a 404 storm, during a webhook storm");
+  const frontend = await startFrontendProcess(backend.url);
+  try {
+    const hit = { path: "/contact/", host: host("dupont") };
+    await get(frontend.url, hit.host, hit.path);
+    // The other practices' pages cached and recently asked for: a webhook re-renders them at once.
+    const others = (await Promise.all(OTHERS.map(async (code) => (await pathsOf(code)).map((path) => ({ code, path }))))).flat();
+    for (const page of others) await get(frontend.url, host(page.code), page.path);
+    const hits = async () => {
+      const opts = {
+        port: frontend.port,
+        targets: [hit],
+        connections: HIT_CONNECTIONS,
+        headers: { "accept-encoding": "gzip, deflate, br" },
+      };
+      await runLoadInChild({ ...opts, durationMs: WARMUP_MS });
+      return runLoadInChild({ ...opts, durationMs: MEASURE_MS });
+    };
+
+    const storm404 = async (round: number) => {
+      const storm = runLoadInChild({
+        port: frontend.port,
+        // Every path asked once (a crawler on dead links): nothing for a per-path cache to catch.
+        targets: Array.from({ length: 100_000 }, (_, i) => ({ path: `/lien-mort-${round}-${i}/`, host: host("martin") })),
+        connections: STORM_CONNECTIONS,
+        durationMs: WARMUP_MS + MEASURE_MS,
+        // A crawler accepts compression like a browser does.
+        headers: { "accept-encoding": "gzip, deflate, br" },
+      });
+      const during = await hits();
+      return { during, storm: await storm };
+    };
+    const webhookStorm = async () => {
+      let stop = false;
+      let webhooks = 0;
+      let named = 0;
+      const loop = (async () => {
+        const started = performance.now();
+        for (let i = 0; !stop; i++) {
+          const hook = await get(frontend.url, "127.0.0.1", "/webhooks/revalidate/", {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-revalidate-secret": SECRET },
+            body: JSON.stringify({ tags: [`site:${OTHERS[i % OTHERS.length]}`] }),
+          });
+          if (hook.status !== 200) throw new Error(`webhook: ${hook.status}`);
+          webhooks++;
+          named += (JSON.parse(hook.text) as { invalidated: number }).invalidated;
+          await new Promise((r) => setTimeout(r, WEBHOOK_INTERVAL_MS));
+        }
+        return (performance.now() - started) / 1000;
+      })();
+      const during = await hits();
+      stop = true;
+      const seconds = await loop;
+      // How far the re-renders got: the other practices' pages answered fresh (HIT) once the loop stopped.
+      let fresh = 0;
+      for (const page of others) if ((await get(frontend.url, host(page.code), page.path)).xcache === "HIT") fresh++;
+      return { during, webhooksPerS: webhooks / seconds, namedPerS: named / seconds, fresh };
+    };
+
+    // Rounds alternate the three situations (other work shares the cores); medians are reported.
+    const alones: LoadResult[] = [];
+    const with404: Awaited<ReturnType<typeof storm404>>[] = [];
+    const withHooks: Awaited<ReturnType<typeof webhookStorm>>[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      alones.push(await hits());
+      with404.push(await storm404(round));
+      withHooks.push(await webhookStorm());
+    }
+    const alone = median(alones, (r) => r.rps);
+    const { during: during404, storm } = median(with404, (r) => r.during.rps);
+    const hooks = median(withHooks, (r) => r.during.rps);
+    const duringWebhooks = hooks.during;
+
+    const line = (r: LoadResult) =>
+      `${fmt(r.rps)} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms (${HIT_CONNECTIONS} connections)`;
+    note({ label: "(k) hits alone", value: `${line(alone)} (rounds: ${alones.map((r) => fmt(r.rps)).join(", ")} req/s)` });
+    const compare = (name: string, during: LoadResult, progress: string) => {
+      const share = during.rps / alone.rps;
+      const p99 = during.latencyMs.p99 / Math.max(alone.latencyMs.p99, 0.001);
+      note({ label: `(k) hits during ${name}`, value: `${line(during)}; storm: ${progress}` });
+      note({ label: `(k) ${name}: hit throughput vs alone`, value: `${fmt(share * 100, 1)}%`, target: ">= 50%", met: share >= 0.5 });
+      note({ label: `(k) ${name}: hit p99 vs alone`, value: `${fmt(p99, 2)}x`, target: "<= 3x", met: p99 <= 3 });
+    };
+    compare(
+      "a 404 storm",
+      during404,
+      `${fmt(storm.rps)} unknown paths/s answered (${STORM_CONNECTIONS} connections; statuses ${JSON.stringify(storm.statuses)}, X-Cache ${JSON.stringify(storm.xcache)})`,
+    );
+    compare(
+      "a webhook storm",
+      duringWebhooks,
+      `${fmt(hooks.webhooksPerS, 1)} webhooks/s naming ${fmt(hooks.namedPerS)} cached pages/s; ` +
+        `${hooks.fresh}/${others.length} of those pages fresh (HIT) right after`,
+    );
+  } finally {
+    await frontend.stop();
+  }
+}
+
+/** The round with the median of `by`. */
+function median<T>(rounds: T[], by: (round: T) => number): T {
+  return [...rounds].sort((x, y) => by(x) - by(y))[Math.floor(rounds.length / 2)];
+}

@@ -1,0 +1,42 @@
+/**
+ * A practice's 404 page, rendered once and cached under one key per practice and host
+ * (docs/decisions/cached-404.md), so that a storm of unknown paths costs no render: a render worker
+ * finds from the practice's page list that a path is no page (site/unknown-page.ts) and the cache
+ * answers this entry, status 404, instead of rendering the path.
+ *
+ * The entry is rendered for NOT_FOUND_PATH, a path no practice publishes, so nothing of a visitor's own
+ * path is in it (the 404 page prints no path besides Qwik's serialised URL, which is then this one); it
+ * carries the practice's page-list tags, so any publication, unpublication or move of a page (which
+ * could turn a 404 into a page) invalidates it with the page list.
+ */
+import { isShareable, type RenderResult } from "./entry";
+import { cacheTarget, type CacheTarget } from "./key";
+import { pageListTags } from "../backend/tags";
+
+/** The path the cached 404 page is rendered for: a path no practice's page list holds. */
+export const NOT_FOUND_PATH = "/__404__/";
+
+/** Where a practice's 404 page is cached for this target's host (the same key as a request for NOT_FOUND_PATH). */
+export function notFoundTarget(target: CacheTarget): CacheTarget {
+  const origin = new URL(target.origin);
+  return cacheTarget("GET", target.code, origin.host, origin.protocol.slice(0, -1), NOT_FOUND_PATH)!;
+}
+
+/** Whether a render may look for an unknown path first (never the 404 page's own render). */
+export function mayCheckUnknown(target: CacheTarget): boolean {
+  return target.url !== NOT_FOUND_PATH;
+}
+
+/**
+ * The 404 page's render, storable under its key: status 404, shareable, tagged with the page list as
+ * well as what it read. Null for any other render.
+ */
+export function storableNotFound(target: CacheTarget, result: RenderResult): RenderResult | null {
+  if (target.url !== NOT_FOUND_PATH || result.status !== 404 || !isShareable(result)) return null;
+  return { ...result, tags: withPageList(target.code, result.tags) };
+}
+
+/** The tags an unknown-path answer depends on: what the check read plus the practice's page list. */
+export function withPageList(code: string, tags: string[]): string[] {
+  return [...new Set([...tags, ...pageListTags(code)])];
+}

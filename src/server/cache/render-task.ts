@@ -1,0 +1,81 @@
+/**
+ * One render task, both sides of it: what the main thread posts to a render worker, what the worker does
+ * (render, compress the storable result, transfer the bytes), and how the main thread turns the answer
+ * back into a RenderResult for the page cache. Bodies travel as transferred ArrayBuffers: no copies.
+ */
+import type { Transferable } from "node:worker_threads";
+import { encodeSync, isStorable, type RenderResult } from "./entry";
+import type { CacheTarget } from "./key";
+import type { RenderTarget } from "./page-cache";
+
+export interface RenderTask {
+  target: CacheTarget;
+  /** Look the path up in the practice's page list first, and answer `unknownPage` without rendering. */
+  checkUnknown: boolean;
+}
+
+/** A RenderResult as it crosses the thread boundary (Headers and Buffers are not transferable as they are). */
+interface WireResult {
+  status: number;
+  headers: [string, string][];
+  body: ArrayBuffer;
+  tags: string[];
+  encoded: { br: ArrayBuffer | null; gzip: ArrayBuffer | null; etag: string } | null;
+  unknownPage: boolean;
+}
+
+/** Worker side: the tags read when the path is no page of the practice, else null (site/unknown-page.ts). */
+export type UnknownCheck = (target: CacheTarget) => Promise<string[] | null>;
+
+/** Worker side: runs one task. */
+export async function runRenderTask(
+  task: RenderTask,
+  render: RenderTarget,
+  checkUnknown: UnknownCheck,
+): Promise<{ value: WireResult; transfer: Transferable[] }> {
+  const unknownTags = task.checkUnknown ? await checkUnknown(task.target) : null;
+  if (unknownTags) {
+    const body = new ArrayBuffer(0);
+    const value: WireResult = { status: 404, headers: [], body, tags: unknownTags, encoded: null, unknownPage: true };
+    return { value, transfer: [] };
+  }
+  const result = await render(task.target);
+  const encoded = isStorable(result) ? encodeSync(result) : null;
+  const body = ownArrayBuffer(result.body);
+  const br = encoded?.br ? ownArrayBuffer(encoded.br) : null;
+  const gzip = encoded?.gzip ? ownArrayBuffer(encoded.gzip) : null;
+  const value: WireResult = {
+    status: result.status,
+    headers: [...result.headers],
+    body,
+    tags: result.tags,
+    encoded: encoded && { br, gzip, etag: encoded.etag },
+    unknownPage: false,
+  };
+  return { value, transfer: [body, br, gzip].filter((b): b is ArrayBuffer => b !== null) };
+}
+
+/** Main side: the worker's answer as the page cache's RenderResult (the bytes are not copied). */
+export function fromWire(wire: WireResult): RenderResult {
+  const headers = new Headers();
+  for (const [name, value] of wire.headers) headers.append(name, value);
+  const buffer = (bytes: ArrayBuffer | null) => (bytes ? Buffer.from(bytes) : null);
+  return {
+    status: wire.status,
+    headers,
+    body: Buffer.from(wire.body),
+    tags: wire.tags,
+    encoded: wire.encoded ? { br: buffer(wire.encoded.br), gzip: buffer(wire.encoded.gzip), etag: wire.encoded.etag } : undefined,
+    unknownPage: wire.unknownPage || undefined,
+  };
+}
+
+/** The bytes in an ArrayBuffer of their own (transferring a shared pool slab would take it from others). */
+function ownArrayBuffer(bytes: Buffer): ArrayBuffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) {
+    return bytes.buffer;
+  }
+  const copy = new ArrayBuffer(bytes.byteLength);
+  new Uint8Array(copy).set(bytes);
+  return copy;
+}

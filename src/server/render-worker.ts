@@ -1,0 +1,56 @@
+/**
+ * A render worker's setup (src/entry.render-worker.tsx calls it): lower this thread's scheduling
+ * priority (a server's workers: the main thread, which answers cache hits, always wins the CPU; the
+ * pre-pass's run at normal priority, render/pool-config.ts); build this worker's own
+ * request services from the same environment parsing (backend client + its read cache: one per worker,
+ * docs/decisions/read-cache-placement.md); then serve render tasks and invalidation broadcasts.
+ */
+import { readlinkSync } from "node:fs";
+import { workerData } from "node:worker_threads";
+import { setPriority } from "node:os";
+import type { ServerRenderOptions } from "@builder.io/qwik-city/middleware/request-handler";
+import { getEnv } from "./env";
+import { initMonitoring } from "./monitoring";
+import { targetRenderer } from "./cache/render-target";
+import { runRenderTask, type RenderTask } from "./cache/render-task";
+import { createRequestServices } from "./services";
+import { createRenderer } from "./render/render";
+import { unknownPageTags } from "./site/unknown-page";
+import { serveTasks } from "./render/worker-port";
+import type { RenderWorkerData } from "./render/pool-config";
+
+/** What the main thread broadcasts to every worker: tags to drop, or everything (a missed invalidation). */
+export interface ReadCacheMessage {
+  invalidate?: string[];
+  clear?: true;
+}
+
+export function startRenderWorker(ssr: ServerRenderOptions): void {
+  lowerThreadPriority((workerData as RenderWorkerData).nice);
+  const env = getEnv();
+  void initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
+  const services = createRequestServices(env);
+  const render = targetRenderer(createRenderer(ssr, services));
+  serveTasks<RenderTask>({
+    task: (task) => runRenderTask(task, render, (target) => unknownPageTags(services.backend, target)),
+    broadcast: (message) => {
+      const { invalidate, clear } = message as ReadCacheMessage;
+      if (invalidate) services.readCache?.invalidate(invalidate);
+      if (clear) services.readCache?.clear();
+    },
+  });
+}
+
+/**
+ * Linux schedules threads, and setpriority() given a thread id renices that thread alone; Node names
+ * the thread only through /proc/thread-self ("<pid>/task/<tid>"). Elsewhere this does nothing.
+ */
+function lowerThreadPriority(nice: number): void {
+  if (!nice) return;
+  try {
+    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, nice);
+  } catch {
+    // not Linux, or not allowed: the worker runs at normal priority
+  }
+}

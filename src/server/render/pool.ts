@@ -1,0 +1,215 @@
+/**
+ * A pool of worker threads (node:worker_threads) that run tasks posted from the main thread, so the CPU
+ * of rendering and compressing never runs on the thread that answers cache hits
+ * (docs/decisions/render-pool.md says why not piscina).
+ *
+ * - Each worker runs up to `perWorker` tasks at once: a render spends most of its time waiting for the
+ *   backend, so a few in flight keep a core busy. Tasks beyond the pool's capacity wait here, in order
+ *   (the admission control in front, cache/admission.ts, keeps this queue short and fair).
+ * - A task that has not answered after `timeoutMs` (a render stuck in a loop) is rejected and its worker
+ *   terminated; the other tasks of that worker are rejected too. A worker that exits (a crash, out of
+ *   memory) rejects its tasks and is replaced. Every rejection is a RenderUnavailable.
+ * - broadcast() posts one message to every worker. A worker's messages are handled in the order they
+ *   were posted, so a task posted after a broadcast runs after the worker handled it: an invalidation
+ *   broadcast reaches a worker's read cache before any render posted after it starts.
+ *
+ * Wire protocol (render/worker-port.ts is the worker side): main -> worker `{ id, task }` and
+ * `{ broadcast }`; worker -> main `{ id, ok: true, value }` or `{ id, ok: false, error }`.
+ */
+import { Worker, type ResourceLimits, type Transferable } from "node:worker_threads";
+import { RenderUnavailable } from "./unavailable";
+
+export interface PoolOptions {
+  /** The worker script (a built .js/.mjs file). */
+  file: string | URL;
+  size: number;
+  perWorker: number;
+  timeoutMs: number;
+  resourceLimits?: ResourceLimits;
+  /** Handed to every worker (worker_threads' workerData). */
+  workerData?: unknown;
+  /** The workers' process.env (default: a copy of the main thread's). */
+  env?: Record<string, string | undefined>;
+  /** A worker that dies within 2 s of its start is replaced after this (a crash loop); default 1 s. */
+  respawnDelayMs?: number;
+  /** Told when a worker exits unexpectedly (reporting). */
+  onWorkerExit?: (detail: string) => void;
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+  slot: Slot;
+}
+
+interface Queued {
+  id: number;
+  task: unknown;
+  transfer: Transferable[];
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+interface Slot {
+  worker: Worker;
+  running: number;
+  startedAt: number;
+  /** Broken: terminated or exited, no new task goes to it. */
+  gone: boolean;
+}
+
+/** A worker that dies within this long of its start waits before its replacement (a crash loop). */
+const YOUNG_MS = 2_000;
+
+export class RenderPool {
+  private readonly slots: Slot[] = [];
+  private readonly pending = new Map<number, Pending>();
+  private readonly queue: Queued[] = [];
+  private nextId = 1;
+  private closed = false;
+  /** Workers replaced after an exit or a timeout (tests, stats). */
+  replaced = 0;
+
+  constructor(private readonly opts: PoolOptions) {
+    for (let i = 0; i < opts.size; i++) this.slots.push(this.spawn());
+  }
+
+  /** Tasks the workers can run at once. */
+  get capacity(): number {
+    return this.opts.size * this.opts.perWorker;
+  }
+
+  get size(): number {
+    return this.opts.size;
+  }
+
+  /** Runs one task in a worker; rejects with RenderUnavailable if it times out or its worker dies. */
+  run<T>(task: unknown, transfer: Transferable[] = []): Promise<T> {
+    if (this.closed) return Promise.reject(new RenderUnavailable("render pool closed"));
+    return new Promise<T>((resolve, reject) => {
+      const id = this.nextId++;
+      // The time limit counts from here: a task never waits without end, even with every worker down.
+      const timer = setTimeout(() => this.expire(id), this.opts.timeoutMs);
+      this.queue.push({ id, task, transfer, resolve: resolve as (value: unknown) => void, reject, timer });
+      this.dispatch();
+    });
+  }
+
+  /** Posts a message to every worker (handled before any task posted after it). */
+  broadcast(message: unknown): void {
+    for (const slot of this.slots) if (!slot.gone) slot.worker.postMessage({ broadcast: message });
+  }
+
+  stats() {
+    return {
+      workers: this.slots.filter((s) => !s.gone).length,
+      running: this.pending.size,
+      queued: this.queue.length,
+      replaced: this.replaced,
+    };
+  }
+
+  /** Terminates every worker; running and queued tasks are rejected. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const item of this.queue.splice(0)) {
+      clearTimeout(item.timer);
+      item.reject(new RenderUnavailable("render pool closed"));
+    }
+    await Promise.all(this.slots.map((slot) => this.retire(slot, "render pool closed")));
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(this.opts.file, {
+      resourceLimits: this.opts.resourceLimits,
+      env: this.opts.env,
+      workerData: this.opts.workerData,
+    });
+    const slot: Slot = { worker, running: 0, startedAt: Date.now(), gone: false };
+    worker.on("message", (message: { id: number; ok: boolean; value?: unknown; error?: string }) => {
+      const pending = this.pending.get(message.id);
+      if (!pending) return; // timed out meanwhile
+      this.settle(message.id, pending);
+      if (message.ok) pending.resolve(message.value);
+      else pending.reject(new Error(message.error ?? "render failed in a worker"));
+      this.dispatch();
+    });
+    // An uncaught exception in the worker also ends it: "exit" follows and does the cleanup.
+    worker.on("error", (error) => this.opts.onWorkerExit?.(`render worker error: ${error.message}`));
+    worker.on("exit", (code) => {
+      if (slot.gone) return;
+      this.opts.onWorkerExit?.(`render worker exited with code ${code}`);
+      void this.replace(slot, `render worker exited (code ${code})`);
+    });
+    return slot;
+  }
+
+  private dispatch(): void {
+    while (this.queue.length) {
+      let best: Slot | undefined;
+      for (const slot of this.slots) {
+        if (!slot.gone && slot.running < this.opts.perWorker && (!best || slot.running < best.running)) best = slot;
+      }
+      if (!best) return;
+      const item = this.queue.shift()!;
+      const { id, timer } = item;
+      const slot = best;
+      this.pending.set(id, { resolve: item.resolve, reject: item.reject, timer, slot });
+      slot.running++;
+      try {
+        slot.worker.postMessage({ id, task: item.task }, item.transfer);
+      } catch (error) {
+        // Not cloneable: the caller's mistake, not the worker's.
+        const pending = this.pending.get(id)!;
+        this.settle(id, pending);
+        pending.reject(error as Error);
+      }
+    }
+  }
+
+  private expire(id: number): void {
+    const error = new RenderUnavailable(`render timed out after ${this.opts.timeoutMs} ms`);
+    const at = this.queue.findIndex((item) => item.id === id);
+    if (at !== -1) {
+      this.queue.splice(at, 1)[0].reject(error);
+      return;
+    }
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.settle(id, pending);
+    pending.reject(error);
+    // Its worker may be stuck in a loop, which only terminating it ends.
+    void this.replace(pending.slot, "its worker was restarted after another render timed out");
+  }
+
+  private settle(id: number, pending: Pending): void {
+    clearTimeout(pending.timer);
+    this.pending.delete(id);
+    pending.slot.running--;
+  }
+
+  /** Rejects a slot's tasks and ends its worker (the pool's own decision, or its exit). */
+  private async retire(slot: Slot, reason: string): Promise<void> {
+    if (slot.gone) return;
+    slot.gone = true;
+    for (const [id, pending] of this.pending) {
+      if (pending.slot !== slot) continue;
+      this.settle(id, pending);
+      pending.reject(new RenderUnavailable(reason));
+    }
+    await slot.worker.terminate();
+  }
+
+  private async replace(slot: Slot, reason: string): Promise<void> {
+    const young = Date.now() - slot.startedAt < YOUNG_MS;
+    await this.retire(slot, reason);
+    if (this.closed) return;
+    if (young) await new Promise((r) => setTimeout(r, this.opts.respawnDelayMs ?? 1_000));
+    if (this.closed) return;
+    this.replaced++;
+    this.slots[this.slots.indexOf(slot)] = this.spawn();
+    this.dispatch();
+  }
+}

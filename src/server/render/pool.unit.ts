@@ -1,0 +1,126 @@
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { RenderPool } from "./pool";
+import { RenderUnavailable } from "./unavailable";
+
+/**
+ * A fake render worker speaking the pool's protocol (render/worker-port.ts), steered by each task:
+ * answer after `ms`, throw, hang in a busy loop, or exit the thread; it also reports the broadcasts it
+ * has handled and its thread id.
+ */
+const FAKE_WORKER = `
+import { parentPort, threadId } from "node:worker_threads";
+const seen = [];
+parentPort.on("message", async ({ id, task, broadcast }) => {
+  if (broadcast !== undefined) { seen.push(broadcast); return; }
+  if (task.mode === "hang") for (;;) {}
+  if (task.mode === "die") process.exit(3);
+  await new Promise((r) => setTimeout(r, task.ms ?? 0));
+  if (task.mode === "throw") { parentPort.postMessage({ id, ok: false, error: "render exploded" }); return; }
+  if (task.mode === "bytes") {
+    const bytes = new Uint8Array(task.size).fill(7).buffer;
+    parentPort.postMessage({ id, ok: true, value: { bytes } }, [bytes]);
+    return;
+  }
+  parentPort.postMessage({ id, ok: true, value: { echo: task.value, seen: [...seen], threadId } });
+});
+`;
+
+let file: URL;
+const pools: RenderPool[] = [];
+
+beforeAll(() => {
+  const dir = mkdtempSync(join(tmpdir(), "pool-unit-"));
+  writeFileSync(join(dir, "fake-worker.mjs"), FAKE_WORKER);
+  file = pathToFileURL(join(dir, "fake-worker.mjs"));
+});
+
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+function pool(opts: { size?: number; perWorker?: number; timeoutMs?: number } = {}) {
+  const created = new RenderPool({
+    file,
+    size: opts.size ?? 1,
+    perWorker: opts.perWorker ?? 2,
+    timeoutMs: opts.timeoutMs ?? 5000,
+    respawnDelayMs: 50,
+  });
+  pools.push(created);
+  return created;
+}
+
+type Echo = { echo: unknown; seen: unknown[]; threadId: number };
+
+describe("RenderPool", () => {
+  it("runs tasks in workers, never more at once than its capacity, and answers each its own result", async () => {
+    const p = pool({ size: 2, perWorker: 2 });
+    const results = Array.from({ length: 10 }, (_, i) => p.run<Echo>({ value: i, ms: 20 }));
+    expect(p.stats().running).toBe(4);
+    expect(p.stats().queued).toBe(6);
+    const answers = await Promise.all(results);
+    expect(answers.map((a) => a.echo)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(new Set(answers.map((a) => a.threadId)).size).toBe(2);
+  });
+
+  it("transfers a worker's bytes back intact", async () => {
+    const { bytes } = await pool().run<{ bytes: ArrayBuffer }>({ mode: "bytes", size: 100_000 });
+    expect(bytes.byteLength).toBe(100_000);
+    expect(new Uint8Array(bytes)[99_999]).toBe(7);
+  });
+
+  it("rejects a task whose render throws, and the same worker goes on serving", async () => {
+    const p = pool();
+    const first = await p.run<Echo>({ value: "before" });
+    await expect(p.run({ mode: "throw" })).rejects.toThrow("render exploded");
+    const after = await p.run<Echo>({ value: "after" });
+    expect(after.echo).toBe("after");
+    expect(after.threadId).toBe(first.threadId);
+    expect(p.replaced).toBe(0);
+  });
+
+  it("answers a hung render with RenderUnavailable after its time limit, replaces the worker, and recovers", async () => {
+    const p = pool({ timeoutMs: 300 });
+    const first = await p.run<Echo>({ value: "warm" });
+    const hung = p.run({ mode: "hang" });
+    // Another task on the same worker is lost with it, and says so.
+    const neighbour = p.run({ value: "neighbour", ms: 5000 });
+    await expect(hung).rejects.toBeInstanceOf(RenderUnavailable);
+    await expect(neighbour).rejects.toBeInstanceOf(RenderUnavailable);
+    const after = await p.run<Echo>({ value: "after" });
+    expect(after.echo).toBe("after");
+    expect(after.threadId).not.toBe(first.threadId);
+    expect(p.replaced).toBe(1);
+  });
+
+  it("replaces a worker that dies, rejecting its task with RenderUnavailable", async () => {
+    const p = pool({ size: 1 });
+    const first = await p.run<Echo>({ value: "warm" });
+    await expect(p.run({ mode: "die" })).rejects.toBeInstanceOf(RenderUnavailable);
+    const after = await p.run<Echo>({ value: "after" });
+    expect(after.echo).toBe("after");
+    expect(after.threadId).not.toBe(first.threadId);
+    expect(p.stats().workers).toBe(1);
+  });
+
+  it("a task waiting for a worker that never comes back is refused at its time limit, not kept forever", async () => {
+    const p = pool({ size: 1, perWorker: 1, timeoutMs: 400 });
+    const hung = p.run({ mode: "hang" });
+    const queued = p.run({ value: "queued" });
+    await expect(hung).rejects.toBeInstanceOf(RenderUnavailable);
+    await expect(queued).rejects.toBeInstanceOf(RenderUnavailable);
+  });
+
+  it("hands a broadcast to every worker before any task posted after it", async () => {
+    const p = pool({ size: 2, perWorker: 1 });
+    await Promise.all([p.run({ ms: 10 }), p.run({ ms: 10 })]);
+    p.broadcast({ invalidate: ["site:dupont"] });
+    const answers = await Promise.all([p.run<Echo>({ value: 1 }), p.run<Echo>({ value: 2 })]);
+    expect(new Set(answers.map((a) => a.threadId)).size).toBe(2);
+    for (const answer of answers) expect(answer.seen).toEqual([{ invalidate: ["site:dupont"] }]);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * The render pool against the built server (issue 12): renders run in worker threads whose read caches
+ * every invalidation reaches before the webhook's answer is used, and a practice's 404 page is rendered
+ * once and served for every unknown path, until its page list changes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Frontend } from "./support/frontend";
+import { backendJson, type DemoBackend } from "./support/demo-backend";
+import { get, revalidate, startPair } from "./support/cache";
+
+let backend: DemoBackend;
+let frontend: Frontend;
+
+beforeAll(async () => {
+  // Two workers, so that renders of one practice land in both and each has its own read cache.
+  ({ backend, frontend } = await startPair({ RENDER_WORKERS: "2" }));
+});
+
+afterAll(async () => {
+  await frontend?.stop();
+  await backend?.close();
+});
+
+const page = (code: string, path: string) => get(frontend.url, `${code}.dev.localhost`, path);
+
+async function pathsOf(code: string): Promise<string[]> {
+  const { pages } = await backendJson<{ pages: { path: string }[] }>(backend, `/api/v1/websites/sites/${code}/pages/`);
+  return pages.map((p) => p.path);
+}
+
+describe("read caches in the render workers", () => {
+  it("after the webhook's answer, no worker renders a payload the tags named from before", async () => {
+    const paths = await pathsOf("martin");
+    expect(paths.length).toBeGreaterThanOrEqual(8);
+    const [warm, cold] = [paths.slice(0, 4), paths.slice(4, 8)];
+    // Rendered at once: both workers read (and keep) martin's config and practice.
+    const before = await Promise.all(warm.map((path) => page("martin", path)));
+    expect(before.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const name = `Cabinet renommé ${Date.now()}`;
+    // The demo backend sends the `site:martin` webhook and waits for its answer before answering this.
+    await backendJson(backend, "/admin/sites/martin/config", { method: "PATCH", body: JSON.stringify({ name }) });
+    const after = await Promise.all([...warm, ...cold].map((path) => page("martin", path)));
+    for (const response of after) {
+      expect(response.status).toBe(200);
+      expect(response.text).toContain(name);
+    }
+  });
+});
+
+describe("the cached 404 page", () => {
+  it("answers unknown paths with one render of the practice's 404 page: status 404, noindex, no visitor path in it", async () => {
+    const first = await page("dupont", "/lien-mort-alpha/");
+    const second = await page("dupont", "/lien-mort-beta/");
+    for (const response of [first, second]) {
+      expect(response.status).toBe(404);
+      expect(response.text).toContain("Page introuvable");
+      expect(response.text).toMatch(/<meta name="robots" content="noindex/);
+      expect(response.text).not.toContain("lien-mort");
+    }
+    expect(second.xcache).toBe("HIT");
+    expect(second.text).toBe(first.text);
+    // Another practice has its own 404 page (its own header, footer and phone number).
+    const other = await page("martin", "/lien-mort-alpha/");
+    expect(other.status).toBe(404);
+    expect(other.text).not.toBe(first.text);
+  });
+
+  it("is rendered again when the page list changes: a page published with page tags only", async () => {
+    // The webhooks of this test are sent by hand, with the specification's page tags only.
+    await backendJson(backend, "/admin/settings", { method: "PUT", body: JSON.stringify({ frontendUrl: null }) });
+    try {
+      expect((await page("bernard", "/premiere-visite/")).status).toBe(200);
+      await backendJson(backend, "/admin/sites/bernard/pages/premiere-visite/unpublish", { method: "POST" });
+      expect((await revalidate(frontend, "webhook", ["page:premiere-visite"])).status).toBe(200);
+      const gone = await page("bernard", "/premiere-visite/");
+      expect(gone.status).toBe(404);
+      expect(gone.text).toContain("Page introuvable");
+      expect((await page("bernard", "/autre-lien-mort/")).xcache).toBe("HIT");
+      await backendJson(backend, "/admin/sites/bernard/pages/premiere-visite/publish", { method: "POST" });
+      expect((await revalidate(frontend, "webhook", ["page:premiere-visite"])).status).toBe(200);
+      expect((await page("bernard", "/premiere-visite/")).status).toBe(200);
+    } finally {
+      await backendJson(backend, "/admin/settings", { method: "PUT", body: JSON.stringify({ frontendUrl: frontend.url }) });
+    }
+  });
+
+  it("keeps the 404 status on a conditional request (never a 304 for a 404)", async () => {
+    const first = await page("petit", "/lien-mort/");
+    const again = await get(frontend.url, "petit.dev.localhost", "/lien-mort-2/", {
+      headers: { "if-none-match": String(first.etag) },
+    });
+    expect(again.status).toBe(404);
+  });
+});
