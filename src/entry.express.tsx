@@ -16,7 +16,7 @@ import { seedFromPrepass } from "./server/cache/prepass-store";
 import { Lifecycle } from "./server/http/lifecycle";
 import { flushMonitoring, initMonitoring, reportError } from "./server/monitoring";
 import { applyServerLimits, serverOptions } from "./server/http/server-limits";
-import { installProcessGuard } from "./server/process-guard";
+import { installProcessGuard } from "./server/monitoring/process-guard";
 import { reportStartWarnings } from "./server/start-warnings";
 import type { RenderPlatform } from "./server/render/render";
 

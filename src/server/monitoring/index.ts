@@ -2,13 +2,13 @@
  * Error reporting. Logs always; forwards to Sentry once it is initialised (initMonitoring, called by the
  * Express entry when SENTRY_DSN is set). Warnings the specification names go through reportWarning.
  *
- * Nothing personal leaves (monitoring-scrub.ts): Sentry collects no PII and no request bodies, and every
+ * Nothing personal leaves (scrub.ts): Sentry collects no PII and no request bodies, and every
  * event and breadcrumb is scrubbed before sending. Repeated warnings are throttled per
- * message (monitoring-throttle.ts); the log line stays.
+ * message (throttle.ts); the log line stays.
  */
 import type * as SentryModule from "@sentry/node";
-import { KEPT_REQUEST_HEADERS, scrubBreadcrumb, scrubEvent } from "./monitoring-scrub";
-import { createWarningThrottle } from "./monitoring-throttle";
+import { KEPT_REQUEST_HEADERS, scrubBreadcrumb, scrubEvent } from "./scrub";
+import { createWarningThrottle } from "./throttle";
 
 let sentry: typeof SentryModule | undefined;
 const warnings = createWarningThrottle();

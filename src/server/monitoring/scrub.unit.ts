@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { scrubBreadcrumb, scrubEvent } from "./monitoring-scrub";
-import { createWarningThrottle } from "./monitoring-throttle";
+import { scrubBreadcrumb, scrubEvent } from "./scrub";
+import { createWarningThrottle } from "./throttle";
 
 const PII = ["Jeanne Martin", "jeanne@example.org", "06 12 34 56 78", "rendez-vous", "203.0.113.7", "session=abc"];
 
