@@ -9,8 +9,7 @@ import { createServer } from "node:http";
 import render from "./entry.ssr";
 import { getEnv } from "./server/env";
 import { createServices, type Services } from "./server/services";
-import type { RenderPool } from "./server/render/pool";
-import { createRenderPool, renderWorkerCount, workerFile } from "./server/render/pool-config";
+import { workerFile } from "./server/render/pool-config";
 import { createApp } from "./server/http/app";
 import { seedFromPrepass } from "./server/cache/prepass-store";
 import { Lifecycle } from "./server/http/lifecycle";
@@ -27,12 +26,13 @@ declare global {
 
 async function start() {
   let services: Services;
-  let pool: RenderPool | undefined;
   try {
-    const parsed = getEnv();
     // Cacheable renders (pages, robots, sitemap, the social card) run in worker threads (render/pool-config.ts).
-    pool = renderWorkerCount(parsed) > 0 ? createRenderPool(parsed, workerFile(import.meta.url)) : undefined;
-    services = createServices(parsed, { render, qwikCityPlan, checkOrigin: "lax-proto" }, pool);
+    services = createServices(
+      getEnv(),
+      { render, qwikCityPlan, checkOrigin: "lax-proto" },
+      { workerFile: workerFile(import.meta.url) },
+    );
   } catch (error) {
     console.error(`Refusing to start: ${(error as Error).message}`);
     process.exit(1);

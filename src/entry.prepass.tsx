@@ -5,12 +5,12 @@
  */
 import qwikCityPlan from "@qwik-city-plan";
 import render from "./entry.ssr";
-import { initPrepassEnv, prepassSource } from "./server/env";
+import { initPrepassEnv } from "./server/env";
 import { createServices } from "./server/services";
 import { runPrepass } from "./server/cache/prepass";
 import { removePrepass } from "./server/cache/prepass-store";
 import { targetRenderer } from "./server/cache/render-target";
-import { createRenderPool, renderWorkerCount, workerFile } from "./server/render/pool-config";
+import { workerFile } from "./server/render/pool-config";
 import { pooledRenderTarget } from "./server/cache/pool-renders";
 
 async function main(): Promise<void> {
@@ -21,13 +21,14 @@ async function main(): Promise<void> {
     removePrepass(init.prepassDir);
     return;
   }
-  const { env } = init;
-  const services = createServices(env, { render, qwikCityPlan, checkOrigin: "lax-proto" });
+  const { env, workerEnv } = init;
   // The server's render pool (every core renders, at normal priority), its workers reading BUILD_API_URL too.
-  const pool =
-    renderWorkerCount(env) > 0
-      ? createRenderPool(env, workerFile(import.meta.url), { nice: 0, heapCaps: false, workerEnv: prepassSource(process.env) })
-      : undefined;
+  const services = createServices(
+    env,
+    { render, qwikCityPlan, checkOrigin: "lax-proto" },
+    { workerFile: workerFile(import.meta.url), pool: { nice: 0, heapCaps: false, workerEnv } },
+  );
+  const { pool } = services;
   try {
     await runPrepass({
       env,

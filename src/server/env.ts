@@ -185,7 +185,7 @@ export function prepassSource(source: Record<string, string | undefined>): Recor
  */
 export function initPrepassEnv(
   source: Record<string, string | undefined> = process.env,
-): { env: Env } | { problem: string; prepassDir: string } {
+): { env: Env; workerEnv: Record<string, string | undefined> } | { problem: string; prepassDir: string } {
   const prepassDir = envSchema.shape.PREPASS_DIR.safeParse(source.PREPASS_DIR).data ?? "server/prepass";
   if (!source.BUILD_API_URL?.trim()) return { problem: "BUILD_API_URL is not set", prepassDir };
   try {
@@ -194,5 +194,6 @@ export function initPrepassEnv(
     if (!(error instanceof EnvError)) throw error;
     return { problem: error.problems.join("; "), prepassDir };
   }
-  return { env: cached };
+  // The render workers parse the same environment for themselves.
+  return { env: cached, workerEnv: prepassSource(source) };
 }

@@ -30,6 +30,7 @@ import { loadRedirects, type LoadedRedirects } from "./http/redirects";
 import { createRenderer, type RenderRequest } from "./render/render";
 import { createPageCache, type PageCache } from "./cache";
 import type { RenderPool } from "./render/pool";
+import { createRenderPool, renderWorkerCount, type RenderPoolOptions } from "./render/pool-config";
 import type { ReadCacheMessage } from "./render-worker";
 import { createSharedCache, type SharedCache } from "./cache/shared";
 
@@ -53,6 +54,15 @@ export interface Services extends RequestServices {
   redirects: LoadedRedirects;
   /** Several instances (CACHE_URL): started by the server entry; absent for one instance on its own. */
   shared?: SharedCache;
+  /** The render workers (absent: renders run in this thread). */
+  pool?: RenderPool;
+}
+
+export interface ServiceOptions {
+  /** The render workers' bundle beside the entry (render/pool-config.ts workerFile); without it, no pool. */
+  workerFile?: URL;
+  /** How the workers run (the pre-pass: normal priority, no heap caps, its own environment). */
+  pool?: RenderPoolOptions;
 }
 
 /** Throws (RegistryError, RedirectsError…) when the practice list or a redirect map is invalid. */
@@ -76,11 +86,13 @@ export function createRequestServices(env: Env, opts: { dev?: boolean } = {}): R
 }
 
 /**
- * The server's services: the render function over the SSR entry and the Qwik City plan, the page cache
- * (rendering in `pool`'s workers when given: src/server/render/pool-config.ts).
+ * The server's services: the render function over the SSR entry and the Qwik City plan, the render pool
+ * (RENDER_WORKERS worker threads, src/server/render/pool-config.ts), the page cache rendering in it.
  */
-export function createServices(env: Env, ssr: ServerRenderOptions, pool?: RenderPool): Services {
+export function createServices(env: Env, ssr: ServerRenderOptions, opts: ServiceOptions = {}): Services {
   const base = createRequestServices(env);
+  const pool =
+    opts.workerFile && renderWorkerCount(env) > 0 ? createRenderPool(env, opts.workerFile, opts.pool) : undefined;
   const renderRequest = createRenderer(ssr, base);
   const pageCache = createPageCache(env, renderRequest, (tags) => base.readCache?.invalidate(tags), pool);
   return {
@@ -88,6 +100,7 @@ export function createServices(env: Env, ssr: ServerRenderOptions, pool?: Render
     renderRequest,
     redirects: loadRedirects(env.MIGRATIONS_DIR),
     pageCache,
+    pool,
     // A possibly missed invalidation empties every read cache: this thread's and each render worker's.
     shared: createSharedCache(env, pageCache, () => {
       base.readCache?.clear();

@@ -134,6 +134,8 @@ describe("initPrepassEnv", () => {
     if (!("env" in init)) throw new Error(init.problem);
     expect(init.env.BACKEND_API_URL).toBe("http://cms.example.org/api/v1/websites");
     expect(init.env.PREPASS_DIR).toBe("server/prepass");
+    // The render workers parse the same environment for themselves: the backend is BUILD_API_URL there too.
+    expect(init.workerEnv.BACKEND_API_URL).toBe("http://cms.example.org/api/v1/websites/");
   });
 
   it("says what is missing instead of throwing, with the output directory to clear", () => {

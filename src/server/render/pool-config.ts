@@ -46,11 +46,14 @@ export function workerFile(entryUrl: string): URL {
   return new URL("./entry.render-worker.js", entryUrl);
 }
 
-export function createRenderPool(
-  env: Env,
-  file: URL,
-  opts: { size?: number; nice?: number; heapCaps?: boolean; workerEnv?: Record<string, string | undefined> } = {},
-): RenderPool {
+export interface RenderPoolOptions {
+  size?: number;
+  nice?: number;
+  heapCaps?: boolean;
+  workerEnv?: Record<string, string | undefined>;
+}
+
+export function createRenderPool(env: Env, file: URL, opts: RenderPoolOptions = {}): RenderPool {
   return new RenderPool({
     file,
     size: opts.size ?? renderWorkerCount(env),
