@@ -5,6 +5,7 @@
  * same rule as Express's req.protocol), and only "https" or "http" are believed: any other text is http.
  */
 import type { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
 import type { TLSSocket } from "node:tls";
 
 export type Scheme = "http" | "https";
@@ -16,10 +17,22 @@ export function schemeOf(protocol: string | undefined): Scheme {
   return protocol?.trim().toLowerCase() === "https" ? "https" : "http";
 }
 
+const TRUSTED_PEER = Symbol("trusted peer");
+type MarkedSocket = Socket & { [TRUSTED_PEER]?: boolean };
+
+/**
+ * Whether the connection's peer is a trusted proxy, decided once per connection: a socket's peer never
+ * changes, and the trust function parses the address each time (~4 µs for an IPv4-mapped address, on every
+ * cache hit of a keep-alive connection otherwise).
+ */
+function trustedPeer(socket: MarkedSocket, trust: TrustFn): boolean {
+  return (socket[TRUSTED_PEER] ??= trust(socket.remoteAddress, 0));
+}
+
 /** The scheme of a raw Node request (the cache's fast path, before Express). */
 export function requestScheme(req: IncomingMessage, trust: TrustFn): Scheme {
   const own: Scheme = (req.socket as TLSSocket).encrypted ? "https" : "http";
-  if (!trust(req.socket.remoteAddress, 0)) return own;
+  if (!trustedPeer(req.socket, trust)) return own;
   const header = req.headers["x-forwarded-proto"];
   const value = Array.isArray(header) ? header[0] : header;
   if (!value) return own;
