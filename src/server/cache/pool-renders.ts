@@ -39,8 +39,10 @@ export function poolRenders(
       invalidateData(tags);
       pool.broadcast({ invalidate: tags } satisfies ReadCacheMessage);
     },
-    // Refreshes queue in admission behind visitors: the pool's capacity is the only bound needed here.
-    concurrency: pool.capacity,
+    // Background re-renders at once: one per worker. A webhook naming hundreds of pages must not fill every
+    // render slot (both cores) while other practices' visitors are served; a visitor asking for a page whose
+    // refresh still waits renders it at once, as a visitor's miss.
+    concurrency: pool.size,
     refreshBudget: REFRESH_BUDGET,
   };
 }
