@@ -43,14 +43,13 @@ export class BodyTooLarge extends Error {
 /**
  * Reads the body as UTF-8 text, refusing it as soon as it passes `limit` bytes (a declared
  * Content-Length over the limit is refused without reading at all). A second line behind the Node-side
- * reader (http/request-body.ts): the body here is built from a buffer, so cancelling it is safe.
+ * reader (http/request-body.ts), which already holds the whole body in a buffer: a refused body is simply
+ * left unread, never cancelled (cancelling a web stream made from a Node request crashes Node 20, and this
+ * function must stay safe whatever the bridge hands it).
  */
 export async function readBodyWithLimit(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) {
-    await request.body?.cancel().catch(() => {});
-    throw new BodyTooLarge(limit);
-  }
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge(limit);
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -60,7 +59,7 @@ export async function readBodyWithLimit(request: Request, limit: number): Promis
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      reader.releaseLock();
       throw new BodyTooLarge(limit);
     }
     chunks.push(value);

@@ -28,7 +28,7 @@ export interface PoolOptions {
   resourceLimits?: ResourceLimits;
   /** Handed to every worker (worker_threads' workerData). */
   workerData?: unknown;
-  /** The workers' process.env (default: a copy of the main thread's). */
+  /** The workers' environment variables (default: a copy of the main thread's). */
   env?: Record<string, string | undefined>;
   /** A worker that dies within 2 s of its start is replaced after this (a crash loop); default 1 s. */
   respawnDelayMs?: number;
