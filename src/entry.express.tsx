@@ -54,7 +54,12 @@ async function start() {
     flush: flushMonitoring,
     close: () => server.close(),
     exit: (code) => process.exit(code),
-    stats: () => ({ storeKeys: pageCache.store.count, storeBytes: pageCache.store.bytes, heapUsed: process.memoryUsage().heapUsed }),
+    stats: () => ({
+      storeKeys: pageCache.store.count,
+      storeBytes: pageCache.store.bytes,
+      renders: pageCache.renders,
+      heapUsed: process.memoryUsage().heapUsed,
+    }),
   });
   server.listen(env.PORT, () => {
     console.log(`frontend listening on http://localhost:${env.PORT} (ENVIRONMENT=${env.ENVIRONMENT})`);

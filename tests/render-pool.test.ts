@@ -84,6 +84,43 @@ describe("the cached 404 page", () => {
     }
   });
 
+  it("answers unknown paths in front of Express once the 404 page is cached: no render, no worker round trip", async () => {
+    // martin's 404 page, rendered with the index of martin's paths.
+    expect((await page("martin", "/lien-mort-zero/")).status).toBe(404);
+    const before = (await frontend.stats()).renders;
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => page("martin", `/lien-mort-${i}/`)));
+    for (const response of answers) {
+      expect(response.status).toBe(404);
+      expect(response.xcache).toBe("HIT");
+      expect(response.text).toContain("Page introuvable");
+    }
+    // Before the index, each of them cost a render worker's look at the page list (counted as a render).
+    expect((await frontend.stats()).renders).toBe(before);
+  });
+
+  it("with the index warm, leaves to the stack whatever it answers before the cache, and pages stay pages", async () => {
+    expect((await page("dupont", "/lien-mort-gamma/")).status).toBe(404);
+    // An old URL of dupont's redirect map (migrations/dupont/redirects.json: /cabinet.html), as typed.
+    const moved = await page("dupont", "/cabinet/");
+    expect(moved.status).toBe(301);
+    expect(moved.headers.location).toBe("/philosophie/");
+    // Another practice's media files: refused by the stack as they always were, never the 404 page.
+    const media = await page("dupont", "/media/martin/logo/");
+    expect(media.status).toBe(404);
+    expect(media.text).not.toContain("Page introuvable");
+    expect((await page("dupont", "/healthz/")).text).toBe("ok");
+    // A team member's page and a slug under another parent (the route redirects it) are no 404.
+    const paths = await pathsOf("dupont");
+    const team = paths.find((p) => /equipe/.test(p));
+    expect(team).toBeDefined();
+    const members = [...(await page("dupont", team!)).text.matchAll(new RegExp(`href="(${team}[a-z0-9-]+/)"`, "g"))].map((m) => m[1]);
+    expect(members.length).toBeGreaterThan(0);
+    expect((await page("dupont", members[0])).status).toBe(200);
+    const slug = members[0].slice(team!.length, -1);
+    const elsewhere = await page("dupont", `/autre-rubrique/${slug}/`);
+    expect(elsewhere.status).toBe(301);
+  });
+
   it("keeps the 404 status on a conditional request (never a 304 for a 404)", async () => {
     const first = await page("petit", "/lien-mort/");
     const again = await get(frontend.url, "petit.dev.localhost", "/lien-mort-2/", {

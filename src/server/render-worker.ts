@@ -15,7 +15,7 @@ import { targetRenderer } from "./cache/render-target";
 import { runRenderTask, type RenderTask } from "./cache/render-task";
 import { createRequestServices } from "./services";
 import { createRenderer } from "./render/render";
-import { unknownPageTags } from "./site/unknown-page";
+import { readPathIndex, unknownPageTags } from "./site/unknown-page";
 import { serveTasks } from "./render/worker-port";
 import type { RenderWorkerData } from "./render/pool-config";
 
@@ -32,7 +32,11 @@ export function startRenderWorker(ssr: ServerRenderOptions): void {
   const services = createRequestServices(env);
   const render = targetRenderer(createRenderer(ssr, services));
   serveTasks<RenderTask>({
-    task: (task) => runRenderTask(task, render, (target) => unknownPageTags(services.backend, target)),
+    task: (task) =>
+      runRenderTask(task, render, {
+        unknownPage: (target) => unknownPageTags(services.backend, target),
+        pathIndex: (code) => readPathIndex(services.backend, code),
+      }),
     broadcast: (message) => {
       const { invalidate, clear } = message as ReadCacheMessage;
       if (invalidate) services.readCache?.invalidate(invalidate);

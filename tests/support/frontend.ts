@@ -12,7 +12,7 @@ export interface Frontend {
   pid: number;
   /** Everything the process printed, for assertions on log lines. */
   output: () => string;
-  /** The server's `[stats]` line (page-store keys and bytes, heap), asked for with SIGUSR2. */
+  /** The server's `[stats]` line (page-store keys and bytes, renders started, heap), asked for with SIGUSR2. */
   stats: () => Promise<Record<string, number>>;
   /** Whether the process is still running. */
   alive: () => boolean;

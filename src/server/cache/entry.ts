@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, gunzipSync } from "node:zlib";
 import type { CacheTarget } from "./key";
+import type { PathIndex } from "./not-found";
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -32,6 +33,8 @@ export interface RenderResult {
    * cache answers the practice's one cached 404 page instead (cache/not-found.ts).
    */
   unknownPage?: boolean;
+  /** With the render of a practice's 404 page: which paths are no page of the practice (cache/not-found.ts). */
+  pathIndex?: PathIndex;
 }
 
 /** A body's stored forms: br and gzip for compressible types (else null), and its validator. */
@@ -78,6 +81,8 @@ export interface PageEntry {
   size: number;
   /** Epoch ms a visitor was last answered from it: invalidations re-render recently used entries first. */
   usedAt?: number;
+  /** A practice's cached 404 page: the paths it answers without a render (cache/not-found.ts). */
+  pathIndex?: PathIndex;
   /** The fast path's header lists per encoding, built on first use (serve.ts). */
   wire?: Partial<Record<"br" | "gzip" | "identity", string[]>>;
 }
@@ -144,6 +149,7 @@ export async function buildEntry(
     tags: [...new Set(result.tags)].sort(),
     renderedAt: opts.renderedAt,
     expiresAt: opts.renderedAt + opts.ttlMs,
+    pathIndex: result.pathIndex,
   });
 }
 
@@ -173,8 +179,18 @@ export function encodeSync(result: Pick<RenderResult, "headers" | "body">): Enco
 /** Completes an entry from its stored parts (also used by the pre-pass seed). */
 export function assembleEntry(parts: Omit<PageEntry, "invalidated" | "retryAt" | "size" | "gen">): PageEntry {
   const bodies = (parts.br?.length ?? 0) + (parts.gzip?.length ?? 0) + (parts.identity?.length ?? 0);
-  const meta = parts.headers.reduce((n, h) => n + h.length, 0) + parts.tags.reduce((n, t) => n + t.length, 0);
+  const meta =
+    parts.headers.reduce((n, h) => n + h.length, 0) +
+    parts.tags.reduce((n, t) => n + t.length, 0) +
+    (parts.pathIndex ? indexBytes(parts.pathIndex) : 0);
   return { ...parts, invalidated: false, retryAt: 0, gen: 0, size: bodies + meta + parts.target.key.length + ENTRY_OVERHEAD };
+}
+
+/** Bytes a 404 page's path index holds: its strings and a set slot each. */
+function indexBytes(index: PathIndex): number {
+  let bytes = 0;
+  for (const set of [index.pagePaths, index.slugs]) for (const item of set) bytes += item.length + 16;
+  return bytes;
 }
 
 /**

@@ -1,12 +1,18 @@
 /**
- * The page cache on the wire: a fast path in front of Express for fresh hits, and the Express
- * middleware for everything else the cache answers (stale, invalidated, misses).
+ * The page cache on the wire: a fast path in front of Express for fresh hits (and for paths a practice's
+ * cached 404 page proves are no page), and the Express middleware for everything else the cache answers
+ * (stale, invalidated, misses).
  *
  * Why a path in front of Express: measured on this machine, Express 5 with a single middleware answering
  * a fixed buffer does ~27% of bare node:http's requests per second; the hit path must not pay for the
  * router. The fast path only serves entries that were served through the full stack once (so tenancy,
  * redirects and every middleware already decided for that key), replaying the one list of headers that
  * stack sets on every response (robots, security headers).
+ *
+ * The same holds for unknown paths: a storm of dead links (a crawler, a probe) would otherwise cost the
+ * Express stack and a render worker's round trip each. The practice's 404 entry was served through the
+ * stack for this host; its path index proves the path is no page (cache/not-found.ts: page-shaped paths
+ * only, none the stack answers before the cache); the redirect maps are asked first, as the stack does.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
@@ -15,7 +21,7 @@ import { cacheKey, cacheTarget, hostKeyPart } from "./key";
 import type { PageCache } from "./page-cache";
 import { writeEntry } from "./serve";
 import { copyHeaders } from "../util/headers";
-import { requestScheme, type TrustFn } from "../util/request-scheme";
+import { requestScheme, type Scheme, type TrustFn } from "../util/request-scheme";
 import type { RenderResult } from "./entry";
 
 /** Bounded memo of Host header -> practice and key part for the fast path. */
@@ -26,17 +32,18 @@ interface HostInfo {
   authority: string;
 }
 
-/**
- * `stackHeaders`: what the Express stack sets on every response (http/security-headers.ts), replayed on
- * every hit served here.
- */
-export function cacheFront(
-  cache: PageCache,
-  rules: HostRules,
-  stackHeaders: readonly string[],
-  next: RequestListener,
-  trust: TrustFn,
-): RequestListener {
+export interface CacheFrontOptions {
+  rules: HostRules;
+  /** What the Express stack sets on every response (http/security-headers.ts), replayed on every hit. */
+  stackHeaders: readonly string[];
+  /** Who may tell the request's scheme (Express's "trust proxy"). */
+  trust: TrustFn;
+  /** Whether a practice's redirect map answers this path (http/redirects.ts): never a 404 then. */
+  redirected: (code: string, url: string) => boolean;
+}
+
+export function cacheFront(cache: PageCache, opts: CacheFrontOptions, next: RequestListener): RequestListener {
+  const { rules, stackHeaders, trust, redirected } = opts;
   const hosts = new Map<string, HostInfo | null>();
   const lookup = (host: string): HostInfo | null => {
     let info = hosts.get(host);
@@ -49,14 +56,21 @@ export function cacheFront(
     }
     return info;
   };
+  /** The practice's cached 404 page, for a path its index proves is no page and no redirect map names. */
+  const unknownPath = (code: string, scheme: Scheme, authority: string, url: string) => {
+    const notFound = cache.unknownPath(code, scheme, authority, url);
+    return notFound && !redirected(code, url) ? notFound : undefined;
+  };
   return (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method!;
     const host = req.headers.host;
     if ((method === "GET" || method === "HEAD") && host) {
       const info = lookup(host);
       if (info) {
-        const key = cacheKey(method, info.code, requestScheme(req, trust), info.authority, req.url!);
-        const entry = key && cache.fresh(key);
+        const scheme = requestScheme(req, trust);
+        const url = req.url!;
+        const key = cacheKey(method, info.code, scheme, info.authority, url);
+        const entry = key && (cache.fresh(key) ?? unknownPath(info.code, scheme, info.authority, url));
         if (entry && entry.servedByStack) {
           writeEntry(res, req.headers, method, entry, "HIT", stackHeaders);
           return;

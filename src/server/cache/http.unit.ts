@@ -12,6 +12,7 @@ import { buildEntry, type RenderResult } from "./entry";
 import { cacheFront, cacheMiddleware } from "./http";
 import { cacheTarget, type CacheTarget } from "./key";
 import { PageCache } from "./page-cache";
+import { NOT_FOUND_PATH } from "./not-found";
 
 vi.mock("../monitoring", () => ({ reportWarning: vi.fn(), reportError: vi.fn() }));
 
@@ -90,8 +91,9 @@ function fakeStack(): { listener: RequestListener; got: string[] } {
   };
 }
 
-/** The front under test, over the test's practice list and stack headers. */
-const front = (cache: PageCache, next: RequestListener) => cacheFront(cache, rules, STACK_HEADERS, next, () => false);
+/** The front under test, over the test's practice list and stack headers (and, if given, a redirect map's rule). */
+const front = (cache: PageCache, next: RequestListener, redirected = (_code: string, _url: string) => false) =>
+  cacheFront(cache, { rules, stackHeaders: STACK_HEADERS, trust: () => false, redirected }, next);
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -275,5 +277,67 @@ describe("cacheMiddleware", () => {
     expect(second.headers["x-robots-tag"]).toBe("noindex");
     expect(throughStack).toEqual(["/"]);
     expect(t.rendered).toEqual([]);
+  });
+});
+
+describe("cacheFront and unknown paths", () => {
+  /**
+   * A cache whose render finds every path but the practice's pages unknown (as a render worker does) and
+   * renders the 404 page with the index of the practice's paths; one unknown path already went through the stack.
+   */
+  async function frontOverNotFound(redirected?: (code: string, url: string) => boolean) {
+    const rendered: string[] = [];
+    let gate: Promise<void> | null = null;
+    const cache = new PageCache({
+      maxBytes: 1_000_000,
+      ttlMs: TTL_MS,
+      invalidateData: () => {},
+      render: async (t) => {
+        rendered.push(t.url);
+        if (gate) await gate;
+        if (t.url === NOT_FOUND_PATH) {
+          return { ...renderResult(404, "introuvable"), pathIndex: { pagePaths: new Set(["/", "/soins/"]), slugs: new Set(["soins"]) } };
+        }
+        return { ...renderResult(404, ""), unknownPage: true };
+      },
+    });
+    const first = await cache.answer(target("/lien-mort/"));
+    expect(first).toMatchObject({ kind: "entry", entry: { status: 404 } });
+    const stack = fakeStack();
+    const port = await listen(front(cache, stack.listener, redirected));
+    /** Renders wait until the returned function is called. */
+    const hold = () => {
+      let release!: () => void;
+      gate = new Promise((r) => (release = r));
+      return release;
+    };
+    return { cache, rendered, stack, port, hold };
+  }
+
+  it("answers a path the practice's 404 page proves unknown, without the stack or a render", async () => {
+    const { rendered, stack, port } = await frontOverNotFound();
+    const answer = await send(port, "/autre-lien-mort/", { headers: { "accept-encoding": "identity" } });
+    expect(answer).toMatchObject({ status: 404, body: "introuvable" });
+    expect(answer.headers).toMatchObject({ "x-cache": "HIT", "x-robots-tag": "noindex" });
+    expect(stack.got).toEqual([]);
+    expect(rendered).toEqual(["/lien-mort/", NOT_FOUND_PATH]);
+  });
+
+  it("passes to the stack a page, a path ending in a known slug, a path it may not judge, and a redirect map's path", async () => {
+    const { stack, port } = await frontOverNotFound((_code, url) => url === "/ancien-lien/");
+    for (const path of ["/soins/", "/ailleurs/soins/", "/Lien-Mort/", "/ancien-lien/", "/healthz/"]) await send(port, path);
+    expect(stack.got).toEqual(["/soins/", "/ailleurs/soins/", "/Lien-Mort/", "/ancien-lien/", "/healthz/"].map((p) => `GET ${HOST} ${p}`));
+  });
+
+  it("passes unknown paths to the stack while the invalidated 404 page (its page list changed) renders again", async () => {
+    const { cache, stack, port, hold } = await frontOverNotFound();
+    const release = hold();
+    cache.invalidate(["site:dupont"]);
+    await send(port, "/autre-lien-mort/");
+    expect(stack.got).toEqual([`GET ${HOST} /autre-lien-mort/`]);
+    release();
+    await cache.settled();
+    await send(port, "/encore-un/");
+    expect(stack.got).toHaveLength(1);
   });
 });

@@ -46,7 +46,8 @@ import { reportWarning } from "../monitoring";
 import { expandTags } from "../backend/tags";
 import type { Priority } from "./admission";
 import { isRenderUnavailable } from "../render/unavailable";
-import { notFoundTarget, storableNotFound, withPageList } from "./not-found";
+import { isPageShaped, isUnknownPath, notFoundKey, notFoundTarget, storableNotFound, withPageList } from "./not-found";
+import type { Scheme } from "../util/request-scheme";
 
 /** Renders a target; `priority` says whether a visitor waits for it (admission puts visitors first). */
 export type RenderTarget = (target: CacheTarget, priority?: Priority) => Promise<RenderResult>;
@@ -146,6 +147,16 @@ export class PageCache {
     if (!entry || entry.gen !== this.gen || !isFresh(entry, now)) return undefined;
     markUsed(entry, now);
     return entry;
+  }
+
+  /**
+   * The practice's fresh 404 page for this host, when the index it was rendered with proves `url` is no
+   * page (cache/not-found.ts): the fast path's question for a key it does not hold.
+   */
+  unknownPath(code: string, scheme: Scheme, authority: string, url: string): PageEntry | undefined {
+    if (!isPageShaped(url)) return undefined;
+    const entry = this.fresh(notFoundKey(code, scheme, authority));
+    return entry?.pathIndex && isUnknownPath(entry.pathIndex, url) ? entry : undefined;
   }
 
   /** Connects the store shared between instances (with CACHE_URL). */

@@ -7,6 +7,7 @@ import type { Transferable } from "node:worker_threads";
 import { encodeSync, isStorable, type RenderResult } from "./entry";
 import type { CacheTarget } from "./key";
 import type { RenderTarget } from "./page-cache";
+import { isNotFoundRender, type PathIndex } from "./not-found";
 
 export interface RenderTask {
   target: CacheTarget;
@@ -22,23 +23,39 @@ interface WireResult {
   tags: string[];
   encoded: { br: ArrayBuffer | null; gzip: ArrayBuffer | null; etag: string } | null;
   unknownPage: boolean;
+  pathIndex: { pagePaths: string[]; slugs: string[] } | null;
 }
 
-/** Worker side: the tags read when the path is no page of the practice, else null (site/unknown-page.ts). */
-export type UnknownCheck = (target: CacheTarget) => Promise<string[] | null>;
+/** Worker side: what a render worker knows of a practice's paths (site/unknown-page.ts). */
+export interface PathLookups {
+  /** The tags read when the path is no page of the practice, else null. */
+  unknownPage(target: CacheTarget): Promise<string[] | null>;
+  /** The practice's path index, stored with its 404 page, and the tags read; null when a read failed. */
+  pathIndex(code: string): Promise<{ index: PathIndex; tags: string[] } | null>;
+}
 
 /** Worker side: runs one task. */
 export async function runRenderTask(
   task: RenderTask,
   render: RenderTarget,
-  checkUnknown: UnknownCheck,
+  paths: PathLookups,
 ): Promise<{ value: WireResult; transfer: Transferable[] }> {
-  const unknownTags = task.checkUnknown ? await checkUnknown(task.target) : null;
+  const unknownTags = task.checkUnknown ? await paths.unknownPage(task.target) : null;
   if (unknownTags) {
     const body = new ArrayBuffer(0);
-    const value: WireResult = { status: 404, headers: [], body, tags: unknownTags, encoded: null, unknownPage: true };
+    const value: WireResult = {
+      status: 404,
+      headers: [],
+      body,
+      tags: unknownTags,
+      encoded: null,
+      unknownPage: true,
+      pathIndex: null,
+    };
     return { value, transfer: [] };
   }
+  // The 404 page's render carries the index and depends on what it read (invalidated with it).
+  const indexed = isNotFoundRender(task.target) ? await paths.pathIndex(task.target.code) : null;
   const result = await render(task.target);
   const encoded = isStorable(result) ? encodeSync(result) : null;
   const body = ownArrayBuffer(result.body);
@@ -48,9 +65,10 @@ export async function runRenderTask(
     status: result.status,
     headers: [...result.headers],
     body,
-    tags: result.tags,
+    tags: indexed ? [...result.tags, ...indexed.tags] : result.tags,
     encoded: encoded && { br, gzip, etag: encoded.etag },
     unknownPage: false,
+    pathIndex: indexed && { pagePaths: [...indexed.index.pagePaths], slugs: [...indexed.index.slugs] },
   };
   return { value, transfer: [body, br, gzip].filter((b): b is ArrayBuffer => b !== null) };
 }
@@ -67,6 +85,7 @@ export function fromWire(wire: WireResult): RenderResult {
     tags: wire.tags,
     encoded: wire.encoded ? { br: buffer(wire.encoded.br), gzip: buffer(wire.encoded.gzip), etag: wire.encoded.etag } : undefined,
     unknownPage: wire.unknownPage || undefined,
+    pathIndex: wire.pathIndex ? { pagePaths: new Set(wire.pathIndex.pagePaths), slugs: new Set(wire.pathIndex.slugs) } : undefined,
   };
 }
 

@@ -24,7 +24,7 @@ import { reportError } from "../monitoring";
 import { isIndexable } from "../site/indexing";
 import { everyResponseHeaders, responseHeadersMiddleware } from "./security-headers";
 import { cmsOrigin } from "../build-constants";
-import { redirectsMiddleware } from "./redirects";
+import { findRedirect, redirectsMiddleware } from "./redirects";
 import { cacheFront, cacheMiddleware, revalidateHandlers } from "../cache";
 import { bodyOf, requestBodyMiddleware } from "./request-body";
 import { canonicalPathMiddleware } from "./canonical-path";
@@ -141,6 +141,13 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
     res.status(500).type("text/plain").send("Internal Server Error");
   });
 
-  // Fresh cache hits are answered in front of all of the above (src/server/cache/http.ts says why).
-  return cacheFront(pageCache, hostRules, stackHeaders, app, app.get("trust proxy fn"));
+  // Fresh cache hits (and paths a practice's cached 404 page proves are no page) are answered in front of
+  // all of the above (src/server/cache/http.ts says why).
+  const front = {
+    rules: hostRules,
+    stackHeaders,
+    trust: app.get("trust proxy fn"),
+    redirected: (code: string, url: string) => findRedirect(services.redirects.table, code, url) !== null,
+  };
+  return cacheFront(pageCache, front, app);
 }

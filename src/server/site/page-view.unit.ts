@@ -4,6 +4,8 @@ import { createBackendClient, type Reader } from "../backend/client";
 import type { PageSummary } from "../backend";
 import { matchPath, resolvePage } from "./page-view";
 import type { SiteShell } from "./site";
+import { readPathIndex } from "./unknown-page";
+import { isUnknownPath } from "../cache/not-found";
 
 vi.mock("./monitoring", () => ({ reportWarning: vi.fn(), reportError: vi.fn() }));
 
@@ -192,5 +194,59 @@ describe("resolvePage", () => {
     const c = ctx();
     await resolvePage(backend, c, shell, "/implantologie/implant-unitaire/");
     expect([...c.tags]).toEqual(expect.arrayContaining(["site:dupont", "page:implant-unitaire", "site:dupont:page:implant-unitaire"]));
+  });
+});
+
+describe("the path index of the cached 404 page (cache/not-found.ts)", () => {
+  const withList = { ...payloads, [`${base}/pages/`]: { pages: PAGES } };
+  const paths = [
+    ...PAGES.map((x) => x.path),
+    "/equipe/claire-dupont/",
+    "/recrutement/assistante/",
+    // slugs under another parent: redirects, so never "unknown"
+    "/orthodontie/implant-unitaire/",
+    "/implant-unitaire/",
+    "/home/",
+    "/claire-dupont/",
+    "/implantologie/assistante/",
+    "/equipe/assistante/",
+    // no page
+    "/inconnue/",
+    "/equipe/personne/",
+    "/recrutement/aucun/",
+    "/implantologie/implant-unitaire/en-trop/x/",
+    "/lien-mort-42/",
+    "/a/b/c/d/",
+  ];
+
+  it("calls a path unknown only where the page route itself answers not found", async () => {
+    const { backend } = backendWith(withList);
+    const read = await readPathIndex(backend, "dupont");
+    if (!read) throw new Error("expected an index");
+    const judged = await Promise.all(
+      paths.map(async (path) => ({
+        path,
+        unknown: isUnknownPath(read.index, path),
+        // (a page whose own payload this fixture lacks cannot be read: it is a page all the same)
+        route: await resolvePage(backend, ctx(), shell, path).then((r) => r.type, () => "page unread"),
+      })),
+    );
+    for (const { path, unknown, route } of judged) if (unknown) expect({ path, route }).toEqual({ path, route: "not_found" });
+    // ...and it does prove the plain dead links (the storm it is for).
+    expect(judged.filter((j) => j.unknown).map((j) => j.path)).toEqual([
+      "/inconnue/",
+      "/equipe/personne/",
+      "/recrutement/aucun/",
+      "/implantologie/implant-unitaire/en-trop/x/",
+      "/lien-mort-42/",
+      "/a/b/c/d/",
+    ]);
+    // The tags of what it read: the page list, the team and the jobs, so an edit of any re-renders the 404 page.
+    expect(read.tags).toEqual(expect.arrayContaining(["site:dupont"]));
+  });
+
+  it("is not built when a read fails (every unknown path then takes the long way)", async () => {
+    const { backend } = backendWith({ [`${base}/pages/`]: { pages: PAGES } });
+    expect(await readPathIndex(backend, "dupont")).toBeNull();
   });
 });

@@ -9,6 +9,7 @@
  */
 import type { BackendClient } from "../backend";
 import type { CacheTarget } from "../cache/key";
+import type { PathIndex } from "../cache/not-found";
 import { resolvePage } from "./page-view";
 import { readSiteShell } from "./site";
 
@@ -25,6 +26,31 @@ export async function unknownPageTags(backend: BackendClient, target: CacheTarge
     const shell = await readSiteShell(backend, ctx);
     const resolution = await resolvePage(backend, ctx, shell, path);
     return resolution.type === "not_found" ? [...ctx.tags] : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The practice's path index for its cached 404 page (cache/not-found.ts): every page's path, and every slug
+ * the page route resolves a last segment by (pages', and team members' and jobs' when the practice has a
+ * team or jobs page, as resolvePage reads them), with the tags of those reads. Null when a read fails: the
+ * 404 page is then stored without one and every unknown path takes the long way.
+ */
+export async function readPathIndex(backend: BackendClient, code: string): Promise<{ index: PathIndex; tags: string[] } | null> {
+  const ctx = { code, tags: new Set<string>() };
+  try {
+    const { pages } = await backend.pages(ctx, code);
+    const [team, jobs] = await Promise.all([
+      pages.some((p) => p.kind === "team") ? backend.team(ctx, code) : null,
+      pages.some((p) => p.kind === "jobs") ? backend.jobs(ctx, code) : null,
+    ]);
+    const slugs = [
+      ...pages.map((p) => p.slug),
+      ...(team?.members.map((m) => m.slug) ?? []),
+      ...(jobs?.jobs.map((j) => j.slug) ?? []),
+    ];
+    return { index: { pagePaths: new Set(pages.map((p) => p.path)), slugs: new Set(slugs) }, tags: [...ctx.tags] };
   } catch {
     return null;
   }
