@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const services = createServices(
     env,
     { render, qwikCityPlan, checkOrigin: "lax-proto" },
-    { workerFile: workerFile(import.meta.url), pool: { nice: 0, heapCaps: false, workerEnv } },
+    { workerFile: workerFile(import.meta.url), pool: { normalPriority: true, heapCaps: false, workerEnv } },
   );
   const { pool } = services;
   try {

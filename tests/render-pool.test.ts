@@ -3,6 +3,7 @@
  * every invalidation reaches before the webhook's answer is used, and a practice's 404 page is rendered
  * once and served for every unknown path, until its page list changes.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Frontend } from "./support/frontend";
 import { backendJson, type DemoBackend } from "./support/demo-backend";
@@ -127,5 +128,24 @@ describe("the cached 404 page", () => {
       headers: { "if-none-match": String(first.etag) },
     });
     expect(again.status).toBe(404);
+  });
+});
+
+describe("scheduling", () => {
+  /** Scheduling policy and nice of each thread of the server (/proc/<pid>/task/<tid>/stat, fields 41 and 19). */
+  function threads(pid: number) {
+    return readdirSync(`/proc/${pid}/task`).map((tid) => {
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1].split(" ");
+      return { tid: Number(tid), nice: Number(fields[16]), policy: Number(fields[38]) };
+    });
+  }
+  const SCHED_OTHER = 0;
+  const SCHED_IDLE = 5;
+
+  it("runs both render workers under SCHED_IDLE and the main thread, which answers hits, at normal priority", async () => {
+    expect((await page("dupont", "/")).status).toBe(200);
+    const all = threads(frontend.pid);
+    expect(all.find((t) => t.tid === frontend.pid)).toMatchObject({ policy: SCHED_OTHER, nice: 0 });
+    expect(all.filter((t) => t.policy === SCHED_IDLE)).toHaveLength(2);
   });
 });

@@ -1,10 +1,12 @@
 /**
  * A render worker's setup (src/entry.render-worker.tsx calls it): lower this thread's scheduling
  * priority (a server's workers: the main thread, which answers cache hits, always wins the CPU; the
- * pre-pass's run at normal priority, render/pool-config.ts); build this worker's own
+ * pre-pass's run at normal priority; render/pool-config.ts, docs/decisions/render-worker-scheduling.md);
+ * build this worker's own
  * request services from the same environment parsing (backend client + its read cache: one per worker,
  * docs/decisions/read-cache-placement.md); then serve render tasks and invalidation broadcasts.
  */
+import { execFileSync } from "node:child_process";
 import { readlinkSync } from "node:fs";
 import { workerData } from "node:worker_threads";
 import { setPriority } from "node:os";
@@ -26,7 +28,7 @@ export interface ReadCacheMessage {
 }
 
 export function startRenderWorker(ssr: ServerRenderOptions): void {
-  lowerThreadPriority((workerData as RenderWorkerData).nice);
+  lowerThreadPriority(workerData as RenderWorkerData);
   const env = getEnv();
   void initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
   const services = createRequestServices(env);
@@ -47,14 +49,27 @@ export function startRenderWorker(ssr: ServerRenderOptions): void {
 
 /**
  * Linux schedules threads, and setpriority() given a thread id renices that thread alone; Node names
- * the thread only through /proc/thread-self ("<pid>/task/<tid>"). Elsewhere this does nothing.
+ * the thread only through /proc/thread-self ("<pid>/task/<tid>"). Node has no call for the scheduling
+ * policy: util-linux's `chrt` sets SCHED_IDLE on the thread id (once, at the worker's start). Where
+ * either is missing or refused, the thread keeps what it could get (nice 10, or normal priority).
  */
-function lowerThreadPriority(nice: number): void {
-  if (!nice) return;
+function lowerThreadPriority({ nice, idle }: RenderWorkerData): void {
+  if (!nice && !idle) return;
+  let tid: number;
   try {
-    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, nice);
+    tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
   } catch {
-    // not Linux, or not allowed: the worker runs at normal priority
+    return; // not Linux: the worker runs at normal priority
+  }
+  if (!Number.isInteger(tid) || tid <= 0) return;
+  try {
+    if (nice) setPriority(tid, nice);
+  } catch {
+    // not allowed: normal priority
+  }
+  try {
+    if (idle) execFileSync("chrt", ["--idle", "--pid", "0", String(tid)], { stdio: "ignore", timeout: 2000 });
+  } catch {
+    // no chrt, or refused: nice alone
   }
 }

@@ -1,8 +1,8 @@
 /**
  * The render pool of a built server or of the pre-pass, from the environment
- * (docs/decisions/render-pool.md): RENDER_WORKERS workers (default: one per CPU; the workers run at a
- * lower priority than the main thread, so the hit path keeps its core), each running a few renders at
- * once, each capped in heap, a render given a time limit derived from the backend's.
+ * (docs/decisions/render-pool.md): RENDER_WORKERS workers (default: one per CPU; the workers run at the
+ * lowest priority, so the hit path keeps its core), each running a few renders at once, each capped in
+ * heap, a render given a time limit derived from the backend's.
  */
 import { availableParallelism } from "node:os";
 import type { Env } from "../env";
@@ -12,15 +12,18 @@ import { RenderPool } from "./pool";
 /** Renders one worker runs at once: most of a render's time is spent waiting for the backend. */
 export const RENDERS_PER_WORKER = 4;
 /**
- * Scheduling priority (nice) of a server's render threads: the main thread, which answers hits, gets the
- * CPU first; renders take what it leaves (at least the other cores: the main thread uses one). The
- * pre-pass has no hits to protect: its workers run at normal priority.
+ * Scheduling of a server's render threads: the main thread, which answers hits, gets the CPU first;
+ * renders take what it leaves (at least the other cores: the main thread uses one). Linux's SCHED_IDLE
+ * policy where it can be set (docs/decisions/render-worker-scheduling.md), else nice 10. The pre-pass has
+ * no hits to protect: its workers run at normal priority.
  */
 export const SERVER_WORKER_NICE = 10;
 
 /** What a render worker is told at its start (src/server/render-worker.ts). */
 export interface RenderWorkerData {
   nice: number;
+  /** Run under SCHED_IDLE: only when no thread of normal priority wants the core. */
+  idle: boolean;
 }
 
 /**
@@ -48,7 +51,8 @@ export function workerFile(entryUrl: string): URL {
 
 export interface RenderPoolOptions {
   size?: number;
-  nice?: number;
+  /** Normal priority (the pre-pass): no hits to protect. */
+  normalPriority?: boolean;
   heapCaps?: boolean;
   workerEnv?: Record<string, string | undefined>;
 }
@@ -62,7 +66,7 @@ export function createRenderPool(env: Env, file: URL, opts: RenderPoolOptions = 
     resourceLimits:
       opts.heapCaps === false ? undefined : { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
     env: opts.workerEnv,
-    workerData: { nice: opts.nice ?? SERVER_WORKER_NICE } satisfies RenderWorkerData,
+    workerData: (opts.normalPriority ? { nice: 0, idle: false } : { nice: SERVER_WORKER_NICE, idle: true }) satisfies RenderWorkerData,
     onWorkerExit: (detail) => reportWarning(detail),
   });
 }
