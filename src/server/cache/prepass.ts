@@ -56,10 +56,27 @@ export async function runPrepass(opts: PrepassOptions): Promise<PrepassResult> {
   const started = performance.now();
   const renderedAt = new Date().toISOString();
   const skipped: PrepassSummary["skipped"] = [];
-  const jobs: { code: string; target: CacheTarget }[] = [];
   const hosts = new Map<string, string>();
+  const entries: PageEntry[] = [];
+  const failed = new Map<string, number>();
+  const pagesOf = new Map<string, number>();
+  // A practice's pages start rendering as soon as it is listed, while the others are still probed: the
+  // render workers do not wait for the whole list (probing is the backend's latency, rendering is CPU).
+  const renderSlot = limiter(opts.concurrency ?? 6);
+  const renders: Promise<void>[] = [];
+  const renderLater = (code: string, target: CacheTarget) =>
+    renderSlot(async () => {
+      const entry = await renderOne(opts, target, log);
+      if (entry) {
+        entries.push(entry);
+        pagesOf.set(code, (pagesOf.get(code) ?? 0) + 1);
+      } else if (!PRACTICE_FILES.includes(target.url)) {
+        failed.set(code, (failed.get(code) ?? 0) + 1);
+      }
+    });
 
-  await forEachLimited(opts.practices, PROBE_CONCURRENCY, async (practice) => {
+  const probeSlot = limiter(PROBE_CONCURRENCY);
+  const probe = async (practice: Practice) => {
     const ctx = { tags: new Set<string>() };
     let config: SiteConfig;
     try {
@@ -95,27 +112,16 @@ export async function runPrepass(opts: PrepassOptions): Promise<PrepassResult> {
     hosts.set(practice.code, host);
     for (const path of paths) {
       const target = cacheTarget("GET", practice.code, host, "https", path);
-      if (target) jobs.push({ code: practice.code, target });
+      if (target) renders.push(renderLater(practice.code, target));
     }
     await writeMediaCache(
       { apiBaseUrl: opts.env.BACKEND_API_URL, timeoutMs: opts.env.BACKEND_TIMEOUT_MS, roots: opts.mediaDirs, log },
       practice.code,
       config,
     );
-  });
-
-  const entries: PageEntry[] = [];
-  const failed = new Map<string, number>();
-  const pagesOf = new Map<string, number>();
-  await forEachLimited(jobs, opts.concurrency ?? 6, async ({ code, target }) => {
-    const entry = await renderOne(opts, target, log);
-    if (entry) {
-      entries.push(entry);
-      pagesOf.set(code, (pagesOf.get(code) ?? 0) + 1);
-    } else if (!PRACTICE_FILES.includes(target.url)) {
-      failed.set(code, (failed.get(code) ?? 0) + 1);
-    }
-  });
+  };
+  await Promise.all(opts.practices.map((practice) => probeSlot(() => probe(practice))));
+  await Promise.all(renders);
 
   const active = [...hosts.keys()].sort();
   const summary: PrepassSummary = {
@@ -181,12 +187,22 @@ export function prepassPaths(pages: PageSummary[], team: TeamMember[], jobs: Job
   return [...new Set([...paths, ...PRACTICE_FILES])];
 }
 
-async function forEachLimited<T>(items: T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await run(items[next++]);
+/** Runs the functions given to it at most `limit` at a time, in the order given. */
+function limiter(limit: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(run: () => Promise<T>): Promise<T> => {
+    // A full limiter queues the caller; a finishing run hands its slot to the first in the queue.
+    if (running < limit) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await run();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 function describe(error: unknown): string {
