@@ -47,6 +47,8 @@ import { inspectorUrl, memoryAfterGc } from "./inspect";
 import { noisyNeighbour } from "./noisy-neighbour";
 
 const WORK = resolve("tmp/bench");
+/** (f) alternates the main thread and the pool this many rounds each. */
+const PREPASS_ROUNDS = 3;
 /** The V8 old-space cap for a 512 MB container (README, "The cache"). */
 const HEAP_CAP_MB = 256;
 
@@ -215,39 +217,51 @@ async function prepassTime(backend: Proc) {
   const tenants = join(WORK, "practices.json");
   writeFileSync(tenants, JSON.stringify(codes.map((code) => ({ code, domains: [] }))));
   // Side by side: rendering in the pre-pass's main thread (RENDER_WORKERS=0, as before the render pool)
-  // and in the pool (one worker per CPU).
-  const runs: { label: string; seconds: number }[] = [];
-  for (const [label, workers] of [
-    ["in the main thread (RENDER_WORKERS=0)", "0"],
-    ["in the render pool (default)", ""],
-  ] as const) {
-    const run = await runPrepassProcess({
-      BUILD_API_URL: `${backend.url}/api/v1/websites`,
-      ENVIRONMENT: "dev",
-      PREVIEW_DOMAIN: "localhost",
-      TENANTS_FILE: tenants,
-      PREPASS_DIR: join(WORK, "prepass"),
-      MEDIA_CACHE_DIR: join(WORK, "media"),
-      RENDER_WORKERS: workers,
-    });
-    const summary = /prepass: (\d+) pages of (\d+) practices/.exec(run.output);
-    if (run.code !== 0 || !summary) throw new Error(`pre-pass failed:\n${run.output}`);
-    runs.push({ label, seconds: run.seconds });
+  // and in the pool (one worker per CPU). The two alternate over PREPASS_ROUNDS rounds (the demo backend
+  // gets faster as it warms up, which would favour whichever runs second) and the medians are reported.
+  const modes = [
+    { label: "in the main thread (RENDER_WORKERS=0)", workers: "0", seconds: [] as number[] },
+    { label: "in the render pool (default)", workers: "", seconds: [] as number[] },
+  ];
+  let responses = "";
+  for (let round = 0; round < PREPASS_ROUNDS; round++) {
+    for (const mode of round % 2 ? [...modes].reverse() : modes) {
+      const run = await runPrepassProcess({
+        BUILD_API_URL: `${backend.url}/api/v1/websites`,
+        ENVIRONMENT: "dev",
+        PREVIEW_DOMAIN: "localhost",
+        TENANTS_FILE: tenants,
+        PREPASS_DIR: join(WORK, "prepass"),
+        MEDIA_CACHE_DIR: join(WORK, "media"),
+        RENDER_WORKERS: mode.workers,
+      });
+      const summary = /prepass: (\d+) pages of (\d+) practices/.exec(run.output);
+      if (run.code !== 0 || !summary || Number(summary[1]) < 2500 || Number(summary[2]) !== 100) {
+        throw new Error(`pre-pass failed:\n${run.output}`);
+      }
+      responses = summary[1];
+      mode.seconds.push(run.seconds);
+    }
+  }
+  const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  for (const mode of modes) {
+    const seconds = medianOf(mode.seconds);
     note({
-      label: `(f) pre-pass ${label}`,
+      label: `(f) pre-pass ${mode.label}`,
       value:
-        `${fmt(run.seconds, 1)} s for ${summary[1]} responses of ${summary[2]} practices (25 pages, robots.txt and ` +
-        `sitemap.xml each; ${fmt(Number(summary[1]) / run.seconds)} per second, process start included)`,
+        `${fmt(seconds, 1)} s for ${responses} responses of 100 practices (25 pages, robots.txt and sitemap.xml ` +
+        `each; ${fmt(Number(responses) / seconds)} per second, process start included; median of ` +
+        `${mode.seconds.map((x) => fmt(x, 1)).join(", ")} s)`,
       target: "< 30 s",
-      met: run.seconds < 30 && Number(summary[1]) >= 2500 && Number(summary[2]) === 100,
+      met: seconds < 30,
     });
   }
-  const [inProcess, pooled] = runs;
+  const [inProcess, pooled] = modes.map((mode) => medianOf(mode.seconds));
   note({
     label: "(f) pre-pass in the pool vs in the main thread",
-    value: `${fmt(inProcess.seconds / pooled.seconds, 2)}x as fast`,
+    value: `${fmt(inProcess / pooled, 2)}x as fast`,
     target: "faster",
-    met: pooled.seconds < inProcess.seconds,
+    met: pooled < inProcess,
   });
 }
 
