@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Frontend } from "./support/frontend";
+import { startFrontend, type Frontend } from "./support/frontend";
 import { backendJson, type DemoBackend } from "./support/demo-backend";
 import { get, revalidate, startPair } from "./support/cache";
 
@@ -128,6 +128,25 @@ describe("the cached 404 page", () => {
       headers: { "if-none-match": String(first.etag) },
     });
     expect(again.status).toBe(404);
+  });
+});
+
+describe("without a pool (RENDER_WORKERS=0)", () => {
+  it("answers unknown paths with the practice's one cached 404 page too, in front of Express", async () => {
+    const alone = await startFrontend({ backendUrl: backend.url, env: { RENDER_WORKERS: "0" } });
+    try {
+      const ask = (path: string) => get(alone.url, "petit.dev.localhost", path);
+      const first = await ask("/lien-mort-un/");
+      expect(first.status).toBe(404);
+      const before = (await alone.stats()).renders;
+      for (const path of ["/lien-mort-deux/", "/lien-mort-trois/"]) {
+        const answer = await ask(path);
+        expect(answer).toMatchObject({ status: 404, xcache: "HIT", text: first.text });
+      }
+      expect((await alone.stats()).renders).toBe(before);
+    } finally {
+      await alone.stop();
+    }
   });
 });
 

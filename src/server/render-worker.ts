@@ -17,7 +17,7 @@ import { targetRenderer } from "./cache/render-target";
 import { runRenderTask, type RenderTask } from "./cache/render-task";
 import { createRequestServices } from "./services";
 import { createRenderer } from "./render/render";
-import { readPathIndex, unknownPageTags } from "./site/unknown-page";
+import { pathLookups } from "./site/unknown-page";
 import { serveTasks } from "./render/worker-port";
 import type { RenderWorkerData } from "./render/pool-config";
 
@@ -33,12 +33,9 @@ export function startRenderWorker(ssr: ServerRenderOptions): void {
   void initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
   const services = createRequestServices(env);
   const render = targetRenderer(createRenderer(ssr, services));
+  const paths = pathLookups(services.backend);
   serveTasks<RenderTask>({
-    task: (task) =>
-      runRenderTask(task, render, {
-        unknownPage: (target) => unknownPageTags(services.backend, target),
-        pathIndex: (code) => readPathIndex(services.backend, code),
-      }),
+    task: (task) => runRenderTask(task, render, paths),
     broadcast: (message) => {
       const { invalidate, clear } = message as ReadCacheMessage;
       if (invalidate) services.readCache?.invalidate(invalidate);

@@ -33,6 +33,7 @@ import type { RenderPool } from "./render/pool";
 import { createRenderPool, renderWorkerCount, type RenderPoolOptions } from "./render/pool-config";
 import type { ReadCacheMessage } from "./render-worker";
 import { createSharedCache, type SharedCache } from "./cache/shared";
+import { pathLookups } from "./site/unknown-page";
 
 export interface RequestServices {
   env: Env;
@@ -94,7 +95,8 @@ export function createServices(env: Env, ssr: ServerRenderOptions, opts: Service
   const pool =
     opts.workerFile && renderWorkerCount(env) > 0 ? createRenderPool(env, opts.workerFile, opts.pool) : undefined;
   const renderRequest = createRenderer(ssr, base);
-  const pageCache = createPageCache(env, renderRequest, (tags) => base.readCache?.invalidate(tags), pool);
+  const invalidateData = (tags: string[]) => base.readCache?.invalidate(tags);
+  const pageCache = createPageCache(env, renderRequest, invalidateData, pathLookups(base.backend), pool);
   return {
     ...base,
     renderRequest,

@@ -7,6 +7,8 @@
 import type { RenderRequest } from "../render/render";
 import type { RenderResult } from "./entry";
 import type { CacheTarget } from "./key";
+import { isNotFoundRender, type PathIndex } from "./not-found";
+import type { RenderTarget } from "./page-cache";
 
 const ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,*/*;q=0.8";
 
@@ -19,4 +21,31 @@ export function targetRenderer(renderRequest: RenderRequest) {
     const body = Buffer.from(await response.arrayBuffer());
     return { status: response.status, headers: response.headers, body, tags: [...tags] };
   };
+}
+
+/** What the renders know of a practice's paths, from the backend (site/unknown-page.ts). */
+export interface PathLookups {
+  /** The tags read when the path is no page of the practice, else null. */
+  unknownPage(target: CacheTarget): Promise<string[] | null>;
+  /** The practice's path index, stored with its 404 page, and the tags read; null when a read failed. */
+  pathIndex(code: string): Promise<{ index: PathIndex; tags: string[] } | null>;
+}
+
+/**
+ * The cache's render of a target, wherever it runs (a render worker, or the main thread without a pool):
+ * with `checkUnknown`, a path that is no page of the practice answers `unknownPage` without a render
+ * (the cache then answers the practice's one 404 page); the 404 page's own render carries the practice's
+ * path index and depends on what it read (cache/not-found.ts).
+ */
+export async function renderChecked(
+  target: CacheTarget,
+  checkUnknown: boolean,
+  render: RenderTarget,
+  paths: PathLookups,
+): Promise<RenderResult> {
+  const unknownTags = checkUnknown ? await paths.unknownPage(target) : null;
+  if (unknownTags) return { status: 404, headers: new Headers(), body: Buffer.alloc(0), tags: unknownTags, unknownPage: true };
+  const indexed = isNotFoundRender(target) ? await paths.pathIndex(target.code) : null;
+  const result = await render(target);
+  return indexed ? { ...result, tags: [...result.tags, ...indexed.tags], pathIndex: indexed.index } : result;
 }

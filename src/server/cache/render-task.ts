@@ -1,13 +1,13 @@
 /**
  * One render task, both sides of it: what the main thread posts to a render worker, what the worker does
- * (render, compress the storable result, transfer the bytes), and how the main thread turns the answer
+ * (the checked render of render-target.ts, compress the storable result, transfer the bytes), and how the main thread turns the answer
  * back into a RenderResult for the page cache. Bodies travel as transferred ArrayBuffers: no copies.
  */
 import type { Transferable } from "node:worker_threads";
 import { encodeSync, isStorable, type RenderResult } from "./entry";
 import type { CacheTarget } from "./key";
 import type { RenderTarget } from "./page-cache";
-import { isNotFoundRender, type PathIndex } from "./not-found";
+import { renderChecked, type PathLookups } from "./render-target";
 
 export interface RenderTask {
   target: CacheTarget;
@@ -26,37 +26,13 @@ interface WireResult {
   pathIndex: { pagePaths: string[]; slugs: string[] } | null;
 }
 
-/** Worker side: what a render worker knows of a practice's paths (site/unknown-page.ts). */
-export interface PathLookups {
-  /** The tags read when the path is no page of the practice, else null. */
-  unknownPage(target: CacheTarget): Promise<string[] | null>;
-  /** The practice's path index, stored with its 404 page, and the tags read; null when a read failed. */
-  pathIndex(code: string): Promise<{ index: PathIndex; tags: string[] } | null>;
-}
-
 /** Worker side: runs one task. */
 export async function runRenderTask(
   task: RenderTask,
   render: RenderTarget,
   paths: PathLookups,
 ): Promise<{ value: WireResult; transfer: Transferable[] }> {
-  const unknownTags = task.checkUnknown ? await paths.unknownPage(task.target) : null;
-  if (unknownTags) {
-    const body = new ArrayBuffer(0);
-    const value: WireResult = {
-      status: 404,
-      headers: [],
-      body,
-      tags: unknownTags,
-      encoded: null,
-      unknownPage: true,
-      pathIndex: null,
-    };
-    return { value, transfer: [] };
-  }
-  // The 404 page's render carries the index and depends on what it read (invalidated with it).
-  const indexed = isNotFoundRender(task.target) ? await paths.pathIndex(task.target.code) : null;
-  const result = await render(task.target);
+  const result = await renderChecked(task.target, task.checkUnknown, render, paths);
   const encoded = isStorable(result) ? encodeSync(result) : null;
   const body = ownArrayBuffer(result.body);
   const br = encoded?.br ? ownArrayBuffer(encoded.br) : null;
@@ -65,10 +41,10 @@ export async function runRenderTask(
     status: result.status,
     headers: [...result.headers],
     body,
-    tags: indexed ? [...result.tags, ...indexed.tags] : result.tags,
+    tags: result.tags,
     encoded: encoded && { br, gzip, etag: encoded.etag },
-    unknownPage: false,
-    pathIndex: indexed && { pagePaths: [...indexed.index.pagePaths], slugs: [...indexed.index.slugs] },
+    unknownPage: result.unknownPage ?? false,
+    pathIndex: result.pathIndex ? { pagePaths: [...result.pathIndex.pagePaths], slugs: [...result.pathIndex.slugs] } : null,
   };
   return { value, transfer: [body, br, gzip].filter((b): b is ArrayBuffer => b !== null) };
 }

@@ -10,6 +10,7 @@
 import type { BackendClient } from "../backend";
 import type { CacheTarget } from "../cache/key";
 import type { PathIndex } from "../cache/not-found";
+import type { PathLookups } from "../cache/render-target";
 import { resolvePage } from "./page-view";
 import { readSiteShell } from "./site";
 
@@ -54,4 +55,12 @@ export async function readPathIndex(backend: BackendClient, code: string): Promi
   } catch {
     return null;
   }
+}
+
+/** What the cache's renders ask of a practice's paths (cache/render-target.ts), from this backend client. */
+export function pathLookups(backend: BackendClient): PathLookups {
+  return {
+    unknownPage: (target) => unknownPageTags(backend, target),
+    pathIndex: (code) => readPathIndex(backend, code),
+  };
 }
