@@ -199,6 +199,14 @@ describe("resolvePage", () => {
 
 describe("the path index of the cached 404 page (cache/not-found.ts)", () => {
   const withList = { ...payloads, [`${base}/pages/`]: { pages: PAGES } };
+  const deadLinks = [
+    "/inconnue/",
+    "/equipe/personne/",
+    "/recrutement/aucun/",
+    "/implantologie/implant-unitaire/en-trop/x/",
+    "/lien-mort-42/",
+    "/a/b/c/d/",
+  ];
   const paths = [
     ...PAGES.map((x) => x.path),
     "/equipe/claire-dupont/",
@@ -210,13 +218,7 @@ describe("the path index of the cached 404 page (cache/not-found.ts)", () => {
     "/claire-dupont/",
     "/implantologie/assistante/",
     "/equipe/assistante/",
-    // no page
-    "/inconnue/",
-    "/equipe/personne/",
-    "/recrutement/aucun/",
-    "/implantologie/implant-unitaire/en-trop/x/",
-    "/lien-mort-42/",
-    "/a/b/c/d/",
+    ...deadLinks,
   ];
 
   it("calls a path unknown only where the page route itself answers not found", async () => {
@@ -233,14 +235,7 @@ describe("the path index of the cached 404 page (cache/not-found.ts)", () => {
     );
     for (const { path, unknown, route } of judged) if (unknown) expect({ path, route }).toEqual({ path, route: "not_found" });
     // ...and it does prove the plain dead links (the storm it is for).
-    expect(judged.filter((j) => j.unknown).map((j) => j.path)).toEqual([
-      "/inconnue/",
-      "/equipe/personne/",
-      "/recrutement/aucun/",
-      "/implantologie/implant-unitaire/en-trop/x/",
-      "/lien-mort-42/",
-      "/a/b/c/d/",
-    ]);
+    expect(judged.filter((j) => j.unknown).map((j) => j.path)).toEqual(deadLinks);
     // The tags of what it read: the page list, the team and the jobs, so an edit of any re-renders the 404 page.
     expect(read.tags).toEqual(expect.arrayContaining(["site:dupont"]));
   });
