@@ -70,7 +70,7 @@ export interface PathIndex {
 /**
  * Paths the index may judge: lower-case slug segments and a trailing slash, so canonical (no escapes, no
  * dot segments, no `//`), no query, and never a file (`robots.txt`, `q-data.json`: no dots). Everything
- * else (upper case, escapes) is left to the page route's own resolution in a render worker.
+ * else (upper case, escapes) is left to the page route's own resolution, in the render.
  */
 const PAGE_SHAPED = /^(?:\/[a-z0-9][a-z0-9-]*)+\/$/;
 

@@ -1,7 +1,8 @@
 /**
  * One render task, both sides of it: what the main thread posts to a render worker, what the worker does
- * (the checked render of render-target.ts, compress the storable result, transfer the bytes), and how the main thread turns the answer
- * back into a RenderResult for the page cache. Bodies travel as transferred ArrayBuffers: no copies.
+ * (the checked render of render-target.ts, compress the storable result, transfer the bytes), and how the
+ * main thread turns the answer back into a RenderResult for the page cache. Bodies travel as transferred
+ * ArrayBuffers: no copies.
  */
 import type { Transferable } from "node:worker_threads";
 import { encodeSync, isStorable, type RenderResult } from "./entry";
