@@ -65,7 +65,12 @@ export async function throughput(port: number, pids: number[], target: { path: s
 
 /** The round with the median requests per second. */
 export function medianOf(rounds: Measured[]): Measured {
-  return [...rounds].sort((x, y) => x.rps - y.rps)[Math.floor(rounds.length / 2)];
+  return median(rounds, (r) => r.rps);
+}
+
+/** The item with the median of `by` (the upper one of an even count). */
+export function median<T>(items: T[], by: (item: T) => number): T {
+  return [...items].sort((x, y) => by(x) - by(y))[Math.floor(items.length / 2)];
 }
 
 /**

@@ -13,6 +13,7 @@
  */
 import { runLoadInChild, type LoadResult } from "./load";
 import { SECRET, startFrontendProcess, type Proc } from "./processes";
+import { median } from "./figures";
 import { get } from "../tests/support/cache";
 
 interface Figure {
@@ -135,9 +136,4 @@ export async function noisyNeighbour(
   } finally {
     await frontend.stop();
   }
-}
-
-/** The round with the median of `by`. */
-function median<T>(rounds: T[], by: (round: T) => number): T {
-  return [...rounds].sort((x, y) => by(x) - by(y))[Math.floor(rounds.length / 2)];
 }

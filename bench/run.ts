@@ -23,6 +23,7 @@ import {
   figures,
   fmt,
   host,
+  median,
   medianOf,
   note,
   pathsOf,
@@ -243,9 +244,8 @@ async function prepassTime(backend: Proc) {
       mode.seconds.push(run.seconds);
     }
   }
-  const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   for (const mode of modes) {
-    const seconds = medianOf(mode.seconds);
+    const seconds = median(mode.seconds, (x) => x);
     note({
       label: `(f) pre-pass ${mode.label}`,
       value:
@@ -256,7 +256,7 @@ async function prepassTime(backend: Proc) {
       met: seconds < 30,
     });
   }
-  const [inProcess, pooled] = modes.map((mode) => medianOf(mode.seconds));
+  const [inProcess, pooled] = modes.map((mode) => median(mode.seconds, (x) => x));
   note({
     label: "(f) pre-pass in the pool vs in the main thread",
     value: `${fmt(inProcess / pooled, 2)}x as fast`,
