@@ -97,11 +97,13 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
     next();
   });
 
+  // Redirects of migrated practices (migrations/{code}/redirects.json, loaded at start): after tenancy, before
+  // anything renders, and before the canonical spelling so that every spelling of an old URL the map names
+  // (`//`, lower-case escapes) reaches its target in one 301 (the target is a path the map wrote, not the visitor's).
+  app.use(redirectsMiddleware(services.redirects.table));
+
   // One spelling per path: `//`, dot segments and needless escapes are redirected, never rendered or stored.
   app.use(canonicalPathMiddleware());
-
-  // Redirects of migrated practices (migrations/{code}/redirects.json, loaded at start): after tenancy, before anything renders.
-  app.use(redirectsMiddleware(services.redirects.table));
 
   // Files of the client build's root (favicon, manifest) served per tenant host; no index, no redirect.
   // A practice's build-time media files only on its own hosts, SVG sandboxed (media/static-files.ts).
