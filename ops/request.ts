@@ -21,6 +21,11 @@ export interface CallOptions {
   timeoutMs?: number;
   /** A longer body fails the request (default 5 MB). */
   maxBytes?: number;
+  /**
+   * Wall-clock limit for the whole answer (headers and body), none by default: `timeoutMs` is per idle
+   * socket, so a server trickling a byte every few seconds would otherwise hold the request for ever.
+   */
+  deadlineMs?: number;
 }
 
 const TIMEOUT_MS = 10_000;
@@ -32,7 +37,8 @@ export function call(base: string, host: string, path: string, opts: CallOptions
   const send = url.protocol === "https:" ? httpsRequest : request;
   const timeout = opts.timeoutMs ?? TIMEOUT_MS;
   const maxBytes = opts.maxBytes ?? MAX_BYTES;
-  return new Promise((resolve, reject) => {
+  let timer: NodeJS.Timeout | undefined;
+  return new Promise<Answer>((resolve, reject) => {
     const req = send(
       {
         host: url.hostname,
@@ -67,9 +73,18 @@ export function call(base: string, host: string, path: string, opts: CallOptions
     );
     req.on("timeout", () => req.destroy(new Error(`no answer within ${timeout} ms`)));
     req.on("error", reject);
+    if (opts.deadlineMs) {
+      const deadline = opts.deadlineMs;
+      timer = setTimeout(() => {
+        const error = new Error(`no complete answer within ${deadline} ms`);
+        // The socket goes with the request (and the response on it); the answer is refused.
+        req.destroy(error);
+        reject(error);
+      }, deadline);
+    }
     if (opts.body) req.end(opts.body);
     else req.end();
-  });
+  }).finally(() => clearTimeout(timer));
 }
 
 /**

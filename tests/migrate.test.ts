@@ -5,7 +5,7 @@
  * Each step's file is checked, not only its exit status.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findRedirect, loadRedirects, parseRedirects } from "../src/server/http/redirects";
@@ -103,6 +103,69 @@ describe("the request helper of the ops scripts", () => {
       server.close();
     }
   });
+});
+
+describe("the crawl on a hostile old site (issue 17)", () => {
+  it("bounds each page in time, the queue, the state file and each page's text; asks again after a 5xx", async () => {
+    const trickles = new Set<NodeJS.Timeout>();
+    let flaky = 0;
+    const server = createServer((req, res) => {
+      const path = req.url ?? "/";
+      if (path === "/robots.txt" || path === "/sitemap.xml") return void res.writeHead(404).end();
+      res.setHeader("content-type", "text/html; charset=utf-8");
+      if (path === "/a-trickle/") {
+        // 8 bytes now and then: every socket read is recent, the page never ends.
+        res.write("<html><body>");
+        const timer = setInterval(() => res.write("abcdefgh"), 200);
+        trickles.add(timer);
+        res.on("close", () => clearInterval(timer));
+        return;
+      }
+      if (path === "/a-flaky/") return void res.writeHead(flaky++ === 0 ? 503 : 200).end("<title>Flaky</title><p>Une page</p>");
+      if (path === "/a-big/") return void res.end(`<html><title>Big</title><body><main><p>${"mot ".repeat(1_100_000)}</p></main></body></html>`);
+      // A link generator: every page links to 2,000 new pages (the trickling and the big page are queued first).
+      const links = Array.from({ length: 2000 }, (_, i) => `<a href="/gen${path === "/" ? "" : path.replace(/\/$/, "")}-${i}/">${i}</a>`).join(" ");
+      res.end(`<html><title>Gen</title><body><a href="/a-trickle/">t</a> <a href="/a-big/">b</a> <a href="/a-flaky/">f</a> ${links}</body></html>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const hostileRoot = mkdtempSync(join(tmpdir(), "migrate-hostile-"));
+    const state = join(hostileRoot, "hostile", ".crawl-state.json");
+    let largestState = 0;
+    const watcher = setInterval(() => {
+      try {
+        largestState = Math.max(largestState, statSync(state).size);
+      } catch {
+        // not written yet, or already removed
+      }
+    }, 20);
+    try {
+      const { port } = server.address() as AddressInfo;
+      // The trickling page never ends: the crawl ends only because each page has a wall-clock limit.
+      const run = await migrate(
+        ["crawl", "hostile", "http://old.example", "--connect", `127.0.0.1:${port}`, "--max-pages", "15", "--page-timeout", "2"],
+        { MIGRATIONS_DIR: hostileRoot },
+      );
+      expect(run.code, run.out).toBe(0);
+      expect(run.out).toMatch(/queue bound reached \(1000 URLs\): \d+ more links not queued/);
+      const entries = JSON.parse(readFileSync(join(hostileRoot, "hostile", "crawl.json"), "utf8")) as CrawlEntry[];
+      expect(entries).toHaveLength(15);
+      const trickle = entries.find((e) => e.url === "http://old.example/a-trickle/")!;
+      expect([trickle.status, trickle.error]).toEqual([0, "no complete answer within 2000 ms"]);
+      const big = entries.find((e) => e.url === "http://old.example/a-big/")!;
+      expect([big.status, big.body_text.length]).toEqual([200, 100_000]);
+      // A temporary 5xx is asked again.
+      expect([entries.find((e) => e.url === "http://old.example/a-flaky/")?.status, flaky]).toEqual([200, 2]);
+      // 15 pages and a bounded queue: the state file never held the 2,000 links of every page.
+      expect(largestState).toBeGreaterThan(0);
+      expect(largestState).toBeLessThan(1_000_000);
+    } finally {
+      clearInterval(watcher);
+      for (const timer of trickles) clearInterval(timer);
+      server.closeAllConnections();
+      server.close();
+      rmSync(hostileRoot, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe("a practice's migration, step by step", () => {

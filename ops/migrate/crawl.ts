@@ -2,8 +2,12 @@
  * Step 1, crawl: every page of the old site, the way a search engine found them. Honours robots.txt,
  * starts from the home page and the sitemaps, follows same-site links, with bounded concurrency and a
  * page cap. Each URL is recorded with its final status and the redirects on the way. Progress is saved
- * after every page (.crawl-state.json), so an interrupted crawl resumes where it stopped; --restart
- * starts over. Writes crawl.json when done.
+ * as pages are done (.crawl-state.json, at most once a second), so an interrupted crawl resumes where it
+ * stopped; --restart starts over. Writes crawl.json when done.
+ *
+ * Bounded on a hostile site: each page has a wall-clock limit (a server trickling bytes cannot hold a
+ * worker), the queue holds at most QUEUE_PER_PAGE times the page cap (a link generator cannot grow it, nor
+ * the state file), and each page's text is capped (page.ts).
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -28,20 +32,28 @@ import type { StepIo } from "./io";
 export const crawlSpec: StepSpec = {
   name: "crawl",
   positionals: ["code", "old-site-url"],
-  options: ["max-pages", "concurrency", "connect", "dir"],
+  options: ["max-pages", "concurrency", "connect", "page-timeout", "dir"],
   flags: ["restart"],
-  usage: `crawl <code> <old-site-url> [--max-pages N] [--concurrency N] [--connect HOST:PORT] [--restart] [--dir DIR]
+  usage: `crawl <code> <old-site-url> [--max-pages N] [--concurrency N] [--connect HOST:PORT] [--page-timeout S] [--restart] [--dir DIR]
   Crawls the practice's old site (same host only, robots.txt honoured, links and sitemaps followed) and
   writes <dir>/<code>/crawl.json. An interrupted crawl resumes on the next run; --restart starts over.
   --max-pages N      stop after N URLs (default 500)
   --concurrency N    requests at once (default 4)
   --connect H:P      send the requests to H:P with the old site's Host (as curl --connect-to)
+  --page-timeout S   give up on a URL not answered in full within S seconds (default 30)
   --dir DIR          the migrations directory (default $MIGRATIONS_DIR, else migrations)`,
 };
 
 export const USER_AGENT = "practice-migration-crawler";
 const MAX_HOPS = 10;
 const MAX_SITEMAPS = 20;
+/** Queued URLs kept, per page of the cap (never fewer than QUEUE_MIN): enough to extend a capped crawl. */
+const QUEUE_PER_PAGE = 4;
+const QUEUE_MIN = 1_000;
+/** The state file is rewritten at most this often (it holds every page done so far). */
+const SAVE_INTERVAL_MS = 1_000;
+/** A 5xx is asked once more after this pause: a temporary error must not make a real page look like one to skip. */
+const RETRY_5XX_MS = 500;
 // Not pages: the crawl records images through the pages that show them, and skips other assets.
 const ASSET = /\.(?:jpe?g|png|gif|webp|avif|svg|ico|css|js|mjs|map|pdf|zip|gz|mp4|mp3|woff2?|ttf|eot|xml|txt|json)$/i;
 
@@ -58,6 +70,7 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   const start = urlArgument(parsed.positional["old-site-url"], "the old site URL");
   const maxPages = intOption(parsed, "max-pages", 500);
   const concurrency = intOption(parsed, "concurrency", 4, 32);
+  const deadlineMs = intOption(parsed, "page-timeout", 30, 600) * 1000;
   const connect = connectOption(parsed);
   const dir = migrationDir(code, parsed.options.dir);
   const stateFile = join(dir, CRAWL_STATE_FILE);
@@ -66,7 +79,7 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   const { base, host } = target(start, connect);
 
   const get = (url: string) =>
-    call(base, host, pathOf(url), { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.5", "user-agent": USER_AGENT } });
+    call(base, host, pathOf(url), { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.5", "user-agent": USER_AGENT }, deadlineMs });
 
   /** Same site, the start URL's scheme, no fragment; null for another site or an asset. */
   const onSite = (href: string): string | null => {
@@ -100,9 +113,16 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   const allowed = (url: string) => robots.isAllowed(url, USER_AGENT) !== false;
 
   const seen = new Set([...state.done.map((e) => e.url), ...state.queue, ...state.disallowed]);
+  const queueLimit = Math.max(QUEUE_MIN, QUEUE_PER_PAGE * maxPages);
+  let overflow = 0;
   const enqueue = (href: string) => {
     const url = onSite(href);
     if (!url || seen.has(url)) return;
+    // Past the bound a URL is not remembered either (the seen set stays bounded too), only counted.
+    if (state.queue.length + state.disallowed.length >= queueLimit) {
+      overflow++;
+      return;
+    }
     seen.add(url);
     if (allowed(url)) state.queue.push(url);
     else state.disallowed.push(url);
@@ -114,7 +134,12 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   }
 
   const inflight = new Set<string>();
-  const save = () => writeJson(stateFile, { ...state, queue: [...inflight, ...state.queue] });
+  let savedAt = 0;
+  const save = () => {
+    if (Date.now() - savedAt < SAVE_INTERVAL_MS) return;
+    writeJson(stateFile, { ...state, queue: [...inflight, ...state.queue] });
+    savedAt = Date.now();
+  };
   const errors = () => state.done.filter((e) => e.status === 0 || e.status >= 400).length;
   const progress = () => io.progress(`crawl: ${state.done.length} done, ${state.queue.length + inflight.size} queued, ${errors()} errors`);
 
@@ -138,7 +163,11 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
     let current = url;
     try {
       for (let hop = 0; ; hop++) {
-        const answer = await get(current);
+        let answer = await get(current);
+        if (answer.status >= 500) {
+          await new Promise((r) => setTimeout(r, RETRY_5XX_MS));
+          answer = await get(current);
+        }
         entry.status = answer.status;
         entry.final_url = current;
         const location = header(answer, "location");
@@ -202,6 +231,7 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   io.progressDone();
   io.log(`crawl: ${entries.length} URLs written to ${file}: ${entries.filter((e) => e.status === 200 && !e.redirects.length).length} pages, ${entries.filter((e) => e.redirects.length).length} redirects, ${errors()} errors; ${state.disallowed.length} disallowed by robots.txt`);
   if (capped) io.log(`crawl: page cap reached (--max-pages ${maxPages}): ${state.queue.length} queued URLs not crawled`);
+  if (overflow) io.log(`crawl: queue bound reached (${queueLimit} URLs): ${overflow} more links not queued`);
   return 0;
 }
 

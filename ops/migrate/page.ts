@@ -12,13 +12,19 @@ export interface PageFacts {
   meta_description: string;
   h1: string;
   body_text: string;
-  images: { src: string; alt: string }[];
+  /** `alt` null when the attribute is missing (an issue), "" when the image says it is decorative (alt=""). */
+  images: { src: string; alt: string | null }[];
   word_count: number;
   links: string[];
   noindex: boolean;
 }
 
 const clean = (text: string) => text.replace(/\s+/g, " ").trim();
+
+/** A page's text kept at most (characters): plenty to judge and match a page, bounded on a 5 MB page. */
+export const MAX_TEXT_CHARS = 100_000;
+/** Same-site links kept per page: a real menu and content have far fewer; a link generator is cut here. */
+export const MAX_LINKS = 500;
 
 // Elements that are not the page's own content.
 const CHROME = "script, style, noscript, template, svg, iframe, form, header, nav, footer, aside, [role=navigation], [role=banner], [role=contentinfo]";
@@ -35,31 +41,37 @@ export function readPage(html: string, pageUrl: string): PageFacts {
     .join(",");
   const host = new URL(pageUrl).host;
   const links = new Set<string>();
-  $("a[href]").each((_, el) => {
+  // WordPress names each post's shortlink (`/?p=34`) only in the head: an old URL someone may have shared.
+  $('a[href], link[rel~="shortlink" i][href]').each((_, el) => {
     const href = safeUrl($(el).attr("href")!, base);
     if (href && new URL(href).host === host) links.add(href);
   });
 
+  // Read before the chrome goes: WordPress puts the H1 in <header class="entry-header">.
+  const h1 = clean($("h1").first().text());
   const main = $("main").first().length ? $("main").first() : $("body");
   main.find(CHROME).remove();
   // The page's own images (a logo in the header is not content to migrate).
   const images = main
     .find("img[src]")
-    .map((_, el) => ({ src: safeUrl($(el).attr("src")!, base) ?? "", alt: clean($(el).attr("alt") ?? "") }))
+    .map((_, el) => {
+      const alt = $(el).attr("alt");
+      return { src: safeUrl($(el).attr("src")!, base) ?? "", alt: alt === undefined ? null : clean(alt) };
+    })
     .get()
     .filter((img) => img.src);
   main.find(BLOCKS).each((_, el) => {
     $(el).prepend(" ").append(" ");
   });
-  const body = clean(main.text());
+  const body = clean(main.text()).slice(0, MAX_TEXT_CHARS);
   return {
     title: clean($("title").first().text()),
     meta_description: clean($('meta[name="description" i]').attr("content") ?? ""),
-    h1: clean($("h1").first().text()),
+    h1,
     body_text: body,
     images,
     word_count: wordCount(body),
-    links: [...links].sort(),
+    links: [...links].sort().slice(0, MAX_LINKS),
     noindex: /noindex/i.test(robots),
   };
 }
