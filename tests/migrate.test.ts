@@ -235,13 +235,24 @@ describe("a practice's migration, step by step", () => {
     }
   });
 
-  it("crawl: --max-pages caps the crawl and says how much was left", async () => {
+  it("crawl: --max-pages caps the crawl, says how much was left, and a higher cap extends it", async () => {
     const capRoot = mkdtempSync(join(tmpdir(), "migrate-cap-"));
     try {
-      const run = await migrate(["crawl", "dupont", OLD, "--connect", `127.0.0.1:${site.port}`, "--max-pages", "5"], { MIGRATIONS_DIR: capRoot });
+      const args = ["crawl", "dupont", OLD, "--connect", `127.0.0.1:${site.port}`, "--max-pages"];
+      const run = await migrate([...args, "5"], { MIGRATIONS_DIR: capRoot });
       expect(run.code, run.out).toBe(0);
       expect(run.out).toMatch(/page cap reached \(--max-pages 5\): \d+ queued URLs not crawled/);
-      expect(JSON.parse(readFileSync(join(capRoot, "dupont", "crawl.json"), "utf8"))).toHaveLength(5);
+      const first = JSON.parse(readFileSync(join(capRoot, "dupont", "crawl.json"), "utf8")) as CrawlEntry[];
+      expect(first).toHaveLength(5);
+      const requestsBefore = site.requests.length;
+      const more = await migrate([...args, "8"], { MIGRATIONS_DIR: capRoot });
+      expect(more.out).toContain(`crawl: resuming an interrupted crawl of ${OLD}/: 5 done`);
+      const extended = JSON.parse(readFileSync(join(capRoot, "dupont", "crawl.json"), "utf8")) as CrawlEntry[];
+      expect(extended).toHaveLength(8);
+      expect(extended.filter((e) => first.some((f) => f.url === e.url))).toHaveLength(5);
+      // The first five were not asked again (robots.txt aside).
+      const again = site.requests.slice(requestsBefore).filter((p) => first.some((f) => new URL(f.url).pathname === p && !f.redirects.length));
+      expect(again).toEqual([]);
     } finally {
       rmSync(capRoot, { recursive: true, force: true });
     }

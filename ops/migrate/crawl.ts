@@ -3,7 +3,8 @@
  * starts from the home page and the sitemaps, follows same-site links, with bounded concurrency and a
  * page cap. Each URL is recorded with its final status and the redirects on the way. Progress is saved
  * as pages are done (.crawl-state.json, at most once a second), so an interrupted crawl resumes where it
- * stopped; --restart starts over. Writes crawl.json when done.
+ * stopped, and a capped crawl is extended by a run with a higher --max-pages; --restart starts over.
+ * Writes crawl.json when done.
  *
  * Bounded on a hostile site: each page has a wall-clock limit (a server trickling bytes cannot hold a
  * worker), the queue holds at most QUEUE_PER_PAGE times the page cap (a link generator cannot grow it, nor
@@ -227,10 +228,12 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   const entries = crawlSchema.parse(state.done.map(orderedEntry)).sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   const file = join(dir, CRAWL_FILE);
   writeJson(file, entries);
-  rmSync(stateFile, { force: true });
+  // A capped crawl keeps its progress: the next run with a higher --max-pages extends it instead of starting over.
+  if (capped) writeJson(stateFile, state);
+  else rmSync(stateFile, { force: true });
   io.progressDone();
   io.log(`crawl: ${entries.length} URLs written to ${file}: ${entries.filter((e) => e.status === 200 && !e.redirects.length).length} pages, ${entries.filter((e) => e.redirects.length).length} redirects, ${errors()} errors; ${state.disallowed.length} disallowed by robots.txt`);
-  if (capped) io.log(`crawl: page cap reached (--max-pages ${maxPages}): ${state.queue.length} queued URLs not crawled`);
+  if (capped) io.log(`crawl: page cap reached (--max-pages ${maxPages}): ${state.queue.length} queued URLs not crawled; a higher --max-pages extends this crawl`);
   if (overflow) io.log(`crawl: queue bound reached (${queueLimit} URLs): ${overflow} more links not queued`);
   return 0;
 }
