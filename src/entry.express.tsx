@@ -58,6 +58,7 @@ async function start() {
       storeKeys: pageCache.store.count,
       storeBytes: pageCache.store.bytes,
       renders: pageCache.renders,
+      rendering: pageCache.rendering,
       heapUsed: process.memoryUsage().heapUsed,
     }),
   });

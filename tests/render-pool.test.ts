@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFrontend, type Frontend } from "./support/frontend";
 import { backendJson, type DemoBackend } from "./support/demo-backend";
-import { get, revalidate, sleep, startPair } from "./support/cache";
+import { get, revalidate, startPair } from "./support/cache";
 
 let backend: DemoBackend;
 let frontend: Frontend;
@@ -24,15 +24,10 @@ afterAll(async () => {
 
 const page = (code: string, path: string) => get(frontend.url, `${code}.dev.localhost`, path);
 
-/** The server's render count once it stops moving (background re-renders finished). */
+/** The server's render count once no render is running or queued (background re-renders finished). */
 async function settledRenders(server: Frontend): Promise<number> {
-  let last = (await server.stats()).renders;
-  for (;;) {
-    await sleep(300);
-    const now = (await server.stats()).renders;
-    if (now === last) return now;
-    last = now;
-  }
+  await expect.poll(async () => (await server.stats()).rendering, { timeout: 15_000, interval: 100 }).toBe(0);
+  return (await server.stats()).renders;
 }
 
 async function pathsOf(code: string): Promise<string[]> {
