@@ -102,7 +102,8 @@ describe("several instances on one Redis", () => {
       expect((await page(frontend)).xcache).toBe("HIT");
     }
     await redis.stop();
-    await new Promise((r) => setTimeout(r, 300));
+    // Both instances have seen the outage (their subscriber dropped) before the pages are asked for.
+    await until(async () => [a, b].every((f) => f.output().includes("Redis unreachable")), "both instances to see the outage");
     const started = Date.now();
     for (const frontend of [a, b]) {
       // What was held before the outage may have missed an invalidation: rendered again, then served locally.

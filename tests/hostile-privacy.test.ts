@@ -54,6 +54,17 @@ async function waitFor(predicate: () => boolean, ms = 15_000) {
   while (!predicate() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
 }
 
+/** Resolves once `count()` has not moved for three polls in a row (the SDK's queue has drained). */
+async function untilQuiet(count: () => number, ms = 15_000) {
+  const end = Date.now() + ms;
+  let last = count();
+  for (let still = 0; still < 3 && Date.now() < end; ) {
+    await new Promise((r) => setTimeout(r, 200));
+    still = count() === last ? still + 1 : 0;
+    last = count();
+  }
+}
+
 describe("error tracking receives no personal data", () => {
   it("a contact relay failure sends an event without the patient's data, address, cookies or query", async () => {
     const res = await http(frontend.url, host, `/api/contact?email=${encodeURIComponent(PATIENT.email)}`, {
@@ -94,8 +105,11 @@ describe("error tracking receives no personal data", () => {
       });
       expect(res.status).toBe(401);
     }
+    // Every rejection has been logged (so every capture has been decided), the warning has arrived, and
+    // nothing else is arriving: only then is "one event" a count and not a snapshot.
+    await expect.poll(() => frontend.output().match(/\[warn\] revalidate: auth rejected/g)?.length ?? 0, { timeout: 15_000 }).toBeGreaterThanOrEqual(25);
     await waitFor(() => envelopes.slice(before).some((e) => e.includes("auth rejected")));
-    await new Promise((r) => setTimeout(r, 2000));
+    await untilQuiet(() => envelopes.length);
     const warnings = envelopes.slice(before).filter((e) => e.includes("revalidate: auth rejected"));
     expect(warnings).toHaveLength(1);
     expect(frontend.output().match(/\[warn\] revalidate: auth rejected/g)?.length).toBeGreaterThanOrEqual(25);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Frontend } from "./support/frontend";
 import { backendJson, type DemoBackend } from "./support/demo-backend";
-import { startPair } from "./support/cache";
+import { backendRequests, startPair } from "./support/cache";
 import { http } from "./support/http";
 
 let backend: DemoBackend;
@@ -31,10 +31,18 @@ describe("readiness and graceful shutdown", () => {
     // The backend answers the page's reads slowly: the request is still rendering when SIGTERM arrives.
     await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "slow", delayMs: 1500, match: "/sites/martin/" }) });
     const inflight = http(frontend.url, "martin.dev.localhost", "/");
-    await new Promise((r) => setTimeout(r, 400));
+    // In flight once the render's first read has reached the backend (which holds it for 1.5 s).
+    await expect
+      .poll(async () => Object.keys(await backendRequests(backend)).some((key) => key.includes("/sites/martin/")), { timeout: 10_000 })
+      .toBe(true);
     const exited = frontend.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 200));
-    await expect(http(frontend.url, "martin.dev.localhost", "/readyz")).rejects.toThrow(/ECONNREFUSED/);
+    // The listener closes at once: new connections are refused while the request in flight finishes.
+    const refused = () =>
+      http(frontend.url, "martin.dev.localhost", "/readyz").then(
+        () => false,
+        (error: Error) => /ECONNREFUSED/.test(error.message),
+      );
+    await expect.poll(refused, { timeout: 5_000 }).toBe(true);
     const res = await inflight;
     expect(res.status).toBe(200);
     expect(res.body).toContain("</html>");
