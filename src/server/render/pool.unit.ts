@@ -83,19 +83,21 @@ describe("RenderPool", () => {
     expect(p.replaced).toBe(0);
   });
 
+  // The time limits below are far above what a worker's start or an echo costs on a busy machine (a
+  // 300 ms limit once refused the warm-up task itself under load), and the tests' own limits far above them.
   it("answers a hung render with RenderUnavailable after its time limit, replaces the worker, and recovers", async () => {
-    const p = pool({ timeoutMs: 300 });
+    const p = pool({ timeoutMs: 2000 });
     const first = await p.run<Echo>({ value: "warm" });
     const hung = p.run({ mode: "hang" });
     // Another task on the same worker is lost with it, and says so.
-    const neighbour = p.run({ value: "neighbour", ms: 5000 });
+    const neighbour = p.run({ value: "neighbour", ms: 10_000 });
     await expect(hung).rejects.toBeInstanceOf(RenderUnavailable);
     await expect(neighbour).rejects.toBeInstanceOf(RenderUnavailable);
     const after = await p.run<Echo>({ value: "after" });
     expect(after.echo).toBe("after");
     expect(after.threadId).not.toBe(first.threadId);
     expect(p.replaced).toBe(1);
-  });
+  }, 15_000);
 
   it("replaces a worker that dies, rejecting its task with RenderUnavailable", async () => {
     const p = pool({ size: 1 });
@@ -108,12 +110,12 @@ describe("RenderPool", () => {
   });
 
   it("a task waiting for a worker that never comes back is refused at its time limit, not kept forever", async () => {
-    const p = pool({ size: 1, perWorker: 1, timeoutMs: 400 });
+    const p = pool({ size: 1, perWorker: 1, timeoutMs: 2000 });
     const hung = p.run({ mode: "hang" });
     const queued = p.run({ value: "queued" });
     await expect(hung).rejects.toBeInstanceOf(RenderUnavailable);
     await expect(queued).rejects.toBeInstanceOf(RenderUnavailable);
-  });
+  }, 15_000);
 
   it("hands a broadcast to every worker before any task posted after it", async () => {
     const p = pool({ size: 2, perWorker: 1 });
