@@ -8,8 +8,10 @@ help: ## List the targets
 # `npm install`, not `npm ci`: the registry reachable here lacks rollup's non-Linux optional packages, so
 # npm cannot record them and `npm ci` refuses every lock file written here. `npm install` installs the
 # locked versions all the same.
+# --prefer-offline: what the machine's npm cache holds is not asked for again (a fresh clone on a machine that
+# installed once takes seconds instead of more than a minute).
 node_modules/.package-lock.json: package-lock.json package.json
-	npm install --no-audit --no-fund
+	npm install --prefer-offline --no-audit --no-fund
 	@touch $@
 
 install: node_modules/.package-lock.json ## Install the npm dependencies (locked versions)
@@ -29,8 +31,9 @@ demo-cluster: install chromium ## Two instances sharing a Redis behind nginx, on
 dev: install ## Vite dev server on port 3000 against the demo backend
 	bash ops/demo.sh --dev
 
-test: install chromium ## Lint (types, import cycles), build, then run every test (unit, integration, browser)
-	npm run lint
+# `npm run build` (qwik build) runs `npm run lint` (ESLint, TypeScript, import cycles) beside the client and
+# server builds, and fails when it fails: no separate lint step.
+test: install chromium ## Lint (types, import cycles) and build, then run every test (unit, integration, browser)
 	npm run build
 	npx vitest run
 
