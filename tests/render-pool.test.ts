@@ -139,6 +139,35 @@ describe("the cached 404 page", () => {
   });
 });
 
+describe("one practice's oversized payload", () => {
+  it("fails that page alone: refused before parsing, no worker lost, the other practices' renders answer 200", async () => {
+    // A 21 MB rich-text block exhausted a worker's heap while it was parsed, and the other renders on it failed;
+    // 5.4 MB is past the bound (backend/http.ts), the admin API takes it.
+    const huge = `<p>${"Texte très long. ".repeat(300_000)}</p>`;
+    await backendJson(backend, "/admin/settings", { method: "PUT", body: JSON.stringify({ frontendUrl: null }) });
+    try {
+      await backendJson(backend, "/admin/sites/bernard/pages/tarifs", {
+        method: "PATCH",
+        body: JSON.stringify({ blocks: [{ type: "rich_text", value: { html: huge } }] }),
+      });
+      const before = (await frontend.stats()).heapUsed;
+      const answers = await Promise.all([
+        page("bernard", "/tarifs/"),
+        ...["/", "/contact/", "/equipe/"].flatMap((path) => [page("martin", path), page("petit", path)]),
+      ]);
+      expect(answers[0].status).toBe(503);
+      expect(answers.slice(1).map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      await expect.poll(() => frontend.output()).toMatch(/backend invalid_payload on \/sites\/bernard\/pages\/tarifs\/: body over \d+ bytes/);
+      expect(frontend.output()).not.toMatch(/render worker exited/);
+      expect(frontend.alive()).toBe(true);
+      expect((await frontend.stats()).heapUsed - before).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      await backendJson(backend, "/admin/reset", { method: "POST" });
+      await backendJson(backend, "/admin/settings", { method: "PUT", body: JSON.stringify({ frontendUrl: frontend.url }) });
+    }
+  });
+});
+
 describe("without a pool (RENDER_WORKERS=0)", () => {
   it("answers unknown paths with the practice's one cached 404 page too, in front of Express", async () => {
     const alone = await startFrontend({ backendUrl: backend.url, env: { RENDER_WORKERS: "0" } });
