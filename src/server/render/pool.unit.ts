@@ -89,15 +89,27 @@ describe("RenderPool", () => {
     const p = pool({ timeoutMs: 2000 });
     const first = await p.run<Echo>({ value: "warm" });
     const hung = p.run({ mode: "hang" });
-    // Another task on the same worker is lost with it, and says so.
-    const neighbour = p.run({ value: "neighbour", ms: 10_000 });
+    // Another task on the same worker is not lost with it: it runs again on the replacement.
+    const neighbour = p.run<Echo>({ value: "neighbour" });
     await expect(hung).rejects.toBeInstanceOf(RenderUnavailable);
-    await expect(neighbour).rejects.toBeInstanceOf(RenderUnavailable);
+    expect((await neighbour).echo).toBe("neighbour");
     const after = await p.run<Echo>({ value: "after" });
     expect(after.echo).toBe("after");
     expect(after.threadId).not.toBe(first.threadId);
     expect(p.replaced).toBe(1);
   }, 15_000);
+
+  it("a worker's death does not fail the other tasks it ran: they run again on a live worker, once", async () => {
+    const p = pool({ size: 2, perWorker: 2 });
+    await Promise.all([p.run({ ms: 5 }), p.run({ ms: 5 })]);
+    // Both land on one worker (perWorker 2), the other worker busy with two long tasks of its own.
+    const others = [p.run<Echo>({ value: "o1", ms: 300 }), p.run<Echo>({ value: "o2", ms: 300 })];
+    const victim = p.run<Echo>({ value: "other practice", ms: 300 });
+    const killer = p.run({ mode: "die" });
+    await expect(killer).rejects.toBeInstanceOf(RenderUnavailable);
+    expect((await victim).echo).toBe("other practice");
+    expect((await Promise.all(others)).map((a) => a.echo)).toEqual(["o1", "o2"]);
+  });
 
   it("replaces a worker that dies, rejecting its task with RenderUnavailable", async () => {
     const p = pool({ size: 1 });
