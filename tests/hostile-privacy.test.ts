@@ -114,4 +114,27 @@ describe("error tracking receives no personal data", () => {
     expect(warnings).toHaveLength(1);
     expect(frontend.output().match(/\[warn\] revalidate: auth rejected/g)?.length).toBeGreaterThanOrEqual(25);
   });
+
+  it("a flood of one error sends one error event per message, and logs every occurrence", async () => {
+    const events = (code: string) =>
+      envelopes.filter((e) => e.includes('"type":"event"') && e.includes(`backend unreachable on /sites/${code}/contact/`)).length;
+    const logged = () => frontend.output().match(/\[error\] backend unreachable on \/sites\/(dupont|martin)\/contact\//g)?.length ?? 0;
+    const before = logged();
+    // Two practices in turn, so that the SDK's own deduplication of identical consecutive events is not
+    // what keeps the count down.
+    const martin = `martin.dev.localhost:${frontend.port}`;
+    for (let i = 0; i < 30; i++) {
+      const site = i % 2 ? martin : host;
+      const res = await http(frontend.url, site, "/api/contact", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: `http://${site}`, "x-forwarded-for": `198.51.100.${100 + i}` },
+        body: JSON.stringify({ name: "A", email: "a@example.org", message: "m", consent: true, website: "", elapsed_ms: 5000 }),
+      });
+      expect(res.status).toBe(502);
+    }
+    await expect.poll(logged, { timeout: 15_000 }).toBeGreaterThanOrEqual(before + 30);
+    await untilQuiet(() => envelopes.length);
+    // One each within the minute (dupont's was sent by the first test of this file).
+    expect([events("dupont"), events("martin")]).toEqual([1, 1]);
+  });
 });
