@@ -74,6 +74,8 @@ interface InvalidationMessage {
 export interface CoordinatorOptions {
   url: string;
   environment: string;
+  /** The deployment's namespace within the environment (names.ts, cacheNamespace). */
+  namespace: string;
   pageCache: PageCache;
   /** Empties the backend data cache (it may hold data an unseen invalidation dropped elsewhere). */
   clearData: () => void;
@@ -104,7 +106,7 @@ export class SharedCache implements SharedPages {
   private lastClear = 0;
 
   constructor(private readonly opts: CoordinatorOptions) {
-    this.names = sharedNames(opts.environment);
+    this.names = sharedNames(opts.environment, opts.namespace);
     this.log = opts.log ?? console.log;
     this.link = new RedisLink(opts.url, opts.commandTimeoutMs, {
       subscriberReady: () => void this.confirmSubscription(),
