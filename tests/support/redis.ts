@@ -16,7 +16,8 @@ export interface TestRedis {
   command: (...args: string[]) => Promise<string>;
 }
 
-export async function startRedis(): Promise<TestRedis> {
+/** `maxmemory`: the specification's 128mb unless a test needs memory pressure sooner. */
+export async function startRedis(opts: { maxmemory?: string } = {}): Promise<TestRedis> {
   const port = await freePort();
   let child: ChildProcess | null = null;
   const command = async (...args: string[]) => {
@@ -31,7 +32,7 @@ export async function startRedis(): Promise<TestRedis> {
     start: async () => {
       child = reapOnExit(spawn(
         "redis-server",
-        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--maxmemory", "128mb",
+        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--maxmemory", opts.maxmemory ?? "128mb",
           "--maxmemory-policy", "allkeys-lru"],
         { stdio: "ignore" },
       ));
