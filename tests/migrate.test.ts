@@ -5,7 +5,7 @@
  * Each step's file is checked, not only its exit status.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findRedirect, loadRedirects, parseRedirects } from "../src/server/http/redirects";
@@ -101,6 +101,62 @@ describe("the request helper of the ops scripts", () => {
       expect(seen).toEqual(["www.cabinet-dupont.fr /small?q=1", "www.cabinet-dupont.fr /big"]);
     } finally {
       server.close();
+    }
+  });
+});
+
+describe("on a hostile old site (issue 17): the crawl stays bounded", () => {
+  it("a server trickling bytes is cut at the request's wall-clock deadline, not held for minutes", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      const drip = setInterval(() => res.write("<p>...</p>"), 50);
+      res.on("close", () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      // Each byte comes well inside the idle timeout: only the deadline can end it.
+      await expect(call(`http://127.0.0.1:${port}`, "old.example", "/", { timeoutMs: 1000, deadlineMs: 700 })).rejects.toThrow(
+        "not complete within 700 ms",
+      );
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it("a link generator and a huge page: the queue, the stored text and the progress file stay bounded", async () => {
+    let n = 0;
+    const server = createServer((req, res) => {
+      if (req.url === "/robots.txt" || req.url === "/sitemap.xml") return void res.writeHead(404).end();
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      if (req.url === "/a-huge/") return void res.end(`<html><body><main><h1>Énorme</h1><p>${"mot ".repeat(60_000)}</p></main></body></html>`);
+      // Every page links to 1,500 new ones (and to the huge page).
+      const links = Array.from({ length: 1500 }, () => `<a href="/gen/${++n}/">p</a>`).join("");
+      res.end(`<html><head><title>Page</title></head><body><main><h1>Page</h1><a href="/a-huge/">h</a>${links}</main></body></html>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const dir = mkdtempSync(join(tmpdir(), "hostile-crawl-"));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const lines: string[] = [];
+      const io = { log: (line: string) => void lines.push(line), progress: () => {}, progressDone: () => {} };
+      const args = ["crawl", "hostile", "http://old.example/", "--max-pages", "30", "--connect", `127.0.0.1:${port}`, "--dir", dir];
+      expect(await main(args, io)).toBe(0);
+      const entries = JSON.parse(readFileSync(join(dir, "hostile", "crawl.json"), "utf8")) as CrawlEntry[];
+      expect(entries.length).toBe(30);
+      const huge = entries.find((e) => e.url.endsWith("/a-huge/"))!;
+      expect(huge, entries.map((e) => e.url).slice(0, 8).join(" ")).toBeDefined();
+      expect(huge.word_count).toBe(60_001);
+      expect(huge.body_text.length).toBeLessThanOrEqual(20_000);
+      expect(Math.max(...entries.map((e) => e.links.length))).toBeLessThanOrEqual(500);
+      expect(lines.join("\n")).toMatch(/links not queued: the queue holds 1000 URLs at most/);
+      expect(existsSync(join(dir, "hostile", ".crawl-state.json"))).toBe(false);
+      expect(statSync(join(dir, "hostile", "crawl.json")).size).toBeLessThan(2 * 1024 * 1024);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

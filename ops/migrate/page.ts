@@ -25,6 +25,14 @@ const CHROME = "script, style, noscript, template, svg, iframe, form, header, na
 // Block elements: their text is separated by a space (cheerio's text() would glue paragraphs together).
 const BLOCKS = "p, div, section, article, main, li, h1, h2, h3, h4, h5, h6, td, th, br, blockquote, dd, dt";
 
+/**
+ * A page's text and links are kept up to these bounds (a 4.5 MB page was stored whole, and a link generator's
+ * 3,000 links a page filled the crawl's state): the text is enough to assess and match a page, the links
+ * enough to reach a real site's every page from its menus.
+ */
+export const MAX_TEXT_CHARS = 20_000;
+export const MAX_LINKS = 500;
+
 /** The page's facts; links and image sources are absolute against `pageUrl` (or the page's <base>). */
 export function readPage(html: string, pageUrl: string): PageFacts {
   const $ = load(html);
@@ -56,10 +64,10 @@ export function readPage(html: string, pageUrl: string): PageFacts {
     title: clean($("title").first().text()),
     meta_description: clean($('meta[name="description" i]').attr("content") ?? ""),
     h1: clean($("h1").first().text()),
-    body_text: body,
+    body_text: body.slice(0, MAX_TEXT_CHARS),
     images,
     word_count: wordCount(body),
-    links: [...links].sort(),
+    links: [...links].slice(0, MAX_LINKS).sort(), // the first ones in the page (its menus), then sorted
     noindex: /noindex/i.test(robots),
   };
 }
