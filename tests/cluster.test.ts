@@ -165,5 +165,7 @@ describe("several instances on one Redis", () => {
     expect(await edit(instances[0], title)).toBe(200);
     expect(Date.now() - started).toBeLessThan(5000);
     for (const frontend of instances.slice(0, 2)) expect(titleOf(await page(frontend))).toContain(title);
+    // The instance that noticed says so in its log.
+    expect(instances[0].output()).toMatch(/instance [0-9a-f]{8} left the dev cluster \(its lease lapsed\)/);
   }, 60_000);
 });

@@ -186,7 +186,7 @@ export class SharedCache implements SharedPages {
         if (!pending.size) break;
         // Whoever has not answered yet and whose lease lapsed is dead: not waited for.
         const leases = await this.link.run<(string | null)[]>(["MGET", ...[...pending].map(this.names.lease)]);
-        [...pending].forEach((member, i) => leases[i] === null && pending.delete(member));
+        [...pending].forEach((member, i) => leases[i] === null && pending.delete(member) && this.left(member));
       }
       // Bumped after the acknowledgements: from now on every older page fails the version check.
       const expanded = expandTags(tags);
@@ -262,8 +262,16 @@ export class SharedCache implements SharedPages {
     if (!members.length) return [];
     const leases = await this.link.run<(string | null)[]>(["MGET", ...members.map(this.names.lease)]);
     const dead = members.filter((_, i) => leases[i] === null);
-    if (dead.length) this.link.run(["SREM", this.names.members, ...dead]).catch(() => undefined);
+    if (dead.length) {
+      for (const member of dead) this.left(member);
+      this.link.run(["SREM", this.names.members, ...dead]).catch(() => undefined);
+    }
     return members.filter((_, i) => leases[i] !== null);
+  }
+
+  /** An operator wants to see an instance go (a crash, a stop): logged by the instance that notices. */
+  private left(member: string): void {
+    this.log(`shared cache: instance ${member.slice(0, 8)} left the ${this.opts.environment} cluster (its lease lapsed)`);
   }
 
   /** A subscriber that (re)connected is trusted once a probe published to this instance came back through it. */
