@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import { BackendError } from "./errors";
+import { readUpTo } from "../util/read-up-to";
 
 export interface HttpOptions {
   baseUrl: string;
@@ -49,19 +50,10 @@ export async function readBounded(response: Response, endpoint: string, max = MA
   }
   if (!response.body) return "";
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const text = await readUpTo(reader, max);
+  if (text !== null) return text;
+  await reader.cancel();
+  throw tooLarge();
 }
 
 /**
