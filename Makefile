@@ -8,8 +8,10 @@ help: ## List the targets
 # `npm install`, not `npm ci`: the registry reachable here lacks rollup's non-Linux optional packages, so
 # npm cannot record them and `npm ci` refuses every lock file written here. `npm install` installs the
 # locked versions all the same.
+# --prefer-offline: what the machine's npm cache holds is not asked for again (a fresh clone on a machine that
+# installed once takes seconds instead of more than a minute).
 node_modules/.package-lock.json: package-lock.json package.json
-	npm install --no-audit --no-fund
+	npm install --prefer-offline --no-audit --no-fund
 	@touch $@
 
 install: node_modules/.package-lock.json ## Install the npm dependencies (locked versions)
@@ -29,8 +31,9 @@ demo-cluster: install chromium ## Two instances sharing a Redis behind nginx, on
 dev: install ## Vite dev server on port 3000 against the demo backend
 	bash ops/demo.sh --dev
 
-test: install chromium ## Lint (types, import cycles), build, then run every test (unit, integration, browser)
-	npm run lint
+# `npm run build` (qwik build) runs `npm run lint` (ESLint, TypeScript, import cycles) beside the client and
+# server builds, and fails when it fails: no separate lint step.
+test: install chromium ## Lint (types, import cycles) and build, then run every test (unit, integration, browser)
 	npm run build
 	npx vitest run
 
@@ -47,9 +50,15 @@ soak: build ## Two instances on one Redis under edits and backend faults for 3 m
 
 ENV ?=
 REF ?=
-# ENV and REF reach the scripts through the environment ("$$ENV" in the recipes), never pasted into a
-# shell line: `make deploy ENV='dev; id #'` must not run `id`. Both are checked before anything runs.
-export ENV REF
+ARGS ?=
+# ENV, REF and ARGS reach the scripts through the environment ("$$ENV" in the recipes), never pasted into a
+# shell line: `make deploy ENV='dev; id #'` must not run `id`. Each is first reduced to its raw text
+# (`$(value ...)` in a simply expanded variable): exported as given, `REF='$(shell touch pwned)'` made make
+# itself run the command. ENV and REF are checked before anything runs.
+override ENV := $(value ENV)
+override REF := $(value REF)
+override ARGS := $(value ARGS)
+export ENV REF ARGS
 CHECK_ENV = [[ "$$ENV" =~ ^(dev|staging|prod)$$ ]] || { echo "make: ENV must be dev, staging or prod" >&2; exit 2; }
 CHECK_REF = [[ "$$REF" =~ ^[A-Za-z0-9._/-]*$$ ]] || { echo "make: REF may hold letters, digits and . _ / - only" >&2; exit 2; }
 
@@ -75,7 +84,8 @@ encrypt: ## Encrypt the server's plaintext env file back into ops/secrets/: ENV=
 	@$(CHECK_ENV)
 	ops/secrets.sh encrypt "$$ENV"
 
+# ARGS is split into words by bash's `read`, which runs nothing: `;`, `$(...)` and backquotes stay text.
 migrate: install ## Migration toolkit step: ARGS="crawl <code> <old-site-url>" (README "Migrating a practice")
-	npm run migrate -- $(ARGS)
+	@read -ra args <<< "$$ARGS"; npm run migrate -- "$${args[@]}"
 
 .PHONY: deploy quickdeploy smoke setup decrypt encrypt migrate

@@ -22,13 +22,14 @@ export interface CallOptions {
   /** A longer body fails the request (default 5 MB). */
   maxBytes?: number;
   /**
-   * Wall-clock limit for the whole answer (headers and body), none by default: `timeoutMs` is per idle
-   * socket, so a server trickling a byte every few seconds would otherwise hold the request for ever.
+   * The whole exchange must be over in this long (default 30 s): `timeoutMs` is per idle socket, so a server
+   * trickling a few bytes every few seconds held a request for minutes.
    */
   deadlineMs?: number;
 }
 
 const TIMEOUT_MS = 10_000;
+const DEADLINE_MS = 30_000;
 const MAX_BYTES = 5 * 1024 * 1024;
 
 /** `base` is where to connect (scheme, address, port); `host` the Host header and TLS server name. */
@@ -37,8 +38,15 @@ export function call(base: string, host: string, path: string, opts: CallOptions
   const send = url.protocol === "https:" ? httpsRequest : request;
   const timeout = opts.timeoutMs ?? TIMEOUT_MS;
   const maxBytes = opts.maxBytes ?? MAX_BYTES;
-  let timer: NodeJS.Timeout | undefined;
-  return new Promise<Answer>((resolve, reject) => {
+  const deadlineMs = opts.deadlineMs ?? DEADLINE_MS;
+  return new Promise((resolve, reject) => {
+    const deadline = setTimeout(() => req.destroy(new Error(`not complete within ${deadlineMs} ms`)), deadlineMs);
+    const settle = <T>(done: (value: T) => void) => (value: T) => {
+      clearTimeout(deadline);
+      done(value);
+    };
+    resolve = settle(resolve);
+    reject = settle(reject);
     const req = send(
       {
         host: url.hostname,
@@ -73,18 +81,9 @@ export function call(base: string, host: string, path: string, opts: CallOptions
     );
     req.on("timeout", () => req.destroy(new Error(`no answer within ${timeout} ms`)));
     req.on("error", reject);
-    if (opts.deadlineMs) {
-      const deadline = opts.deadlineMs;
-      timer = setTimeout(() => {
-        const error = new Error(`no complete answer within ${deadline} ms`);
-        // The socket goes with the request (and the response on it); the answer is refused.
-        req.destroy(error);
-        reject(error);
-      }, deadline);
-    }
     if (opts.body) req.end(opts.body);
     else req.end();
-  }).finally(() => clearTimeout(timer));
+  });
 }
 
 /**

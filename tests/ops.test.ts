@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -89,6 +89,22 @@ describe("ops/deploy.sh reads the deployment's values from the env file only", (
 });
 
 describe("Makefile", () => {
+  it.each([
+    ["deploy", ["ENV=dev", "REF=$(shell touch PWNED)"]],
+    ["decrypt", ["ENV=$(shell touch PWNED)"]],
+    ["quickdeploy", ["ENV=$(shell touch PWNED)dev"]],
+    ["migrate", ["ARGS=crawl x; touch PWNED #"]],
+    ["migrate", ["ARGS=crawl $(touch PWNED) `touch PWNED`"]],
+  ])("make %s %j: make and the shell run nothing of it", (target, assignments) => {
+    const marker = join(mkdtempSync(join(tmpdir(), "make-")), "pwned");
+    const result = spawnSync("make", ["--no-print-directory", target, ...assignments.map((a) => a.replaceAll("PWNED", marker))], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, HOME: tmpdir(), DEPLOY_ROOT: mkdtempSync(join(tmpdir(), "deploy-")) },
+    });
+    expect(existsSync(marker), `${result.stdout}${result.stderr}`).toBe(false);
+    expect(result.status).not.toBe(0);
+  });
+
   it.each([
     ["deploy", "ENV=dev; id #"],
     ["deploy", "ENV=dev $(id)"],

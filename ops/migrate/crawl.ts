@@ -2,13 +2,9 @@
  * Step 1, crawl: every page of the old site, the way a search engine found them. Honours robots.txt,
  * starts from the home page and the sitemaps, follows same-site links, with bounded concurrency and a
  * page cap. Each URL is recorded with its final status and the redirects on the way. Progress is saved
- * as pages are done (.crawl-state.json, at most once a second), so an interrupted crawl resumes where it
- * stopped, and a capped crawl is extended by a run with a higher --max-pages; --restart starts over.
- * Writes crawl.json when done.
- *
- * Bounded on a hostile site: each page has a wall-clock limit (a server trickling bytes cannot hold a
- * worker), the queue holds at most QUEUE_PER_PAGE times the page cap (a link generator cannot grow it, nor
- * the state file), and each page's text is capped (page.ts).
+ * every second and on the way out (.crawl-state.json), so an interrupted crawl resumes where it stopped;
+ * --restart starts over. Writes crawl.json when done. Bounded whatever the site does: a wall-clock limit
+ * per page, a queue bound, text and links capped per page (page.ts).
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -33,28 +29,26 @@ import type { StepIo } from "./io";
 export const crawlSpec: StepSpec = {
   name: "crawl",
   positionals: ["code", "old-site-url"],
-  options: ["max-pages", "concurrency", "connect", "page-timeout", "dir"],
+  options: ["max-pages", "concurrency", "connect", "dir"],
   flags: ["restart"],
-  usage: `crawl <code> <old-site-url> [--max-pages N] [--concurrency N] [--connect HOST:PORT] [--page-timeout S] [--restart] [--dir DIR]
+  usage: `crawl <code> <old-site-url> [--max-pages N] [--concurrency N] [--connect HOST:PORT] [--restart] [--dir DIR]
   Crawls the practice's old site (same host only, robots.txt honoured, links and sitemaps followed) and
   writes <dir>/<code>/crawl.json. An interrupted crawl resumes on the next run; --restart starts over.
   --max-pages N      stop after N URLs (default 500)
   --concurrency N    requests at once (default 4)
   --connect H:P      send the requests to H:P with the old site's Host (as curl --connect-to)
-  --page-timeout S   give up on a URL not answered in full within S seconds (default 30)
   --dir DIR          the migrations directory (default $MIGRATIONS_DIR, else migrations)`,
 };
 
 export const USER_AGENT = "practice-migration-crawler";
 const MAX_HOPS = 10;
-const MAX_SITEMAPS = 20;
-/** Queued URLs kept, per page of the cap (never fewer than QUEUE_MIN): enough to extend a capped crawl. */
-const QUEUE_PER_PAGE = 4;
-const QUEUE_MIN = 1_000;
-/** The state file is rewritten at most this often (it holds every page done so far). */
-const SAVE_INTERVAL_MS = 1_000;
+/** One page (every hop of its redirects) must be fetched within this long, however slowly it trickles. */
+const PAGE_DEADLINE_MS = 15_000;
+/** The progress file is written at most this often (it was rewritten after every page: 57 MB each time). */
+const SAVE_EVERY_MS = 1000;
 /** A 5xx is asked once more after this pause: a temporary error must not make a real page look like one to skip. */
 const RETRY_5XX_MS = 500;
+const MAX_SITEMAPS = 20;
 // Not pages: the crawl records images through the pages that show them, and skips other assets.
 const ASSET = /\.(?:jpe?g|png|gif|webp|avif|svg|ico|css|js|mjs|map|pdf|zip|gz|mp4|mp3|woff2?|ttf|eot|xml|txt|json)$/i;
 
@@ -71,7 +65,6 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   const start = urlArgument(parsed.positional["old-site-url"], "the old site URL");
   const maxPages = intOption(parsed, "max-pages", 500);
   const concurrency = intOption(parsed, "concurrency", 4, 32);
-  const deadlineMs = intOption(parsed, "page-timeout", 30, 600) * 1000;
   const connect = connectOption(parsed);
   const dir = migrationDir(code, parsed.options.dir);
   const stateFile = join(dir, CRAWL_STATE_FILE);
@@ -80,7 +73,13 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   const { base, host } = target(start, connect);
 
   const get = (url: string) =>
-    call(base, host, pathOf(url), { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.5", "user-agent": USER_AGENT }, deadlineMs });
+    call(base, host, pathOf(url), {
+      headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.5", "user-agent": USER_AGENT },
+      deadlineMs: PAGE_DEADLINE_MS,
+    });
+  // URLs waiting at most: enough for every page the cap allows and more; a link generator cannot grow it.
+  const queueLimit = Math.max(2 * maxPages, 1000);
+  let notQueued = 0;
 
   /** Same site, the start URL's scheme, no fragment; null for another site or an asset. */
   const onSite = (href: string): string | null => {
@@ -114,14 +113,11 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   const allowed = (url: string) => robots.isAllowed(url, USER_AGENT) !== false;
 
   const seen = new Set([...state.done.map((e) => e.url), ...state.queue, ...state.disallowed]);
-  const queueLimit = Math.max(QUEUE_MIN, QUEUE_PER_PAGE * maxPages);
-  let overflow = 0;
   const enqueue = (href: string) => {
     const url = onSite(href);
     if (!url || seen.has(url)) return;
-    // Past the bound a URL is not remembered either (the seen set stays bounded too), only counted.
-    if (state.queue.length + state.disallowed.length >= queueLimit) {
-      overflow++;
+    if (state.queue.length >= queueLimit || state.disallowed.length >= queueLimit) {
+      notQueued++; // not marked seen: queued if it turns up again once there is room
       return;
     }
     seen.add(url);
@@ -135,12 +131,15 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   }
 
   const inflight = new Set<string>();
+  const saveNow = () => writeJson(stateFile, { ...state, queue: [...inflight, ...state.queue] });
   let savedAt = 0;
   const save = () => {
-    if (Date.now() - savedAt < SAVE_INTERVAL_MS) return;
-    writeJson(stateFile, { ...state, queue: [...inflight, ...state.queue] });
+    if (Date.now() - savedAt < SAVE_EVERY_MS) return;
     savedAt = Date.now();
+    saveNow();
   };
+  // Ctrl-C exits at once (cli.ts): the last pages since a save are written on the way out.
+  process.on("exit", saveNow);
   const errors = () => state.done.filter((e) => e.status === 0 || e.status >= 400).length;
   const progress = () => io.progress(`crawl: ${state.done.length} done, ${state.queue.length + inflight.size} queued, ${errors()} errors`);
 
@@ -223,18 +222,22 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
       progress();
     }
   }
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    process.off("exit", saveNow);
+  }
 
   const entries = crawlSchema.parse(state.done.map(orderedEntry)).sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   const file = join(dir, CRAWL_FILE);
   writeJson(file, entries);
   // A capped crawl keeps its progress: the next run with a higher --max-pages extends it instead of starting over.
-  if (capped) writeJson(stateFile, state);
+  if (capped) saveNow();
   else rmSync(stateFile, { force: true });
   io.progressDone();
   io.log(`crawl: ${entries.length} URLs written to ${file}: ${entries.filter((e) => e.status === 200 && !e.redirects.length).length} pages, ${entries.filter((e) => e.redirects.length).length} redirects, ${errors()} errors; ${state.disallowed.length} disallowed by robots.txt`);
+  if (notQueued) io.log(`crawl: ${notQueued} links not queued: the queue holds ${queueLimit} URLs at most (--max-pages ${maxPages})`);
   if (capped) io.log(`crawl: page cap reached (--max-pages ${maxPages}): ${state.queue.length} queued URLs not crawled; a higher --max-pages extends this crawl`);
-  if (overflow) io.log(`crawl: queue bound reached (${queueLimit} URLs): ${overflow} more links not queued`);
   return 0;
 }
 

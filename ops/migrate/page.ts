@@ -21,15 +21,18 @@ export interface PageFacts {
 
 const clean = (text: string) => text.replace(/\s+/g, " ").trim();
 
-/** A page's text kept at most (characters): plenty to judge and match a page, bounded on a 5 MB page. */
-export const MAX_TEXT_CHARS = 100_000;
-/** Same-site links kept per page: a real menu and content have far fewer; a link generator is cut here. */
-export const MAX_LINKS = 500;
-
 // Elements that are not the page's own content.
 const CHROME = "script, style, noscript, template, svg, iframe, form, header, nav, footer, aside, [role=navigation], [role=banner], [role=contentinfo]";
 // Block elements: their text is separated by a space (cheerio's text() would glue paragraphs together).
 const BLOCKS = "p, div, section, article, main, li, h1, h2, h3, h4, h5, h6, td, th, br, blockquote, dd, dt";
+
+/**
+ * A page's text and links are kept up to these bounds (a 4.5 MB page was stored whole, and a link generator's
+ * 3,000 links a page filled the crawl's state): the text is enough to assess and match a page, the links
+ * enough to reach a real site's every page from its menus.
+ */
+export const MAX_TEXT_CHARS = 20_000;
+export const MAX_LINKS = 500;
 
 /** The page's facts; links and image sources are absolute against `pageUrl` (or the page's <base>). */
 export function readPage(html: string, pageUrl: string): PageFacts {
@@ -63,15 +66,15 @@ export function readPage(html: string, pageUrl: string): PageFacts {
   main.find(BLOCKS).each((_, el) => {
     $(el).prepend(" ").append(" ");
   });
-  const body = clean(main.text()).slice(0, MAX_TEXT_CHARS);
+  const body = clean(main.text());
   return {
     title: clean($("title").first().text()),
     meta_description: clean($('meta[name="description" i]').attr("content") ?? ""),
     h1,
-    body_text: body,
+    body_text: body.slice(0, MAX_TEXT_CHARS),
     images,
     word_count: wordCount(body),
-    links: [...links].sort().slice(0, MAX_LINKS),
+    links: [...links].slice(0, MAX_LINKS).sort(), // the first ones in the page (its menus), then sorted
     noindex: /noindex/i.test(robots),
   };
 }

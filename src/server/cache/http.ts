@@ -21,6 +21,7 @@ import { cacheKey, cacheTarget, hostKeyPart } from "./key";
 import type { PageCache } from "./page-cache";
 import { writeEntry } from "./serve";
 import { copyHeaders } from "../util/headers";
+import { hasOneHost } from "../tenancy/host";
 import { requestScheme, type TrustFn } from "../util/request-scheme";
 import type { RenderResult } from "./entry";
 
@@ -65,7 +66,8 @@ export function cacheFront(cache: PageCache, opts: CacheFrontOptions, next: Requ
   return (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method!;
     const host = req.headers.host;
-    if ((method === "GET" || method === "HEAD") && host) {
+    // Two Host headers go to the stack, which refuses them (http/request-rules.ts).
+    if ((method === "GET" || method === "HEAD") && host && hasOneHost(req.rawHeaders)) {
       const info = lookup(host);
       if (info) {
         const scheme = requestScheme(req, trust);
