@@ -254,7 +254,7 @@ describe("a practice's migration, step by step", () => {
     } finally {
       rmSync(capRoot, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 
   it("assess: a verdict per page with its reason, thin pages, duplicates, a summary", async () => {
     const run = await migrate(["assess", "dupont"], env);
