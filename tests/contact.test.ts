@@ -303,7 +303,8 @@ describe("backend failures", () => {
   describe("against a contract double", () => {
     let double: Server;
     let doubleUrl: string;
-    let answer: { status: number; body?: unknown; delayMs?: number };
+    // The server's start-up probe asks for a configuration before any test sets an answer: a plain 200.
+    let answer: { status: number; body?: unknown; delayMs?: number } = { status: 200, body: {} };
     let viaDouble: Frontend;
     let dh: string;
 

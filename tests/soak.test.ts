@@ -11,7 +11,8 @@ describe("soak, short", () => {
     const lines: string[] = [];
     const result = await runSoak({ seconds: 20, workers: 3, log: (line) => lines.push(line) });
     expect(result.wrong, lines.join("\n")).toBe(0);
-    expect(result.requests).toBeGreaterThan(100);
+    // Enough answers to have crossed several edits (an idle machine does about 150 in 20 s; a loaded one 60).
+    expect(result.requests).toBeGreaterThan(30);
     expect(result.confirmed).toBeGreaterThan(result.edits / 2);
     // Flat after warm-up: the live set is a few dozen pages, so growth is noise, not a leak.
     for (const rss of result.rss) expect(rss.end - rss.warm, lines.join("\n")).toBeLessThan(64);
