@@ -45,11 +45,15 @@ soak: build ## Two instances on one Redis under edits and backend faults for 3 m
 
 .PHONY: help install chromium build demo demo-cluster dev test lint bench soak
 
-ENV ?=
-REF ?=
-# ENV and REF reach the scripts through the environment ("$$ENV" in the recipes), never pasted into a
-# shell line: `make deploy ENV='dev; id #'` must not run `id`. Both are checked before anything runs.
-export ENV REF
+# Operator inputs (ENV, REF, ARGS) reach the scripts through the environment ("$$ENV" in the recipes), never
+# pasted into a shell line: `make deploy ENV='dev; id #'` must not run `id`. Make itself would run
+# `$(shell ...)` written in a value from the command line or the environment when it expands that value
+# (exporting it does), so each is first copied raw with $(value ...) into a simple variable, which make
+# exports without expanding again. ENV and REF are then checked before anything runs.
+override ENV := $(value ENV)
+override REF := $(value REF)
+override ARGS := $(value ARGS)
+export ENV REF ARGS
 CHECK_ENV = [[ "$$ENV" =~ ^(dev|staging|prod)$$ ]] || { echo "make: ENV must be dev, staging or prod" >&2; exit 2; }
 CHECK_REF = [[ "$$REF" =~ ^[A-Za-z0-9._/-]*$$ ]] || { echo "make: REF may hold letters, digits and . _ / - only" >&2; exit 2; }
 
@@ -75,7 +79,9 @@ encrypt: ## Encrypt the server's plaintext env file back into ops/secrets/: ENV=
 	@$(CHECK_ENV)
 	ops/secrets.sh encrypt "$$ENV"
 
+# ARGS is split into words by bash's `read` (no quotes, globs, `;` or substitutions interpreted), then passed
+# as separate arguments.
 migrate: install ## Migration toolkit step: ARGS="crawl <code> <old-site-url>" (README "Migrating a practice")
-	npm run migrate -- $(ARGS)
+	@read -r -a args <<< "$$ARGS"; npm run migrate -- "$${args[@]}"
 
 .PHONY: deploy quickdeploy smoke setup decrypt encrypt migrate

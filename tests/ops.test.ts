@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -105,6 +105,40 @@ describe("Makefile", () => {
     expect(out).not.toMatch(/uid=\d+/);
     expect(result.status).not.toBe(0);
     expect(out).toMatch(/make: (ENV must be dev, staging or prod|REF may hold)/);
+  });
+
+  // Make expands `$(shell ...)` in a value it exports, and pastes `$(ARGS)` into the recipe: none may run.
+  // `npm` is a stand-in that records its arguments, so the migrate recipe runs without starting the toolkit.
+  function makeWithStubNpm(args: string[]) {
+    const dir = mkdtempSync(join(tmpdir(), "make-"));
+    writeFileSync(join(dir, "npm"), `#!/bin/sh\nprintf '%s\\n' "$@" > "${dir}/npm-args"\n`);
+    chmodSync(join(dir, "npm"), 0o755);
+    const pwned = join(dir, "pwned");
+    const result = spawnSync("make", ["--no-print-directory", ...args.map((a) => a.replace("PWNED", pwned))], {
+      encoding: "utf8",
+      env: { PATH: `${dir}:${process.env.PATH}`, HOME: tmpdir(), DEPLOY_ROOT: dir },
+    });
+    const npmArgs = existsSync(join(dir, "npm-args")) ? readFileSync(join(dir, "npm-args"), "utf8").split("\n").slice(0, -1) : [];
+    return { result, pwned: existsSync(pwned), npmArgs, out: `${result.stdout}${result.stderr}` };
+  }
+
+  it.each([
+    [["deploy", "ENV=dev", "REF=$(shell touch PWNED)"]],
+    [["decrypt", "ENV=$(shell touch PWNED)"]],
+    [["quickdeploy", "ENV=dev$(shell touch PWNED)"]],
+  ])("make %j runs no command written in a variable", (args) => {
+    const { result, pwned, out } = makeWithStubNpm(args);
+    expect(result.status, out).not.toBe(0);
+    expect(pwned).toBe(false);
+  });
+
+  it("make migrate passes ARGS on as separate words, running none of them", () => {
+    const chained = makeWithStubNpm(["migrate", "ARGS=crawl x; touch PWNED #"]);
+    expect(chained.pwned).toBe(false);
+    expect(chained.npmArgs).toEqual(["run", "migrate", "--", "crawl", "x;", "touch", expect.stringMatching(/pwned$/), "#"]);
+    const substituted = makeWithStubNpm(["migrate", "ARGS=crawl $(shell touch PWNED) `touch PWNED`"]);
+    expect(substituted.pwned).toBe(false);
+    expect(substituted.npmArgs.slice(3, 5)).toEqual(["crawl", "$(shell"]);
   });
 });
 
