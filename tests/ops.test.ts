@@ -51,6 +51,10 @@ describe("ops/deploy.sh", () => {
     expect(out).toMatch(/\+ docker compose -p practice-frontend-prod -f ops\/compose\/compose.yml -f ops\/compose\/compose.prod.yml build/);
     expect(out).toMatch(/up -d --wait/);
     expect(out).toContain("+ nginx -t");
+    expect(out).toContain("--tls-certificate /etc/nginx/tls/practice-sites.crt --tls-key /etc/nginx/tls/practice-sites.key");
+    expect(out).not.toContain("self-signed.sh");
+    expect(out).not.toMatch(/is live/);
+    expect(out).toContain("dry run: nothing was changed");
     expect(out).toMatch(/SMOKE_HOST=http:\/\/127.0.0.1:3000 npx tsx ops\/smoke.ts/);
   });
 
@@ -59,6 +63,7 @@ describe("ops/deploy.sh", () => {
     expect(dev.status).toBe(0);
     expect(dev.out).toContain("+ git checkout --detach origin/develop");
     expect(dev.out).toContain("practice-frontend-dev");
+    expect(dev.out).toMatch(/\+ ops\/nginx\/self-signed.sh \S+ \S+ \\\*\.dev\.preview\.example\.org/);
     const quick = run("ops/deploy.sh", ["staging", "--quick", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
     expect(quick.status).toBe(0);
     expect(quick.out).not.toContain("git fetch");
