@@ -8,8 +8,10 @@ help: ## List the targets
 # `npm install`, not `npm ci`: the registry reachable here lacks rollup's non-Linux optional packages, so
 # npm cannot record them and `npm ci` refuses every lock file written here. `npm install` installs the
 # locked versions all the same.
+# --prefer-offline: what the machine's npm cache holds is not asked for again (a fresh clone on a machine that
+# installed once takes seconds instead of more than a minute).
 node_modules/.package-lock.json: package-lock.json package.json
-	npm install --no-audit --no-fund
+	npm install --prefer-offline --no-audit --no-fund
 	@touch $@
 
 install: node_modules/.package-lock.json ## Install the npm dependencies (locked versions)
@@ -29,8 +31,9 @@ demo-cluster: install chromium ## Two instances sharing a Redis behind nginx, on
 dev: install ## Vite dev server on port 3000 against the demo backend
 	bash ops/demo.sh --dev
 
-test: install chromium ## Lint (types, import cycles), build, then run every test (unit, integration, browser)
-	npm run lint
+# `npm run build` (qwik build) runs `npm run lint` (ESLint, TypeScript, import cycles) beside the client and
+# server builds, and fails when it fails: no separate lint step.
+test: install chromium ## Lint (types, import cycles) and build, then run every test (unit, integration, browser)
 	npm run build
 	npx vitest run
 
@@ -45,11 +48,13 @@ soak: build ## Two instances on one Redis under edits and backend faults for 3 m
 
 .PHONY: help install chromium build demo demo-cluster dev test lint bench soak
 
-# Operator inputs (ENV, REF, ARGS) reach the scripts through the environment ("$$ENV" in the recipes), never
-# pasted into a shell line: `make deploy ENV='dev; id #'` must not run `id`. Make itself would run
-# `$(shell ...)` written in a value from the command line or the environment when it expands that value
-# (exporting it does), so each is first copied raw with $(value ...) into a simple variable, which make
-# exports without expanding again. ENV and REF are then checked before anything runs.
+ENV ?=
+REF ?=
+ARGS ?=
+# ENV, REF and ARGS reach the scripts through the environment ("$$ENV" in the recipes), never pasted into a
+# shell line: `make deploy ENV='dev; id #'` must not run `id`. Each is first reduced to its raw text
+# (`$(value ...)` in a simply expanded variable): exported as given, `REF='$(shell touch pwned)'` made make
+# itself run the command. ENV and REF are checked before anything runs.
 override ENV := $(value ENV)
 override REF := $(value REF)
 override ARGS := $(value ARGS)
@@ -79,9 +84,8 @@ encrypt: ## Encrypt the server's plaintext env file back into ops/secrets/: ENV=
 	@$(CHECK_ENV)
 	ops/secrets.sh encrypt "$$ENV"
 
-# ARGS is split into words by bash's `read` (no quotes, globs, `;` or substitutions interpreted), then passed
-# as separate arguments.
+# ARGS is split into words by bash's `read`, which runs nothing: `;`, `$(...)` and backquotes stay text.
 migrate: install ## Migration toolkit step: ARGS="crawl <code> <old-site-url>" (README "Migrating a practice")
-	@read -r -a args <<< "$$ARGS"; npm run migrate -- "$${args[@]}"
+	@read -ra args <<< "$$ARGS"; npm run migrate -- "$${args[@]}"
 
 .PHONY: deploy quickdeploy smoke setup decrypt encrypt migrate

@@ -1,7 +1,7 @@
 /**
  * Base vite config: Qwik + Qwik City. The Express server build extends it in adapters/express/vite.config.ts.
  */
-import { defineConfig, loadEnv, type UserConfig } from "vite";
+import { defineConfig, loadEnv, type Plugin, type UserConfig } from "vite";
 import { qwikVite } from "@builder.io/qwik/optimizer";
 import { qwikCity } from "@builder.io/qwik-city/vite";
 import { fileURLToPath } from "node:url";
@@ -30,6 +30,7 @@ export default defineConfig(({ command, mode }): UserConfig => {
       qwikCity({ trailingSlash: true }),
       // enableRequestRewrite: ev.rewrite() keeps public URLs while routing to /_sites/<code>/ (DESIGN.md).
       qwikVite({ experimental: ["enableRequestRewrite"] }),
+      practiceIndex(),
     ],
     resolve: { alias: { "~": fileURLToPath(new URL("./src", import.meta.url)) } },
     server: {
@@ -46,4 +47,28 @@ function devAllowedHosts(): string[] {
   const registry = loadRegistry(process.env.TENANTS_FILE || "tenants/practices.json");
   const preview = process.env.PREVIEW_DOMAIN ? [`.${process.env.PREVIEW_DOMAIN}`] : [];
   return [".localhost", ...preview, ...registry.byHost.keys()];
+}
+
+/**
+ * The dev server's bare http://localhost:<port>/ (the address vite prints) names no practice, so it would be
+ * a 404: it answers the list of the practices' preview URLs instead, and the first link a developer sees
+ * leads somewhere. Dev server only; the production server never sees it.
+ */
+function practiceIndex(): Plugin {
+  return {
+    name: "practice-index",
+    apply: "serve",
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const [hostname, port = ""] = (req.headers.host ?? "").split(/:(?=\d+$)/);
+        if (req.url !== "/" || !["localhost", "127.0.0.1"].includes(hostname)) return next();
+        const { ENVIRONMENT, PREVIEW_DOMAIN } = process.env;
+        const registry = loadRegistry(process.env.TENANTS_FILE || "tenants/practices.json");
+        const hosts = registry.practices.map((p) => (PREVIEW_DOMAIN ? `${p.code}.${ENVIRONMENT}.${PREVIEW_DOMAIN}` : p.domains[0]));
+        const links = hosts.map((h) => `<li><a href="http://${h}${port ? `:${port}` : ""}/">${h}</a></li>`).join("");
+        res.setHeader("Content-Type", "text/html; charset=utf-8");
+        res.end(`<!doctype html><html lang="en"><title>Practices</title><h1>Practices on this dev server</h1><ul>${links}</ul>`);
+      });
+    },
+  };
 }

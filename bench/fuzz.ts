@@ -109,11 +109,18 @@ const PATH_MUTATIONS: ((p: string) => string)[] = [
   (p) => `${p}%00/`,
   (p) => `${p}%zz/`,
   (p) => `${p}é/`,
+  // Issue 17's shapes: backslashes, fragments, Qwik call parameters.
+  (p) => p.replace(/\//g, "\\"),
+  (p) => `/zz${int(1000)}\\..${p.replace(/\//g, "\\")}`,
+  (p) => `/\\evil.example${p}./`,
+  (p) => `${p}#r${int(1e6)}`,
+  (p) => `${p}?${pick(["qdata", "qfunc", "qaction"])}=${int(1e6)}`,
 ];
 
 const ODD_PATHS = [
   () => `/api/og?title=${encodeURIComponent(`Titre ${int(1e9)}`)}`,
   () => `/api/og?title=${"x".repeat(int(5000))}`,
+  () => `/api/og${pick(["", "/"])}?title=${"%20".repeat(int(40))}Contact${pick(["%20", "%09", "%0A", ""]).repeat(int(5))}`,
   () => `/api/media?path=/media/${pick(PRACTICES)}/${int(1e6)}.png&w=${pick([160, 320, 7, -1, 99999])}`,
   () => `/api/media?path=${pick(["http://169.254.169.254/", "/media/../../etc/passwd", "//evil.example/x.png"])}`,
   () => `/media/${pick(PRACTICES)}/logo.svg`,
@@ -142,7 +149,7 @@ function hostile(port: number, paths: Map<string, string[]>): Req {
     `${code}.dev.localhost:${port}.evil.example`,
   ]);
   const base = pick(paths.get(code) ?? ["/"]);
-  const method = pick(["GET", "GET", "GET", "HEAD", "POST", "POST", "PUT", "DELETE", "OPTIONS"]);
+  const method = pick(["GET", "GET", "GET", "HEAD", "POST", "POST", "PUT", "DELETE", "OPTIONS", "PROPFIND", "TRACE", "PATCH"]);
   const bodyRoutes = ["/api/contact", "/api/contact/", "/api/revalidate", "/webhooks/revalidate/", base];
   const path =
     method === "POST" && random() < 0.5

@@ -16,7 +16,11 @@ REDIS_PORT="${REDIS_PORT:-6390}"
 DEMO_BACKEND_PORT="${DEMO_BACKEND_PORT:-4000}"
 WORK="$PWD/tmp/demo-cluster"
 # The instances read the demo backend wherever it listens (.env.development names port 4000).
-export BACKEND_API_URL="http://127.0.0.1:${DEMO_BACKEND_PORT}/api/v1/websites"
+backend_origin="http://127.0.0.1:${DEMO_BACKEND_PORT}"
+export BACKEND_API_URL="${backend_origin}/api/v1/websites" BUILD_API_URL="${backend_origin}/api/v1/websites"
+export BUILD_CMS_ORIGIN="$backend_origin"
+# shellcheck source=ops/demo-build.sh
+source ops/demo-build.sh
 
 for port in "$PORT_A" "$PORT_B" "$NGINX_PORT" "$REDIS_PORT" "$DEMO_BACKEND_PORT"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
@@ -28,15 +32,16 @@ for tool in redis-server nginx; do
   command -v "$tool" >/dev/null || { echo "$tool is missing: run 'make chromium' (installs Debian's nginx and redis-server)." >&2; exit 1; }
 done
 
-npm run build
 rm -rf "$WORK" && mkdir -p "$WORK"
 
 pids=()
 cleanup() {
   [[ -f "$WORK/nginx.pid" ]] && nginx -c "$WORK/nginx.conf" -p "$WORK" -s stop 2>/dev/null || true
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --maxmemory 128mb \
   --maxmemory-policy allkeys-lru --logfile "$WORK/redis.log" &
@@ -44,8 +49,14 @@ pids+=($!)
 
 # The backend's webhook goes to instance A; the invalidation reaches B through Redis.
 FRONTEND_URL="http://127.0.0.1:${PORT_A}" FRONTEND_REVALIDATION_SECRET="$REVALIDATION_SECRET" \
-  DEMO_BACKEND_PORT="$DEMO_BACKEND_PORT" npx tsx ops/demo-backend/main.ts > "$WORK/backend.log" 2>&1 &
+  DEMO_BACKEND_PORT="$DEMO_BACKEND_PORT" node --import tsx ops/demo-backend/main.ts > "$WORK/backend.log" 2>&1 &
 pids+=($!)
+for _ in $(seq 1 100); do
+  curl -fs -o /dev/null "${backend_origin}/api/v1/websites/sites/dupont/config/" 2>/dev/null && break
+  sleep 0.1
+done
+# The build's pre-pass reads the backend: built once it answers, and only when something changed.
+build_if_changed
 
 export CACHE_URL="redis://127.0.0.1:${REDIS_PORT}/8"
 for port in "$PORT_A" "$PORT_B"; do
@@ -97,4 +108,5 @@ Stop one instance (kill the node process on :$PORT_B) and nginx keeps answering;
 serving (the webhook then answers 503: see README, "Several instances").
 Ctrl-C stops everything.
 TEXT
-wait "${pids[0]}"
+# Runs until Ctrl-C (or the demo backend ends): stopping Redis or an instance is part of the demo, not its end.
+wait "${pids[1]}"

@@ -10,8 +10,14 @@ source .env.development
 set +a
 export PORT="${PORT:-3000}"
 DEMO_BACKEND_PORT="${DEMO_BACKEND_PORT:-4000}"
+# .env.development names port 4000: every URL of the backend follows DEMO_BACKEND_PORT instead.
+backend_origin="http://127.0.0.1:${DEMO_BACKEND_PORT}"
+export BACKEND_API_URL="${backend_origin}/api/v1/websites" BUILD_API_URL="${backend_origin}/api/v1/websites"
+export BUILD_CMS_ORIGIN="$backend_origin"
 export FRONTEND_URL="http://127.0.0.1:${PORT}"
 export FRONTEND_REVALIDATION_SECRET="$REVALIDATION_SECRET"
+# shellcheck source=ops/demo-build.sh
+source ops/demo-build.sh
 
 for port in "$PORT" "$DEMO_BACKEND_PORT"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
@@ -20,12 +26,22 @@ for port in "$PORT" "$DEMO_BACKEND_PORT"; do
   fi
 done
 
-DEMO_BACKEND_PORT="$DEMO_BACKEND_PORT" npx tsx ops/demo-backend/main.ts &
-backend_pid=$!
-trap 'kill $backend_pid 2>/dev/null || true' EXIT
-for _ in $(seq 1 50); do
-  curl -fsS -o /dev/null "http://127.0.0.1:${DEMO_BACKEND_PORT}/api/v1/websites/sites/dupont/config/" && break
-  sleep 0.2
+# Every child is a process of its own (node, not npx's wrapper, which would outlive a kill), and every one
+# is stopped when this script ends, however it ends: Ctrl-C, or the server exiting on its own.
+pids=()
+stop_children() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap stop_children EXIT
+trap 'exit 130' INT TERM
+
+DEMO_BACKEND_PORT="$DEMO_BACKEND_PORT" node --import tsx ops/demo-backend/main.ts &
+pids+=($!)
+for _ in $(seq 1 100); do
+  curl -fs -o /dev/null "${backend_origin}/api/v1/websites/sites/dupont/config/" 2>/dev/null && break
+  kill -0 "${pids[0]}" 2>/dev/null || { echo "The demo backend exited before answering." >&2; exit 1; }
+  sleep 0.1
 done
 
 codes=$(node -e 'for (const p of require("./tenants/practices.json")) console.log(p.code)')
@@ -34,21 +50,24 @@ print_urls() {
   echo "Demo practices (Chromium and most systems resolve *.localhost to this machine):"
   for code in $codes; do
     # The backend decides who is live: an inactive practice answers 404, and so does its site.
-    if curl -fsS -o /dev/null "http://127.0.0.1:${DEMO_BACKEND_PORT}/api/v1/websites/sites/${code}/config/"; then
+    if curl -fs -o /dev/null "${backend_origin}/api/v1/websites/sites/${code}/config/" 2>/dev/null; then
       echo "  http://${code}.dev.localhost:${PORT}/"
     else
       echo "  http://${code}.dev.localhost:${PORT}/  (inactive in the backend: answers 404)"
     fi
   done
-  echo "Demo backend admin API: http://127.0.0.1:${DEMO_BACKEND_PORT}/admin/  (see README)"
+  echo "Demo backend admin API: ${backend_origin}/admin/  (see README)"
   echo
 }
 
 if [[ "${1:-}" == "--dev" ]]; then
   print_urls
-  npx vite --mode ssr --port "$PORT" --host 0.0.0.0
+  node node_modules/vite/bin/vite.js --mode ssr --port "$PORT" --host 0.0.0.0 &
 else
-  npm run build
+  build_if_changed
   print_urls
-  node server/entry.express.js
+  node server/entry.express.js &
 fi
+pids+=($!)
+# Ends when any child ends (the server exiting stops the backend too, through the EXIT trap).
+wait -n "${pids[@]}"

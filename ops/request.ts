@@ -21,9 +21,15 @@ export interface CallOptions {
   timeoutMs?: number;
   /** A longer body fails the request (default 5 MB). */
   maxBytes?: number;
+  /**
+   * The whole exchange must be over in this long (default 30 s): `timeoutMs` is per idle socket, so a server
+   * trickling a few bytes every few seconds held a request for minutes.
+   */
+  deadlineMs?: number;
 }
 
 const TIMEOUT_MS = 10_000;
+const DEADLINE_MS = 30_000;
 const MAX_BYTES = 5 * 1024 * 1024;
 
 /** `base` is where to connect (scheme, address, port); `host` the Host header and TLS server name. */
@@ -32,7 +38,15 @@ export function call(base: string, host: string, path: string, opts: CallOptions
   const send = url.protocol === "https:" ? httpsRequest : request;
   const timeout = opts.timeoutMs ?? TIMEOUT_MS;
   const maxBytes = opts.maxBytes ?? MAX_BYTES;
+  const deadlineMs = opts.deadlineMs ?? DEADLINE_MS;
   return new Promise((resolve, reject) => {
+    const deadline = setTimeout(() => req.destroy(new Error(`not complete within ${deadlineMs} ms`)), deadlineMs);
+    const settle = <T>(done: (value: T) => void) => (value: T) => {
+      clearTimeout(deadline);
+      done(value);
+    };
+    resolve = settle(resolve);
+    reject = settle(reject);
     const req = send(
       {
         host: url.hostname,

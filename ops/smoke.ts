@@ -169,6 +169,12 @@ export async function runSmoke(base: string, sites: [string, string], log = cons
       log(`FAIL ${label}: ${(error as Error).message}`);
     }
   }
+  // Many failures at once usually have one cause: the instance says what it waits for (a backend it cannot
+  // reach, or that knows none of our practices) in /readyz.
+  if (failed) {
+    const ready = await call(base, a, "/readyz").catch(() => null);
+    if (ready && ready.status !== 200) log(`cause: the instance is not ready: ${ready.text.trim()}`);
+  }
   log(`${passed} passed, ${failed} failed`);
   return { passed, failed };
 }

@@ -81,9 +81,10 @@ export async function measurePageJs(browser: Browser, url: string): Promise<{ st
         request.sizes().then((sizes) => ({ url: request.url(), bytes: sizes.responseBodySize + sizes.responseHeadersSize })),
       );
     });
-    const response = await page.goto(url, { waitUntil: "networkidle" });
-    // Qwik schedules its idle work (preloading) with requestIdleCallback after load: give it time to show.
-    await page.waitForTimeout(250);
+    const response = await page.goto(url, { waitUntil: "load" });
+    // Qwik schedules its idle work (preloading) with requestIdleCallback after load: once the page has been
+    // idle (a callback of ours, queued after Qwik's, has run), whatever that work requests is on the wire.
+    await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())));
     await page.waitForLoadState("networkidle");
     const requests = (await Promise.all(pending)).filter((r): r is JsRequest => r !== null);
     return { status: response?.status() ?? 0, requests };

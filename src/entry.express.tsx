@@ -13,7 +13,8 @@ import { workerFile } from "./server/render/pool-config";
 import { createApp } from "./server/http/app";
 import { seedFromPrepass } from "./server/cache/prepass-store";
 import { Lifecycle } from "./server/http/lifecycle";
-import { flushMonitoring, initMonitoring, reportError } from "./server/monitoring";
+import { flushMonitoring, initMonitoring, reportError, reportWarning } from "./server/monitoring";
+import { watchBackendUntilUp } from "./server/backend/probe";
 import { applyServerLimits, serverOptions } from "./server/http/server-limits";
 import { installProcessGuard } from "./server/monitoring/process-guard";
 import { reportStartWarnings } from "./server/start-warnings";
@@ -58,6 +59,7 @@ async function start() {
       storeKeys: pageCache.store.count,
       storeBytes: pageCache.store.bytes,
       renders: pageCache.renders,
+      rendering: pageCache.rendering,
       heapUsed: process.memoryUsage().heapUsed,
     }),
   });
@@ -66,8 +68,22 @@ async function start() {
   });
   // Ready once joined to the other instances; after 5 s without Redis it serves on its own all the same.
   void (shared ? shared.whenTrusted(5000) : Promise.resolve()).then(() => lifecycle.markReady());
+  // And once the backend answers for our practices: a wrong BACKEND_API_URL keeps /readyz at 503, saying so.
+  const backend = watchBackendUntilUp(
+    { baseUrl: env.BACKEND_API_URL, timeoutMs: env.BACKEND_TIMEOUT_MS },
+    services.hostRules.registry.practices.map((p) => p.code),
+    (outcome) => {
+      lifecycle.waitFor("backend", outcome.ok ? null : outcome.reason);
+      if (outcome.ok) console.log(`backend probe: ${outcome.detail}`);
+      else reportWarning(`backend probe: ${outcome.reason}; /readyz answers 503 until it answers`);
+    },
+  );
   // The render workers stay up until the process exits: requests in flight while draining still render.
-  const shutdown = () => void lifecycle.shutdown(server, async () => shared?.stop());
+  const shutdown = () =>
+    void lifecycle.shutdown(server, async () => {
+      backend.stop();
+      await shared?.stop();
+    });
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
 }

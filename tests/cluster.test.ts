@@ -10,7 +10,7 @@ import { get } from "./support/cache";
 import { startRedis, type TestRedis } from "./support/redis";
 import { startNginx, type TestNginx } from "./support/nginx";
 import { cacheTarget } from "../src/server/cache/key";
-import { sharedNames } from "../src/server/cache/shared/names";
+import { cacheNamespace, sharedNames } from "../src/server/cache/shared/names";
 
 const HOST = "dupont.dev.localhost";
 let redis: TestRedis;
@@ -66,6 +66,26 @@ afterAll(async () => {
 });
 
 describe("several instances on one Redis", () => {
+  it("keeps another deployment of the same environment on the same Redis apart (its own namespace)", async () => {
+    const [a] = instances;
+    const other = await startFrontend({ backendUrl: backend.url, env: { CACHE_URL: redis.url(8), CACHE_NAMESPACE: "other-deployment" } });
+    try {
+      await until(async () => (await fetch(`${other.url}/readyz`)).status === 200, "the other deployment ready");
+      const before = titleOf(await page(other));
+      expect((await page(other)).xcache).toBe("HIT");
+      // The edit reaches this deployment's instances (the webhook confirmed by them alone)...
+      const title = `Tarifs de ce déploiement ${Date.now()}`;
+      expect(await edit(a, title)).toBe(200);
+      expect(titleOf(await page(a))).toContain(title);
+      // ...and nothing of it reaches the other deployment: its page is still its own cached copy.
+      const theirs = await page(other);
+      expect([theirs.xcache, titleOf(theirs)]).toEqual(["HIT", before]);
+      expect(other.output()).not.toMatch(/lease|distrust/i);
+    } finally {
+      await other.stop();
+    }
+  }, 30_000);
+
   it("shows an edit on every instance on the very next request after the webhook's 2xx", async () => {
     const [a, b] = instances;
     for (let round = 0; round < 4; round++) {
@@ -84,7 +104,8 @@ describe("several instances on one Redis", () => {
     const rendered = await page(a, "/");
     expect(rendered.status).toBe(200);
     // Saved in the background after the render: wait until Redis holds this very page.
-    const key = sharedNames("dev").page(cacheTarget("GET", "dupont", HOST, "http", "/")!.key);
+    const namespace = cacheNamespace({ BACKEND_API_URL: `${backend.url}/api/v1/websites` });
+    const key = sharedNames("dev", namespace).page(cacheTarget("GET", "dupont", HOST, "http", "/")!.key);
     await until(async () => (await redis.command("-n", "8", "EXISTS", key)).trim() === "1", "the shared page");
     const c = await instance();
     const first = await page(c, "/");
@@ -102,7 +123,8 @@ describe("several instances on one Redis", () => {
       expect((await page(frontend)).xcache).toBe("HIT");
     }
     await redis.stop();
-    await new Promise((r) => setTimeout(r, 300));
+    // Both instances have seen the outage (their subscriber dropped) before the pages are asked for.
+    await until(async () => [a, b].every((f) => f.output().includes("Redis unreachable")), "both instances to see the outage");
     const started = Date.now();
     for (const frontend of [a, b]) {
       // What was held before the outage may have missed an invalidation: rendered again, then served locally.
@@ -143,5 +165,7 @@ describe("several instances on one Redis", () => {
     expect(await edit(instances[0], title)).toBe(200);
     expect(Date.now() - started).toBeLessThan(5000);
     for (const frontend of instances.slice(0, 2)) expect(titleOf(await page(frontend))).toContain(title);
+    // The instance that noticed says so in its log.
+    expect(instances[0].output()).toMatch(/instance [0-9a-f]{8} left the dev cluster \(its lease lapsed\)/);
   }, 60_000);
 });

@@ -52,11 +52,12 @@ describe("not indexable (ENVIRONMENT=dev)", () => {
     expect(res.body).toBe("User-agent: *\nDisallow: /\n");
   });
 
-  it("sitemap.xml is served, with the noindex header", async () => {
+  it("sitemap.xml is served, with the noindex header, listing the preview host's own URLs", async () => {
     const res = await http(dev.url, `dupont.dev.localhost:${dev.port}`, "/sitemap.xml");
     expect(res.status).toBe(200);
     expect(res.headers["x-robots-tag"]).toBe("noindex");
-    expect(res.body).toContain("<loc>https://www.cabinet-dupont.fr/</loc>");
+    expect(res.body).toContain(`<loc>http://dupont.dev.localhost:${dev.port}/</loc>`);
+    expect(res.body).not.toContain("www.cabinet-dupont.fr");
   });
 });
 

@@ -7,6 +7,7 @@ import { readdirSync } from "node:fs";
 import { startFrontend, type Frontend } from "./support/frontend";
 import { http } from "./support/http";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
+import { PERMISSIONS_POLICY } from "../src/server/http/security-headers";
 
 const CMS = "https://cms.example.org";
 let backend: DemoBackend;
@@ -44,6 +45,8 @@ describe("security headers", () => {
     expect(res.headers["content-security-policy"]).toBe(EXPECTED_CSP);
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
     expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+    expect(res.headers["permissions-policy"]).toBe(PERMISSIONS_POLICY);
+    expect(res.headers["cross-origin-opener-policy"]).toBe("same-origin");
   });
 
   it("frames only 'self' when BUILD_CMS_ORIGIN is not set", async () => {

@@ -54,6 +54,17 @@ async function waitFor(predicate: () => boolean, ms = 15_000) {
   while (!predicate() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
 }
 
+/** Resolves once `count()` has not moved for three polls in a row (the SDK's queue has drained). */
+async function untilQuiet(count: () => number, ms = 15_000) {
+  const end = Date.now() + ms;
+  let last = count();
+  for (let still = 0; still < 3 && Date.now() < end; ) {
+    await new Promise((r) => setTimeout(r, 200));
+    still = count() === last ? still + 1 : 0;
+    last = count();
+  }
+}
+
 describe("error tracking receives no personal data", () => {
   it("a contact relay failure sends an event without the patient's data, address, cookies or query", async () => {
     const res = await http(frontend.url, host, `/api/contact?email=${encodeURIComponent(PATIENT.email)}`, {
@@ -94,10 +105,36 @@ describe("error tracking receives no personal data", () => {
       });
       expect(res.status).toBe(401);
     }
+    // Every rejection has been logged (so every capture has been decided), the warning has arrived, and
+    // nothing else is arriving: only then is "one event" a count and not a snapshot.
+    await expect.poll(() => frontend.output().match(/\[warn\] revalidate: auth rejected/g)?.length ?? 0, { timeout: 15_000 }).toBeGreaterThanOrEqual(25);
     await waitFor(() => envelopes.slice(before).some((e) => e.includes("auth rejected")));
-    await new Promise((r) => setTimeout(r, 2000));
+    await untilQuiet(() => envelopes.length);
     const warnings = envelopes.slice(before).filter((e) => e.includes("revalidate: auth rejected"));
     expect(warnings).toHaveLength(1);
     expect(frontend.output().match(/\[warn\] revalidate: auth rejected/g)?.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it("a flood of one error sends one error event per message, and logs every occurrence", async () => {
+    const events = (code: string) =>
+      envelopes.filter((e) => e.includes('"type":"event"') && e.includes(`backend unreachable on /sites/${code}/contact/`)).length;
+    const logged = () => frontend.output().match(/\[error\] backend unreachable on \/sites\/(dupont|martin)\/contact\//g)?.length ?? 0;
+    const before = logged();
+    // Two practices in turn, so that the SDK's own deduplication of identical consecutive events is not
+    // what keeps the count down.
+    const martin = `martin.dev.localhost:${frontend.port}`;
+    for (let i = 0; i < 30; i++) {
+      const site = i % 2 ? martin : host;
+      const res = await http(frontend.url, site, "/api/contact", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: `http://${site}`, "x-forwarded-for": `198.51.100.${100 + i}` },
+        body: JSON.stringify({ name: "A", email: "a@example.org", message: "m", consent: true, website: "", elapsed_ms: 5000 }),
+      });
+      expect(res.status).toBe(502);
+    }
+    await expect.poll(logged, { timeout: 15_000 }).toBeGreaterThanOrEqual(before + 30);
+    await untilQuiet(() => envelopes.length);
+    // One each within the minute (dupont's was sent by the first test of this file).
+    expect([events("dupont"), events("martin")]).toEqual([1, 1]);
   });
 });

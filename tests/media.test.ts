@@ -3,7 +3,7 @@
  * serves, what it refuses (SSRF and traversal attempts), resizing, and backend failures.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
@@ -42,7 +42,12 @@ beforeEach(async () => {
   await backendJson(backend, "/admin/reset", { method: "POST" });
 });
 
-const media = (query: string) => httpBytes(frontend.url, host, `/api/media?${query}`);
+/** Through the host of the active practice whose folder the path names (a practice's folder is served on its
+ * own hosts only), dupont's for any other folder. */
+const media = (query: string) => {
+  const owner = /path=%2Fmedia%2F(dupont|martin|bernard|petit)%2F/.exec(query)?.[1];
+  return httpBytes(frontend.url, owner ? `${owner}.dev.localhost:${frontend.port}` : host, `/api/media?${query}`);
+};
 const path = (p: string) => `path=${encodeURIComponent(p)}`;
 
 describe("serving", () => {
@@ -73,9 +78,20 @@ describe("serving", () => {
     expect(res.headers["cache-control"]).toBe("public, max-age=60");
   });
 
-  it("is the same on every practice's host (media are the backend's, not a practice's)", async () => {
-    const res = await httpBytes(frontend.url, "www.centre-dentaire-martin.fr", `/api/media?${path("/media/dupont/logo.svg")}`);
-    expect(res.status).toBe(200);
+  it("serves a practice's folder on its own hosts only; a folder of no practice on every host", async () => {
+    const through = (h: string, p: string) => httpBytes(frontend.url, h, `/api/media?${path(p)}`);
+    expect((await through("www.centre-dentaire-martin.fr", "/media/dupont/logo.svg")).status).toBe(404);
+    expect((await through("www.cabinet-dupont.fr", "/media/dupont/logo.svg")).status).toBe(200);
+    expect((await through("www.centre-dentaire-martin.fr", "/media/shared/implant.webp")).status).toBe(200);
+  });
+
+  it("never serves an inactive practice's files through an active practice's host", async () => {
+    const files = readdirSync("ops/demo-backend/media/leroy").filter((name) => name.includes("."));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const res = await media(path(`/media/leroy/${file}`));
+      expect([file, res.status]).toEqual([file, 404]);
+    }
   });
 });
 

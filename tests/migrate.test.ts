@@ -5,7 +5,7 @@
  * Each step's file is checked, not only its exit status.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findRedirect, loadRedirects, parseRedirects } from "../src/server/http/redirects";
@@ -105,6 +105,67 @@ describe("the request helper of the ops scripts", () => {
   });
 });
 
+describe("on a hostile old site (issue 17): the crawl stays bounded", () => {
+  it("a server trickling bytes is cut at the request's wall-clock deadline, not held for minutes", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      const drip = setInterval(() => res.write("<p>...</p>"), 50);
+      res.on("close", () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      // Each byte comes well inside the idle timeout: only the deadline can end it.
+      await expect(call(`http://127.0.0.1:${port}`, "old.example", "/", { timeoutMs: 1000, deadlineMs: 700 })).rejects.toThrow(
+        "not complete within 700 ms",
+      );
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it("a link generator and a huge page: the queue, the stored text and the progress file stay bounded; a 5xx is asked again", async () => {
+    let n = 0;
+    let flaky = 0;
+    const server = createServer((req, res) => {
+      if (req.url === "/robots.txt" || req.url === "/sitemap.xml") return void res.writeHead(404).end();
+      if (req.url === "/a-flaky/") return void res.writeHead(flaky++ === 0 ? 503 : 200, { "content-type": "text/html" }).end("<p>Une page</p>");
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      if (req.url === "/a-huge/") return void res.end(`<html><body><main><h1>Énorme</h1><p>${"mot ".repeat(60_000)}</p></main></body></html>`);
+      // Every page links to 1,500 new ones (and to the huge page).
+      const links = Array.from({ length: 1500 }, () => `<a href="/gen/${++n}/">p</a>`).join("");
+      res.end(`<html><head><title>Page</title></head><body><main><h1>Page</h1><a href="/a-huge/">h</a><a href="/a-flaky/">f</a>${links}</main></body></html>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const dir = mkdtempSync(join(tmpdir(), "hostile-crawl-"));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const lines: string[] = [];
+      const io = { log: (line: string) => void lines.push(line), progress: () => {}, progressDone: () => {} };
+      const args = ["crawl", "hostile", "http://old.example/", "--max-pages", "30", "--connect", `127.0.0.1:${port}`, "--dir", dir];
+      expect(await main(args, io)).toBe(0);
+      const entries = JSON.parse(readFileSync(join(dir, "hostile", "crawl.json"), "utf8")) as CrawlEntry[];
+      expect(entries.length).toBe(30);
+      const huge = entries.find((e) => e.url.endsWith("/a-huge/"))!;
+      expect(huge, entries.map((e) => e.url).slice(0, 8).join(" ")).toBeDefined();
+      expect(huge.word_count).toBe(60_001);
+      expect(huge.body_text.length).toBeLessThanOrEqual(20_000);
+      // A temporary 5xx is asked again.
+      expect([entries.find((e) => e.url.endsWith("/a-flaky/"))?.status, flaky]).toEqual([200, 2]);
+      expect(Math.max(...entries.map((e) => e.links.length))).toBeLessThanOrEqual(500);
+      expect(lines.join("\n")).toMatch(/links not queued: the queue holds 1000 URLs at most/);
+      // Capped: the progress is kept (a higher --max-pages extends it), bounded like crawl.json.
+      expect(statSync(join(dir, "hostile", ".crawl-state.json")).size).toBeLessThan(2 * 1024 * 1024);
+      expect(statSync(join(dir, "hostile", "crawl.json")).size).toBeLessThan(2 * 1024 * 1024);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("a practice's migration, step by step", () => {
   it("crawl: the old site under its own domain, robots.txt honoured, sitemap and links followed", async () => {
     const run = await migrate(["crawl", "dupont", OLD, "--connect", `127.0.0.1:${site.port}`], env);
@@ -172,17 +233,28 @@ describe("a practice's migration, step by step", () => {
     }
   });
 
-  it("crawl: --max-pages caps the crawl and says how much was left", async () => {
+  it("crawl: --max-pages caps the crawl, says how much was left, and a higher cap extends it", async () => {
     const capRoot = mkdtempSync(join(tmpdir(), "migrate-cap-"));
     try {
-      const run = await migrate(["crawl", "dupont", OLD, "--connect", `127.0.0.1:${site.port}`, "--max-pages", "5"], { MIGRATIONS_DIR: capRoot });
+      const args = ["crawl", "dupont", OLD, "--connect", `127.0.0.1:${site.port}`, "--max-pages"];
+      const run = await migrate([...args, "5"], { MIGRATIONS_DIR: capRoot });
       expect(run.code, run.out).toBe(0);
       expect(run.out).toMatch(/page cap reached \(--max-pages 5\): \d+ queued URLs not crawled/);
-      expect(JSON.parse(readFileSync(join(capRoot, "dupont", "crawl.json"), "utf8"))).toHaveLength(5);
+      const first = JSON.parse(readFileSync(join(capRoot, "dupont", "crawl.json"), "utf8")) as CrawlEntry[];
+      expect(first).toHaveLength(5);
+      const requestsBefore = site.requests.length;
+      const more = await migrate([...args, "8"], { MIGRATIONS_DIR: capRoot });
+      expect(more.out).toContain(`crawl: resuming an interrupted crawl of ${OLD}/: 5 done`);
+      const extended = JSON.parse(readFileSync(join(capRoot, "dupont", "crawl.json"), "utf8")) as CrawlEntry[];
+      expect(extended).toHaveLength(8);
+      expect(extended.filter((e) => first.some((f) => f.url === e.url))).toHaveLength(5);
+      // The first five were not asked again (robots.txt aside).
+      const again = site.requests.slice(requestsBefore).filter((p) => first.some((f) => new URL(f.url).pathname === p && !f.redirects.length));
+      expect(again).toEqual([]);
     } finally {
       rmSync(capRoot, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 
   it("assess: a verdict per page with its reason, thin pages, duplicates, a summary", async () => {
     const run = await migrate(["assess", "dupont"], env);

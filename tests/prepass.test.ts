@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFrontend } from "./support/frontend";
+import { reapOnExit } from "./support/reaper";
 import { ACTIVE_DEMO_PRACTICES, backendJson, startBackend, type DemoBackend } from "./support/demo-backend";
 import { get, revalidate } from "./support/cache";
 import { loadRegistry } from "../src/server/tenancy/registry";
@@ -27,10 +28,10 @@ afterAll(async () => {
 /** Runs the built pre-pass the way `npm run build` does; resolves with its exit code and output. */
 function runPrepass(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["server/entry.prepass.js"], {
+    const child = reapOnExit(spawn(process.execPath, ["server/entry.prepass.js"], {
       env: { PATH: process.env.PATH, ...env },
       stdio: ["ignore", "pipe", "pipe"],
-    });
+    }));
     let output = "";
     child.stdout.on("data", (c) => (output += c));
     child.stderr.on("data", (c) => (output += c));

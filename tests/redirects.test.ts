@@ -66,10 +66,49 @@ describe("the demo practices' redirects", () => {
     expect((await http(frontend.url, "www.dr-bernard-dentiste.fr", "/?page_id=999")).status).toBe(200);
   });
 
+  it("asks the map before the cache: /?page_id=21 is a 301 even when / is a cached hit", async () => {
+    const host = "www.dr-bernard-dentiste.fr";
+    const cached = async () => (await http(frontend.url, host, "/")).headers["x-cache"];
+    await http(frontend.url, host, "/");
+    await expect.poll(cached, { timeout: 10_000 }).toBe("HIT");
+    const mapped = await http(frontend.url, host, "/?page_id=21");
+    expect([mapped.status, mapped.headers.location]).toEqual([301, "/contact/"]);
+    const tagged = await http(frontend.url, host, "/?page_id=21&utm_source=annuaire&fbclid=x");
+    expect([tagged.status, tagged.headers.location]).toEqual([301, "/contact/?utm_source=annuaire&fbclid=x"]);
+    // A query the map does not name is still the cached home page.
+    const other = await http(frontend.url, host, "/?page_id=999");
+    expect([other.status, other.headers["x-cache"]]).toEqual([200, "HIT"]);
+  });
+
+  it("sends every spelling of a mapped old URL to its target in one 301", async () => {
+    for (const spelling of ["//soins//implants-dentaires.html", "/Soins/Implants-Dentaires.html/", "/soins/implants-dentaires.html/", "/%63abinet.html"]) {
+      const res = await http(frontend.url, "www.cabinet-dupont.fr", spelling);
+      expect([spelling, res.status, res.headers.location]).toEqual([spelling, 301, spelling.includes("abinet") ? "/philosophie/" : "/implantologie/"]);
+    }
+  });
+
   it("keeps each practice's map to itself, and does not redirect a POST", async () => {
     expect((await http(frontend.url, "www.centre-dentaire-martin.fr", "/honoraires.html")).status).toBe(404);
     expect((await http(frontend.url, "www.cabinet-dupont.fr", "/honoraires.html", { method: "POST" })).status).not.toBe(301);
   });
+});
+
+describe("old URLs of a WordPress site", () => {
+  it("answers a lower-case escape and the old PDF URL with one 301 each", async () => {
+    const dir = migrationsDir({
+      dupont: { "/l-équipe/": "/equipe/", "/wp-content/uploads/2019/05/Tarifs-2019.pdf": "/tarifs/" },
+    });
+    const f = await startFrontend({ backendUrl: backend.url, env: { MIGRATIONS_DIR: dir } });
+    try {
+      for (const spelling of ["/l-%c3%a9quipe/", "/l-%C3%A9quipe", "/wp-content/uploads/2019/05/Tarifs-2019.pdf", "//wp-content/uploads/2019/05/tarifs-2019.pdf"]) {
+        const res = await http(f.url, "www.cabinet-dupont.fr", spelling);
+        expect([spelling, res.status, res.headers.location]).toEqual([spelling, 301, spelling.includes("pdf") ? "/tarifs/" : "/equipe/"]);
+      }
+    } finally {
+      await f.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
 
 describe("validation at start", () => {

@@ -77,8 +77,7 @@ describe("refused requests leave the cache untouched", () => {
     }
     expect(await cachedEtag()).toBe(before);
     // Each rejection is reported (the specification's warning: the two secrets drifted).
-    await new Promise((r) => setTimeout(r, 100));
-    expect(warnings() - reported).toBe(4);
+    await expect.poll(() => warnings() - reported).toBe(4);
   });
 
   it("api: a secret that is not a string is a rejected secret", async () => {

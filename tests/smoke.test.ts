@@ -29,6 +29,21 @@ describe("ops/smoke.ts", () => {
     expect(result).toEqual({ passed: 20, failed: 0 });
   });
 
+  it("names the backend when it is the cause of the failures", async () => {
+    // A deployment whose backend is not there (its address taken from a backend stopped at once).
+    const gone = await startBackend();
+    await gone.close();
+    const orphan = await startFrontend({ backendUrl: gone.url });
+    try {
+      const lines: string[] = [];
+      const result = await runSmoke(orphan.url, ["dupont.dev.localhost", "martin.dev.localhost"], (l) => lines.push(l));
+      expect(result.failed).toBeGreaterThan(5);
+      expect(lines.join("\n")).toContain(`cause: the instance is not ready: starting: backend ${gone.url}/api/v1/websites is unreachable (ECONNREFUSED)`);
+    } finally {
+      await orphan.stop();
+    }
+  });
+
   it("exits non-zero and prints the failed checks when the deployment is down", async () => {
     const port = await freePort();
     const run = spawnSync(process.execPath, ["--import", "tsx", "ops/smoke.ts"], {

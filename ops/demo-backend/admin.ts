@@ -8,10 +8,11 @@ import { randomUUID } from "node:crypto";
 import express, { type Request, type Response, type Router } from "express";
 import { z } from "zod";
 import type { Block } from "./payload-types.js";
-import type { PageRecord, SiteRecord } from "./model.js";
+import type { PageRecord, SiteRecord, WebhookResult } from "./model.js";
 import { toSummary } from "./serialize.js";
 import { SYNTHETIC_LIMITS, type DemoState } from "./state.js";
 import { sendRevalidation } from "./webhook.js";
+import { MAX_TAGS as WEBHOOK_MAX_TAGS } from "../../src/server/backend/tags.js";
 
 // --- Request bodies. Shapes are checked, not contract ranges: tests may push odd values on purpose
 // --- (a hue of 999, a block of an unknown type) to exercise the frontend's defences.
@@ -216,9 +217,16 @@ export function adminRouter(state: DemoState): Router {
     res.json({ ok: true, fault: state.fault ?? { mode: "none" } });
   });
 
-  router.post("/reset", (_req, res) => {
+  router.post("/reset", async (_req, res) => {
+    // Every practice known before or after the reset may have changed: the frontend hears of each, as it
+    // would of an edit (a reset without a webhook left the frontend serving the edited pages until the TTL).
+    const codes = new Set(state.sites.keys());
     state.reset();
-    res.json({ ok: true });
+    for (const code of state.sites.keys()) codes.add(code);
+    const tags = [...codes].map((code) => `site:${code}`);
+    const webhooks: WebhookResult[] = [];
+    for (let i = 0; i < tags.length; i += WEBHOOK_MAX_TAGS) webhooks.push(await sendRevalidation(state, tags.slice(i, i + WEBHOOK_MAX_TAGS)));
+    res.json({ ok: true, webhooks });
   });
 
   router.post("/synthetic", (req, res) => {

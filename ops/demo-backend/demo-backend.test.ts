@@ -599,6 +599,8 @@ describe("admin API and webhook", () => {
   });
 
   it("reports webhook rejection, unreachable frontend, timeout and no target", async () => {
+    // The log holds the reset's own delivery (beforeEach) and the four below.
+    const logged = (await admin("GET", "/webhooks")).body.deliveries?.length ?? 0;
     await admin("PUT", "/settings", { revalidationSecret: "wrong" });
     const rejected = await admin("PATCH", "/sites/dupont/pages/tarifs", { title: "Tarifs 2027" });
     expect(rejected.body.webhook).toMatchObject({ sent: true, status: 401 });
@@ -621,7 +623,7 @@ describe("admin API and webhook", () => {
     expect(none.body.webhook).toEqual({ sent: false, status: null, tags: ["page:tarifs", "site:dupont:page:tarifs"] });
 
     const log = await admin("GET", "/webhooks");
-    expect(log.body.deliveries).toHaveLength(4);
+    expect(log.body.deliveries).toHaveLength(logged + 4);
   });
 
   it("counts API and media requests; reset clears the counts", async () => {
@@ -681,7 +683,11 @@ describe("admin API and webhook", () => {
     await postContact("petit", validContact);
     await admin("POST", "/synthetic", { practices: 2, pages: 3 });
 
+    received.length = 0;
     expect((await admin("POST", "/reset")).status).toBe(200);
+    // The frontend hears of every practice the reset touched, the synthetic ones it removed included.
+    const tags = received.flatMap((r) => (r.body as { tags: string[] }).tags);
+    for (const code of ["dupont", "martin", "bernard", "petit", "leroy", "synth-0001", "synth-0002"]) expect(tags).toContain(`site:${code}`);
     expect((await read("/sites/dupont/pages/home/", pageSchema)).title).toBe("Accueil");
     expect((await getJson("/sites/leroy/config/")).status).toBe(404);
     expect((await getJson("/sites/bernard/config/")).status).toBe(200);

@@ -91,7 +91,8 @@ export function assessPages(entries: CrawlEntry[]): { rows: Assessment[]; groups
       if (!e.title) issues.push("no title");
       if (!e.meta_description) issues.push("no meta description");
       if (!e.h1) issues.push("no H1");
-      const noAlt = e.images.filter((i) => !i.alt).length;
+      // A decorative image (alt="") is right as it is; only a missing attribute is an issue.
+      const noAlt = e.images.filter((i) => i.alt === null).length;
       if (noAlt) issues.push(`${noAlt} image${noAlt > 1 ? "s" : ""} without alt`);
       if (e.word_count < THIN_WORDS) issues.push("thin");
     }

@@ -34,7 +34,7 @@ describe("assessPages", () => {
     entry("/soins.html", { body_text: base, word_count: 240 }),
     entry("/soins-copie.html", { body_text: base, word_count: 240 }),
     entry("/soins-bis.html", { body_text: base.replace("mot5 ", "autre "), word_count: 240, meta_description: "" }),
-    entry("/court.html", { body_text: "Trois mots seulement", word_count: 3, images: [{ src: "http://old.example/a.jpg", alt: "" }] }),
+    entry("/court.html", { body_text: "Trois mots seulement", word_count: 3, images: [{ src: "http://old.example/a.jpg", alt: null }, { src: "http://old.example/filet.svg", alt: "" }] }),
     entry("/actualites/2019/conges.html"),
     entry("/vieux.html", { status: 404, body_text: "", word_count: 0 }),
     entry("/ancien.html", { redirects: [{ url: "http://old.example/ancien.html", status: 301 }], final_url: "http://old.example/soins.html", body_text: "", word_count: 0 }),

@@ -62,7 +62,7 @@ export async function main(argv: string[], io: StepIo = consoleIo()): Promise<nu
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   process.on("SIGINT", () => {
-    // Progress is saved after every page: the next run resumes.
+    // The crawl saves its progress on the way out (its exit hook): the next run resumes.
     console.error("\nmigrate: interrupted");
     process.exit(130);
   });

@@ -2,8 +2,9 @@
  * Step 1, crawl: every page of the old site, the way a search engine found them. Honours robots.txt,
  * starts from the home page and the sitemaps, follows same-site links, with bounded concurrency and a
  * page cap. Each URL is recorded with its final status and the redirects on the way. Progress is saved
- * after every page (.crawl-state.json), so an interrupted crawl resumes where it stopped; --restart
- * starts over. Writes crawl.json when done.
+ * every second and on the way out (.crawl-state.json), so an interrupted crawl resumes where it stopped;
+ * --restart starts over. Writes crawl.json when done. Bounded whatever the site does: a wall-clock limit
+ * per page, a queue bound, text and links capped per page (page.ts).
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -41,6 +42,12 @@ export const crawlSpec: StepSpec = {
 
 export const USER_AGENT = "practice-migration-crawler";
 const MAX_HOPS = 10;
+/** One page (every hop of its redirects) must be fetched within this long, however slowly it trickles. */
+const PAGE_DEADLINE_MS = 15_000;
+/** The progress file is written at most this often (it was rewritten after every page: 57 MB each time). */
+const SAVE_EVERY_MS = 1000;
+/** A 5xx is asked once more after this pause: a temporary error must not make a real page look like one to skip. */
+const RETRY_5XX_MS = 500;
 const MAX_SITEMAPS = 20;
 // Not pages: the crawl records images through the pages that show them, and skips other assets.
 const ASSET = /\.(?:jpe?g|png|gif|webp|avif|svg|ico|css|js|mjs|map|pdf|zip|gz|mp4|mp3|woff2?|ttf|eot|xml|txt|json)$/i;
@@ -66,7 +73,13 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   const { base, host } = target(start, connect);
 
   const get = (url: string) =>
-    call(base, host, pathOf(url), { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.5", "user-agent": USER_AGENT } });
+    call(base, host, pathOf(url), {
+      headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.5", "user-agent": USER_AGENT },
+      deadlineMs: PAGE_DEADLINE_MS,
+    });
+  // URLs waiting at most: enough for every page the cap allows and more; a link generator cannot grow it.
+  const queueLimit = Math.max(2 * maxPages, 1000);
+  let notQueued = 0;
 
   /** Same site, the start URL's scheme, no fragment; null for another site or an asset. */
   const onSite = (href: string): string | null => {
@@ -103,6 +116,10 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   const enqueue = (href: string) => {
     const url = onSite(href);
     if (!url || seen.has(url)) return;
+    if (state.queue.length >= queueLimit || state.disallowed.length >= queueLimit) {
+      notQueued++; // not marked seen: queued if it turns up again once there is room
+      return;
+    }
     seen.add(url);
     if (allowed(url)) state.queue.push(url);
     else state.disallowed.push(url);
@@ -114,7 +131,15 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   }
 
   const inflight = new Set<string>();
-  const save = () => writeJson(stateFile, { ...state, queue: [...inflight, ...state.queue] });
+  const saveNow = () => writeJson(stateFile, { ...state, queue: [...inflight, ...state.queue] });
+  let savedAt = 0;
+  const save = () => {
+    if (Date.now() - savedAt < SAVE_EVERY_MS) return;
+    savedAt = Date.now();
+    saveNow();
+  };
+  // Ctrl-C exits at once (cli.ts): the last pages since a save are written on the way out.
+  process.on("exit", saveNow);
   const errors = () => state.done.filter((e) => e.status === 0 || e.status >= 400).length;
   const progress = () => io.progress(`crawl: ${state.done.length} done, ${state.queue.length + inflight.size} queued, ${errors()} errors`);
 
@@ -138,7 +163,11 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
     let current = url;
     try {
       for (let hop = 0; ; hop++) {
-        const answer = await get(current);
+        let answer = await get(current);
+        if (answer.status >= 500) {
+          await new Promise((r) => setTimeout(r, RETRY_5XX_MS));
+          answer = await get(current);
+        }
         entry.status = answer.status;
         entry.final_url = current;
         const location = header(answer, "location");
@@ -193,15 +222,22 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
       progress();
     }
   }
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    process.off("exit", saveNow);
+  }
 
   const entries = crawlSchema.parse(state.done.map(orderedEntry)).sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   const file = join(dir, CRAWL_FILE);
   writeJson(file, entries);
-  rmSync(stateFile, { force: true });
+  // A capped crawl keeps its progress: the next run with a higher --max-pages extends it instead of starting over.
+  if (capped) saveNow();
+  else rmSync(stateFile, { force: true });
   io.progressDone();
   io.log(`crawl: ${entries.length} URLs written to ${file}: ${entries.filter((e) => e.status === 200 && !e.redirects.length).length} pages, ${entries.filter((e) => e.redirects.length).length} redirects, ${errors()} errors; ${state.disallowed.length} disallowed by robots.txt`);
-  if (capped) io.log(`crawl: page cap reached (--max-pages ${maxPages}): ${state.queue.length} queued URLs not crawled`);
+  if (notQueued) io.log(`crawl: ${notQueued} links not queued: the queue holds ${queueLimit} URLs at most (--max-pages ${maxPages})`);
+  if (capped) io.log(`crawl: page cap reached (--max-pages ${maxPages}): ${state.queue.length} queued URLs not crawled; a higher --max-pages extends this crawl`);
   return 0;
 }
 

@@ -32,7 +32,7 @@ export const crawlEntrySchema = z.object({
   h1: z.string(),
   /** The main text: navigation, header, footer, scripts and forms left out. */
   body_text: z.string(),
-  images: z.array(z.object({ src: z.string(), alt: z.string() })),
+  images: z.array(z.object({ src: z.string(), alt: z.string().nullable() })),
   word_count: z.number().int().min(0),
   /** Same-site links the page makes (absolute, without fragment), sorted. */
   links: z.array(z.string()),

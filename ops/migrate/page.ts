@@ -12,7 +12,8 @@ export interface PageFacts {
   meta_description: string;
   h1: string;
   body_text: string;
-  images: { src: string; alt: string }[];
+  /** `alt` null when the attribute is missing (an issue), "" when the image says it is decorative (alt=""). */
+  images: { src: string; alt: string | null }[];
   word_count: number;
   links: string[];
   noindex: boolean;
@@ -25,6 +26,14 @@ const CHROME = "script, style, noscript, template, svg, iframe, form, header, na
 // Block elements: their text is separated by a space (cheerio's text() would glue paragraphs together).
 const BLOCKS = "p, div, section, article, main, li, h1, h2, h3, h4, h5, h6, td, th, br, blockquote, dd, dt";
 
+/**
+ * A page's text and links are kept up to these bounds (a 4.5 MB page was stored whole, and a link generator's
+ * 3,000 links a page filled the crawl's state): the text is enough to assess and match a page, the links
+ * enough to reach a real site's every page from its menus.
+ */
+export const MAX_TEXT_CHARS = 20_000;
+export const MAX_LINKS = 500;
+
 /** The page's facts; links and image sources are absolute against `pageUrl` (or the page's <base>). */
 export function readPage(html: string, pageUrl: string): PageFacts {
   const $ = load(html);
@@ -35,17 +44,23 @@ export function readPage(html: string, pageUrl: string): PageFacts {
     .join(",");
   const host = new URL(pageUrl).host;
   const links = new Set<string>();
-  $("a[href]").each((_, el) => {
+  // WordPress names each post's shortlink (`/?p=34`) only in the head: an old URL someone may have shared.
+  $('a[href], link[rel~="shortlink" i][href]').each((_, el) => {
     const href = safeUrl($(el).attr("href")!, base);
     if (href && new URL(href).host === host) links.add(href);
   });
 
+  // Read before the chrome goes: WordPress puts the H1 in <header class="entry-header">.
+  const h1 = clean($("h1").first().text());
   const main = $("main").first().length ? $("main").first() : $("body");
   main.find(CHROME).remove();
   // The page's own images (a logo in the header is not content to migrate).
   const images = main
     .find("img[src]")
-    .map((_, el) => ({ src: safeUrl($(el).attr("src")!, base) ?? "", alt: clean($(el).attr("alt") ?? "") }))
+    .map((_, el) => {
+      const alt = $(el).attr("alt");
+      return { src: safeUrl($(el).attr("src")!, base) ?? "", alt: alt === undefined ? null : clean(alt) };
+    })
     .get()
     .filter((img) => img.src);
   main.find(BLOCKS).each((_, el) => {
@@ -55,11 +70,11 @@ export function readPage(html: string, pageUrl: string): PageFacts {
   return {
     title: clean($("title").first().text()),
     meta_description: clean($('meta[name="description" i]').attr("content") ?? ""),
-    h1: clean($("h1").first().text()),
-    body_text: body,
+    h1,
+    body_text: body.slice(0, MAX_TEXT_CHARS),
     images,
     word_count: wordCount(body),
-    links: [...links].sort(),
+    links: [...links].slice(0, MAX_LINKS).sort(), // the first ones in the page (its menus), then sorted
     noindex: /noindex/i.test(robots),
   };
 }

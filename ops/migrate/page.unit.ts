@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { readPage, readSitemap } from "./page";
+import { MAX_LINKS, MAX_TEXT_CHARS, readPage, readSitemap } from "./page";
 
 const html = `<!DOCTYPE html><html><head><title> Le  cabinet </title>
 <meta name="description" content="Présentation du cabinet."><meta name="ROBOTS" content="noindex, follow"></head>
 <body><header><img src="/logo.png" alt="Logo"><nav><a href="/menu.html">Menu</a> Accueil Soins</nav></header>
 <main><h1>Notre cabinet</h1><p>Premier paragraphe.</p><p>Deuxième <b>paragraphe</b>, l'équipe.</p>
-<img src="/images/facade.jpg" alt="Façade"><img src="photo.png">
+<img src="/images/facade.jpg" alt="Façade"><img src="photo.png"><img src="filet.svg" alt="">
 <a href="soins.html#haut">Soins</a> <a href="https://ailleurs.example/x">Ailleurs</a> <a href="mailto:a@b.fr">Écrire</a>
 <script>var tracking = 1;</script><form><input name="q"> Rechercher</form></main>
 <footer>Mentions légales <a href="/mentions.html">Mentions</a></footer></body></html>`;
@@ -22,16 +22,28 @@ describe("readPage", () => {
     expect(page.word_count).toBe(10);
   });
 
-  it("resolves the main text's images (not the header's logo) and the page's same-site links, without fragments or other sites", () => {
+  it("resolves the main text's images (not the header's logo; a missing alt apart from a decorative one) and the page's same-site links, without fragments or other sites", () => {
     expect(page.images).toEqual([
       { src: "http://www.cabinet-dupont.fr/images/facade.jpg", alt: "Façade" },
-      { src: "http://www.cabinet-dupont.fr/dossier/photo.png", alt: "" },
+      { src: "http://www.cabinet-dupont.fr/dossier/photo.png", alt: null },
+      { src: "http://www.cabinet-dupont.fr/dossier/filet.svg", alt: "" },
     ]);
     expect(page.links).toEqual([
       "http://www.cabinet-dupont.fr/dossier/soins.html",
       "http://www.cabinet-dupont.fr/mentions.html",
       "http://www.cabinet-dupont.fr/menu.html",
     ]);
+  });
+
+  it("keeps the H1 of a WordPress entry header and its shortlink, and caps the text and the links", () => {
+    const wp = readPage(
+      `<title>Implants - Cabinet</title><link rel="shortlink" href="http://a.fr/?p=34"><body><header class="site-header"><nav>Menu</nav></header><article><header class="entry-header"><h1 class="entry-title">Les implants</h1></header><p>${"mot ".repeat(60_000)}</p>${Array.from({ length: 800 }, (_, i) => `<a href="/p${i}/">${i}</a>`).join("")}</article></body>`,
+      "http://a.fr/?page_id=12",
+    );
+    expect(wp.h1).toBe("Les implants");
+    expect(wp.body_text.length).toBe(MAX_TEXT_CHARS);
+    expect(wp.links).toHaveLength(MAX_LINKS);
+    expect(wp.links[0]).toBe("http://a.fr/?p=34");
   });
 
   it("reads the body when there is no <main>", () => {

@@ -3,7 +3,7 @@
  * the window:onError$ listener of src/components/error-tracking/, so nothing is loaded before), which
  * sends a Sentry envelope to the DSN baked in at build (PUBLIC_ERROR_TRACKING_DSN).
  */
-import { stripQuery } from "~/lib/url-privacy";
+import { stripQueries, stripQuery } from "~/lib/url-privacy";
 
 export interface ParsedDsn {
   /** The envelope endpoint, with the public key in the query (no custom header, so no CORS preflight). */
@@ -76,17 +76,18 @@ export function buildEnvelope(
       values: [
         {
           type: error.type,
-          value: error.message.slice(0, 1000),
+          value: stripQueries(error.message).slice(0, 1000),
           ...(error.filename
-            ? { stacktrace: { frames: [{ filename: error.filename, lineno: error.lineno, colno: error.colno, in_app: true }] } }
+            ? { stacktrace: { frames: [{ filename: stripQuery(error.filename), lineno: error.lineno, colno: error.colno, in_app: true }] } }
             : {}),
         },
       ],
     },
-    // No query string or fragment: they may carry a visitor's personal data. No cookie, no address.
+    // No query string or fragment anywhere (the URL, the frames, the stack, the message): they may carry a
+    // visitor's personal data. No cookie, no address.
     request: { url: stripQuery(page.url), headers: { "User-Agent": page.userAgent } },
     tags: { host: new URL(page.url).host },
-    extra: error.stack ? { stack: error.stack.slice(0, 4000) } : {},
+    extra: error.stack ? { stack: stripQueries(error.stack).slice(0, 4000) } : {},
   };
   return [JSON.stringify({ event_id: eventId, sent_at: now.toISOString(), dsn }), JSON.stringify({ type: "event" }), JSON.stringify(event)].join("\n");
 }

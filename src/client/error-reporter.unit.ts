@@ -18,6 +18,32 @@ describe("parseDsn", () => {
 });
 
 describe("buildEnvelope", () => {
+  it("strips the page's query and fragment everywhere in the event: frames, stack, message", () => {
+    const page = "https://www.cabinet-dupont.fr/contact/?email=jeanne%40example.org&name=Jeanne#tel=0612345678";
+    const text = buildEnvelope(
+      {
+        type: "TypeError",
+        message: `failed at ${page}`,
+        filename: page,
+        lineno: 3,
+        colno: 14,
+        stack: `TypeError: x\n    at send (${page}:3:14)\n    at ${page}:9:2\n    at https://www.cabinet-dupont.fr/build/q-1.js:1:20`,
+      },
+      { url: page, userAgent: "UA" },
+      "https://k@o1.ingest.sentry.io/1",
+      "0123456789abcdef0123456789abcdef",
+      new Date("2026-11-22T10:00:00Z"),
+    );
+    expect(text).not.toMatch(/jeanne|email=|tel=|0612345678/i);
+    const event = JSON.parse(text.split("\n")[2]);
+    const [exception] = event.exception.values;
+    expect(exception.stacktrace.frames[0].filename).toBe("https://www.cabinet-dupont.fr/contact/");
+    expect(exception.value).toBe("failed at https://www.cabinet-dupont.fr/contact/");
+    expect(event.extra.stack).toBe(
+      "TypeError: x\n    at send (https://www.cabinet-dupont.fr/contact/:3:14)\n    at https://www.cabinet-dupont.fr/contact/:9:2\n    at https://www.cabinet-dupont.fr/build/q-1.js:1:20",
+    );
+  });
+
   it("sends the page URL without query string or fragment, and no cookie", () => {
     const text = buildEnvelope(
       { type: "Error", message: "boom" },

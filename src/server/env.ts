@@ -139,6 +139,18 @@ const envSchema = z.object({
    * unset: one instance on its own. The specification's databases: 6 prod, 7 staging, 8 dev.
    */
   CACHE_URL: z.preprocess(emptyToUndefined, redisUrl.optional()),
+  /**
+   * Names this deployment's keys and channels on the shared Redis, beside the environment: two deployments
+   * of one environment on one Redis server must not invalidate each other. Unset: derived from
+   * BACKEND_API_URL (cache/shared/names.ts), so every instance started from one env file agrees.
+   */
+  CACHE_NAMESPACE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "must be 1-40 lower-case letters, digits and hyphens")
+      .optional(),
+  ),
   /** Build-time constants, also read by the build pre-pass and the security headers. */
   BUILD_API_URL: optionalHttpUrl,
   BUILD_CMS_ORIGIN: optionalHttpUrl,

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { existsSync } from "node:fs";
+import { reapOnExit } from "./reaper";
 
 export interface Frontend {
   url: string;
@@ -40,7 +41,7 @@ export async function startFrontend(opts: { backendUrl: string; env?: Record<str
   }
   const port = await freePort();
   let output = "";
-  const child: ChildProcess = spawn(process.execPath, ["server/entry.express.js"], {
+  const child: ChildProcess = reapOnExit(spawn(process.execPath, ["server/entry.express.js"], {
     env: {
       PATH: process.env.PATH,
       PORT: String(port),
@@ -52,7 +53,7 @@ export async function startFrontend(opts: { backendUrl: string; env?: Record<str
       ...opts.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
-  });
+  }));
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
@@ -104,10 +105,10 @@ export async function startFrontend(opts: { backendUrl: string; env?: Record<str
 
 /** Runs the server expecting it to refuse to start; resolves with its exit code and output. */
 export async function runFrontendExpectingFailure(env: Record<string, string | undefined>) {
-  const child = spawn(process.execPath, ["server/entry.express.js"], {
+  const child = reapOnExit(spawn(process.execPath, ["server/entry.express.js"], {
     env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
-  });
+  }));
   let output = "";
   child.stdout.on("data", (c) => (output += c));
   child.stderr.on("data", (c) => (output += c));

@@ -1,5 +1,6 @@
 /** Runs the migration toolkit's command line as an operator does (a child process), without blocking the test's servers. */
 import { spawn } from "node:child_process";
+import { reapOnExit } from "./reaper";
 
 export interface MigrateRun {
   code: number | null;
@@ -7,10 +8,10 @@ export interface MigrateRun {
 }
 
 export function migrate(args: string[], env: Record<string, string> = {}): Promise<MigrateRun> & { kill: (signal: NodeJS.Signals) => void } {
-  const child = spawn(process.execPath, ["--import", "tsx", "ops/migrate/cli.ts", ...args], {
+  const child = reapOnExit(spawn(process.execPath, ["--import", "tsx", "ops/migrate/cli.ts", ...args], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ["ignore", "pipe", "pipe"],
-  });
+  }));
   let out = "";
   child.stdout.on("data", (c) => (out += c));
   child.stderr.on("data", (c) => (out += c));

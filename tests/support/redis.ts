@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { freePort } from "./frontend";
+import { reapOnExit } from "./reaper";
 
 export interface TestRedis {
   port: number;
@@ -15,7 +16,8 @@ export interface TestRedis {
   command: (...args: string[]) => Promise<string>;
 }
 
-export async function startRedis(): Promise<TestRedis> {
+/** `maxmemory`: the specification's 128mb unless a test needs memory pressure sooner. */
+export async function startRedis(opts: { maxmemory?: string } = {}): Promise<TestRedis> {
   const port = await freePort();
   let child: ChildProcess | null = null;
   const command = async (...args: string[]) => {
@@ -28,12 +30,12 @@ export async function startRedis(): Promise<TestRedis> {
     url: (db = 0) => `redis://127.0.0.1:${port}/${db}`,
     command,
     start: async () => {
-      child = spawn(
+      child = reapOnExit(spawn(
         "redis-server",
-        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--maxmemory", "128mb",
+        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--maxmemory", opts.maxmemory ?? "128mb",
           "--maxmemory-policy", "allkeys-lru"],
         { stdio: "ignore" },
-      );
+      ));
       const deadline = Date.now() + 10_000;
       for (;;) {
         try {

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { BackendError } from "./errors";
-import { request, type HttpOptions } from "./http";
+import { readBounded, request, type HttpOptions } from "./http";
 
 /** The contract's request body. `website` and `elapsed_ms` are forwarded as received: the backend decides. */
 export interface ContactSubmission {
@@ -39,9 +39,10 @@ export async function postContact(http: HttpOptions, code: string, submission: C
     return { kind: "accepted" };
   }
   if (response.status === 400) {
+    const text = await readBounded(response, endpoint);
     let json: unknown;
     try {
-      json = await response.json();
+      json = JSON.parse(text);
     } catch (error) {
       throw new BackendError("invalid_payload", endpoint, `400 body is not JSON (${(error as Error).message})`, 400);
     }

@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import { BackendError } from "./errors";
+import { readUpTo } from "../util/read-up-to";
 
 export interface HttpOptions {
   baseUrl: string;
@@ -16,9 +17,10 @@ export async function getJson<T extends z.ZodType>(opts: HttpOptions, endpoint: 
     await request(opts, endpoint, { method: "GET", headers: { accept: "application/json" } }),
     endpoint,
   );
+  const text = await readBounded(response, endpoint);
   let json: unknown;
   try {
-    json = await response.json();
+    json = JSON.parse(text);
   } catch (error) {
     throw new BackendError("invalid_payload", endpoint, `body is not JSON (${(error as Error).message})`);
   }
@@ -29,6 +31,29 @@ export async function getJson<T extends z.ZodType>(opts: HttpOptions, endpoint: 
     throw new BackendError("invalid_payload", endpoint, `field ${field}: ${first.message}`);
   }
   return parsed.data;
+}
+
+/**
+ * A backend answer is read up to this many bytes, never more: one practice's 21 MB rich-text block once
+ * exhausted a render worker's heap while it parsed, and took the other practices' renders on that worker
+ * down with it. The largest demo payload is under 40 KB; a real page's is well under 1 MB.
+ */
+export const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
+
+/** The body as text, refused past MAX_PAYLOAD_BYTES (declared or counted) before it is parsed. */
+export async function readBounded(response: Response, endpoint: string, max = MAX_PAYLOAD_BYTES): Promise<string> {
+  const tooLarge = () => new BackendError("invalid_payload", endpoint, `body over ${max} bytes: refused before parsing`);
+  if (Number(response.headers.get("content-length") ?? 0) > max) {
+    // A fetch response's own stream (not a Node request's): cancelling it releases the connection.
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const text = await readUpTo(reader, max);
+  if (text !== null) return text;
+  await reader.cancel();
+  throw tooLarge();
 }
 
 /**

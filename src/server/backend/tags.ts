@@ -20,6 +20,9 @@ export function isKnownTagShape(tag: string): boolean {
 }
 
 /** How the revalidation endpoints describe the accepted shapes in their 400 answers. */
+/** Tags one revalidation request may name (the webhook and /api/revalidate); the demo backend splits above it. */
+export const MAX_TAGS = 200;
+
 export const TAG_SHAPES_TEXT = "page:<slug>, site:<code> or site:<code>:page:<slug>";
 
 /*

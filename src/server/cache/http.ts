@@ -21,7 +21,8 @@ import { cacheKey, cacheTarget, hostKeyPart } from "./key";
 import type { PageCache } from "./page-cache";
 import { writeEntry } from "./serve";
 import { copyHeaders } from "../util/headers";
-import { requestScheme, type Scheme, type TrustFn } from "../util/request-scheme";
+import { hasOneHost } from "../tenancy/host";
+import { requestScheme, type TrustFn } from "../util/request-scheme";
 import type { RenderResult } from "./entry";
 
 /** Bounded memo of Host header -> practice and key part for the fast path. */
@@ -38,7 +39,13 @@ export interface CacheFrontOptions {
   stackHeaders: readonly string[];
   /** Who may tell the request's scheme (Express's "trust proxy"). */
   trust: TrustFn;
-  /** Whether a practice's redirect map answers this path (http/redirects.ts): never a 404 then. */
+  /**
+   * Whether a practice's redirect map names this request's path or query (http/redirects.ts). The rule
+   * "the map before the cache": a cached page is never served for a URL the map names, so `/?page_id=12`
+   * answers 301 even when `/` (its cache key: the query counts for nothing) is cached, and a mapped path
+   * never gets the cached 404. It costs a practice without a map one Map lookup per hit; with a map, the
+   * normalised path looked up in it (a Set of the names it holds), no render and no Express.
+   */
   redirected: (code: string, url: string) => boolean;
 }
 
@@ -56,22 +63,18 @@ export function cacheFront(cache: PageCache, opts: CacheFrontOptions, next: Requ
     }
     return info;
   };
-  /** The practice's cached 404 page, for a path its index proves is no page and no redirect map names. */
-  const unknownPath = (code: string, scheme: Scheme, authority: string, url: string) => {
-    const notFound = cache.unknownPath(code, scheme, authority, url);
-    return notFound && !redirected(code, url) ? notFound : undefined;
-  };
   return (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method!;
     const host = req.headers.host;
-    if ((method === "GET" || method === "HEAD") && host) {
+    // Two Host headers go to the stack, which refuses them (http/request-rules.ts).
+    if ((method === "GET" || method === "HEAD") && host && hasOneHost(req.rawHeaders)) {
       const info = lookup(host);
       if (info) {
         const scheme = requestScheme(req, trust);
         const url = req.url!;
         const key = cacheKey(method, info.code, scheme, info.authority, url);
-        const entry = key && (cache.fresh(key) ?? unknownPath(info.code, scheme, info.authority, url));
-        if (entry && entry.servedByStack) {
+        const entry = key && (cache.fresh(key) ?? cache.unknownPath(info.code, scheme, info.authority, url));
+        if (entry && entry.servedByStack && !redirected(info.code, url)) {
           writeEntry(res, req.headers, method, entry, "HIT", stackHeaders);
           return;
         }

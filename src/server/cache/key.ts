@@ -20,6 +20,7 @@
  */
 import { normaliseHost } from "../tenancy/host";
 import { schemeOf, type Scheme } from "../util/request-scheme";
+import { cardTitle } from "../og/card";
 
 /** A request the cache can answer: what to look up, and what to render on a miss or a refresh. */
 export interface CacheTarget {
@@ -34,21 +35,30 @@ export interface CacheTarget {
 interface RouteRule {
   /** Public path, without the trailing slash. */
   path: string;
-  /** Query parameters that change the response (and so belong to the key), in key order. */
-  vary: readonly string[];
+  /**
+   * Query parameters that change the response (and so belong to the key), in key order, each with its
+   * canonical form: the key holds the value the route will use, so spellings of one value share one entry
+   * (and one render). A value whose canonical form is empty is left out, as if absent.
+   */
+  vary: readonly { name: string; canonical: (value: string) => string }[];
 }
 
 /**
  * Per-route query parameters that count. A route that reads a parameter must be listed here, or every
- * value would be answered with the first one rendered.
+ * value would be answered with the first one rendered. Such a route is keyed under its slashed path
+ * (`/api/og` and `/api/og/` answer the same card).
  */
-const ROUTE_RULES: readonly RouteRule[] = [{ path: "/api/og", vary: ["title"] }];
+const ROUTE_RULES: readonly RouteRule[] = [{ path: "/api/og", vary: [{ name: "title", canonical: cardTitle }] }];
 
 /** Never cached: posts and per-visitor endpoints, the media proxy (its own cache), static assets. */
 const NEVER_CACHED = /^\/(?:api\/(?!og\/?$)|webhooks\/|build\/|assets\/|_sites(?:\/|$))/i;
 
-/** Qwik City's own parameters mark server-function and action calls: never cached. */
+/** Qwik City's own parameters mark server-function and action calls: never cached (and refused, http/request-rules.ts). */
 const QWIK_CALL = /(?:^|&)q(?:action|func|data)=/;
+
+export function isQwikCall(query: string): boolean {
+  return QWIK_CALL.test(query);
+}
 
 /**
  * The cache target of a GET/HEAD request, or null when the response must not come from the cache.
@@ -89,11 +99,18 @@ function cacheableUrl(method: string, rawUrl: string): string | null {
   const q = rawUrl.indexOf("?");
   const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
   if (NEVER_CACHED.test(path)) return null;
-  if (q === -1) return path;
+  const rule = routeRule(path);
+  if (q === -1) return rule ? `${rule.path}/` : path;
   const query = rawUrl.slice(q + 1);
   if (QWIK_CALL.test(query)) return null;
-  const counted = countedQuery(path, query);
-  return counted ? `${path}?${counted}` : path;
+  if (!rule) return path;
+  const counted = countedQuery(rule, query);
+  return counted ? `${rule.path}/?${counted}` : `${rule.path}/`;
+}
+
+function routeRule(path: string): RouteRule | undefined {
+  const bare = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+  return ROUTE_RULES.find((r) => r.path === bare);
 }
 
 /**
@@ -107,16 +124,14 @@ export function hostKeyPart(host: string): string | null {
   return port && port !== "80" && port !== "443" ? `${name}:${port}` : name;
 }
 
-/** The query parameters of `query` that count for `path`, in a fixed order; "" when none. */
-export function countedQuery(path: string, query: string): string {
-  const bare = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
-  const rule = ROUTE_RULES.find((r) => r.path === bare);
-  if (!rule) return "";
+/** The query parameters of `query` that count for the route, canonical, in a fixed order; "" when none. */
+function countedQuery(rule: RouteRule, query: string): string {
   const params = new URLSearchParams(query);
   const kept = new URLSearchParams();
-  for (const name of rule.vary) {
+  for (const { name, canonical } of rule.vary) {
     const value = params.get(name);
-    if (value !== null) kept.set(name, value);
+    const form = value === null ? "" : canonical(value);
+    if (form) kept.set(name, form);
   }
   return kept.toString();
 }

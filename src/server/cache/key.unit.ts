@@ -23,7 +23,18 @@ describe("cacheTarget", () => {
     expect(key("/api/og?utm_source=x&title=Implant")).toBe(key("/api/og?title=Implant"));
     expect(key("/api/og/?title=Implant")).not.toBeNull();
     const target = cacheTarget("GET", "dupont", "www.cabinet-dupont.fr", "https", "/api/og?x=1&title=A%20b");
-    expect(target?.url).toBe("/api/og?title=A+b");
+    expect(target?.url).toBe("/api/og/?title=A+b");
+  });
+
+  it("keys the social card by the title it draws: every spelling of one title is one entry", () => {
+    const one = key("/api/og/?title=Contact");
+    for (const spelling of ["/api/og?title=Contact", "/api/og?title=%20%20%20Contact", "/api/og?title=Contact%20", "/api/og?title=%09Contact%0A"]) {
+      expect(key(spelling), spelling).toBe(one);
+    }
+    expect(key("/api/og?title=Soins%20%20des%20gencives")).toBe(key("/api/og?title=Soins+des+gencives"));
+    // A blank title is the default card, as no title is.
+    expect(key("/api/og?title=%20")).toBe(key("/api/og"));
+    expect(key("/api/og?title=")).toBe(key("/api/og/"));
   });
 
   it("caches q-data.json like the page it belongs to, under its own key", () => {

@@ -227,6 +227,11 @@ export class PageCache {
     return stored;
   }
 
+  /** Renders running or waiting for a background slot: 0 once the cache is quiet (the `[stats]` line). */
+  get rendering(): number {
+    return this.inflight.size + this.queue.queued;
+  }
+
   /** Resolves when no background render is queued or running (tests, benchmark). */
   async settled(): Promise<void> {
     await this.queue.idle();

@@ -123,7 +123,7 @@ describe("the pre-pass output", () => {
       false,
     ]);
     expect(card.identity).toEqual(Buffer.from([137, 80, 78, 71]));
-    expect(card.target.url).toBe("/api/og?title=A");
+    expect(card.target.url).toBe("/api/og/?title=A");
     expect(readPrepass(join(work, "missing"), 1)).toBeNull();
   });
 });

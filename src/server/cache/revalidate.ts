@@ -12,10 +12,10 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, Response } from "express";
-import { isKnownTagShape, TAG_SHAPES_TEXT } from "../backend/tags";
+import { isKnownTagShape, MAX_TAGS, TAG_SHAPES_TEXT } from "../backend/tags";
 import { reportWarning } from "../monitoring";
 
-export const MAX_TAGS = 200;
+export { MAX_TAGS };
 const MAX_TAG_LENGTH = 256;
 
 export class BodyError extends Error {}

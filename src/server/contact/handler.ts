@@ -36,7 +36,7 @@ export async function handleContactPost(ev: RequestEvent): Promise<void> {
   // refused-submission page below is never redirected by Qwik City's trailing-slash rule.
   const result = await relayContact(
     { request: ev.request, host: ev.url.host, ip: ev.clientConn.ip, code },
-    { send: services.sendContact, limiter: services.contactLimiter, reportError },
+    { send: services.sendContact, limiter: services.contactLimiter, reportError, log: console.warn },
   );
   ev.headers.set("Cache-Control", "no-store");
   if (result.retryAfterS) ev.headers.set("Retry-After", String(result.retryAfterS));

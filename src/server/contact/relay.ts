@@ -46,6 +46,8 @@ export interface RelayDeps {
   send: (code: string, submission: ContactSubmission) => Promise<ContactOutcome>;
   limiter: RateLimiter;
   reportError: (error: unknown, context: Record<string, unknown>) => void;
+  /** A log line (never the submission's content). */
+  log: (line: string) => void;
 }
 
 export async function relayContact(input: RelayInput, deps: RelayDeps): Promise<ContactResult> {
@@ -124,8 +126,10 @@ export async function relayContact(input: RelayInput, deps: RelayDeps): Promise<
       const s = outcome.status;
       if (s === 404) return { ...base, status: 404, kind: "refused", message: CONTACT_MESSAGES.notAccepting };
       if (s === 429) return { ...base, status: 429, kind: "refused", message: CONTACT_MESSAGES.throttled };
-      // A 5xx is relayed as it is; any other answer breaks the contract and is ours to call a bad gateway.
+      // A 5xx is relayed as it is, and logged (the message was not taken; the backend's own error tracking
+      // has the event); any other answer breaks the contract and is ours to call a bad gateway.
       if (s < 500 || s > 599) deps.reportError(new Error(`contact: unexpected backend status ${s}`), { code: input.code });
+      else deps.log(`[warn] contact: the backend refused a message for ${input.code} with ${s}; the visitor was asked to call or retry`);
       return { ...base, status: s >= 500 && s <= 599 ? s : 502, kind: "refused", message: CONTACT_MESSAGES.unavailable };
     }
   }

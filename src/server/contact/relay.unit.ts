@@ -44,6 +44,7 @@ function fakes(opts: { outcome?: ContactOutcome | Error; rate?: RateLimitResult 
     },
   };
   const reportError = vi.fn<RelayDeps["reportError"]>();
+  const log = vi.fn<RelayDeps["log"]>();
   const deps: RelayDeps = {
     send: async (code, submission) => {
       sent.push({ code, submission });
@@ -53,8 +54,9 @@ function fakes(opts: { outcome?: ContactOutcome | Error; rate?: RateLimitResult 
     },
     limiter,
     reportError,
+    log,
   };
-  return { deps, sent, taken, reportError };
+  return { deps, sent, taken, reportError, log };
 }
 
 const relay = (request: Request, deps: RelayDeps, ip = "203.0.113.7") =>
@@ -167,11 +169,14 @@ describe("relayContact: the backend's answer", () => {
     expect(f.reportError.mock.calls[0][1]).toEqual({ code: "dupont", failure: "error" });
   });
 
-  it("a 5xx is relayed as it is, without an event", async () => {
+  it("a 5xx is relayed as it is, without an event, and logged without the message", async () => {
     const f = fakes({ outcome: { kind: "refused", status: 503 } });
     const result = await relay(jsonRequest(validJson), f.deps);
     expect(result).toMatchObject({ status: 503, kind: "refused", message: CONTACT_MESSAGES.unavailable });
     expect(f.reportError).not.toHaveBeenCalled();
+    expect(f.log.mock.calls.map(([line]) => line)).toEqual([
+      "[warn] contact: the backend refused a message for dupont with 503; the visitor was asked to call or retry",
+    ]);
   });
 
   it("a status outside the contract becomes 502 and an event without the patient's fields", async () => {

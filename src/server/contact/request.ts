@@ -3,6 +3,7 @@
  * before the body is parsed and before anything reaches the backend.
  */
 import { normaliseHost } from "../tenancy/host";
+import { readUpTo } from "../util/read-up-to";
 
 /**
  * True when the request comes from a page of this host: the Origin header, else the Referer, must name
@@ -52,17 +53,8 @@ export async function readBodyWithLimit(request: Request, limit: number): Promis
   if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge(limit);
   if (!request.body) return "";
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      reader.releaseLock();
-      throw new BodyTooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const text = await readUpTo(reader, limit);
+  if (text !== null) return text;
+  reader.releaseLock();
+  throw new BodyTooLarge(limit);
 }

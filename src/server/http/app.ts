@@ -3,11 +3,12 @@
  * fast path, then the Express stack in front of Qwik City.
  *
  *  -1. fresh cache hits (cacheFront)        4. tenancy: Host -> practice, else plain 404
- *   0. headers of every response            4b. redirects of migrated practices (301)
- *   1. static build assets (immutable)      4c. page cache (GET/HEAD of cacheable responses)
- *   2. global endpoints (any Host):
- *      healthz, readyz, revalidation        5. pages: rendered by the real Qwik City router
- *   3. /_sites from outside -> 404          6. final 404, then one error handler
+ *   0. headers of every response; one Host, 4b. redirects of migrated practices (301)
+ *      no fragment, no Qwik calls (400)     4c. page cache (GET/HEAD of cacheable responses)
+ *   1. static build assets (immutable)      4d. GET/HEAD, POST on the contact relay, else 405
+ *   2. global endpoints (any Host):         5. pages: rendered by the real Qwik City router
+ *      healthz, readyz, revalidation        6. final 404, then one error handler
+ *   3. /_sites from outside -> 404
  *
  * The fast path (src/server/cache/http.ts) answers fresh hits without Express and replays the one list
  * of headers step 0 sets (security headers, noindex). Every long-lived object comes from the services
@@ -27,7 +28,8 @@ import { cmsOrigin } from "../build-constants";
 import { findRedirect, redirectsMiddleware } from "./redirects";
 import { cacheFront, cacheMiddleware, revalidateHandlers } from "../cache";
 import { bodyOf, requestBodyMiddleware } from "./request-body";
-import { canonicalPathMiddleware } from "./canonical-path";
+import { canonicalPath, canonicalPathMiddleware } from "./canonical-path";
+import { methodMiddleware, requestShapeMiddleware } from "./request-rules";
 import { endpointPathMiddleware } from "./endpoint-paths";
 import { mediaFilesMiddleware } from "../media/static-files";
 import type { Lifecycle } from "./lifecycle";
@@ -59,6 +61,8 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   // included. The cache's fast path replays the same list.
   const stackHeaders = everyResponseHeaders({ cmsOrigin: cmsOrigin(env.BUILD_CMS_ORIGIN), indexable: isIndexable(env) });
   app.use(responseHeadersMiddleware(stackHeaders));
+  // One Host, no fragment, no Qwik call parameters: refused before anything is looked up (request-rules.ts).
+  app.use(requestShapeMiddleware());
 
   app.use(compression());
 
@@ -84,7 +88,8 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   app.post("/api/revalidate", revalidate.api);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (isInternalPath(req.path)) {
+    // Judged on the canonical spelling too: `/x/../_sites/b/` must not be redirected to the internal path.
+    if (isInternalPath(req.path) || isInternalPath(canonicalPath(req.path))) {
       res.status(404).type("text/plain").send("Not Found");
       return;
     }
@@ -97,11 +102,13 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
     next();
   });
 
+  // Redirects of migrated practices (migrations/{code}/redirects.json, loaded at start): after tenancy, before
+  // anything renders, and before the canonical spelling so that every spelling of an old URL the map names
+  // (`//`, lower-case escapes) reaches its target in one 301 (the target is a path the map wrote, not the visitor's).
+  app.use(redirectsMiddleware(services.redirects.table));
+
   // One spelling per path: `//`, dot segments and needless escapes are redirected, never rendered or stored.
   app.use(canonicalPathMiddleware());
-
-  // Redirects of migrated practices (migrations/{code}/redirects.json, loaded at start): after tenancy, before anything renders.
-  app.use(redirectsMiddleware(services.redirects.table));
 
   // Files of the client build's root (favicon, manifest) served per tenant host; no index, no redirect.
   // A practice's build-time media files only on its own hosts, SVG sandboxed (media/static-files.ts).
@@ -117,6 +124,9 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
 
   // POST /api/contact (the specified spelling) is answered there, never redirected.
   app.use(endpointPathMiddleware());
+
+  // GET and HEAD, and POST on the contact relay: any other method is a 405, never a render.
+  app.use(methodMiddleware());
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const tenant = res.locals.tenant as TenantLocals;

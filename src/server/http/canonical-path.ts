@@ -7,6 +7,9 @@
  *
  * Canonical (RFC 3986 section 6.2.2): percent-encoded unreserved characters decoded, other escapes in upper
  * case, runs of slashes collapsed to one, dot segments removed. `%2F` stays encoded (it is not a separator).
+ * A raw backslash is a slash, as browsers and the WHATWG URL parser (our render's) read it: `/x\..\contact\`
+ * rendered `/contact/` under a key of its own, and `/\evil.com/` was answered `Location: /\evil.com/`, which
+ * a browser follows to another site. Both are redirected to the one slash-separated spelling.
  */
 import type { NextFunction, Request, Response } from "express";
 
@@ -18,7 +21,7 @@ export function canonicalPath(path: string): string {
     const char = String.fromCharCode(parseInt(hex, 16));
     return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
   });
-  return removeDotSegments(decoded.replace(/\/{2,}/g, "/"));
+  return removeDotSegments(decoded.replace(/\\/g, "/").replace(/\/{2,}/g, "/"));
 }
 
 /** RFC 3986 section 5.2.4 on an absolute path whose slashes are already single. */

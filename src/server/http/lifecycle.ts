@@ -1,8 +1,9 @@
 /**
  * Readiness and graceful shutdown, for nginx and compose in front of several instances:
  *
- * - GET /readyz answers 200 once the instance is ready (its cache seeded, and with CACHE_URL joined to
- *   the others or given up waiting), 503 before that and while draining.
+ * - GET /readyz answers 200 once the instance is ready (its cache seeded, the backend answering our
+ *   practices, and with CACHE_URL joined to the others or given up waiting), 503 before that, saying what
+ *   it waits for ("starting: backend ... answers 404 ..."), and while draining.
  * - SIGTERM: /readyz turns 503, the instance leaves the cluster (webhooks stop waiting for it), the
  *   listener closes (nginx moves to the next upstream on the refused connection), in-flight requests
  *   finish, then the process exits; a hard deadline ends it if a request never finishes.
@@ -16,19 +17,31 @@ const SHUTDOWN_DEADLINE_MS = 8000;
 export class Lifecycle {
   private ready = false;
   private draining = false;
+  /** What readiness still waits for, by name, with the reason an operator reads in /readyz. */
+  private readonly waiting = new Map<string, string>();
 
   markReady(): void {
     this.ready = true;
   }
 
-  get state(): "starting" | "ready" | "draining" {
-    return this.draining ? "draining" : this.ready ? "ready" : "starting";
+  /** Keeps the instance from being ready while `reason` holds (null: no longer). */
+  waitFor(what: string, reason: string | null): void {
+    if (reason === null) this.waiting.delete(what);
+    else this.waiting.set(what, reason);
   }
 
-  /** GET /readyz */
+  get state(): "starting" | "ready" | "draining" {
+    return this.draining ? "draining" : this.ready && this.waiting.size === 0 ? "ready" : "starting";
+  }
+
+  /** GET /readyz: the state, and while starting what it waits for. */
   readyz = (_req: Request, res: Response): void => {
     const state = this.state;
-    res.status(state === "ready" ? 200 : 503).type("text/plain").send(state);
+    const reasons = state === "starting" ? [...this.waiting.values()] : [];
+    res
+      .status(state === "ready" ? 200 : 503)
+      .type("text/plain")
+      .send(reasons.length ? `${state}: ${reasons.join("; ")}` : state);
   };
 
   /** Stops taking work, lets in-flight requests finish, runs `leave` (the cluster), then exits. */

@@ -47,7 +47,7 @@ export function formatProblem(p: RedirectProblem): string {
 /**
  * The one form old URLs are compared in, by the server and by the migration toolkit (ops/migrate), so
  * an old URL matches however a visitor or an old link types it: percent-decoded, the path lower-cased,
- * a final `index.html`/`index.htm`/`index.php` dropped, a `.html`/`.htm`/`.php` suffix dropped, no
+ * runs of slashes collapsed, a final `index.html`/`index.htm`/`index.php` dropped, a `.html`/`.htm`/`.php` suffix dropped, no
  * trailing slash (except the root). The query is kept as written (it only matches a key that names it).
  * Null for a malformed escape, which matches nothing.
  */
@@ -57,9 +57,27 @@ export function normaliseRedirectPath(raw: string): string | null {
   const query = q === -1 ? "" : raw.slice(q);
   const decoded = decodePath(pathPart);
   if (decoded === null) return null;
-  let path = decoded.toLowerCase().replace(/\/index\.(?:html?|php)$/, "/").replace(/\.(?:html?|php)$/, "");
-  if (path.length > 1 && path.endsWith("/")) path = path.replace(/\/+$/, "") || "/";
-  return path + query;
+  // Slashes first, so `/Implants.html/` and `/soins//implants.html` lose their suffix like `/implants.html`.
+  const path = noTrailingSlash(decoded.toLowerCase().replace(/\/{2,}/g, "/"));
+  return noTrailingSlash(path.replace(/\/index\.(?:html?|php)$/, "/").replace(/\.(?:html?|php)$/, "")) + query;
+}
+
+const noTrailingSlash = (path: string) => (path.length > 1 && path.endsWith("/") ? path.replace(/\/+$/, "") || "/" : path);
+
+/**
+ * Campaign and click tracking parameters: never part of an old URL's identity, so `/?page_id=12&utm_source=x`
+ * matches the key `/?page_id=12`; they are kept on the target, as the whole query is for a path-only match.
+ */
+const TRACKING_PARAM = /^(?:utm_[^=]*|fbclid|gclid|dclid|gbraid|wbraid|msclkid|mc_cid|mc_eid|_ga|_gl|yclid|igshid)(?:=|$)/i;
+
+/** A query (without "?") split into the parameters that identify a page and the tracking ones. */
+function splitTracking(query: string): { kept: string; tracking: string } {
+  const kept: string[] = [];
+  const tracking: string[] = [];
+  for (const param of query.split("&")) {
+    if (param) (TRACKING_PARAM.test(param) ? tracking : kept).push(param);
+  }
+  return { kept: kept.join("&"), tracking: tracking.join("&") };
 }
 
 function decodePath(path: string): string | null {
@@ -71,14 +89,16 @@ function decodePath(path: string): string | null {
 }
 
 /**
- * The entry a request (path and query as received) falls on, or null: first with its query, then by
- * its path alone. A request for the entry's own target is never redirected: `/contact.html` -> `/contact/`
- * leaves `/contact/` itself to the site even though both have the same normalised form.
+ * The entry a request (path and query as received) falls on, or null: first with its query (tracking
+ * parameters left out), then by its path alone. A request for the entry's own target is never redirected:
+ * `/contact.html` -> `/contact/` leaves `/contact/` itself to the site even though both have the same
+ * normalised form.
  */
 function lookup(map: Map<string, string>, url: string): { from: string; target: string; matchedQuery: boolean } | null {
   const q = url.indexOf("?");
   const path = q === -1 ? url : url.slice(0, q);
-  const candidates = q === -1 ? [path] : [url, path];
+  const kept = q === -1 ? "" : splitTracking(url.slice(q + 1)).kept;
+  const candidates = kept ? [`${path}?${kept}`, path] : [path];
   for (const candidate of candidates) {
     const from = normaliseRedirectPath(candidate);
     const target = from === null ? undefined : map.get(from);
@@ -203,16 +223,17 @@ export function loadRedirects(dir: string): LoadedRedirects {
   return { table, warnings };
 }
 
-/** The new path for a request, or null. `originalUrl` is the request's path and query as received. */
-export function findRedirect(table: RedirectTable, code: string, originalUrl: string): string | null {
+/** The new path for a request, or null. `url` is the request's path and query as received. */
+export function findRedirect(table: RedirectTable, code: string, url: string): string | null {
   const map = table.get(code);
   if (!map) return null;
-  const entry = lookup(map, originalUrl);
+  const entry = lookup(map, url);
   if (!entry) return null;
-  const q = originalUrl.indexOf("?");
-  const query = q === -1 || entry.matchedQuery ? "" : originalUrl.slice(q);
-  // The visitor's query (campaign tags...) follows the redirect unless the target names its own.
-  return query && !entry.target.includes("?") ? entry.target + query : entry.target;
+  const q = url.indexOf("?");
+  const query = q === -1 ? "" : entry.matchedQuery ? splitTracking(url.slice(q + 1)).tracking : url.slice(q + 1);
+  if (!query) return entry.target;
+  // The visitor's query (campaign tags...) follows the redirect; a target with its own query gets them after it.
+  return `${entry.target}${entry.target.includes("?") ? "&" : "?"}${query}`;
 }
 
 /** Express middleware: 301 on the same host (a path-only Location) for GET and HEAD. */

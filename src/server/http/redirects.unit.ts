@@ -19,6 +19,8 @@ describe("normaliseRedirectPath", () => {
     ["/%C3%89quipe.php", "/équipe"],
     ["/index.php?ID=3", "/?ID=3"],
     ["/page.html.bak", "/page.html.bak"],
+    ["/Implants-Dentaires.html/", "/implants-dentaires"],
+    ["/soins//index.php", "/soins"],
     ["/%zz", null],
   ])("%s -> %s", (raw, form) => {
     expect(normaliseRedirectPath(raw)).toBe(form);
@@ -130,11 +132,20 @@ describe("findRedirect", () => {
     ["/cabinet.php", "/philosophie/"],
     ["/cabinet/index.html", "/philosophie/"],
     ["/soins/implants.html?utm_source=x", "/implantologie/?utm_source=x"],
+    // Tracking parameters are no part of an old URL: ignored when matching, kept on the target.
+    ["/index.php?id=3&utm_source=x", "/tarifs/?utm_source=x"],
+    ["/index.php?fbclid=abc&id=3&gclid=1", "/tarifs/?fbclid=abc&gclid=1"],
+    ["/index.php?utm_campaign=été&id=3", "/tarifs/?utm_campaign=été"],
+    // Every spelling of a named old URL in one step: lower-case escapes, `//`, a slash after the suffix.
+    ["/%c3%a9quipe", "/equipe/"],
+    ["/soins//implants", "/implantologie/"],
+    ["//cabinet.html", "/philosophie/"],
+    ["/Cabinet.html/", "/philosophie/"],
   ])("%s -> %s", (url, target) => {
     expect(findRedirect(table, "dupont", url)).toBe(target);
   });
 
-  it.each([["/index.php?id=4"], ["/index.php?ID=3"], ["/cabinets.html"], ["/%zz"], ["/philosophie/"], ["/equipe/?utm_source=x"]])("%s has no redirect", (url) => {
+  it.each([["/index.php?id=4"], ["/index.php?ID=3"], ["/cabinets.html"], ["/%zz"], ["/philosophie/"], ["/equipe/?utm_source=x"], ["/index.php?utm_source=x"], ["/index.php?id=3x&utm_source=x"]])("%s has no redirect", (url) => {
     expect(findRedirect(table, "dupont", url)).toBeNull();
   });
 

@@ -33,11 +33,16 @@ export function contentSecurityPolicy({ cmsOrigin }: SecurityHeaderOptions): str
   ].join("; ");
 }
 
+export const PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()";
+
 export function securityHeaders(opts: SecurityHeaderOptions): Record<string, string> {
   return {
     "Content-Security-Policy": contentSecurityPolicy(opts),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
+    // A practice's site uses none of these browser features; no page it links to may control its window.
+    "Permissions-Policy": PERMISSIONS_POLICY,
+    "Cross-Origin-Opener-Policy": "same-origin",
   };
 }
 

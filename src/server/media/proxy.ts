@@ -99,6 +99,13 @@ export async function handleMedia(ev: RequestEvent): Promise<void> {
     ev.json(400, { error: parsed.error });
     return;
   }
+  if (anotherPracticesPath(parsed.path, ctx.code, ctx.services.hostRules.registry.practices)) {
+    // `/media/leroy/...` through dupont's host: a practice's files only on its own hosts (an inactive one's
+    // answered 200 this way while its own host said 404), as for /media/ files (static-files.ts).
+    ev.headers.set("Cache-Control", NOT_FOUND_CACHE_CONTROL);
+    ev.json(404, { error: "media not found" });
+    return;
+  }
   try {
     if (parsed.width && RASTER_TYPES.has(parsed.type)) {
       const { image, hit } = await media.resized.get(parsed.path, parsed.width);
@@ -134,4 +141,14 @@ export async function handleMedia(ev: RequestEvent): Promise<void> {
     ev.headers.set("Cache-Control", "no-store");
     ev.json(timedOut ? 504 : 502, { error: timedOut ? "media backend timed out" : "media backend failed" });
   }
+}
+
+/**
+ * Whether a media path names another registered practice as its first segment (`/media/<code>/...`, the
+ * layout of per-practice folders). Paths under a folder that names no practice (`/media/images/...`, the
+ * contract's example) are anyone's, as the backend serves them.
+ */
+export function anotherPracticesPath(path: string, code: string, practices: readonly { code: string }[]): boolean {
+  const first = path.split("/")[2];
+  return first !== code && practices.some((p) => p.code === first);
 }

@@ -3,7 +3,7 @@
  * Express entry when SENTRY_DSN is set). Warnings the specification names go through reportWarning.
  *
  * Nothing personal leaves (scrub.ts): Sentry collects no PII and no request bodies, and every
- * event and breadcrumb is scrubbed before sending. Repeated warnings are throttled per
+ * event and breadcrumb is scrubbed before sending. Repeated warnings and errors are throttled per
  * message (throttle.ts); the log line stays.
  */
 import type * as SentryModule from "@sentry/node";
@@ -12,6 +12,7 @@ import { createWarningThrottle } from "./throttle";
 
 let sentry: typeof SentryModule | undefined;
 const warnings = createWarningThrottle();
+const errors = createWarningThrottle();
 
 export async function initMonitoring(dsn: string | undefined, environment: string): Promise<void> {
   if (!dsn) return;
@@ -43,8 +44,12 @@ export async function initMonitoring(dsn: string | undefined, environment: strin
 }
 
 export function reportError(error: unknown, context: Record<string, unknown> = {}): void {
-  console.error(`[error] ${error instanceof Error ? error.message : String(error)}`, context);
-  sentry?.captureException(error, { extra: context });
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`[error] ${message}`, context);
+  if (!sentry) return;
+  // Throttled like warnings, by kind and message: a backend fault under load sent one event per request.
+  const { send, suppressed } = errors.take(`${error instanceof Error ? error.name : "error"}: ${message}`);
+  if (send) sentry.captureException(error, { extra: { ...context, ...(suppressed ? { suppressed } : {}) } });
 }
 
 export function reportWarning(message: string, context: Record<string, unknown> = {}): void {

@@ -6,7 +6,7 @@
  *   `restart: unless-stopped`) starts a fresh one. Never half-alive. The page cache is in memory: the new
  *   process starts from the build's pre-pass pages and renders the rest on demand.
  * - An unhandled rejection is one request's stray promise: reported, and the process keeps serving.
- * - SIGUSR2 prints one `[stats]` line (page-store keys and bytes, renders started, heap): how the hostile-traffic tests and
+ * - SIGUSR2 prints one `[stats]` line (page-store keys and bytes, renders started and still running, heap): how the hostile-traffic tests and
  *   the fuzz run read the store's size without any network route (docs/decisions/process-guard.md).
  */
 

@@ -1,6 +1,6 @@
 /**
- * Repeated warnings are logged every time but sent to error tracking at most once per window per
- * message: a scan with a wrong revalidation secret would otherwise send thousands of events. The event
+ * Repeated warnings (and errors, with their own table) are logged every time but sent to error tracking at
+ * most once per window per message: a scan with a wrong revalidation secret would otherwise send thousands of events. The event
  * that opens a new window says how many were left out of the previous one.
  */
 

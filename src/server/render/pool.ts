@@ -7,8 +7,10 @@
  *   backend, so a few in flight keep a core busy. Tasks beyond the pool's capacity wait here, in order
  *   (the admission control in front, cache/admission.ts, keeps this queue short and fair).
  * - A task that has not answered after `timeoutMs` (a render stuck in a loop) is rejected and its worker
- *   terminated; the other tasks of that worker are rejected too. A worker that exits (a crash, out of
- *   memory) rejects its tasks and is replaced. Every rejection is a RenderUnavailable.
+ *   terminated. A worker that exits (a crash, out of memory) is replaced. Either way the other tasks the
+ *   worker was running are queued again, once, with a fresh time limit: one practice's payload that kills a
+ *   worker must not fail the other practices' renders on it. Such a task runs alone on a worker (it may be
+ *   the cause); if that worker dies too, the task is rejected. Every rejection is a RenderUnavailable.
  * - broadcast() posts one message to every worker. A worker's messages are handled in the order they
  *   were posted, so a task posted after a broadcast runs after the worker handled it: an invalidation
  *   broadcast reaches a worker's read cache before any render posted after it starts.
@@ -36,13 +38,6 @@ export interface PoolOptions {
   onWorkerExit?: (detail: string) => void;
 }
 
-interface Pending {
-  resolve: (value: unknown) => void;
-  reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
-  slot: Slot;
-}
-
 interface Queued {
   id: number;
   task: unknown;
@@ -50,6 +45,12 @@ interface Queued {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
+  /** Workers this task was lost with (0 or 1). */
+  requeued: number;
+}
+
+interface Pending extends Queued {
+  slot: Slot;
 }
 
 interface Slot {
@@ -58,6 +59,8 @@ interface Slot {
   startedAt: number;
   /** Broken: terminated or exited, no new task goes to it. */
   gone: boolean;
+  /** Running a task lost with another worker, alone: if it kills this worker too, it takes nothing else along. */
+  isolated: boolean;
 }
 
 /** A worker that dies within this long of its start waits before its replacement (a crash loop). */
@@ -92,7 +95,7 @@ export class RenderPool {
       const id = this.nextId++;
       // The time limit counts from here: a task never waits without end, even with every worker down.
       const timer = setTimeout(() => this.expire(id), this.opts.timeoutMs);
-      this.queue.push({ id, task, transfer, resolve: resolve as (value: unknown) => void, reject, timer });
+      this.queue.push({ id, task, transfer, resolve: resolve as (value: unknown) => void, reject, timer, requeued: 0 });
       this.dispatch();
     });
   }
@@ -127,7 +130,7 @@ export class RenderPool {
       env: this.opts.env,
       workerData: this.opts.workerData,
     });
-    const slot: Slot = { worker, running: 0, startedAt: Date.now(), gone: false };
+    const slot: Slot = { worker, running: 0, startedAt: Date.now(), gone: false, isolated: false };
     worker.on("message", (message: { id: number; ok: boolean; value?: unknown; error?: string }) => {
       const pending = this.pending.get(message.id);
       if (!pending) return; // timed out meanwhile
@@ -148,16 +151,20 @@ export class RenderPool {
 
   private dispatch(): void {
     while (this.queue.length) {
+      const suspect = this.queue[0].requeued > 0;
       let best: Slot | undefined;
       for (const slot of this.slots) {
-        if (!slot.gone && slot.running < this.opts.perWorker && (!best || slot.running < best.running)) best = slot;
+        if (slot.gone || slot.isolated) continue;
+        const free = suspect ? slot.running === 0 : slot.running < this.opts.perWorker;
+        if (free && (!best || slot.running < best.running)) best = slot;
       }
       if (!best) return;
       const item = this.queue.shift()!;
-      const { id, timer } = item;
+      const { id } = item;
       const slot = best;
-      this.pending.set(id, { resolve: item.resolve, reject: item.reject, timer, slot });
+      this.pending.set(id, { ...item, slot });
       slot.running++;
+      slot.isolated = suspect;
       try {
         slot.worker.postMessage({ id, task: item.task }, item.transfer);
       } catch (error) {
@@ -188,17 +195,30 @@ export class RenderPool {
     clearTimeout(pending.timer);
     this.pending.delete(id);
     pending.slot.running--;
+    if (pending.requeued > 0) pending.slot.isolated = false;
   }
 
-  /** Rejects a slot's tasks and ends its worker (the pool's own decision, or its exit). */
+  /**
+   * Ends a slot's worker (the pool's own decision, or its exit). Its tasks are queued again once, ahead of
+   * the others and with a fresh time limit, unless the pool is closing or they were lost with a worker before.
+   */
   private async retire(slot: Slot, reason: string): Promise<void> {
     if (slot.gone) return;
     slot.gone = true;
+    const again: Queued[] = [];
     for (const [id, pending] of this.pending) {
       if (pending.slot !== slot) continue;
       this.settle(id, pending);
-      pending.reject(new RenderUnavailable(reason));
+      if (this.closed || pending.requeued > 0 || pending.transfer.length > 0) {
+        pending.reject(new RenderUnavailable(reason));
+        continue;
+      }
+      const { task, transfer, resolve, reject } = pending;
+      const timer = setTimeout(() => this.expire(id), this.opts.timeoutMs);
+      again.push({ id, task, transfer, resolve, reject, timer, requeued: pending.requeued + 1 });
     }
+    this.queue.unshift(...again);
+    this.dispatch(); // to the live workers at once; the replacement takes the rest when it starts
     await slot.worker.terminate();
   }
 

@@ -1,23 +1,20 @@
 /**
  * robots.txt and sitemap.xml of a practice, as Qwik City endpoints and as the text they answer. Both
- * follow the one indexing decision (indexing.ts); the sitemap's absolute URLs are on the practice's
- * primary domain (https), or on the requested origin for a preview-only practice (primary_domain null).
+ * follow the one indexing decision (indexing.ts); their absolute URLs are on the canonical origin
+ * (seo/canonical.ts): the practice's primary domain (https) where it is indexable, the requested origin
+ * elsewhere (a preview host's sitemap lists that host's pages) and for a preview-only practice.
  * The backend reads record the practice's cache tags (site:<code>; the sitemap also the page-list tags),
  * so the page cache stores both answers with them.
  */
 import type { RequestEvent } from "@builder.io/qwik-city";
-import type { Job, PageSummary, SiteConfig, TeamMember } from "../backend";
+import type { Job, PageSummary, TeamMember } from "../backend";
 import { isIndexable } from "./indexing";
 import { withBackend } from "./site";
 import { requestContext } from "../render/render";
-import { primaryDomainOrigin } from "./seo/canonical";
+import { siteOrigin } from "./seo/canonical";
 
 /** The robots file of a deployment that must not be indexed: nothing may be crawled. */
 export const ROBOTS_DISALLOW_ALL = "User-agent: *\nDisallow: /\n";
-
-export function siteOrigin(config: Pick<SiteConfig, "domain">, requestOrigin: string): string {
-  return primaryDomainOrigin(config.domain.primary_domain) ?? requestOrigin;
-}
 
 export function robotsTxt(indexable: boolean, origin: string): string {
   if (!indexable) return ROBOTS_DISALLOW_ALL;
@@ -71,7 +68,7 @@ export async function handleRobots(ev: RequestEvent): Promise<void> {
     return;
   }
   const config = await withBackend(ev, (backend, ctx) => backend.config(ctx, ctx.code));
-  ev.text(200, robotsTxt(true, siteOrigin(config, ev.url.origin)));
+  ev.text(200, robotsTxt(true, siteOrigin(requestContext(ev).services.env, config.domain.primary_domain, ev.url.origin)));
 }
 
 export async function handleSitemap(ev: RequestEvent): Promise<void> {
@@ -85,7 +82,8 @@ export async function handleSitemap(ev: RequestEvent): Promise<void> {
     ]);
     return { config, pages: pages.pages, team: team.members, jobs: jobs.jobs };
   });
-  const body = sitemapXml(sitemapEntries(siteOrigin(config, ev.url.origin), pages, team, jobs));
+  const origin = siteOrigin(requestContext(ev).services.env, config.domain.primary_domain, ev.url.origin);
+  const body = sitemapXml(sitemapEntries(origin, pages, team, jobs));
   ev.headers.set("Content-Type", "application/xml; charset=utf-8");
   ev.headers.set("Cache-Control", MAX_AGE);
   ev.send(200, body);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Job, PageSummary, TeamMember } from "../backend";
-import { robotsTxt, siteOrigin, sitemapEntries, sitemapXml } from "./files";
+import { robotsTxt, sitemapEntries, sitemapXml } from "./files";
+import { siteOrigin } from "./seo/canonical";
+
+const prod = { ENVIRONMENT: "prod" as const };
 
 const page = (slug: string, path: string, kind: PageSummary["kind"], updated_at = "2026-11-02T10:00:00Z"): PageSummary => ({
   slug,
@@ -25,12 +28,16 @@ describe("robots.txt", () => {
   });
 });
 
-describe("siteOrigin", () => {
-  it("is the primary domain over https, else the requested origin", () => {
-    expect(siteOrigin({ domain: { primary_domain: "www.cabinet-dupont.fr", aliases: [] } }, "http://dupont.dev.localhost:3000")).toBe(
-      "https://www.cabinet-dupont.fr",
+describe("siteOrigin, the origin of robots.txt and the sitemap", () => {
+  it("is the primary domain over https where indexable, else the requested origin", () => {
+    expect(siteOrigin(prod, "www.cabinet-dupont.fr", "http://dupont.prod.localhost:3000")).toBe("https://www.cabinet-dupont.fr");
+    expect(siteOrigin(prod, null, "http://petit.prod.localhost:3000")).toBe("http://petit.prod.localhost:3000");
+  });
+
+  it("is the requested origin on a deployment that is not indexed (a preview host lists its own URLs)", () => {
+    expect(siteOrigin({ ENVIRONMENT: "staging" }, "www.cabinet-dupont.fr", "http://dupont.staging.localhost:3000")).toBe(
+      "http://dupont.staging.localhost:3000",
     );
-    expect(siteOrigin({ domain: { primary_domain: null, aliases: [] } }, "http://petit.dev.localhost:3000")).toBe("http://petit.dev.localhost:3000");
   });
 
   it.each([
@@ -42,7 +49,7 @@ describe("siteOrigin", () => {
     "evil.example?x=",
     "localhost",
   ])("a primary_domain that is no bare host (%j) falls back to the requested origin, and robots.txt stays clean", (bad) => {
-    const origin = siteOrigin({ domain: { primary_domain: bad, aliases: [] } }, "https://dupont.example:3000");
+    const origin = siteOrigin(prod, bad, "https://dupont.example:3000");
     expect(origin).toBe("https://dupont.example:3000");
     const robots = robotsTxt(true, origin);
     expect(robots.match(/^Sitemap:/gm)).toHaveLength(1);

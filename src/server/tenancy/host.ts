@@ -33,3 +33,13 @@ export function isServedPort(raw: string | undefined, listenPort: number): boole
   const port = /:(\d{1,5})$/.exec(raw?.trim() ?? "")?.[1];
   return port === undefined || port === "80" || port === "443" || Number(port) === listenPort;
 }
+
+/** Whether the request carries exactly one Host header (Node's `headers.host` shows the first of several). */
+export function hasOneHost(rawHeaders: readonly string[]): boolean {
+  let hosts = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    if (name.length === 4 && name.toLowerCase() === "host") hosts++;
+  }
+  return hosts === 1;
+}

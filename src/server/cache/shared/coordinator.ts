@@ -12,7 +12,10 @@
  * - Versions: a page records the versions of its tags; a missing version (evicted, Redis restarted)
  *   reads as "changed just now", so the page is rendered again, never served as valid.
  * - Shared pages: read on a local miss (one round trip, the versions compared inside Redis), written
- *   after a render, with a TTL, under Redis's own maxmemory and allkeys-lru.
+ *   after a render, with a TTL, and only while Redis's memory is under PAGE_WRITE_LIMIT of its maxmemory:
+ *   the specification's Redis evicts any key (allkeys-lru, 128 MB), and pages written up to that limit
+ *   evicted the bookkeeping (the join mark, leases, versions): a webhook then waited 3 s. The join mark is
+ *   also touched with every lease renewal, so that eviction by anything else takes it last.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import type { PageEntry } from "../entry";
@@ -35,6 +38,17 @@ const LEASE_MARGIN_MS = 500;
  * after the first instance rejoined, so that every live instance (reconnecting within 2 s) is back first.
  */
 export const REJOIN_GRACE_MS = 3000;
+
+/**
+ * Pages are written to Redis only while its used memory is under this share of its maxmemory (no limit set:
+ * always): eviction then never has to make room for pages, and never takes the bookkeeping.
+ */
+export const PAGE_WRITE_LIMIT = 0.75;
+
+/** Redis's used memory and maxmemory (0: none), in bytes. */
+const MEMORY_SCRIPT = `
+local info = redis.call('INFO', 'memory')
+return {tonumber(string.match(info, 'used_memory:(%d+)')), tonumber(string.match(info, 'maxmemory:(%d+)'))}`;
 
 /** Milliseconds since the first instance joined this Redis (KEYS[1]: the join mark), by Redis's clock. */
 const CLUSTER_AGE_SCRIPT = `
@@ -74,6 +88,8 @@ interface InvalidationMessage {
 export interface CoordinatorOptions {
   url: string;
   environment: string;
+  /** The deployment's namespace within the environment (names.ts, cacheNamespace). */
+  namespace: string;
   pageCache: PageCache;
   /** Empties the backend data cache (it may hold data an unseen invalidation dropped elsewhere). */
   clearData: () => void;
@@ -102,9 +118,11 @@ export class SharedCache implements SharedPages {
   private readyWaiters: (() => void)[] = [];
   private stopped = false;
   private lastClear = 0;
+  /** Whether Redis has room for pages (PAGE_WRITE_LIMIT), as of the last lease renewal. */
+  private roomForPages = false;
 
   constructor(private readonly opts: CoordinatorOptions) {
-    this.names = sharedNames(opts.environment);
+    this.names = sharedNames(opts.environment, opts.namespace);
     this.log = opts.log ?? console.log;
     this.link = new RedisLink(opts.url, opts.commandTimeoutMs, {
       subscriberReady: () => void this.confirmSubscription(),
@@ -168,7 +186,7 @@ export class SharedCache implements SharedPages {
         if (!pending.size) break;
         // Whoever has not answered yet and whose lease lapsed is dead: not waited for.
         const leases = await this.link.run<(string | null)[]>(["MGET", ...[...pending].map(this.names.lease)]);
-        [...pending].forEach((member, i) => leases[i] === null && pending.delete(member));
+        [...pending].forEach((member, i) => leases[i] === null && pending.delete(member) && this.left(member));
       }
       // Bumped after the acknowledgements: from now on every older page fails the version check.
       const expanded = expandTags(tags);
@@ -221,7 +239,7 @@ export class SharedCache implements SharedPages {
   }
 
   save(entry: PageEntry): void {
-    if (!entry.versions) return;
+    if (!entry.versions || !this.roomForPages) return;
     const ttl = String(this.opts.ttlMs * 2);
     const blob = encodeEntry(entry as PageEntry & { versions: string[] });
     this.link.run(["SET", this.names.page(entry.target.key), blob, "PX", ttl]).catch(() => undefined);
@@ -244,8 +262,16 @@ export class SharedCache implements SharedPages {
     if (!members.length) return [];
     const leases = await this.link.run<(string | null)[]>(["MGET", ...members.map(this.names.lease)]);
     const dead = members.filter((_, i) => leases[i] === null);
-    if (dead.length) this.link.run(["SREM", this.names.members, ...dead]).catch(() => undefined);
+    if (dead.length) {
+      for (const member of dead) this.left(member);
+      this.link.run(["SREM", this.names.members, ...dead]).catch(() => undefined);
+    }
     return members.filter((_, i) => leases[i] !== null);
+  }
+
+  /** An operator wants to see an instance go (a crash, a stop): logged by the instance that notices. */
+  private left(member: string): void {
+    this.log(`shared cache: instance ${member.slice(0, 8)} left the ${this.opts.environment} cluster (its lease lapsed)`);
   }
 
   /** A subscriber that (re)connected is trusted once a probe published to this instance came back through it. */
@@ -269,10 +295,13 @@ export class SharedCache implements SharedPages {
     }
     const sentAt = Date.now();
     try {
-      const [previous] = await Promise.all([
+      const [previous, , [used, max]] = await Promise.all([
         this.link.run<string | null>(["SET", this.names.lease(this.id), this.id, "PX", String(LEASE_MS), "GET"]),
         this.link.run(["SADD", this.names.members, this.id]),
+        this.link.run<[number, number]>(["EVAL", MEMORY_SCRIPT, "0"]),
+        this.link.run(["EVAL", CLUSTER_AGE_SCRIPT, "1", this.names.joined]),
       ]);
+      this.roomForPages = max === 0 || used < max * PAGE_WRITE_LIMIT;
       if (!this.subscribed) return;
       // Our lease had lapsed (or was evicted): the others may have stopped waiting for us.
       if (previous === null && this.trusted) this.lapse("membership lease lapsed");

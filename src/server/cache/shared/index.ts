@@ -6,6 +6,7 @@
 import type { Env } from "../../env";
 import type { PageCache } from "../page-cache";
 import { SharedCache } from "./coordinator";
+import { cacheNamespace } from "./names";
 
 export { SharedCache } from "./coordinator";
 
@@ -18,6 +19,7 @@ export function createSharedCache(env: Env, pageCache: PageCache, clearData: () 
   return new SharedCache({
     url: env.CACHE_URL,
     environment: env.ENVIRONMENT,
+    namespace: cacheNamespace(env),
     pageCache,
     clearData,
     ttlMs: env.BACKEND_REVALIDATE_TTL * 1000,

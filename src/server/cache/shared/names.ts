@@ -1,6 +1,7 @@
 /**
- * Every Redis key and channel of the shared cache, in one place. Each carries the environment:
- * pub/sub ignores database numbers, so a staging message on a shared Redis must never reach prod.
+ * Every Redis key and channel of the shared cache, in one place. Each carries the environment and the
+ * deployment's namespace: pub/sub ignores database numbers, so a staging message on a shared Redis must never
+ * reach prod, nor one deployment's reach another deployment of the same environment.
  */
 import { createHash } from "node:crypto";
 
@@ -21,8 +22,17 @@ export interface SharedNames {
   page: (cacheKey: string) => string;
 }
 
-export function sharedNames(environment: string): SharedNames {
-  const prefix = `practice-frontend:${environment}:`;
+/**
+ * The deployment's namespace: CACHE_NAMESPACE, else a short hash of BACKEND_API_URL. Instances started from
+ * one env file agree; a deployment reading another backend gets its own (one reading the same backend shares
+ * its content, and so may share its invalidations).
+ */
+export function cacheNamespace(env: { CACHE_NAMESPACE?: string; BACKEND_API_URL: string }): string {
+  return env.CACHE_NAMESPACE ?? createHash("sha256").update(env.BACKEND_API_URL).digest("hex").slice(0, 12);
+}
+
+export function sharedNames(environment: string, namespace: string): SharedNames {
+  const prefix = `practice-frontend:${environment}:${namespace}:`;
   return {
     invalidations: `${prefix}inval`,
     acks: (instance) => `${prefix}ack:${instance}`,

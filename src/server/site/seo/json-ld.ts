@@ -49,6 +49,7 @@ export interface DentistInput {
 export function dentistJsonLd({ name, practice, origin, logoPath, description }: DentistInput): JsonLd {
   const url = absoluteUrl(origin, "/");
   const logo = logoPath ? absoluteUrl(origin, logoPath) : null;
+  const booking = bookingUrl(practice.booking_url);
   return {
     "@context": CONTEXT,
     "@type": "Dentist",
@@ -68,13 +69,13 @@ export function dentistJsonLd({ name, practice, origin, logoPath, description }:
     },
     ...(practice.geo ? { geo: { "@type": "GeoCoordinates", latitude: practice.geo.lat, longitude: practice.geo.lng } } : {}),
     openingHoursSpecification: openingHoursSpecification(practice.hours),
-    ...(practice.booking_url
+    ...(booking
       ? {
           potentialAction: {
             "@type": "ReserveAction",
             target: {
               "@type": "EntryPoint",
-              urlTemplate: practice.booking_url,
+              urlTemplate: booking,
               inLanguage: "fr",
               actionPlatform: ["https://schema.org/DesktopWebPlatform", "https://schema.org/MobileWebPlatform"],
             },
@@ -83,6 +84,20 @@ export function dentistJsonLd({ name, practice, origin, logoPath, description }:
         }
       : {}),
   };
+}
+
+/**
+ * A booking target only as an absolute http(s) URL: the schema's urlTemplate is followed by search engines and
+ * assistants, and a `javascript:` value (which the backend's `url()` check lets through) was copied into it.
+ */
+function bookingUrl(value: string | null | undefined): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
+  } catch {
+    return null;
+  }
 }
 
 export function faqPageJsonLd(items: { question: string; answerHtml: string }[]): JsonLd {

@@ -73,6 +73,15 @@ describe("dentistJsonLd", () => {
     });
   });
 
+  it.each(["javascript:alert(42)", "JavaScript:alert(1)", "data:text/html,x", "//evil.example/x", "/rdv/", "not a url"])(
+    "has no ReserveAction for a booking_url that is no absolute http(s) URL (%s)",
+    (booking_url) => {
+      const ld2 = dentistJsonLd({ name: "X", practice: { ...PRACTICE, booking_url }, origin: ORIGIN, logoPath: null, description: null });
+      expect(ld2).not.toHaveProperty("potentialAction");
+      expect(JSON.stringify(ld2)).not.toContain(booking_url);
+    },
+  );
+
   it("leaves out what the practice does not have", () => {
     const bare = dentistJsonLd({
       name: "X",
