@@ -96,11 +96,30 @@ run "${COMPOSE[@]}" build
 run "${COMPOSE[@]}" up -d --wait
 
 # The reverse proxy's server names come from the same practice list as the frontend's.
+# TLS: the operator's certificate and key (docs/decisions/tls-at-the-proxy.md), only named by the config, so
+# regenerating it keeps them. Production refuses to go on without them; dev and staging get a self-signed
+# pair made once (kept on later deploys).
 NGINX_CONF="${NGINX_CONF:-/etc/nginx/conf.d/practice-sites.conf}"
-run npx tsx ops/nginx/generate.ts --out "$NGINX_CONF" --preview-domain "$PREVIEW_DOMAIN"
+TLS_CERTIFICATE="${TLS_CERTIFICATE:-/etc/nginx/tls/practice-sites.crt}"
+TLS_KEY="${TLS_KEY:-/etc/nginx/tls/practice-sites.key}"
+if [[ ! -s "$TLS_CERTIFICATE" || ! -s "$TLS_KEY" ]]; then
+  if [[ "$ENV_NAME" == "prod" ]]; then
+    (( DRY )) && echo "deploy: (dry run) $TLS_CERTIFICATE or $TLS_KEY is missing: a real prod deploy would stop here" \
+      || fail "$TLS_CERTIFICATE and $TLS_KEY must hold the operator's certificate and key (TLS_CERTIFICATE, TLS_KEY)"
+  else
+    run ops/nginx/self-signed.sh "$TLS_CERTIFICATE" "$TLS_KEY" "*.$ENV_NAME.$PREVIEW_DOMAIN" "monitoring.$PREVIEW_DOMAIN"
+  fi
+fi
+run npx tsx ops/nginx/generate.ts --out "$NGINX_CONF" --preview-domain "$PREVIEW_DOMAIN" \
+  --tls-certificate "$TLS_CERTIFICATE" --tls-key "$TLS_KEY"
 run nginx -t
 run nginx -s reload
 
+if (( DRY )); then
+  run env SMOKE_HOST="${SMOKE_HOST:-http://127.0.0.1:$HOST_PORT}" npx tsx ops/smoke.ts
+  echo "deploy: dry run: nothing was changed; the commands above would deploy $REF to $ENV_NAME"
+  exit 0
+fi
 echo "deploy: $ENV_NAME is at $REF; running the smoke checks"
 if ! run env SMOKE_HOST="${SMOKE_HOST:-http://127.0.0.1:$HOST_PORT}" npx tsx ops/smoke.ts; then
   echo "deploy: smoke checks FAILED on $ENV_NAME ($REF). No rollback was done: redeploy the previous ref to revert." >&2

@@ -1,18 +1,21 @@
 /**
  * The generated reverse-proxy config, checked by real nginx in front of the real server: the Host
  * header reaches the frontend unchanged, unknown hosts get nothing, build assets are immutable, and
- * the `general` zone limits bursts.
+ * the `general` zone limits bursts. With TLS on (as deployed): pages over HTTPS with HSTS, plain
+ * HTTP redirected, unknown names refused at the handshake, old protocol versions refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { startFrontend, type Frontend } from "./support/frontend";
 import { http } from "./support/http";
-import { startNginx, type TestNginx } from "./support/nginx";
+import { httpsGet, startNginx, type TestNginx } from "./support/nginx";
 import { practiceName, startBackend, type DemoBackend } from "./support/demo-backend";
 
 let backend: DemoBackend;
 let frontend: Frontend;
 let nginx: TestNginx | undefined;
+let tlsNginx: TestNginx | undefined;
 let proxyUrl: string;
 
 beforeAll(async () => {
@@ -20,10 +23,12 @@ beforeAll(async () => {
   frontend = await startFrontend({ backendUrl: backend.url });
   nginx = await startNginx([`127.0.0.1:${frontend.port}`]);
   proxyUrl = nginx.url;
+  tlsNginx = await startNginx([`127.0.0.1:${frontend.port}`], { tls: true });
 });
 
 afterAll(async () => {
   nginx?.stop();
+  tlsNginx?.stop();
   await frontend?.stop();
   await backend?.close();
 });
@@ -71,5 +76,54 @@ describe("nginx in front of the frontend", () => {
   it("puts the monitoring UI behind basic authentication", async () => {
     const res = await http(proxyUrl, "monitoring.localhost", "/");
     expect(res.status).toBe(401);
+  });
+});
+
+describe("nginx with TLS in front of the frontend", () => {
+  const HSTS = "max-age=63072000; includeSubDomains";
+
+  it("serves pages over HTTPS with a verified certificate and HSTS, the assets too", async () => {
+    const dupont = await practiceName(backend, "dupont");
+    const page = await httpsGet(tlsNginx!, "www.cabinet-dupont.fr", "/");
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(dupont);
+    expect(page.headers["strict-transport-security"]).toBe(HSTS);
+    const preview = await httpsGet(tlsNginx!, "martin.dev.localhost", "/");
+    expect(preview.status).toBe(200);
+    expect(preview.body).toContain(await practiceName(backend, "martin"));
+    expect(preview.headers["strict-transport-security"]).toBe(HSTS);
+    // The asset location adds a header of its own, which would drop a server-level HSTS.
+    const asset = readdirSync("dist/build").find((f) => f.endsWith(".js"))!;
+    const built = await httpsGet(tlsNginx!, "dupont.dev.localhost", `/build/${asset}`);
+    expect(built.status).toBe(200);
+    expect(built.headers["cache-control"]).toContain("immutable");
+    expect(built.headers["strict-transport-security"]).toBe(HSTS);
+  });
+
+  it("redirects plain HTTP to HTTPS (301, no HSTS) but serves ACME challenges", async () => {
+    const port = new URL(tlsNginx!.httpsUrl!).port;
+    const res = await http(tlsNginx!.url, "www.cabinet-dupont.fr", "/contact?x=1");
+    expect(res.status).toBe(301);
+    expect(res.headers.location).toBe(`https://www.cabinet-dupont.fr:${port}/contact?x=1`);
+    expect(res.headers["strict-transport-security"]).toBeUndefined();
+    const preview = await http(tlsNginx!.url, "martin.dev.localhost", "/");
+    expect(preview.headers.location).toBe(`https://martin.dev.localhost:${port}/`);
+    // The challenge directory is the one the generator was given (tests/support/nginx.ts: <dir>/acme).
+    const conf = tlsNginx!.configDir;
+    mkdirSync(join(conf, "acme/.well-known/acme-challenge"), { recursive: true });
+    writeFileSync(join(conf, "acme/.well-known/acme-challenge/token1"), "token1.thumbprint");
+    const acme = await http(tlsNginx!.url, "www.cabinet-dupont.fr", "/.well-known/acme-challenge/token1");
+    expect(acme.status).toBe(200);
+    expect(acme.body).toBe("token1.thumbprint");
+    await expect(http(tlsNginx!.url, "evil.test", "/")).rejects.toThrow(/socket hang up|ECONNRESET/);
+  });
+
+  it("refuses the handshake for unknown names and for TLS older than 1.2", async () => {
+    await expect(httpsGet(tlsNginx!, "evil.test", "/")).rejects.toThrow(/alert|unrecognized name|EPROTO|ECONNRESET/i);
+    await expect(
+      httpsGet(tlsNginx!, "www.cabinet-dupont.fr", "/", { minVersion: "TLSv1", maxVersion: "TLSv1.1" }),
+    ).rejects.toThrow(/protocol|version|EPROTO|alert/i);
+    const modern = await httpsGet(tlsNginx!, "www.cabinet-dupont.fr", "/healthz", { minVersion: "TLSv1.3" });
+    expect(modern.status).toBe(200);
   });
 });

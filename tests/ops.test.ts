@@ -51,6 +51,10 @@ describe("ops/deploy.sh", () => {
     expect(out).toMatch(/\+ docker compose -p practice-frontend-prod -f ops\/compose\/compose.yml -f ops\/compose\/compose.prod.yml build/);
     expect(out).toMatch(/up -d --wait/);
     expect(out).toContain("+ nginx -t");
+    expect(out).toContain("--tls-certificate /etc/nginx/tls/practice-sites.crt --tls-key /etc/nginx/tls/practice-sites.key");
+    expect(out).not.toContain("self-signed.sh");
+    expect(out).not.toMatch(/is live/);
+    expect(out).toContain("dry run: nothing was changed");
     expect(out).toMatch(/SMOKE_HOST=http:\/\/127.0.0.1:3000 npx tsx ops\/smoke.ts/);
   });
 
@@ -59,6 +63,7 @@ describe("ops/deploy.sh", () => {
     expect(dev.status).toBe(0);
     expect(dev.out).toContain("+ git checkout --detach origin/develop");
     expect(dev.out).toContain("practice-frontend-dev");
+    expect(dev.out).toMatch(/\+ ops\/nginx\/self-signed.sh \S+ \S+ \\\*\.dev\.preview\.example\.org/);
     const quick = run("ops/deploy.sh", ["staging", "--quick", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
     expect(quick.status).toBe(0);
     expect(quick.out).not.toContain("git fetch");
@@ -93,8 +98,6 @@ describe("Makefile", () => {
     ["deploy", ["ENV=dev", "REF=$(shell touch PWNED)"]],
     ["decrypt", ["ENV=$(shell touch PWNED)"]],
     ["quickdeploy", ["ENV=$(shell touch PWNED)dev"]],
-    ["migrate", ["ARGS=crawl x; touch PWNED #"]],
-    ["migrate", ["ARGS=crawl $(touch PWNED) `touch PWNED`"]],
   ])("make %s %j: make and the shell run nothing of it", (target, assignments) => {
     const marker = join(mkdtempSync(join(tmpdir(), "make-")), "pwned");
     const result = spawnSync("make", ["--no-print-directory", target, ...assignments.map((a) => a.replaceAll("PWNED", marker))], {
@@ -121,6 +124,29 @@ describe("Makefile", () => {
     expect(out).not.toMatch(/uid=\d+/);
     expect(result.status).not.toBe(0);
     expect(out).toMatch(/make: (ENV must be dev, staging or prod|REF may hold)/);
+  });
+
+  // `npm` is a stand-in that records its arguments, so the migrate recipe runs without starting the toolkit.
+  function makeWithStubNpm(args: string[]) {
+    const dir = mkdtempSync(join(tmpdir(), "make-"));
+    writeFileSync(join(dir, "npm"), `#!/bin/sh\nprintf '%s\\n' "$@" > "${dir}/npm-args"\n`);
+    chmodSync(join(dir, "npm"), 0o755);
+    const pwned = join(dir, "pwned");
+    const result = spawnSync("make", ["--no-print-directory", ...args.map((a) => a.replaceAll("PWNED", pwned))], {
+      encoding: "utf8",
+      env: { PATH: `${dir}:${process.env.PATH}`, HOME: tmpdir(), DEPLOY_ROOT: dir },
+    });
+    const npmArgs = existsSync(join(dir, "npm-args")) ? readFileSync(join(dir, "npm-args"), "utf8").split("\n").slice(0, -1) : [];
+    return { pwned: existsSync(pwned), npmArgs, out: `${result.stdout}${result.stderr}` };
+  }
+
+  it("make migrate passes ARGS on as separate words, running none of them", () => {
+    const chained = makeWithStubNpm(["migrate", "ARGS=crawl x; touch PWNED #"]);
+    expect(chained.pwned).toBe(false);
+    expect(chained.npmArgs).toEqual(["run", "migrate", "--", "crawl", "x;", "touch", expect.stringMatching(/pwned$/), "#"]);
+    const substituted = makeWithStubNpm(["migrate", "ARGS=crawl $(shell touch PWNED) `touch PWNED`"]);
+    expect(substituted.pwned).toBe(false);
+    expect(substituted.npmArgs.slice(3, 5)).toEqual(["crawl", "$(shell"]);
   });
 });
 

@@ -10,12 +10,31 @@
  * contact message the dying instance already relayed must not be sent twice, and the backend retries its
  * own webhook.
  *
+ * With --tls-certificate and --tls-key (docs/decisions/tls-at-the-proxy.md), every server answers on
+ * HTTPS (--https-listen, default 443) with HSTS, and port 80 only redirects there (301), keeping
+ * /.well-known/acme-challenge/ reachable so a certificate can be renewed over plain HTTP. The certificate
+ * files are the operator's: this script only names them, never writes them, so regenerating the config on
+ * each deploy keeps them (ops/nginx/self-signed.sh makes one for dev and tests).
+ *
  * Output goes in nginx's http context (e.g. /etc/nginx/conf.d/practice-sites.conf).
  */
 import { writeFileSync } from "node:fs";
 import { loadRegistry, type Registry } from "../../src/server/tenancy/registry";
 
 export type DeployEnv = "prod" | "staging" | "dev";
+
+/** HTTPS at the proxy: certificate and key are paths on the proxy's machine (PEM). */
+export interface TlsOptions {
+  /** nginx `listen` argument of the TLS servers, e.g. "443" or "127.0.0.1:8443". */
+  listen: string;
+  certificate: string;
+  key: string;
+  /** Served on plain HTTP for ACME HTTP-01 challenges (certificate renewal). */
+  acmeRoot: string;
+}
+
+/** Two years, subdomains included: the preload list's minimum, sent on HTTPS answers only (RFC 6797 7.2). */
+export const HSTS = "max-age=63072000; includeSubDomains";
 
 export interface NginxOptions {
   registry: Registry;
@@ -30,6 +49,8 @@ export interface NginxOptions {
   monitoringUpstream: string;
   /** Requests per second per client address in the `general` zone. */
   rate: number;
+  /** HTTPS on `tls.listen` and `listen` redirecting there; absent: plain HTTP on `listen` only. */
+  tls?: TlsOptions;
 }
 
 export const DEFAULTS: Omit<NginxOptions, "registry"> = {
@@ -43,19 +64,83 @@ export const DEFAULTS: Omit<NginxOptions, "registry"> = {
 
 const ENVS: DeployEnv[] = ["prod", "staging", "dev"];
 
-function proxyLocations(env: DeployEnv): string {
+/** The port part of an nginx `listen` argument ("443", "127.0.0.1:8443", "[::]:443"). */
+function listenPort(listen: string): string {
+  return /(\d+)(\s.*)?$/.exec(listen)?.[1] ?? listen;
+}
+
+/** Mozilla's "intermediate" profile: TLS 1.2 with forward-secret AEAD ciphers, and TLS 1.3. */
+const TLS_SETTINGS = `ssl_protocols TLSv1.2 TLSv1.3;
+ssl_ciphers ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305;
+ssl_prefer_server_ciphers off;
+ssl_session_cache shared:TLS:10m;
+ssl_session_timeout 1d;
+# Tickets off: rotating their key needs a restart, and a stolen key would decrypt past sessions.
+ssl_session_tickets off;
+# HSTS is the proxy's alone (it knows the answer went out over TLS): an instance's copy is dropped.
+proxy_hide_header Strict-Transport-Security;`;
+
+/**
+ * The `listen` lines of a server that serves content: HTTPS when TLS is on (the certificate comes from
+ * the http context; HTTP/2 is set once, on the catch-all's listen, as it belongs to the socket), else
+ * plain HTTP. HSTS sits in every location that adds a header of
+ * its own, since nginx's add_header in a location drops the server's.
+ */
+function serving(opts: NginxOptions): { listen: string; hsts: string } {
+  if (!opts.tls) return { listen: `    listen ${opts.listen};`, hsts: "" };
+  return {
+    listen: `    listen ${opts.tls.listen} ssl;`,
+    hsts: `\n        add_header Strict-Transport-Security "${HSTS}" always;`,
+  };
+}
+
+function proxyLocations(env: DeployEnv, hsts: string): string {
   return `
     # Hashed build assets never change: a year, immutable (the container says the same).
     location /build/ {
         proxy_pass http://frontend_${env};
         expires 365d;
-        add_header Cache-Control "public, max-age=31536000, immutable" always;
+        add_header Cache-Control "public, max-age=31536000, immutable" always;${hsts}
     }
 
     location / {
         limit_req zone=general burst=20 nodelay;
-        proxy_pass http://frontend_${env};
+        proxy_pass http://frontend_${env};${hsts}
     }`;
+}
+
+/** TLS on: the certificate, the settings, the HTTP -> HTTPS redirect and the TLS catch-all. */
+function tlsServers(opts: NginxOptions, tls: TlsOptions, hosts: string[]): { http: string; servers: string } {
+  const port = listenPort(tls.listen);
+  const target = port === "443" ? "https://$host$request_uri" : `https://$host:${port}$request_uri`;
+  return {
+    http: `
+ssl_certificate ${tls.certificate};
+ssl_certificate_key ${tls.key};
+${TLS_SETTINGS}
+`,
+    servers: `
+# Plain HTTP: every known host is sent to HTTPS (301); ACME challenges stay reachable for renewals.
+server {
+    listen ${opts.listen};
+    server_name
+${hosts.map((h) => `        ${h}`).join("\n")};
+    location /.well-known/acme-challenge/ {
+        root ${tls.acmeRoot};
+    }
+    location / {
+        return 301 ${target};
+    }
+}
+
+# HTTPS for any other host: the handshake is refused, so no certificate is shown to a scanner.
+server {
+    listen ${tls.listen} ssl http2 default_server;
+    server_name _;
+    ssl_reject_handshake on;
+}
+`,
+  };
 }
 
 export function generateNginxConfig(opts: NginxOptions): string {
@@ -66,13 +151,17 @@ export function generateNginxConfig(opts: NginxOptions): string {
     const servers = opts.upstreams[env].map((s) => `    server ${s} max_fails=1 fail_timeout=5s;`).join("\n");
     return `upstream frontend_${env} {\n${servers}\n    keepalive 32;\n}`;
   }).join("\n\n");
+  const { listen, hsts } = serving(opts);
+  const previewNames = ENVS.map((env) => `~^[a-z0-9-]+\\.${env}\\.${preview}$`);
+  const monitoringName = `monitoring.${opts.previewDomain}`;
+  const tls = opts.tls && tlsServers(opts, opts.tls, [...domains, ...previewNames, monitoringName]);
   const previewServers = ENVS.map(
-    (env) => `
+    (env, i) => `
 # Preview hosts of ${env}: any {code}.${env}.${opts.previewDomain}; the frontend asks the backend whether the code exists.
 server {
-    listen ${opts.listen};
-    server_name ~^[a-z0-9-]+\\.${env}\\.${preview}$;
-${proxyLocations(env)}
+${listen}
+    server_name ${previewNames[i]};
+${proxyLocations(env, hsts)}
 }`,
   ).join("\n");
   return `# Generated by ops/nginx/generate.ts from tenants/practices.json: do not edit by hand.
@@ -98,31 +187,31 @@ proxy_next_upstream error timeout http_502 http_503;
 proxy_next_upstream_tries 3;
 proxy_next_upstream_timeout 10s;
 client_max_body_size 64k;
-
+${tls ? tls.http : ""}
 # Any other host: close the connection without an answer (there is no default practice).
 server {
     listen ${opts.listen} default_server;
     server_name _;
     return 444;
 }
-
+${tls ? tls.servers : ""}
 # Real practice domains: production.
 server {
-    listen ${opts.listen};
+${listen}
     server_name
 ${domains.map((d) => `        ${d}`).join("\n")};
-${proxyLocations("prod")}
+${proxyLocations("prod", hsts)}
 }
 ${previewServers}
 
 # The monitoring alert UI, behind basic authentication (practice domains are served without it).
 server {
-    listen ${opts.listen};
-    server_name monitoring.${opts.previewDomain};
+${listen}
+    server_name ${monitoringName};
     auth_basic "Monitoring";
     auth_basic_user_file ${opts.monitoringHtpasswd};
     location / {
-        proxy_pass http://${opts.monitoringUpstream};
+        proxy_pass http://${opts.monitoringUpstream};${hsts}
     }
 }
 `;
@@ -132,6 +221,7 @@ function parseArgs(argv: string[]) {
   const opts = { ...DEFAULTS, upstreams: { ...DEFAULTS.upstreams } };
   let out: string | undefined;
   let tenants = "tenants/practices.json";
+  const tls: Partial<TlsOptions> = { listen: "443", acmeRoot: "/var/www/acme" };
   for (let i = 0; i < argv.length; i++) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (value === undefined) throw new Error(`${flag} needs a value`);
@@ -141,6 +231,10 @@ function parseArgs(argv: string[]) {
     else if (flag === "--preview-domain") opts.previewDomain = value;
     else if (flag === "--listen") opts.listen = value;
     else if (flag === "--monitoring-htpasswd") opts.monitoringHtpasswd = value;
+    else if (flag === "--tls-certificate") tls.certificate = value;
+    else if (flag === "--tls-key") tls.key = value;
+    else if (flag === "--https-listen") tls.listen = value;
+    else if (flag === "--acme-root") tls.acmeRoot = value;
     else if (flag === "--upstream") {
       const [env, targets] = value.split("=");
       if (!ENVS.includes(env as DeployEnv) || !targets) {
@@ -149,7 +243,9 @@ function parseArgs(argv: string[]) {
       opts.upstreams[env as DeployEnv] = targets.split(",");
     } else throw new Error(`unknown option ${flag}`);
   }
-  return { opts, out, tenants };
+  if (!tls.certificate !== !tls.key) throw new Error("--tls-certificate and --tls-key go together");
+  const withTls: Omit<NginxOptions, "registry"> = tls.certificate ? { ...opts, tls: tls as TlsOptions } : opts;
+  return { opts: withTls, out, tenants };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

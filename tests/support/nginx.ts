@@ -1,28 +1,49 @@
 /**
  * Real nginx with the generated configuration (ops/nginx/generate.ts), on a free port, every
- * environment's upstream pointing at the given instances.
+ * environment's upstream pointing at the given instances. With `tls`, HTTPS on a second free port
+ * with a certificate from ops/nginx/self-signed.sh, and the first port redirecting there.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
+import type { SecureVersion } from "node:tls";
 import { join } from "node:path";
 import { generateNginxConfig, DEFAULTS } from "../../ops/nginx/generate";
 import { loadRegistry } from "../../src/server/tenancy/registry";
 import { freePort } from "./frontend";
+import type { HttpResult } from "./http";
 
 const NGINX = "/usr/sbin/nginx";
 
 export interface TestNginx {
+  /** Plain HTTP (only redirects when TLS is on). */
   url: string;
+  /** With `tls`: the HTTPS address and the certificate to trust for it. */
+  httpsUrl?: string;
+  ca?: string;
+  /** The directory holding the config, certificate and ACME root (<dir>/acme). */
+  configDir: string;
   stop: () => void;
 }
 
+/** Names in the test certificate: the registered domains and the preview hosts under "localhost". */
+const TLS_HOSTS = ["www.cabinet-dupont.fr", "*.dev.localhost", "*.staging.localhost", "*.prod.localhost", "monitoring.localhost"];
+
 /** `rate`: the general zone's requests per second (a test sending many requests raises it). */
-export async function startNginx(upstreams: string[], opts: { rate?: number } = {}): Promise<TestNginx> {
+export async function startNginx(upstreams: string[], opts: { rate?: number; tls?: boolean } = {}): Promise<TestNginx> {
   const dir = mkdtempSync(join(tmpdir(), "nginx-"));
   const nginx = (...args: string[]) =>
     spawnSync(NGINX, ["-c", join(dir, "nginx.conf"), "-p", dir, ...args], { encoding: "utf8" });
   const port = await freePort();
+  const httpsPort = opts.tls ? await freePort() : undefined;
+  const certificate = join(dir, "tls.crt");
+  const key = join(dir, "tls.key");
+  if (opts.tls) {
+    execFileSync("ops/nginx/self-signed.sh", [certificate, key, ...TLS_HOSTS]);
+    // nginx's workers (not root) serve the ACME directory inside it; the key stays owner-only.
+    chmodSync(dir, 0o755);
+  }
   const site = generateNginxConfig({
     ...DEFAULTS,
     registry: loadRegistry("tenants/practices.json"),
@@ -31,6 +52,7 @@ export async function startNginx(upstreams: string[], opts: { rate?: number } = 
     upstreams: { prod: upstreams, staging: upstreams, dev: upstreams },
     monitoringHtpasswd: join(dir, "htpasswd"),
     rate: opts.rate ?? DEFAULTS.rate,
+    tls: httpsPort ? { listen: `127.0.0.1:${httpsPort}`, certificate, key, acmeRoot: join(dir, "acme") } : undefined,
   });
   writeFileSync(join(dir, "practice-sites.conf"), site);
   writeFileSync(join(dir, "htpasswd"), "ops:$apr1$8Qm0pV8c$Q2o7n0Yq0VQ0m0g9k6tL2/\n");
@@ -53,5 +75,36 @@ http {
   if (test.status !== 0) throw new Error(`nginx -t failed:\n${test.stderr}`);
   const start = nginx();
   if (start.status !== 0) throw new Error(`nginx did not start:\n${start.stderr}`);
-  return { url: `http://127.0.0.1:${port}`, stop: () => void nginx("-s", "stop") };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    httpsUrl: httpsPort ? `https://127.0.0.1:${httpsPort}` : undefined,
+    ca: opts.tls ? readFileSync(certificate, "utf8") : undefined,
+    configDir: dir,
+    stop: () => void nginx("-s", "stop"),
+  };
+}
+
+/** A GET over HTTPS to `nginx.httpsUrl`, SNI and Host set to `host`, trusting only the test certificate. */
+export function httpsGet(
+  nginx: TestNginx,
+  host: string,
+  path: string,
+  tls: { minVersion?: SecureVersion; maxVersion?: SecureVersion } = {},
+): Promise<HttpResult> {
+  const url = new URL(nginx.httpsUrl!);
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      { host: url.hostname, port: url.port, path, servername: host, ca: nginx.ca, headers: { host, accept: "text/html" }, ...tls },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
+        );
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
 }
