@@ -2,7 +2,7 @@
  * HTTP requests with an explicit Host header (fetch() may not set Host), the way a browser reaching
  * a practice's domain through the reverse proxy would send them.
  */
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, type IncomingMessage } from "node:http";
 
 export interface HttpResult {
   status: number;
@@ -28,17 +28,20 @@ export function http(
         headers: { host, accept: "text/html", ...opts.headers },
         setHost: false,
       },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
-        );
-        res.on("error", reject);
-      },
+      collectAnswer(resolve, reject),
     );
     req.on("error", reject);
     if (opts.body !== undefined) req.write(opts.body);
     req.end();
   });
+}
+
+/** The response callback of an http(s) request: the whole body as UTF-8 text, with status and headers. */
+export function collectAnswer(resolve: (result: HttpResult) => void, reject: (error: Error) => void) {
+  return (res: IncomingMessage) => {
+    const chunks: Buffer[] = [];
+    res.on("data", (c: Buffer) => chunks.push(c));
+    res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+    res.on("error", reject);
+  };
 }

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { generateNginxConfig, DEFAULTS } from "../../ops/nginx/generate";
 import { loadRegistry } from "../../src/server/tenancy/registry";
 import { freePort } from "./frontend";
-import type { HttpResult } from "./http";
+import { collectAnswer, type HttpResult } from "./http";
 
 const NGINX = "/usr/sbin/nginx";
 
@@ -95,14 +95,7 @@ export function httpsGet(
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
       { host: url.hostname, port: url.port, path, servername: host, ca: nginx.ca, headers: { host, accept: "text/html" }, ...tls },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
-        );
-        res.on("error", reject);
-      },
+      collectAnswer(resolve, reject),
     );
     req.on("error", reject);
     req.end();
