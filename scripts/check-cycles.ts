@@ -1,8 +1,9 @@
 /**
  * `npm run lint` runs this: no import cycle in src/, neither between files nor between the folders of
  * src/server/ (the tree reads as the request path, so a folder may only depend on folders further down it).
- * Type-only imports (`import type`, `export type`) are left out: they vanish at build time and create no
- * order of evaluation. Prints every cycle found and exits 1; exits 0 when there is none.
+ * Type-only imports (`import type`, `export type`) count too: they create no order of evaluation, but a
+ * folder that names another's types depends on it as much as one that calls it (a reader must know both).
+ * Prints every cycle found and exits 1; exits 0 when there is none.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -31,12 +32,12 @@ function resolveImport(from: string, spec: string): string | null {
   return null;
 }
 
-/** Runtime imports and re-exports of a file (type-only ones left out). */
-function runtimeImports(file: string): string[] {
+/** Imports and re-exports of a file, type-only ones included. */
+function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
   const specs: string[] = [];
   const pattern = /^\s*(import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?["']([^"']+)["']/gm;
-  for (const match of text.matchAll(pattern)) if (!match[2]) specs.push(match[3]);
+  for (const match of text.matchAll(pattern)) specs.push(match[3]);
   for (const match of text.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)) specs.push(match[1]);
   return specs.flatMap((spec) => resolveImport(file, spec) ?? []);
 }
@@ -86,7 +87,7 @@ function folderOf(file: string): string | null {
 const files = new Map<string, Set<string>>();
 const folders = new Map<string, Set<string>>();
 for (const file of sourceFiles(ROOT)) {
-  const imports = runtimeImports(file);
+  const imports = importsOf(file);
   files.set(file, new Set(imports));
   const from = folderOf(file);
   if (!from) continue;

@@ -9,16 +9,16 @@ import { createServer } from "node:http";
 import render from "./entry.ssr";
 import { getEnv } from "./server/env";
 import { createServices, type Services } from "./server/services";
-import { workerFile } from "./server/render/pool-config";
+import { workerFile } from "./server/render-pool/config";
 import { createApp } from "./server/http/app";
-import { seedFromPrepass } from "./server/cache/prepass-store";
+import { seedFromPrepass } from "./server/prepass/store";
 import { Lifecycle } from "./server/http/lifecycle";
 import { flushMonitoring, initMonitoring, reportError, reportWarning } from "./server/monitoring";
 import { watchBackendUntilUp } from "./server/backend/probe";
 import { applyServerLimits, serverOptions } from "./server/http/server-limits";
 import { installProcessGuard } from "./server/monitoring/process-guard";
 import { reportStartWarnings } from "./server/start-warnings";
-import type { RenderPlatform } from "./server/render/render";
+import type { RenderPlatform } from "./server/render/context";
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
@@ -28,7 +28,7 @@ declare global {
 async function start() {
   let services: Services;
   try {
-    // Cacheable renders (pages, robots, sitemap, the social card) run in worker threads (render/pool-config.ts).
+    // Cacheable renders (pages, robots, sitemap, the social card) run in worker threads (render-pool/config.ts).
     services = createServices(
       getEnv(),
       { render, qwikCityPlan, checkOrigin: "lax-proto" },

@@ -1,17 +1,15 @@
 /**
  * Build pre-pass entry (`npm run build` runs it after the server build): renders every page of every
- * active registered practice with the server's own services and render function. src/server/cache/prepass.ts
+ * active registered practice with the server's own services and render function. src/server/prepass/prepass.ts
  * says how.
  */
 import qwikCityPlan from "@qwik-city-plan";
 import render from "./entry.ssr";
 import { initPrepassEnv } from "./server/env";
 import { createServices } from "./server/services";
-import { runPrepass } from "./server/cache/prepass";
-import { removePrepass } from "./server/cache/prepass-store";
-import { targetRenderer } from "./server/cache/render-target";
-import { workerFile } from "./server/render/pool-config";
-import { pooledRenderTarget } from "./server/cache/pool-renders";
+import { runPrepass } from "./server/prepass/prepass";
+import { removePrepass } from "./server/prepass/store";
+import { workerFile } from "./server/render-pool/config";
 
 async function main(): Promise<void> {
   const init = initPrepassEnv();
@@ -28,21 +26,21 @@ async function main(): Promise<void> {
     { render, qwikCityPlan, checkOrigin: "lax-proto" },
     { workerFile: workerFile(import.meta.url), pool: { normalPriority: true, heapCaps: false, workerEnv } },
   );
-  const { pool } = services;
+  const { renderer } = services;
   try {
     await runPrepass({
       env,
       practices: services.hostRules.registry.practices,
       backend: services.backend,
-      render: pool ? pooledRenderTarget(pool, false) : targetRenderer(services.renderRequest),
+      render: renderer.renderListed,
       outDir: env.PREPASS_DIR,
       // MEDIA_CACHE_DIR when set (tests, benchmarks: the source tree is left alone), else public/media
       // (the vite dev server) and dist/media (shipped with the server): where mediaCachePath() looks.
       mediaDirs: services.mediaCacheRoots,
-      concurrency: pool?.capacity,
+      concurrency: renderer.capacity,
     });
   } finally {
-    await pool?.close();
+    await renderer.pool?.close();
   }
 }
 

@@ -1,10 +1,11 @@
 /**
- * Render worker entry: a worker thread of the render pool (src/server/render/pool.ts) that runs the real
- * Qwik City render, bundled with the route plan like the other server entries. src/server/render-worker.ts
- * says what it does.
+ * Render worker entry: a worker thread of the render pool (src/server/render-pool/), bundled with the route
+ * plan like the other server entries. It builds the worker's renders (src/server/services.ts) and serves the
+ * pool's tasks (src/server/render-pool/worker.ts).
  */
 import qwikCityPlan from "@qwik-city-plan";
 import render from "./entry.ssr";
-import { startRenderWorker } from "./server/render-worker";
+import { createWorkerRenders } from "./server/services";
+import { startRenderWorker } from "./server/render-pool/worker";
 
-startRenderWorker({ render, qwikCityPlan, checkOrigin: "lax-proto" });
+startRenderWorker((env) => createWorkerRenders(env, { render, qwikCityPlan, checkOrigin: "lax-proto" }));

@@ -12,7 +12,7 @@
  */
 import { renderToStream, type RenderToStreamOptions } from "@builder.io/qwik/server";
 import Root from "./root";
-import { htmlAttributesFor } from "./server/render/render";
+import { htmlAttributesFor } from "./server/render/context";
 
 export default function (opts: RenderToStreamOptions) {
   return renderToStream(<Root />, {

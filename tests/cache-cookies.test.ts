@@ -10,7 +10,7 @@ import { createApp } from "../src/server/http/app";
 import { parseEnv } from "../src/server/env";
 import { createRequestServices } from "../src/server/services";
 import { PageCache } from "../src/server/cache/page-cache";
-import { targetRenderer } from "../src/server/cache/render-target";
+import { targetRenderer } from "../src/server/render-pool/target";
 import type { RenderRequest } from "../src/server/render/render";
 import { get } from "./support/cache";
 
@@ -47,6 +47,7 @@ beforeAll(async () => {
     renderRequest: render,
     pageCache,
     redirects: { table: new Map(), warnings: [] },
+    invalidate: async (tags: string[]) => pageCache.invalidate(tags),
   };
   server = createServer(createApp({ services, distDir: "/nonexistent" }));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

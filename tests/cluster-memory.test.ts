@@ -9,7 +9,7 @@ import { DEFAULT_SECRET, startFrontend, type Frontend } from "./support/frontend
 import { ACTIVE_DEMO_PRACTICES, backendJson, startBackend, type DemoBackend } from "./support/demo-backend";
 import { startRedis, type TestRedis } from "./support/redis";
 import { get } from "./support/cache";
-import { PAGE_WRITE_LIMIT } from "../src/server/cache/shared/coordinator";
+import { PAGE_WRITE_LIMIT } from "../src/server/cache/shared/membership";
 
 let redis: TestRedis;
 let backend: DemoBackend;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findRedirect, loadRedirects, parseRedirects } from "../src/server/http/redirects";
+import { findRedirect, loadRedirects, parseRedirects } from "../src/server/redirects/map";
 import { crawlSchema, type CrawlEntry } from "../ops/migrate/files";
 import { startOldSite, type OldSite } from "../ops/migrate/fixtures/old-site";
 import { startBackend, type DemoBackend } from "./support/demo-backend";

@@ -12,7 +12,7 @@ export default extendConfig(baseConfig, () => {
       },
     },
     // ssg: null — the adapter's static generation serves files by path only and carries internal URLs;
-    // our own pre-pass (src/server/cache/prepass.ts) renders every tenant page instead.
+    // our own pre-pass (src/server/prepass/prepass.ts) renders every tenant page instead.
     plugins: [nodeServerAdapter({ name: "express", ssg: null })],
   };
 });

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { PRACTICE_CODE } from "../../src/server/tenancy/registry";
-import { REDIRECTS_FILE } from "../../src/server/http/redirects";
+import { REDIRECTS_FILE } from "../../src/server/redirects/map";
 import { UsageError } from "./args";
 
 export const CRAWL_FILE = "crawl.json";

@@ -4,7 +4,7 @@
  * TF-IDF cosine over the new site's pages. The home page only takes the old home page: no old page is
  * sent to the home page for lack of a better match.
  */
-import { normaliseRedirectPath } from "../../src/server/http/redirects";
+import { normaliseRedirectPath } from "../../src/server/redirects/map";
 import type { NewPage } from "./new-site";
 import { containment, jaccard, keywords, slugWords } from "./text";
 

@@ -1,5 +1,5 @@
 /**
- * Step 3, redirects: drafts redirects.json, the map the server loads (src/server/http/redirects.ts), by
+ * Step 3, redirects: drafts redirects.json, the map the server loads (src/server/redirects/map.ts), by
  * matching every old URL the assessment keeps (reuse or rewrite) to a page of the new site (match.ts).
  * Old URLs the old site already redirected follow their final page. Every target is a page's path as
  * the site serves it (trailing slash included), so a visitor gets one 301 and then the page. The map is
@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { formatProblem, normaliseRedirectPath, parseRedirects } from "../../src/server/http/redirects";
+import { formatProblem, normaliseRedirectPath, parseRedirects } from "../../src/server/redirects/map";
 import type { Parsed, StepSpec } from "./args";
 import { readAssessment } from "./assess";
 import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, readJsonInput, REDIRECTS_FILE, REVIEW_FILE, StepError, writeFileAtomic, writeJson } from "./files";

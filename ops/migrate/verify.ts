@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import robotsParser from "robots-parser";
-import { findRedirect, parseRedirects } from "../../src/server/http/redirects";
+import { findRedirect, parseRedirects } from "../../src/server/redirects/map";
 import { call, header, target, type Answer } from "../request";
 import { connectOption, urlArgument, type Parsed, type StepSpec } from "./args";
 import { readAssessment } from "./assess";

@@ -5,7 +5,7 @@
  * (address bar, canonical links, useLocation(), redirects, <Link>, actions).
  */
 import type { RequestHandler } from "@builder.io/qwik-city";
-import { findRequestContext, setRequestContext, type RenderPlatform } from "~/server/render/render";
+import { findRequestContext, setRequestContext, type RenderPlatform } from "~/server/render/context";
 import { devServices } from "~/server/dev-services";
 import { internalPath, isInternalPath, resolveHost } from "~/server/tenancy";
 

@@ -4,7 +4,8 @@
  * parsing, without a read cache (the dev server has no revalidation route).
  */
 import { getEnv } from "./env";
-import { createRequestServices, type RequestServices } from "./services";
+import type { RequestServices } from "./render/context";
+import { createRequestServices } from "./services";
 
 let services: RequestServices | undefined;
 

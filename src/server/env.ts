@@ -122,7 +122,7 @@ const envSchema = z.object({
   /** Where the build-time media cache (logos for the social card) is read; see src/server/media-cache.ts. */
   MEDIA_CACHE_DIR: z.preprocess(emptyToUndefined, z.string().optional()),
   /**
-   * Render worker threads (src/server/render/pool-config.ts); unset: one per CPU; 0: render in the main
+   * Render worker threads (src/server/render-pool/config.ts); unset: one per CPU; 0: render in the main
    * thread (no pool: every render then competes with the cache hits).
    */
   RENDER_WORKERS: z.preprocess(

@@ -1,112 +1,129 @@
 /**
- * The composition root: every long-lived object of the process is built here, once, from the parsed
- * environment. Both entries use it (the server, src/entry.express.tsx, and the build pre-pass,
- * src/entry.prepass.tsx). Route loaders and endpoints never import a singleton: they reach these objects
- * through the request context (src/server/render/render.ts, requestContext(ev).services).
+ * The composition root: every long-lived object of a thread is built here, once, from the parsed
+ * environment, and every choice between two implementations is made here (renders in a pool or in this
+ * thread; one instance or several). The entries call it: the server (src/entry.express.tsx), the build
+ * pre-pass (src/entry.prepass.tsx), a render worker (src/entry.render-worker.tsx) and the vite dev server
+ * (dev-services.ts). Route loaders and endpoints never import a singleton: they reach these objects through
+ * the request context (render/context.ts, requestContext(ev).services).
  *
- *   RequestServices   what a render needs: backend client (reading through its read cache), host rules,
- *                     the contact relay's backend call and rate limiter, the media proxy's fetch and
- *                     resize cache, the build-time media cache's directories
- *   Services          the server's: those plus the render function, the page cache, the redirect maps and,
- *                     with CACHE_URL, the shared cache that joins it to the other instances
+ *   RequestServices   what a render may use (render/context.ts): backend client (reading through its read
+ *                     cache), host rules, the build-time media cache's directories; on the main thread also
+ *                     the contact relay and the media proxy
+ *   Services          the server's: those plus the render function, the cache renderer (in the pool or
+ *                     here, behind admission), the page cache, the redirect maps, the webhook's invalidation
+ *                     and, with CACHE_URL, the shared cache that joins it to the other instances
  */
 import type { ServerRenderOptions } from "@builder.io/qwik-city/middleware/request-handler";
 import type { Env } from "./env";
-import {
-  createBackendClient,
-  directReader,
-  getMedia,
-  postContact,
-  ReadCache,
-  type BackendClient,
-  type ContactOutcome,
-  type ContactSubmission,
-} from "./backend";
-import { loadRegistry, type HostRules } from "./tenancy";
-import { createRateLimiter, type RateLimiter } from "./contact/rate-limit";
-import { createMediaProxy, type MediaProxy } from "./media/proxy";
+import { createBackendClient, directReader, getMedia, postContact, ReadCache } from "./backend";
+import { loadRegistry } from "./tenancy";
+import { createRateLimiter } from "./util/rate-limit";
+import { createMediaProxy } from "./media/proxy";
 import { mediaCacheRoots } from "./media/build-cache";
-import { loadRedirects, type LoadedRedirects } from "./http/redirects";
-import { createRenderer, type RenderRequest } from "./render/render";
-import { createPageCache, type PageCache } from "./cache";
-import type { RenderPool } from "./render/pool";
-import { createRenderPool, renderWorkerCount, type RenderPoolOptions } from "./render/pool-config";
-import type { ReadCacheMessage } from "./render-worker";
+import type { RequestServices } from "./render/context";
+import { createRenderer } from "./render/render";
+import { PageCache } from "./cache/page-cache";
 import { createSharedCache, type SharedCache } from "./cache/shared";
 import { pathLookups } from "./site/unknown-page";
+import { createRenderPool, renderWorkerCount, type RenderPoolOptions } from "./render-pool/config";
+import { inProcessRenderer, pooledRenderer, type CacheRenderer } from "./render-pool/renderer";
+import { targetRenderer } from "./render-pool/target";
+import type { WorkerRenders } from "./render-pool/worker";
+import { loadRedirects } from "./redirects/map";
+import type { AppServices } from "./http/app";
 
-export interface RequestServices {
-  env: Env;
-  hostRules: HostRules;
-  backend: BackendClient;
-  /** The backend read cache (null on the vite dev server, which has no revalidation route). */
-  readCache: ReadCache | null;
-  /** Relays one contact submission (the only write to the backend). */
-  sendContact: (code: string, submission: ContactSubmission) => Promise<ContactOutcome>;
-  contactLimiter: RateLimiter;
-  media: MediaProxy;
-  /** Where the build-time media cache (logos for the social card) is read. */
-  mediaCacheRoots: string[];
-}
-
-export interface Services extends RequestServices {
-  renderRequest: RenderRequest;
-  pageCache: PageCache;
-  redirects: LoadedRedirects;
+export interface Services extends AppServices, RequestServices {
+  /** How the page cache renders: in the render pool's workers, or in this thread (render-pool/renderer.ts). */
+  renderer: CacheRenderer;
   /** Several instances (CACHE_URL): started by the server entry; absent for one instance on its own. */
   shared?: SharedCache;
-  /** The render workers (absent: renders run in this thread). */
-  pool?: RenderPool;
 }
 
 export interface ServiceOptions {
-  /** The render workers' bundle beside the entry (render/pool-config.ts workerFile); without it, no pool. */
+  /** The render workers' bundle beside the entry (render-pool/config.ts workerFile); without it, no pool. */
   workerFile?: URL;
   /** How the workers run (the pre-pass: normal priority, no heap caps, its own environment). */
   pool?: RenderPoolOptions;
 }
 
-/** Throws (RegistryError, RedirectsError…) when the practice list or a redirect map is invalid. */
-export function createRequestServices(env: Env, opts: { dev?: boolean } = {}): RequestServices {
+/**
+ * What a render uses, for this thread. `dev`: the vite dev server, without a read cache (it has no page
+ * cache nor revalidation route: a read cache there would hide every backend edit until a restart).
+ * `worker`: a render worker, which renders cacheable GETs only: no contact relay, no media proxy.
+ * Throws (RegistryError…) when the practice list is invalid.
+ */
+export function createRequestServices(env: Env, opts: { dev?: boolean; worker?: boolean } = {}): RequestServices {
   const http = { baseUrl: env.BACKEND_API_URL, timeoutMs: env.BACKEND_TIMEOUT_MS };
   const direct = directReader(http);
-  // The vite dev server has no page cache and no revalidation route: a read cache there would hide every
-  // backend edit until a restart. Built servers (and the pre-pass) read through it.
   const readCache = opts.dev ? null : new ReadCache({ ttlSeconds: env.BACKEND_REVALIDATE_TTL });
-  const mediaOrigin = { baseUrl: new URL(env.BACKEND_API_URL).origin, timeoutMs: env.BACKEND_TIMEOUT_MS };
-  return {
+  const services: RequestServices = {
     env,
     hostRules: { registry: loadRegistry(env.TENANTS_FILE), environment: env.ENVIRONMENT, previewDomain: env.PREVIEW_DOMAIN },
     backend: createBackendClient(readCache ? readCache.wrap(direct) : direct),
     readCache,
-    sendContact: (code, submission) => postContact(http, code, submission),
-    contactLimiter: createRateLimiter({ limit: env.CONTACT_RATE_LIMIT, windowMs: env.CONTACT_RATE_WINDOW_S * 1000 }),
-    media: createMediaProxy((path, method) => getMedia(mediaOrigin, path, method)),
     mediaCacheRoots: mediaCacheRoots(env.MEDIA_CACHE_DIR),
+  };
+  if (opts.worker) return services;
+  const mediaOrigin = { baseUrl: new URL(env.BACKEND_API_URL).origin, timeoutMs: env.BACKEND_TIMEOUT_MS };
+  return {
+    ...services,
+    contact: {
+      send: (code, submission) => postContact(http, code, submission),
+      limiter: createRateLimiter({ limit: env.CONTACT_RATE_LIMIT, windowMs: env.CONTACT_RATE_WINDOW_S * 1000 }),
+    },
+    media: createMediaProxy((path, method) => getMedia(mediaOrigin, path, method)),
   };
 }
 
 /**
- * The server's services: the render function over the SSR entry and the Qwik City plan, the render pool
- * (RENDER_WORKERS worker threads, src/server/render/pool-config.ts), the page cache rendering in it.
+ * The server's services (and the pre-pass's): the render function over the SSR entry and the Qwik City
+ * plan; the render pool when there is a worker bundle and RENDER_WORKERS is not 0, else renders in this
+ * thread; the page cache rendering through it; the shared cache with CACHE_URL. Throws (RegistryError,
+ * RedirectsError…) when the practice list or a redirect map is invalid.
  */
 export function createServices(env: Env, ssr: ServerRenderOptions, opts: ServiceOptions = {}): Services {
   const base = createRequestServices(env);
+  const renderRequest = createRenderer(ssr, base);
   const pool =
     opts.workerFile && renderWorkerCount(env) > 0 ? createRenderPool(env, opts.workerFile, opts.pool) : undefined;
-  const renderRequest = createRenderer(ssr, base);
-  const invalidateData = (tags: string[]) => base.readCache?.invalidate(tags);
-  const pageCache = createPageCache(env, renderRequest, invalidateData, pathLookups(base.backend), pool);
+  const renderer = pool
+    ? pooledRenderer(pool, base.readCache)
+    : inProcessRenderer(renderRequest, pathLookups(base.backend), base.readCache);
+  // The shared cache is told what to do with another instance's invalidation and with lost trust; the page
+  // cache is handed its pages. Neither holds the other.
+  const shared = createSharedCache(env, {
+    invalidateHere: (tags) => pageCache.invalidate(tags),
+    distrust: () => pageCache.distrust(),
+    clearData: renderer.clearData,
+  });
+  const pageCache = new PageCache({
+    maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024,
+    ttlMs: env.BACKEND_REVALIDATE_TTL * 1000,
+    render: renderer.render,
+    promote: renderer.promote,
+    invalidateData: renderer.invalidateData,
+    concurrency: renderer.concurrency,
+    refreshBudget: renderer.refreshBudget,
+    shared: shared?.pages,
+  });
   return {
     ...base,
     renderRequest,
-    redirects: loadRedirects(env.MIGRATIONS_DIR),
+    renderer,
     pageCache,
-    pool,
-    // A possibly missed invalidation empties every read cache: this thread's and each render worker's.
-    shared: createSharedCache(env, pageCache, () => {
-      base.readCache?.clear();
-      pool?.broadcast({ clear: true } satisfies ReadCacheMessage);
-    }),
+    shared,
+    redirects: loadRedirects(env.MIGRATIONS_DIR),
+    // The webhook's invalidation: with several instances, confirmed on every one (else 503); else here.
+    invalidate: shared ? (tags) => shared.invalidate(tags) : async (tags) => pageCache.invalidate(tags),
+  };
+}
+
+/** A render worker's renders (render-pool/worker.ts): its own backend client and read cache, nothing else. */
+export function createWorkerRenders(env: Env, ssr: ServerRenderOptions): WorkerRenders {
+  const services = createRequestServices(env, { worker: true });
+  return {
+    render: targetRenderer(createRenderer(ssr, services)),
+    paths: pathLookups(services.backend),
+    readCache: services.readCache,
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { Env } from "./env";
 import { reportWarning } from "./monitoring";
-import { formatProblem, type RedirectProblem } from "./http/redirects";
+import { formatProblem, type RedirectProblem } from "./redirects/map";
 import { cmsOrigin } from "./build-constants";
 
 export function reportStartWarnings(env: Env, redirectWarnings: RedirectProblem[]): void {

@@ -1,7 +1,7 @@
 import { component$ } from "@builder.io/qwik";
 import { routeLoader$ } from "@builder.io/qwik-city";
 import { analyticsScript } from "~/lib/analytics";
-import { requestContext } from "~/server/render/render";
+import { requestContext } from "~/server/render/context";
 import { isIndexable } from "~/server/site/indexing";
 
 /**

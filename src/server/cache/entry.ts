@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, gunzipSync } from "node:zlib";
 import type { CacheTarget } from "./key";
-import type { PathIndex } from "./not-found";
+import type { PathIndex } from "../site/path-index";
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -26,7 +26,7 @@ export interface RenderResult {
   body: Buffer;
   /** Union of the tags of every backend read during the render. */
   tags: string[];
-  /** The stored forms, when the render was compressed where it ran (a render worker: cache/render-task.ts). */
+  /** The stored forms, when the render was compressed where it ran (a render worker: render-pool/worker.ts). */
   encoded?: Encoded;
   /**
    * Set by a render worker that found the path is no page of the practice before rendering it: the

@@ -16,7 +16,7 @@
  *   it: outside production the canonical link and og:url follow the request host, and so do they in
  *   production for a practice without a primary domain (the demo's `petit`). Sharing one entry between
  *   a practice's hosts would print one host's URLs on another. The cost is one entry per host a page is
- *   actually visited on; the pre-pass renders for the practice's main host (cache/prepass.ts).
+ *   actually visited on; the pre-pass renders for the practice's main host (prepass/prepass.ts).
  */
 import { normaliseHost } from "../tenancy/host";
 import { schemeOf, type Scheme } from "../util/request-scheme";

@@ -7,7 +7,7 @@ import { gunzipSync } from "node:zlib";
 import { PageCache, type CacheAnswer } from "./page-cache";
 import { cacheTarget, type CacheTarget } from "./key";
 import type { RenderResult } from "./entry";
-import type { Priority } from "./admission";
+import type { Priority } from "./page-cache";
 import { NOT_FOUND_PATH } from "./not-found";
 import { RenderUnavailable } from "../render/unavailable";
 

@@ -14,7 +14,7 @@
  * - With a shared store (cache/shared/, several instances): a local miss first asks the shared store, a
  *   fresh render is stamped with its tags' versions and saved there, and after distrust() (this instance
  *   may have missed invalidations) an entry is served again only once the shared store confirmed it.
- * - Renders go through admission (cache/admission.ts) when the server renders in a pool: visitors'
+ * - Renders go through admission (render-pool/admission.ts), in a pool or in this thread: visitors'
  *   misses before refreshes, and only entries a visitor asked for recently are re-rendered at once after
  *   an invalidation, within a budget; the others render on their next request. A render refused or
  *   lost (RenderUnavailable) answers the last good copy as STALE if only the TTL passed, else a 503 with
@@ -44,15 +44,18 @@ import { RefreshQueue } from "./refresh-queue";
 import type { CacheStatus } from "./serve";
 import { reportWarning } from "../monitoring";
 import { expandTags } from "../backend/tags";
-import type { Priority } from "./admission";
 import { isRenderUnavailable } from "../render/unavailable";
-import { isPageShaped, isUnknownPath, notFoundKey, notFoundTarget, storableNotFound, withPageList } from "./not-found";
+import { notFoundKey, notFoundTarget, storableNotFound, withPageList } from "./not-found";
+import { isPageShaped, isUnknownPath } from "../site/path-index";
 import type { Scheme } from "../util/request-scheme";
 
-/** Renders a target; `priority` says whether a visitor waits for it (admission puts visitors first). */
+/** Whether a visitor waits for a render (admission, render-pool/admission.ts, puts visitors first). */
+export type Priority = "visitor" | "refresh";
+
+/** Renders a target; `priority` says whether a visitor waits for it. */
 export type RenderTarget = (target: CacheTarget, priority?: Priority) => Promise<RenderResult>;
 
-/** What a store shared between instances offers this cache (cache/shared/coordinator.ts). */
+/** What a store shared between instances offers this cache (cache/shared/pages.ts). */
 export interface SharedPages {
   /** False while this instance may be missing invalidations (Redis unreachable, subscriber or lease lost). */
   readonly trusted: boolean;
@@ -69,7 +72,7 @@ export interface SharedPages {
 export interface PageCacheOptions {
   maxBytes: number;
   ttlMs: number;
-  /** Renders a target with the same render function as everything else (cache/render-target.ts). */
+  /** Renders a target with the same render function as everything else (render-pool/renderer.ts). */
   render: RenderTarget;
   /** Runs first in invalidate(): the data cache drops what the tags name. */
   invalidateData: (tags: string[]) => void;
@@ -81,6 +84,8 @@ export interface PageCacheOptions {
   promote?: (target: CacheTarget) => void;
   /** Background renders waiting at most (the eager budget); past it a page renders on its next request. */
   refreshBudget?: number;
+  /** The pages shared with the other instances (cache/shared/pages.ts); none for one instance on its own. */
+  shared?: SharedPages;
   now?: () => number;
 }
 
@@ -109,7 +114,7 @@ const RECENT_MS = 10 * 60_000;
 /**
  * A page another instance stored is not taken from the shared store while one of its tags was
  * invalidated here this recently: the versions in Redis are bumped only once every instance acknowledged
- * (up to the webhook's wait, cache/shared/coordinator.ts), so until then an old page still matches them.
+ * (up to the webhook's wait, cache/shared/invalidation.ts), so until then an old page still matches them.
  */
 const SHARED_QUIET_MS = 10_000;
 /**
@@ -129,12 +134,14 @@ export class PageCache {
   private log: Invalidation[] = [];
   /** Trust generation: an entry is served as it is only if it was stored or confirmed in this one. */
   private gen = 0;
-  private shared: SharedPages | null = null;
+  /** The store shared between instances (with CACHE_URL), handed in when the cache is built. */
+  private readonly shared: SharedPages | null;
   /** Renders started by the cache (misses and refreshes), for tests and the benchmark. */
   renders = 0;
 
   constructor(private readonly opts: PageCacheOptions) {
     this.store = new PageStore(opts.maxBytes);
+    this.shared = opts.shared ?? null;
     this.now = opts.now ?? Date.now;
     this.retryMs = opts.retryMs ?? Math.min(opts.ttlMs, 5_000);
     this.queue = new RefreshQueue(opts.concurrency ?? 4, (key) => this.refresh(key), opts.refreshBudget);
@@ -157,11 +164,6 @@ export class PageCache {
     if (!isPageShaped(url)) return undefined;
     const entry = this.fresh(notFoundKey(code, scheme, authority));
     return entry?.pathIndex && isUnknownPath(entry.pathIndex, url) ? entry : undefined;
-  }
-
-  /** Connects the store shared between instances (with CACHE_URL). */
-  share(shared: SharedPages): void {
-    this.shared = shared;
   }
 
   /**

@@ -12,7 +12,7 @@
  */
 import type { RequestEvent } from "@builder.io/qwik-city";
 import { reportError } from "../monitoring";
-import { requestContext } from "../render/render";
+import { requestContext } from "../render/context";
 import { internalPath } from "../tenancy";
 import { CONTACT_SENT_ANCHOR } from "~/lib/contact-fields";
 import { relayContact, type ContactResult } from "./relay";
@@ -32,11 +32,13 @@ export function contactJsonBody(result: ContactResult): Record<string, unknown> 
 
 export async function handleContactPost(ev: RequestEvent): Promise<void> {
   const { code, services } = requestContext(ev);
+  // A render worker has no relay: only cacheable GET renders are ever sent to one.
+  if (!services.contact) throw new Error("contact relay: not available in this thread");
   // A post to /api/contact (no slash) reaches here as /api/contact/ (http/endpoint-paths.ts), so the
   // refused-submission page below is never redirected by Qwik City's trailing-slash rule.
   const result = await relayContact(
     { request: ev.request, host: ev.url.host, ip: ev.clientConn.ip, code },
-    { send: services.sendContact, limiter: services.contactLimiter, reportError, log: console.warn },
+    { ...services.contact, reportError, log: console.warn },
   );
   ev.headers.set("Cache-Control", "no-store");
   if (result.retryAfterS) ev.headers.set("Retry-After", String(result.retryAfterS));

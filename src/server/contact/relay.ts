@@ -8,7 +8,7 @@
  *            unreachable or timed out: 502 and an error-tracking event
  */
 import { isBackendError, type ContactOutcome, type ContactSubmission } from "../backend";
-import { clientKey, type RateLimiter } from "./rate-limit";
+import { clientKey, type RateLimiter } from "../util/rate-limit";
 import {
   CONTACT_MAX_BODY_BYTES,
   CONTACT_MESSAGES,

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { BackendError, type ContactOutcome, type ContactSubmission } from "../backend";
 import { CONTACT_MAX_BODY_BYTES, CONTACT_MESSAGES } from "~/lib/contact-fields";
-import type { RateLimiter, RateLimitResult } from "./rate-limit";
+import type { RateLimiter, RateLimitResult } from "../util/rate-limit";
 import { relayContact, type RelayDeps } from "./relay";
 import { UNMEASURED_ELAPSED_MS } from "./validate";
 

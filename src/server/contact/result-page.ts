@@ -5,7 +5,7 @@
  */
 import type { RequestEventLoader } from "@builder.io/qwik-city";
 import { reportWarning } from "../monitoring";
-import { requestContext, setHtmlAttributes } from "../render/render";
+import { requestContext, setHtmlAttributes } from "../render/context";
 import { readSiteShell, siteChrome, type SiteShell } from "../site/site";
 import { themeStyle, validTheme } from "../site/theme";
 import { getContactResult } from "./result";

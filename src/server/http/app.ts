@@ -10,23 +10,27 @@
  *      healthz, readyz, revalidation        6. final 404, then one error handler
  *   3. /_sites from outside -> 404
  *
- * The fast path (src/server/cache/http.ts) answers fresh hits without Express and replays the one list
- * of headers step 0 sets (security headers, noindex). Every long-lived object comes from the services
- * (src/server/services.ts); this file builds none.
+ * The fast path (cache-front.ts) answers fresh hits without Express and replays the one list of headers
+ * step 0 sets (security headers, noindex). Every long-lived object comes from the services
+ * (src/server/services.ts builds them); this file builds none and says which it uses (AppServices).
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { RequestListener } from "node:http";
 import compression from "compression";
 import { join } from "node:path";
-import type { Services } from "../services";
-import { isInternalPath, isServedPort, resolveHost } from "../tenancy";
+import type { Env } from "../env";
+import { isInternalPath, isServedPort, requestTenant, resolveHost, setRequestTenant, type HostRules } from "../tenancy";
+import type { PageCache } from "../cache/page-cache";
+import type { RenderRequest } from "../render/render";
 import { sendFetchResponse, toFetchRequest } from "./express-bridge";
 import { reportError } from "../monitoring";
 import { isIndexable } from "../site/indexing";
 import { everyResponseHeaders, responseHeadersMiddleware } from "./security-headers";
 import { cmsOrigin } from "../build-constants";
-import { findRedirect, redirectsMiddleware } from "./redirects";
-import { cacheFront, cacheMiddleware, revalidateHandlers } from "../cache";
+import { redirectsMiddleware } from "./redirects";
+import { findRedirect, type LoadedRedirects } from "../redirects/map";
+import { cacheFront, cacheMiddleware } from "./cache-front";
+import { revalidateHandlers } from "./revalidate";
 import { bodyOf, requestBodyMiddleware } from "./request-body";
 import { canonicalPath, canonicalPathMiddleware } from "./canonical-path";
 import { methodMiddleware, requestShapeMiddleware } from "./request-rules";
@@ -34,24 +38,30 @@ import { endpointPathMiddleware } from "./endpoint-paths";
 import { mediaFilesMiddleware } from "../media/static-files";
 import type { Lifecycle } from "./lifecycle";
 
+/** What the app uses of the services. */
+export interface AppServices {
+  env: Env;
+  hostRules: HostRules;
+  pageCache: PageCache;
+  /** Renders what the page cache does not answer (the contact relay, media, uncacheable answers). */
+  renderRequest: RenderRequest;
+  redirects: LoadedRedirects;
+  /** The webhook's invalidation: here, or confirmed on every instance (cache/shared/invalidation.ts). */
+  invalidate: (tags: string[]) => Promise<number>;
+}
+
 export interface AppOptions {
-  services: Services;
+  services: AppServices;
   /** The client build output (dist/): /build and /assets are served from it. */
   distDir: string;
   /** Readiness for /readyz and the graceful shutdown (lifecycle.ts); default: always ready. */
   lifecycle?: Lifecycle;
 }
 
-/** Request-scoped data the later middleware reads (never module state). */
-export interface TenantLocals {
-  code: string;
-  host: string;
-}
-
 const IMMUTABLE = { immutable: true, maxAge: "365d", index: false, redirect: false } as const;
 
 export function createApp({ services, distDir, lifecycle }: AppOptions): RequestListener {
-  const { env, hostRules, pageCache, renderRequest, shared } = services;
+  const { env, hostRules, pageCache, renderRequest } = services;
   const app = express();
   app.disable("x-powered-by");
   // Only a proxy on this machine or the container network may tell us the client's protocol/address.
@@ -81,8 +91,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   const revalidate = revalidateHandlers({
     secret: env.REVALIDATION_SECRET,
     bodyOf,
-    // With several instances, confirmed on every one (cache/shared/coordinator.ts), else 503.
-    invalidate: (tags) => (shared ? shared.invalidate(tags) : pageCache.invalidate(tags)),
+    invalidate: services.invalidate,
   });
   app.post("/webhooks/revalidate/", revalidate.webhook);
   app.post("/api/revalidate", revalidate.api);
@@ -98,7 +107,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
       res.status(404).type("text/plain").send("Not Found");
       return;
     }
-    res.locals.tenant = { code, host: req.headers.host! } satisfies TenantLocals;
+    setRequestTenant(res, { code, host: req.headers.host! });
     next();
   });
 
@@ -129,7 +138,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   app.use(methodMiddleware());
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
-    const tenant = res.locals.tenant as TenantLocals;
+    const tenant = requestTenant(res)!;
     try {
       const response = await renderRequest(toFetchRequest(req, tenant.host), { code: tenant.code, tags: new Set() }, req.ip);
       await sendFetchResponse(res, response);
@@ -152,7 +161,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   });
 
   // Fresh cache hits (and paths a practice's cached 404 page proves are no page) are answered in front of
-  // all of the above (src/server/cache/http.ts says why).
+  // all of the above (cache-front.ts says why).
   const front = {
     rules: hostRules,
     stackHeaders,

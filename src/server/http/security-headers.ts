@@ -2,7 +2,7 @@
  * The headers of every response (pages, endpoints, static files, the tenancy 404s): the security headers,
  * and X-Robots-Tag on a deployment that must not be indexed (the shared indexing decision). They are the
  * same for every request of the process, so the page cache's fast path replays this very list on a hit
- * (src/server/cache/http.ts) instead of running Express.
+ * (src/server/http/cache-front.ts) instead of running Express.
  *
  * The Content-Security-Policy restricts what is safe to restrict without breaking Qwik: framing
  * (frame-ancestors: ourselves and the CMS preview iframe), <base>, plugins and form targets. It sets no

@@ -1,6 +1,6 @@
 /**
  * The build-time media cache: each practice's logo and favicon, downloaded by the build pre-pass
- * (src/server/cache/prepass.ts) to `<root>/<code>/<logo|favicon>.<ext>`. The social card reads its logo
+ * (src/server/prepass/prepass.ts) to `<root>/<code>/<logo|favicon>.<ext>`. The social card reads its logo
  * here, never from the network at request time; a logo changed in the backend reaches the card at the
  * next build (the specification's "fixed by redeploy").
  *

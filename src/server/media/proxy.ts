@@ -5,9 +5,9 @@
  * raster images are resized (resize.ts); an SVG is served as it is, since it scales by itself.
  */
 import type { RequestEvent } from "@builder.io/qwik-city";
-import { expectOk, isBackendError } from "../backend";
+import { expectOk, isBackendError, type BackendClient, type ReadContext } from "../backend";
 import { reportError } from "../monitoring";
-import { requestContext } from "../render/render";
+import type { HostRules } from "../tenancy";
 import { parseMediaRequest } from "./request";
 import { RASTER_TYPES } from "./types";
 import { SVG_SANDBOX_POLICY } from "./static-files";
@@ -81,9 +81,19 @@ function setHeaders(ev: RequestEvent, type: string, length: string | null) {
   if (type === "image/svg+xml") ev.headers.set("Content-Security-Policy", SVG_SANDBOX_POLICY);
 }
 
-export async function handleMedia(ev: RequestEvent): Promise<void> {
-  const ctx = requestContext(ev);
+/**
+ * What the proxy reads of the request context (render/context.ts, handed in by the route): typed by what it
+ * uses, so the context's services can name this folder's MediaProxy without a loop between the two.
+ */
+export interface MediaContext extends ReadContext {
+  code: string;
+  services: { backend: BackendClient; hostRules: HostRules; media?: MediaProxy };
+}
+
+export async function handleMedia(ev: RequestEvent, ctx: MediaContext): Promise<void> {
   const { media } = ctx.services;
+  // A render worker has no proxy: media requests are never sent to one.
+  if (!media) throw new Error("media proxy: not available in this thread");
   // Only an active practice's hosts proxy media: an unknown preview code or an inactive practice is a 404
   // (the backend's answer for its configuration, read through the read cache). Any other failure is left
   // to the media fetch below, which answers it as before (502/504).

@@ -7,6 +7,7 @@
  * SVG carries the same sandboxing policy as the media proxy's SVGs (no script, no network, no forms).
  */
 import type { NextFunction, Request, Response } from "express";
+import { requestTenant } from "../tenancy";
 
 /** An SVG opened on its own must not run script or reach anything (the proxy's SVGs too). */
 export const SVG_SANDBOX_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
@@ -22,7 +23,7 @@ export function mediaFilesMiddleware() {
     }
     const match = /^\/+media(?:\/+([^/]*))?/i.exec(path);
     if (!match) return next();
-    const tenant = res.locals.tenant as { code: string } | undefined;
+    const tenant = requestTenant(res);
     if (!tenant || match[1] !== tenant.code) {
       res.status(404).type("text/plain").send("Not Found");
       return;

@@ -6,7 +6,7 @@
 import type { RequestEvent } from "@builder.io/qwik-city";
 import { reportWarning } from "../monitoring";
 import { mediaCachePath } from "../media/build-cache";
-import { requestContext } from "../render/render";
+import { requestContext } from "../render/context";
 import { withBackend } from "../site/site";
 import { validTheme } from "../site/theme";
 import { cardTitle } from "./card";

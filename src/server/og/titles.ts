@@ -6,7 +6,7 @@
  * team member's name, each job's title, and the title of its 404 page. docs/decisions/og-titles.md.
  */
 import type { BackendClient } from "../backend";
-import type { RenderContext } from "../render/render";
+import type { RenderContext } from "../render/context";
 import { cardTitle } from "./card";
 
 export async function allowedCardTitles(backend: BackendClient, ctx: RenderContext): Promise<Set<string>> {

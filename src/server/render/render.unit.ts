@@ -5,9 +5,8 @@
 import { describe, expect, it } from "vitest";
 import type { RequestEvent } from "@builder.io/qwik-city";
 import type { ServerRenderOptions } from "@builder.io/qwik-city/middleware/request-handler";
-import type { RequestServices } from "../services";
+import { createRenderer } from "./render";
 import {
-  createRenderer,
   findRequestContext,
   htmlAttributesFor,
   requestContext,
@@ -15,7 +14,8 @@ import {
   setRequestContext,
   type RenderPlatform,
   type RequestContext,
-} from "./render";
+  type RequestServices,
+} from "./context";
 
 /** The one part of a request event the context helpers use. */
 const event = () => ({ sharedMap: new Map<string, unknown>() });

@@ -10,7 +10,7 @@ import type { RequestEvent } from "@builder.io/qwik-city";
 import type { Job, PageSummary, TeamMember } from "../backend";
 import { isIndexable } from "./indexing";
 import { withBackend } from "./site";
-import { requestContext } from "../render/render";
+import { requestContext } from "../render/context";
 import { siteOrigin } from "./seo/canonical";
 
 /** The robots file of a deployment that must not be indexed: nothing may be crawled. */

@@ -4,8 +4,8 @@
  * under the jobs page's path. The team and jobs lists are read only when the path needs them.
  */
 import type { BackendClient, Job, Page, PageSummary, TeamMember } from "../backend";
-import type { RenderContext } from "../render/render";
-import type { SiteShell } from "./site";
+import type { RenderContext } from "../render/context";
+import type { SiteShell } from "./shell";
 import {
   memberCard,
   needsTeam,

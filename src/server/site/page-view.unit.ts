@@ -5,7 +5,7 @@ import type { PageSummary } from "../backend";
 import { matchPath, resolvePage } from "./page-view";
 import type { SiteShell } from "./site";
 import { readPathIndex } from "./unknown-page";
-import { isUnknownPath } from "../cache/not-found";
+import { isUnknownPath } from "./path-index";
 
 vi.mock("./monitoring", () => ({ reportWarning: vi.fn(), reportError: vi.fn() }));
 

@@ -15,10 +15,13 @@
 import type { RequestEventBase, RequestEventLoader } from "@builder.io/qwik-city";
 import { isBackendError, type BackendClient, type NavItem, type PageSummary, type PracticeInfo } from "../backend";
 import { reportError } from "../monitoring";
-import { requestContext, setHtmlAttributes, type RenderContext, type RequestContext } from "../render/render";
+import { requestContext, setHtmlAttributes, type RequestContext } from "../render/context";
 import { publicPath } from "../tenancy";
 import { mediaProxyUrl } from "../media/url";
 import { resolvePage, type PageView } from "./page-view";
+import { readSiteShell, type SiteShell } from "./shell";
+
+export { readSiteShell, type SiteShell };
 import { safeHref } from "./sanitize";
 import { buildPageHead, type PageHead } from "./seo/head";
 import { themeStyle, validTheme } from "./theme";
@@ -43,18 +46,6 @@ export function toHttpError(ev: ErrorEvent, error: unknown): Error {
   reportError(error, { path: ev.url.pathname });
   return ev.error(503, "Service temporairement indisponible. Merci de réessayer dans quelques instants.");
 }
-
-export async function readSiteShell(backend: BackendClient, ctx: RenderContext) {
-  const [config, practice, nav, pages] = await Promise.all([
-    backend.config(ctx, ctx.code),
-    backend.practice(ctx, ctx.code),
-    backend.nav(ctx, ctx.code),
-    backend.pages(ctx, ctx.code),
-  ]);
-  return { config, practice, nav: nav.items, pages: pages.pages };
-}
-
-export type SiteShell = Awaited<ReturnType<typeof readSiteShell>>;
 
 const SHELL_KEY = "practice:site-shell";
 

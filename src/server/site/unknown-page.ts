@@ -8,16 +8,14 @@
  * backend failure, an inactive practice) answers null and the path is rendered as before.
  */
 import type { BackendClient } from "../backend";
-import type { CacheTarget } from "../cache/key";
-import type { PathIndex } from "../cache/not-found";
-import type { PathLookups } from "../cache/render-target";
+import type { PathIndex, PathLookups, PathTarget } from "./path-index";
 import { resolvePage } from "./page-view";
-import { readSiteShell } from "./site";
+import { readSiteShell } from "./shell";
 
 /** First path segments of the practice's routes other than pages (src/routes/_sites/[code]/). */
 const OTHER_ROUTES = /^\/(?:api|robots\.txt|sitemap\.xml)(?:\/|$)/;
 
-export async function unknownPageTags(backend: BackendClient, target: CacheTarget): Promise<string[] | null> {
+export async function unknownPageTags(backend: BackendClient, target: PathTarget): Promise<string[] | null> {
   if (target.url.includes("?") || !target.url.endsWith("/") || target.url === "/") return null;
   // The path as the router sees it (dot segments resolved), not as sent.
   const path = new URL(target.url, target.origin).pathname;
@@ -33,7 +31,7 @@ export async function unknownPageTags(backend: BackendClient, target: CacheTarge
 }
 
 /**
- * The practice's path index for its cached 404 page (cache/not-found.ts): every page's path, and every slug
+ * The practice's path index for its cached 404 page (./path-index.ts): every page's path, and every slug
  * the page route resolves a last segment by (pages', and team members' and jobs' when the practice has a
  * team or jobs page, as resolvePage reads them), with the tags of those reads. Null when a read fails: the
  * 404 page is then stored without one and every unknown path takes the long way.
@@ -57,7 +55,7 @@ export async function readPathIndex(backend: BackendClient, code: string): Promi
   }
 }
 
-/** What the cache's renders ask of a practice's paths (cache/render-target.ts), from this backend client. */
+/** What the cache's renders ask of a practice's paths (render-pool/target.ts), from this backend client. */
 export function pathLookups(backend: BackendClient): PathLookups {
   return {
     unknownPage: (target) => unknownPageTags(backend, target),

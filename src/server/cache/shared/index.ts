@@ -1,28 +1,84 @@
 /**
- * The shared cache of several instances, built from the environment: none without CACHE_URL (one
- * instance, as before), else the coordinator of cache/shared/coordinator.ts for the page cache. The
- * server entry starts it (connecting is the only thing it does at start).
+ * The shared cache of several instances (CACHE_URL; none without it: one instance, on its own), in three
+ * parts over one Redis link (link.ts), every key and channel named in names.ts:
+ *
+ *   membership.ts     leases, the subscription probe, trust (docs/decisions/shared-invalidation.md)
+ *   invalidation.ts   the webhook's invalidation, acknowledged by every live instance
+ *   pages.ts          pages rendered by one instance, served by the others (SharedPages of the page cache)
+ *
+ * It never holds the page cache: the composition root (src/server/services.ts) hands it what to do with an
+ * invalidation and with lost trust, and hands its pages to the page cache when that is built. The server
+ * entry starts it (connecting is the only thing it does at start).
  */
 import type { Env } from "../../env";
-import type { PageCache } from "../page-cache";
-import { SharedCache } from "./coordinator";
-import { cacheNamespace } from "./names";
+import { PROVISIONAL_MS } from "../page-cache";
+import { AcknowledgedInvalidation } from "./invalidation";
+import { RedisLink } from "./link";
+import { Membership } from "./membership";
+import { cacheNamespace, sharedNames } from "./names";
+import { SharedPageStore } from "./pages";
 
-export { SharedCache } from "./coordinator";
+export { InvalidationNotConfirmed } from "./invalidation";
 
 /** Redis answers in well under a millisecond on a healthy network: a command slower than this is an outage. */
 const COMMAND_TIMEOUT_MS = 500;
 
-/** `clearData`: empties the backend read cache (after a possibly missed invalidation). */
-export function createSharedCache(env: Env, pageCache: PageCache, clearData: () => void): SharedCache | undefined {
+export interface SharedCacheHooks {
+  /** Invalidates this instance's caches (the page cache and its data caches); how many pages the tags named. */
+  invalidateHere: (tags: string[]) => number;
+  /** This instance may have missed invalidations: no page it holds is served before it is re-checked. */
+  distrust: () => void;
+  /** Empties the data caches (the backend read caches of this thread and of the render workers). */
+  clearData: () => void;
+  log?: (line: string) => void;
+}
+
+export interface SharedCache {
+  readonly pages: SharedPageStore;
+  readonly trusted: boolean;
+  start(): void;
+  /** Resolves once this instance is part of the cluster, or after `ms` (it then serves on its own). */
+  whenTrusted(ms: number): Promise<boolean>;
+  /** The webhook's invalidation, confirmed on every live instance (else InvalidationNotConfirmed). */
+  invalidate(tags: string[]): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export function createSharedCache(env: Env, hooks: SharedCacheHooks): SharedCache | undefined {
   if (!env.CACHE_URL) return undefined;
-  return new SharedCache({
-    url: env.CACHE_URL,
-    environment: env.ENVIRONMENT,
-    namespace: cacheNamespace(env),
-    pageCache,
-    clearData,
-    ttlMs: env.BACKEND_REVALIDATE_TTL * 1000,
-    commandTimeoutMs: Math.min(COMMAND_TIMEOUT_MS, env.BACKEND_TIMEOUT_MS),
-  });
+  const log = hooks.log ?? console.log;
+  const names = sharedNames(env.ENVIRONMENT, cacheNamespace(env));
+  // The link's events reach the membership, built just after it (the link only connects at start()).
+  const events = { subscriberReady: () => membership.linkEvents.subscriberReady(), subscriberLost: () => membership.linkEvents.subscriberLost() };
+  const link = new RedisLink(env.CACHE_URL, Math.min(COMMAND_TIMEOUT_MS, env.BACKEND_TIMEOUT_MS), events, log);
+  const membership: Membership = new Membership(
+    link,
+    names,
+    {
+      environment: env.ENVIRONMENT,
+      onDistrust: hooks.distrust,
+      clearData: hooks.clearData,
+      onMessage: (channel, message) => invalidation.receive(channel, message),
+      log,
+    },
+    PROVISIONAL_MS,
+  );
+  const invalidation = new AcknowledgedInvalidation(link, names, membership, hooks.invalidateHere);
+  const pages = new SharedPageStore(link, names, membership, env.BACKEND_REVALIDATE_TTL * 1000);
+  return {
+    pages,
+    get trusted() {
+      return membership.trusted;
+    },
+    start: () => {
+      link.connect();
+      membership.start();
+    },
+    whenTrusted: (ms) => membership.whenTrusted(ms),
+    invalidate: (tags) => invalidation.invalidate(tags),
+    stop: async () => {
+      await membership.stop();
+      await link.close();
+    },
+  };
 }

@@ -3,7 +3,7 @@
  * deployment's namespace: pub/sub ignores database numbers, so a staging message on a shared Redis must never
  * reach prod, nor one deployment's reach another deployment of the same environment.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 export interface SharedNames {
   /** Invalidations, published by the instance that received the webhook. */
@@ -42,4 +42,9 @@ export function sharedNames(environment: string, namespace: string): SharedNames
     versionPrefix: `${prefix}v:`,
     page: (cacheKey) => `${prefix}page:${createHash("sha256").update(cacheKey).digest("base64url")}`,
   };
+}
+
+/** A new tag version (and invalidation id): time-ordered for a reader, unique across instances. */
+export function newVersion(): string {
+  return `${Date.now().toString(36)}.${randomBytes(6).toString("hex")}`;
 }

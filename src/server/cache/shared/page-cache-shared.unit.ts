@@ -54,8 +54,8 @@ function instance(redis: FakeRedis, clock: { now: number }) {
       body: Buffer.from(content.body),
       tags: ["site:dupont", "page:tarifs"],
     }),
+    shared: redis,
   });
-  cache.share(redis);
   return { cache, content };
 }
 

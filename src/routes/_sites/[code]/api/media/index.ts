@@ -1,5 +1,6 @@
 /** GET /api/media?path=/media/...&w=...: the live media proxy (src/server/media/proxy.ts). */
 import type { RequestHandler } from "@builder.io/qwik-city";
 import { handleMedia } from "~/server/media/proxy";
+import { requestContext } from "~/server/render/context";
 
-export const onGet: RequestHandler = (ev) => handleMedia(ev);
+export const onGet: RequestHandler = (ev) => handleMedia(ev, requestContext(ev));

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { prepassHost, prepassPaths } from "./prepass";
-import { readPrepass, writePrepass } from "./prepass-store";
-import { assembleEntry, buildEntry } from "./entry";
-import { cacheTarget } from "./key";
+import { readPrepass, writePrepass } from "./store";
+import { assembleEntry, buildEntry } from "../cache/entry";
+import { cacheTarget } from "../cache/key";
 import { initPrepassEnv } from "../env";
 import type { Job, PageSummary, TeamMember } from "../backend";
 

@@ -16,14 +16,14 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
-import { resolveHost, type HostRules } from "../tenancy";
-import { cacheKey, cacheTarget, hostKeyPart } from "./key";
-import type { PageCache } from "./page-cache";
-import { writeEntry } from "./serve";
+import { requestTenant, resolveHost, type HostRules } from "../tenancy";
+import { cacheKey, cacheTarget, hostKeyPart } from "../cache/key";
+import type { PageCache } from "../cache/page-cache";
+import { writeEntry } from "../cache/serve";
 import { copyHeaders } from "../util/headers";
 import { hasOneHost } from "../tenancy/host";
 import { requestScheme, type TrustFn } from "../util/request-scheme";
-import type { RenderResult } from "./entry";
+import type { RenderResult } from "../cache/entry";
 
 /** Bounded memo of Host header -> practice and key part for the fast path. */
 const HOST_MEMO_MAX = 1024;
@@ -40,7 +40,7 @@ export interface CacheFrontOptions {
   /** Who may tell the request's scheme (Express's "trust proxy"). */
   trust: TrustFn;
   /**
-   * Whether a practice's redirect map names this request's path or query (http/redirects.ts). The rule
+   * Whether a practice's redirect map names this request's path or query (redirects/map.ts). The rule
    * "the map before the cache": a cached page is never served for a URL the map names, so `/?page_id=12`
    * answers 301 even when `/` (its cache key: the query counts for nothing) is cached, and a mapped path
    * never gets the cached 404. It costs a practice without a map one Map lookup per hit; with a map, the
@@ -87,7 +87,7 @@ export function cacheFront(cache: PageCache, opts: CacheFrontOptions, next: Requ
 /** The Express middleware: answers cacheable GET/HEAD requests of a resolved tenant. */
 export function cacheMiddleware(cache: PageCache) {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const tenant = res.locals.tenant as { code: string; host: string } | undefined;
+    const tenant = requestTenant(res);
     const target = tenant && cacheTarget(req.method, tenant.code, tenant.host, req.protocol, req.originalUrl);
     if (!target) return next();
     try {

@@ -5,7 +5,7 @@
  *
  * - Each worker runs up to `perWorker` tasks at once: a render spends most of its time waiting for the
  *   backend, so a few in flight keep a core busy. Tasks beyond the pool's capacity wait here, in order
- *   (the admission control in front, cache/admission.ts, keeps this queue short and fair).
+ *   (the admission control in front, admission.ts, keeps this queue short and fair).
  * - A task that has not answered after `timeoutMs` (a render stuck in a loop) is rejected and its worker
  *   terminated. A worker that exits (a crash, out of memory) is replaced. Either way the other tasks the
  *   worker was running are queued again, once, with a fresh time limit: one practice's payload that kills a
@@ -15,11 +15,12 @@
  *   were posted, so a task posted after a broadcast runs after the worker handled it: an invalidation
  *   broadcast reaches a worker's read cache before any render posted after it starts.
  *
- * Wire protocol (render/worker-port.ts is the worker side): main -> worker `{ id, task }` and
- * `{ broadcast }`; worker -> main `{ id, ok: true, value }` or `{ id, ok: false, error }`.
+ * This file runs on the main thread; the messages are protocol.ts's, the worker side is worker.ts. The class
+ * is generic over what the messages carry (its unit test fakes a worker); the server's pool carries renders.
  */
 import { Worker, type ResourceLimits, type Transferable } from "node:worker_threads";
-import { RenderUnavailable } from "./unavailable";
+import { RenderUnavailable } from "../render/unavailable";
+import type { Broadcast, FromWorker, RenderTask, ToWorker, WireResult } from "./protocol";
 
 export interface PoolOptions {
   /** The worker script (a built .js/.mjs file). */
@@ -38,18 +39,18 @@ export interface PoolOptions {
   onWorkerExit?: (detail: string) => void;
 }
 
-interface Queued {
+interface Queued<Task, Answer> {
   id: number;
-  task: unknown;
+  task: Task;
   transfer: Transferable[];
-  resolve: (value: unknown) => void;
+  resolve: (value: Answer) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
   /** Workers this task was lost with (0 or 1). */
   requeued: number;
 }
 
-interface Pending extends Queued {
+interface Pending<Task, Answer> extends Queued<Task, Answer> {
   slot: Slot;
 }
 
@@ -66,10 +67,10 @@ interface Slot {
 /** A worker that dies within this long of its start waits before its replacement (a crash loop). */
 const YOUNG_MS = 2_000;
 
-export class RenderPool {
+export class RenderPool<Task = RenderTask, Answer = WireResult, Message = Broadcast> {
   private readonly slots: Slot[] = [];
-  private readonly pending = new Map<number, Pending>();
-  private readonly queue: Queued[] = [];
+  private readonly pending = new Map<number, Pending<Task, Answer>>();
+  private readonly queue: Queued<Task, Answer>[] = [];
   private nextId = 1;
   private closed = false;
   /** Workers replaced after an exit or a timeout (tests, stats). */
@@ -89,20 +90,21 @@ export class RenderPool {
   }
 
   /** Runs one task in a worker; rejects with RenderUnavailable if it times out or its worker dies. */
-  run<T>(task: unknown, transfer: Transferable[] = []): Promise<T> {
+  run(task: Task, transfer: Transferable[] = []): Promise<Answer> {
     if (this.closed) return Promise.reject(new RenderUnavailable("render pool closed"));
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<Answer>((resolve, reject) => {
       const id = this.nextId++;
       // The time limit counts from here: a task never waits without end, even with every worker down.
       const timer = setTimeout(() => this.expire(id), this.opts.timeoutMs);
-      this.queue.push({ id, task, transfer, resolve: resolve as (value: unknown) => void, reject, timer, requeued: 0 });
+      this.queue.push({ id, task, transfer, resolve, reject, timer, requeued: 0 });
       this.dispatch();
     });
   }
 
   /** Posts a message to every worker (handled before any task posted after it). */
-  broadcast(message: unknown): void {
-    for (const slot of this.slots) if (!slot.gone) slot.worker.postMessage({ broadcast: message });
+  broadcast(message: Message): void {
+    const envelope: ToWorker<Task, Message> = { kind: "broadcast", message };
+    for (const slot of this.slots) if (!slot.gone) slot.worker.postMessage(envelope);
   }
 
   stats() {
@@ -131,12 +133,12 @@ export class RenderPool {
       workerData: this.opts.workerData,
     });
     const slot: Slot = { worker, running: 0, startedAt: Date.now(), gone: false, isolated: false };
-    worker.on("message", (message: { id: number; ok: boolean; value?: unknown; error?: string }) => {
+    worker.on("message", (message: FromWorker<Answer>) => {
       const pending = this.pending.get(message.id);
       if (!pending) return; // timed out meanwhile
       this.settle(message.id, pending);
       if (message.ok) pending.resolve(message.value);
-      else pending.reject(new Error(message.error ?? "render failed in a worker"));
+      else pending.reject(new Error(message.error || "render failed in a worker"));
       this.dispatch();
     });
     // An uncaught exception in the worker also ends it: "exit" follows and does the cleanup.
@@ -166,7 +168,8 @@ export class RenderPool {
       slot.running++;
       slot.isolated = suspect;
       try {
-        slot.worker.postMessage({ id, task: item.task }, item.transfer);
+        const envelope: ToWorker<Task, Message> = { kind: "task", id, task: item.task };
+        slot.worker.postMessage(envelope, item.transfer);
       } catch (error) {
         // Not cloneable: the caller's mistake, not the worker's.
         const pending = this.pending.get(id)!;
@@ -191,7 +194,7 @@ export class RenderPool {
     void this.replace(pending.slot, "its worker was restarted after another render timed out");
   }
 
-  private settle(id: number, pending: Pending): void {
+  private settle(id: number, pending: Pending<Task, Answer>): void {
     clearTimeout(pending.timer);
     this.pending.delete(id);
     pending.slot.running--;
@@ -205,7 +208,7 @@ export class RenderPool {
   private async retire(slot: Slot, reason: string): Promise<void> {
     if (slot.gone) return;
     slot.gone = true;
-    const again: Queued[] = [];
+    const again: Queued<Task, Answer>[] = [];
     for (const [id, pending] of this.pending) {
       if (pending.slot !== slot) continue;
       this.settle(id, pending);

@@ -8,11 +8,11 @@ import { createServer, request, type IncomingHttpHeaders, type RequestListener, 
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { parseRegistry, type HostRules } from "../tenancy";
-import { buildEntry, type RenderResult } from "./entry";
-import { cacheFront, cacheMiddleware } from "./http";
-import { cacheTarget, type CacheTarget } from "./key";
-import { PageCache } from "./page-cache";
-import { NOT_FOUND_PATH } from "./not-found";
+import { buildEntry, type RenderResult } from "../cache/entry";
+import { cacheFront, cacheMiddleware } from "./cache-front";
+import { cacheTarget, type CacheTarget } from "../cache/key";
+import { PageCache } from "../cache/page-cache";
+import { NOT_FOUND_PATH } from "../cache/not-found";
 
 vi.mock("../monitoring", () => ({ reportWarning: vi.fn(), reportError: vi.fn() }));
 

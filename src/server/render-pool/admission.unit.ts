@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Admission, type Priority } from "./admission";
+import { Admission } from "./admission";
+import type { Priority } from "../cache/page-cache";
 import { RenderUnavailable } from "../render/unavailable";
 
 /** A fake slow renderer: each render waits until the test finishes it, and records when it started. */

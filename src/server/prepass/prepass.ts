@@ -21,10 +21,10 @@ import {
 } from "../backend";
 import { writeMediaCache } from "../media/build-cache";
 import type { Practice } from "../tenancy";
-import { buildEntry, isStorable, type PageEntry } from "./entry";
-import { cacheTarget, type CacheTarget } from "./key";
-import type { RenderTarget } from "./page-cache";
-import { writePrepass, type PrepassSummary } from "./prepass-store";
+import { buildEntry, isStorable, type PageEntry } from "../cache/entry";
+import { cacheTarget, type CacheTarget } from "../cache/key";
+import type { RenderTarget } from "../cache/page-cache";
+import { writePrepass, type PrepassSummary } from "./store";
 
 export interface PrepassOptions {
   env: Env;

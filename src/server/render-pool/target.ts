@@ -5,10 +5,11 @@
  * background refresh renders exactly what a visitor's miss would have.
  */
 import type { RenderRequest } from "../render/render";
-import type { RenderResult } from "./entry";
-import type { CacheTarget } from "./key";
-import { isNotFoundRender, type PathIndex } from "./not-found";
-import type { RenderTarget } from "./page-cache";
+import type { RenderResult } from "../cache/entry";
+import type { CacheTarget } from "../cache/key";
+import { isNotFoundRender } from "../cache/not-found";
+import type { RenderTarget } from "../cache/page-cache";
+import type { PathLookups } from "../site/path-index";
 
 const ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,*/*;q=0.8";
 
@@ -21,14 +22,6 @@ export function targetRenderer(renderRequest: RenderRequest) {
     const body = Buffer.from(await response.arrayBuffer());
     return { status: response.status, headers: response.headers, body, tags: [...tags] };
   };
-}
-
-/** What the renders know of a practice's paths, from the backend (site/unknown-page.ts). */
-export interface PathLookups {
-  /** The tags read when the path is no page of the practice, else null. */
-  unknownPage(target: CacheTarget): Promise<string[] | null>;
-  /** The practice's path index, stored with its 404 page, and the tags read; null when a read failed. */
-  pathIndex(code: string): Promise<{ index: PathIndex; tags: string[] } | null>;
 }
 
 /**

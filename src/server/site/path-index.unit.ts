@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPageShaped, isUnknownPath, type PathIndex } from "./not-found";
+import { isPageShaped, isUnknownPath, type PathIndex } from "./path-index";
 
 const index: PathIndex = {
   pagePaths: new Set(["/", "/equipe/", "/implantologie/", "/implantologie/implant-unitaire/"]),

@@ -7,7 +7,8 @@
 import { availableParallelism } from "node:os";
 import type { Env } from "../env";
 import { reportWarning } from "../monitoring";
-import { RenderPool } from "./pool";
+import { RenderPool } from "./main";
+import type { RenderWorkerData } from "./protocol";
 
 /** Renders one worker runs at once: most of a render's time is spent waiting for the backend. */
 export const RENDERS_PER_WORKER = 4;
@@ -18,13 +19,6 @@ export const RENDERS_PER_WORKER = 4;
  * no hits to protect: its workers run at normal priority.
  */
 export const SERVER_WORKER_NICE = 10;
-
-/** What a render worker is told at its start (src/server/render-worker.ts). */
-export interface RenderWorkerData {
-  nice: number;
-  /** Run under SCHED_IDLE: only when no thread of normal priority wants the core. */
-  idle: boolean;
-}
 
 /**
  * V8 heap caps per worker: a worker past them dies and is replaced. A render's live set is a few MiB and a

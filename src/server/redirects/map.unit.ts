@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findRedirect, formatProblem, loadRedirects, normaliseRedirectPath, parseRedirects, RedirectsError } from "./redirects";
+import { findRedirect, formatProblem, loadRedirects, normaliseRedirectPath, parseRedirects, RedirectsError } from "./map";
 
 const FILE = "migrations/dupont/redirects.json";
 const messages = (problems: { file: string; key: string | null; message: string }[]) => problems.map(formatProblem);

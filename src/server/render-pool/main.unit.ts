@@ -3,19 +3,19 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { RenderPool } from "./pool";
-import { RenderUnavailable } from "./unavailable";
+import { RenderPool } from "./main";
+import { RenderUnavailable } from "../render/unavailable";
 
 /**
- * A fake render worker speaking the pool's protocol (render/worker-port.ts), steered by each task:
+ * A fake render worker speaking the pool's protocol (protocol.ts), steered by each task:
  * answer after `ms`, throw, hang in a busy loop, or exit the thread; it also reports the broadcasts it
  * has handled and its thread id.
  */
 const FAKE_WORKER = `
 import { parentPort, threadId } from "node:worker_threads";
 const seen = [];
-parentPort.on("message", async ({ id, task, broadcast }) => {
-  if (broadcast !== undefined) { seen.push(broadcast); return; }
+parentPort.on("message", async ({ kind, id, task, message }) => {
+  if (kind === "broadcast") { seen.push(message); return; }
   if (task.mode === "hang") for (;;) {}
   if (task.mode === "die") process.exit(3);
   await new Promise((r) => setTimeout(r, task.ms ?? 0));
@@ -29,8 +29,13 @@ parentPort.on("message", async ({ id, task, broadcast }) => {
 });
 `;
 
+/** What the fake worker takes and answers (the pool is generic over its protocol's payloads). */
+type FakeTask = { value?: unknown; ms?: number; mode?: "hang" | "die" | "throw" | "bytes"; size?: number };
+type Echo = { echo: unknown; seen: unknown[]; threadId: number };
+type FakePool = RenderPool<FakeTask, Echo & { bytes: ArrayBuffer }, unknown>;
+
 let file: URL;
-const pools: RenderPool[] = [];
+const pools: FakePool[] = [];
 
 beforeAll(() => {
   const dir = mkdtempSync(join(tmpdir(), "pool-unit-"));
@@ -43,7 +48,7 @@ afterEach(async () => {
 });
 
 function pool(opts: { size?: number; perWorker?: number; timeoutMs?: number } = {}) {
-  const created = new RenderPool({
+  const created: FakePool = new RenderPool({
     file,
     size: opts.size ?? 1,
     perWorker: opts.perWorker ?? 2,
@@ -54,12 +59,10 @@ function pool(opts: { size?: number; perWorker?: number; timeoutMs?: number } = 
   return created;
 }
 
-type Echo = { echo: unknown; seen: unknown[]; threadId: number };
-
 describe("RenderPool", () => {
   it("runs tasks in workers, never more at once than its capacity, and answers each its own result", async () => {
     const p = pool({ size: 2, perWorker: 2 });
-    const results = Array.from({ length: 10 }, (_, i) => p.run<Echo>({ value: i, ms: 20 }));
+    const results = Array.from({ length: 10 }, (_, i) => p.run({ value: i, ms: 20 }));
     expect(p.stats().running).toBe(4);
     expect(p.stats().queued).toBe(6);
     const answers = await Promise.all(results);
@@ -68,16 +71,16 @@ describe("RenderPool", () => {
   });
 
   it("transfers a worker's bytes back intact", async () => {
-    const { bytes } = await pool().run<{ bytes: ArrayBuffer }>({ mode: "bytes", size: 100_000 });
+    const { bytes } = await pool().run({ mode: "bytes", size: 100_000 });
     expect(bytes.byteLength).toBe(100_000);
     expect(new Uint8Array(bytes)[99_999]).toBe(7);
   });
 
   it("rejects a task whose render throws, and the same worker goes on serving", async () => {
     const p = pool();
-    const first = await p.run<Echo>({ value: "before" });
+    const first = await p.run({ value: "before" });
     await expect(p.run({ mode: "throw" })).rejects.toThrow("render exploded");
-    const after = await p.run<Echo>({ value: "after" });
+    const after = await p.run({ value: "after" });
     expect(after.echo).toBe("after");
     expect(after.threadId).toBe(first.threadId);
     expect(p.replaced).toBe(0);
@@ -87,13 +90,13 @@ describe("RenderPool", () => {
   // 300 ms limit once refused the warm-up task itself under load), and the tests' own limits far above them.
   it("answers a hung render with RenderUnavailable after its time limit, replaces the worker, and recovers", async () => {
     const p = pool({ timeoutMs: 2000 });
-    const first = await p.run<Echo>({ value: "warm" });
+    const first = await p.run({ value: "warm" });
     const hung = p.run({ mode: "hang" });
     // Another task on the same worker is not lost with it: it runs again on the replacement.
-    const neighbour = p.run<Echo>({ value: "neighbour" });
+    const neighbour = p.run({ value: "neighbour" });
     await expect(hung).rejects.toBeInstanceOf(RenderUnavailable);
     expect((await neighbour).echo).toBe("neighbour");
-    const after = await p.run<Echo>({ value: "after" });
+    const after = await p.run({ value: "after" });
     expect(after.echo).toBe("after");
     expect(after.threadId).not.toBe(first.threadId);
     expect(p.replaced).toBe(1);
@@ -103,8 +106,8 @@ describe("RenderPool", () => {
     const p = pool({ size: 2, perWorker: 2 });
     await Promise.all([p.run({ ms: 5 }), p.run({ ms: 5 })]);
     // Both land on one worker (perWorker 2), the other worker busy with two long tasks of its own.
-    const others = [p.run<Echo>({ value: "o1", ms: 300 }), p.run<Echo>({ value: "o2", ms: 300 })];
-    const victim = p.run<Echo>({ value: "other practice", ms: 300 });
+    const others = [p.run({ value: "o1", ms: 300 }), p.run({ value: "o2", ms: 300 })];
+    const victim = p.run({ value: "other practice", ms: 300 });
     const killer = p.run({ mode: "die" });
     await expect(killer).rejects.toBeInstanceOf(RenderUnavailable);
     expect((await victim).echo).toBe("other practice");
@@ -113,9 +116,9 @@ describe("RenderPool", () => {
 
   it("replaces a worker that dies, rejecting its task with RenderUnavailable", async () => {
     const p = pool({ size: 1 });
-    const first = await p.run<Echo>({ value: "warm" });
+    const first = await p.run({ value: "warm" });
     await expect(p.run({ mode: "die" })).rejects.toBeInstanceOf(RenderUnavailable);
-    const after = await p.run<Echo>({ value: "after" });
+    const after = await p.run({ value: "after" });
     expect(after.echo).toBe("after");
     expect(after.threadId).not.toBe(first.threadId);
     expect(p.stats().workers).toBe(1);
@@ -133,7 +136,7 @@ describe("RenderPool", () => {
     const p = pool({ size: 2, perWorker: 1 });
     await Promise.all([p.run({ ms: 10 }), p.run({ ms: 10 })]);
     p.broadcast({ invalidate: ["site:dupont"] });
-    const answers = await Promise.all([p.run<Echo>({ value: 1 }), p.run<Echo>({ value: 2 })]);
+    const answers = await Promise.all([p.run({ value: 1 }), p.run({ value: 2 })]);
     expect(new Set(answers.map((a) => a.threadId)).size).toBe(2);
     for (const answer of answers) expect(answer.seen).toEqual([{ invalidate: ["site:dupont"] }]);
   });

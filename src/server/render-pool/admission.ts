@@ -12,8 +12,7 @@
  *   with Retry-After); a render that waited longer than `maxWaitMs` is refused when its turn comes.
  */
 import { RenderUnavailable } from "../render/unavailable";
-
-export type Priority = "visitor" | "refresh";
+import type { Priority } from "../cache/page-cache";
 
 export interface AdmissionOptions {
   concurrency: number;

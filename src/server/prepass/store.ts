@@ -6,9 +6,9 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Env } from "../env";
-import { assembleEntry, ownMemory, type PageEntry } from "./entry";
-import { cacheTarget } from "./key";
-import type { PageCache } from "./page-cache";
+import { assembleEntry, ownMemory, type PageEntry } from "../cache/entry";
+import { cacheTarget } from "../cache/key";
+import type { PageCache } from "../cache/page-cache";
 
 export const PREPASS_FORMAT = 1;
 

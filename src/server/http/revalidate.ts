@@ -14,14 +14,12 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, Response } from "express";
 import { isKnownTagShape, MAX_TAGS, TAG_SHAPES_TEXT } from "../backend/tags";
 import { reportWarning } from "../monitoring";
+import { InvalidationNotConfirmed } from "../cache/shared";
 
 export { MAX_TAGS };
 const MAX_TAG_LENGTH = 256;
 
 export class BodyError extends Error {}
-
-/** Applied on this instance, but not confirmed on every instance (Redis unreachable, an instance silent). */
-export class InvalidationNotConfirmed extends Error {}
 
 /** Validates the tags of a parsed body; returns them deduplicated, in order. */
 export function validateTags(body: unknown): string[] {

@@ -1,0 +1,94 @@
+/**
+ * The pages the instances share through Redis (the page cache's SharedPages, cache/page-cache.ts):
+ *
+ * - Versions: a page records the versions of its tags; a missing version (evicted, Redis restarted) reads
+ *   as "changed just now", so the page is rendered again, never served as valid.
+ * - Read on a local miss (one round trip, the versions compared inside Redis), written after a render with
+ *   a TTL, and only while Redis has room for pages (membership.ts, PAGE_WRITE_LIMIT).
+ * - Nothing is read or vouched for while this instance is not trusted (it may have missed invalidations).
+ */
+import type { PageEntry } from "../entry";
+import type { CacheTarget } from "../key";
+import type { SharedPages } from "../page-cache";
+import { decodeEntry, encodeEntry } from "./codec";
+import type { RedisLink } from "./link";
+import type { Membership } from "./membership";
+import { newVersion, type SharedNames } from "./names";
+
+/** Returns the page if every version it was stamped with is still the current one (KEYS[1] page, ARGV[1] version prefix). */
+const LOAD_SCRIPT = `
+local blob = redis.call('GET', KEYS[1])
+if not blob then return false end
+local newline = string.find(blob, '\\n', 1, true)
+local meta = cjson.decode(string.sub(blob, newline + 1, newline + tonumber(string.sub(blob, 1, newline - 1))))
+for i, tag in ipairs(meta.tags) do
+  if redis.call('GET', ARGV[1] .. tag) ~= meta.versions[i] then return false end
+end
+return blob`;
+
+/** The current versions of ARGV[3..] (prefix ARGV[1]); a missing one is created as ARGV[2]: "changed just now". */
+const STAMP_SCRIPT = `
+local out = {}
+for i = 3, #ARGV do
+  local key = ARGV[1] .. ARGV[i]
+  local v = redis.call('GET', key)
+  if not v then redis.call('SET', key, ARGV[2]); v = ARGV[2] end
+  out[#out + 1] = v
+end
+return out`;
+
+export class SharedPageStore implements SharedPages {
+  constructor(
+    private readonly link: RedisLink,
+    private readonly names: SharedNames,
+    private readonly membership: Membership,
+    /** Page TTL: shared pages expire in Redis after twice this (a stale page still spares a render). */
+    private readonly ttlMs: number,
+  ) {}
+
+  get trusted(): boolean {
+    return this.membership.trusted;
+  }
+
+  async load(target: CacheTarget): Promise<PageEntry | null> {
+    if (!this.trusted) return null;
+    try {
+      const blob = await this.link.run<Buffer | null>(
+        ["EVAL", LOAD_SCRIPT, "1", this.names.page(target.key), this.names.versionPrefix],
+        true,
+      );
+      return blob ? await decodeEntry(blob, target.key, this.ttlMs) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async stamp(entry: PageEntry): Promise<boolean> {
+    if (!this.trusted) return false;
+    try {
+      const args = ["EVAL", STAMP_SCRIPT, "0", this.names.versionPrefix, newVersion(), ...entry.tags];
+      entry.versions = await this.link.run<string[]>(args);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async recheck(entry: PageEntry): Promise<boolean> {
+    if (!this.trusted || !entry.versions) return false;
+    if (!entry.tags.length) return true;
+    try {
+      const current = await this.link.run<(string | null)[]>(["MGET", ...entry.tags.map((t) => this.names.versionPrefix + t)]);
+      return current.every((v, i) => v !== null && v === entry.versions![i]);
+    } catch {
+      return false;
+    }
+  }
+
+  save(entry: PageEntry): void {
+    if (!entry.versions || !this.membership.roomForPages) return;
+    const ttl = String(this.ttlMs * 2);
+    const blob = encodeEntry(entry as PageEntry & { versions: string[] });
+    this.link.run(["SET", this.names.page(entry.target.key), blob, "PX", ttl]).catch(() => undefined);
+  }
+}
