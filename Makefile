@@ -35,7 +35,10 @@ dev: install ## Vite dev server on port 3000 against the demo backend
 # server builds, and fails when it fails: no separate lint step.
 test: install chromium ## Lint (types, import cycles) and build, then run every test (unit, integration, browser)
 	npm run build
-	npx vitest run
+	# Unit files two at a time (small, mostly module loading); integration files, which start servers and
+	# Chromium, one at a time after them (vitest.config.ts).
+	npx vitest run --project unit --file-parallelism --max-workers 2
+	npx vitest run --project integration
 
 lint: install ## ESLint + TypeScript + import cycles
 	npm run lint

@@ -210,7 +210,9 @@ describe("a practice's migration, step by step", () => {
       const args = ["crawl", "dupont", OLD, "--connect", `127.0.0.1:${slow.port}`, "--concurrency", "2"];
       const first = migrate(args, { MIGRATIONS_DIR: resumeRoot });
       const state = join(resumeRoot, "dupont", ".crawl-state.json");
-      for (let i = 0; i < 200 && !(existsSync(state) && JSON.parse(readFileSync(state, "utf8")).done.length >= 6); i++) await new Promise((r) => setTimeout(r, 50));
+      // Polled until the crawl has saved some pages (not for a fixed time: a busy machine starts tsx slowly,
+      // and a SIGINT before its handler is installed kills the process instead of interrupting the crawl).
+      while (!(existsSync(state) && JSON.parse(readFileSync(state, "utf8")).done.length >= 6)) await new Promise((r) => setTimeout(r, 50));
       first.kill("SIGINT");
       const stopped = await first;
       expect(stopped.code, stopped.out).toBe(130);

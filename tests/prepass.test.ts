@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFrontend } from "./support/frontend";
@@ -144,7 +144,10 @@ describe("with the backend up", () => {
 
   it("is not seeded into a server of another ENVIRONMENT (robots and canonical rules differ)", async () => {
     const staging = dirs("staging");
-    const other = await runPrepass({ BUILD_API_URL: backend.apiUrl, ENVIRONMENT: "staging", ...staging });
+    // One practice is enough to show the refusal (and spares rendering all of them a second time).
+    const onePractice = join(work, "one-practice.json");
+    writeFileSync(onePractice, JSON.stringify(loadRegistry("tenants/practices.json").practices.filter((p) => p.code === "dupont")));
+    const other = await runPrepass({ BUILD_API_URL: backend.apiUrl, ENVIRONMENT: "staging", TENANTS_FILE: onePractice, ...staging });
     expect(other.code).toBe(0);
     const frontend = await startFrontend({ backendUrl: backend.url, env: staging });
     try {
