@@ -16,7 +16,8 @@ export interface LoadOptions {
   durationMs: number;
   maxRequests?: number;
   headers?: Record<string, string>;
-  method?: "GET" | "HEAD";
+  /** Any method: a flood of OPTIONS is one of the noisy-neighbour shapes (bench/noisy-neighbour.ts). */
+  method?: string;
 }
 
 export interface LoadResult {

@@ -6,6 +6,10 @@
  *   - during a 404 storm: 4 more connections asking martin for unknown paths (each path once)
  *   - during a webhook storm: `site:` webhooks for martin, bernard and petit in a loop (~25/s), each
  *     naming their cached pages, which are re-rendered
+ *   - during the cheap-request floods of issue 17, 4 connections on martin each: the social card of a real
+ *     page title in whitespace spellings (`?title=%20%20Contact`…), Qwik call parameters (`/?qdata=N`),
+ *     `OPTIONS /`, and raw backslash paths (`/zz9\..\contact\`); each once rendered on the main thread
+ *     or stored under a key of its own before the fixes
  *
  * Targets (2 cores): hit throughput during each storm >= 50% of alone, hit p99 <= 3x alone. The storm's
  * own progress is printed beside it. The three alternate over 3 rounds and the medians (by hit req/s) are
@@ -38,7 +42,7 @@ export async function noisyNeighbour(
   note: (figure: Figure) => void,
   fmt: (n: number, digits?: number) => string,
 ): Promise<void> {
-  console.log("\n(k) noisy neighbour: dupont's cache hits alone, during a 404 storm, during a webhook storm");
+  console.log("\n(k) noisy neighbour: dupont's cache hits alone, during a 404 storm, a webhook storm, and issue 17's cheap-request floods");
   const frontend = await startFrontendProcess(backend.url);
   try {
     const hit = { path: "/contact/", host: host("dupont") };
@@ -98,14 +102,32 @@ export async function noisyNeighbour(
       return { during, webhooksPerS: webhooks / seconds, namedPerS: named / seconds, fresh };
     };
 
-    // Rounds alternate the three situations (other work shares the cores); medians are reported.
+    // The cheap-request floods (issue 17): each a shape that once cost a render per request.
+    const title = await firstPageTitle(backend.url, "martin");
+    const floods = cheapFloods(title, host("martin"));
+    const flood = async (shape: Flood, round: number) => {
+      const storm = runLoadInChild({
+        port: frontend.port,
+        targets: shape.targets(round),
+        method: shape.method,
+        connections: STORM_CONNECTIONS,
+        durationMs: WARMUP_MS + MEASURE_MS,
+        headers: { "accept-encoding": "gzip, deflate, br" },
+      });
+      const during = await hits();
+      return { during, storm: await storm };
+    };
+
+    // Rounds alternate the situations (other work shares the cores); medians are reported.
     const alones: LoadResult[] = [];
     const with404: Awaited<ReturnType<typeof storm404>>[] = [];
     const withHooks: Awaited<ReturnType<typeof webhookStorm>>[] = [];
+    const withFloods: Awaited<ReturnType<typeof flood>>[][] = floods.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       alones.push(await hits());
       with404.push(await storm404(round));
       withHooks.push(await webhookStorm());
+      for (const [i, shape] of floods.entries()) withFloods[i].push(await flood(shape, round));
     }
     const alone = median(alones, (r) => r.rps);
     const { during: during404, storm } = median(with404, (r) => r.during.rps);
@@ -133,7 +155,53 @@ export async function noisyNeighbour(
       `${fmt(hooks.webhooksPerS, 1)} webhooks/s naming ${fmt(hooks.namedPerS)} cached pages/s; ` +
         `${hooks.fresh}/${others.length} of those pages fresh (HIT) right after`,
     );
+    for (const [i, shape] of floods.entries()) {
+      const { during, storm: answered } = median(withFloods[i], (r) => r.during.rps);
+      compare(
+        shape.name,
+        during,
+        `${fmt(answered.rps)} req/s answered (${STORM_CONNECTIONS} connections; statuses ${JSON.stringify(answered.statuses)}, ` +
+          `X-Cache ${JSON.stringify(answered.xcache)})`,
+      );
+    }
   } finally {
     await frontend.stop();
   }
+}
+
+interface Flood {
+  name: string;
+  method?: string;
+  targets: (round: number) => { path: string; host: string }[];
+}
+
+/** Issue 17's cheap requests, each as a flood on one practice's host (many spellings: no per-URL cache helps). */
+function cheapFloods(title: string, stormHost: string): Flood[] {
+  const many = (n: number, path: (i: number) => string) => Array.from({ length: n }, (_, i) => ({ path: path(i), host: stormHost }));
+  const spaces = ["%20", "%09", "+", "%0A", "%C2%A0"];
+  const escaped = encodeURIComponent(title);
+  return [
+    {
+      name: "an og flood (a real title, whitespace spellings)",
+      // Leading and trailing whitespace in every mix: the card draws the trimmed title.
+      targets: () =>
+        many(600, (i) => {
+          const pad = spaces[i % spaces.length].repeat(1 + (i % 12));
+          return `/api/og?title=${i % 2 ? pad + escaped : escaped + pad}`;
+        }),
+    },
+    { name: "a ?qdata flood", targets: (round) => many(5000, (i) => `/?qdata=${round}-${i}`) },
+    { name: "an OPTIONS / flood", method: "OPTIONS", targets: () => many(1, () => "/") },
+    {
+      name: "a backslash-path flood",
+      targets: (round) => many(5000, (i) => (i % 2 ? `/zz${round}-${i}\\..\\contact\\` : `/api/x${i}\\..\\..\\contact\\`)),
+    },
+  ];
+}
+
+/** The title of one of the practice's pages other than home: what a card is legitimately asked for. */
+async function firstPageTitle(backendUrl: string, code: string): Promise<string> {
+  const response = await fetch(`${backendUrl}/api/v1/websites/sites/${code}/pages/`);
+  const { pages } = (await response.json()) as { pages: { title: string; kind: string }[] };
+  return pages.find((p) => p.kind !== "home")!.title;
 }

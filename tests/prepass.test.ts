@@ -12,6 +12,7 @@ import { reapOnExit } from "./support/reaper";
 import { ACTIVE_DEMO_PRACTICES, backendJson, startBackend, type DemoBackend } from "./support/demo-backend";
 import { get, revalidate } from "./support/cache";
 import { loadRegistry } from "../src/server/tenancy/registry";
+import { inlineScriptHashes } from "../src/server/render/content-security-policy";
 
 let backend: DemoBackend;
 const work = mkdtempSync(join(tmpdir(), "prepass-"));
@@ -125,6 +126,9 @@ describe("with the backend up", () => {
         const first = await get(frontend.url, host, path, { headers: viaTls });
         expect([first.status, first.xcache], `${host}${path}`).toEqual([200, "HIT"]);
         expect(first.headers["x-robots-tag"]).toBe("noindex");
+        // The page's script policy came through the pre-pass output with it: the hashes of these very bytes.
+        const scriptSrc = /script-src ([^;]*)/.exec(String(first.headers["content-security-policy"]))?.[1].split(" ");
+        expect(scriptSrc?.filter((s) => s.startsWith("'sha256-"))).toEqual(inlineScriptHashes(first.text));
         const second = await get(frontend.url, host, path, { headers: viaTls });
         expect([second.xcache, second.etag]).toEqual(["HIT", first.etag]);
       }

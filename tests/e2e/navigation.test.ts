@@ -1,6 +1,8 @@
 /**
  * Each demo practice's page, navigation by links keeping public URLs
- * (never /_sites/...), and no console errors.
+ * (never /_sites/...), and no console errors. The pages run under their Content-Security-Policy (inline
+ * scripts allowed by hash only): a violation is an error (tests/support/browser.ts), and a script
+ * injected into the page is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
@@ -56,6 +58,42 @@ describe("demo practices in Chromium", () => {
       const canonical = await page.getAttribute('link[rel="canonical"]', "href");
       expect(canonical ?? "").not.toContain("_sites");
       expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("a page and its cached copy run under the script policy; an injected inline script is refused", async () => {
+    const { context, page, errors } = await openPage(browser);
+    try {
+      const url = practiceUrl(frontend.port, "petit", "/?csp");
+      const first = await page.goto(url);
+      const policy = (await first!.allHeaders())["content-security-policy"];
+      expect(policy).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+;/);
+      expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+      // The second load is a cache hit (the fast path): same policy, and the page still resumes (no error).
+      let hit = await page.reload();
+      for (let i = 0; i < 10 && (await hit!.allHeaders())["x-cache"] !== "HIT"; i++) hit = await page.reload();
+      expect((await hit!.allHeaders())["x-cache"]).toBe("HIT");
+      expect((await hit!.allHeaders())["content-security-policy"]).toBe(policy);
+      // The inline scripts ran: the event list (made or taken over by the qwikloader) and the render's own
+      // `q:func` script, whose qFuncs_<random> name differs from one render to the next.
+      const ran = () =>
+        page.evaluate(() => ({
+          events: typeof (window as unknown as { qwikevents?: { push?: unknown } }).qwikevents?.push === "function",
+          funcs: Object.keys(document).some((k) => k.startsWith("qFuncs_")),
+        }));
+      await expect.poll(ran).toEqual({ events: true, funcs: true });
+      expect(errors).toEqual([]);
+
+      await page.evaluate(() => {
+        const script = document.createElement("script");
+        script.textContent = "window.__injected = true";
+        document.body.append(script);
+      });
+      // Reported twice: Chromium's console line, then the securitypolicyviolation event.
+      await expect.poll(() => errors.filter((e) => e.startsWith("csp: "))).toEqual([expect.stringMatching(/^csp: script-src(-elem)? blocked inline/)]);
+      expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined();
     } finally {
       await context.close();
     }

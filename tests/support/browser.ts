@@ -33,6 +33,15 @@ export async function openPage(browser: Browser, viewport = DESKTOP): Promise<{ 
   const context = await browser.newContext({ viewport, locale: "fr-FR" });
   const page = await context.newPage();
   const errors: string[] = [];
+  // A Content-Security-Policy violation (a blocked inline script, style or load) is an error of the page:
+  // reported through a binding, which the policy cannot block (Chromium's own console line says less).
+  await context.exposeBinding("__cspViolation", (_source, text: string) => void errors.push(`csp: ${text}`));
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      const report = (window as unknown as { __cspViolation: (text: string) => void }).__cspViolation;
+      void report(`${e.effectiveDirective} blocked ${e.blockedURI || "inline"} (sample: ${e.sample.slice(0, 40)})`);
+    });
+  });
   page.on("console", (msg) => {
     if (msg.type() === "error") errors.push(`console: ${msg.text()}`);
   });

@@ -75,7 +75,7 @@ export function writeEntry(
   // A practice's cached 404 page (cache/not-found.ts) keeps its status, and is never a 304.
   const code = entry.status ?? 200;
   if (code === 200 && matchesEtag(reqHeaders["if-none-match"], entry.etag)) {
-    const head = stackHeaders ? stackHeaders.concat(entry.headers) : entry.headers.slice();
+    const head = withStackHeaders(entry, stackHeaders);
     head.push("etag", entry.etag, "x-cache", status, "age", age);
     if (compressed) head.push("vary", "Accept-Encoding");
     res.writeHead(304, head);
@@ -104,11 +104,30 @@ function buildHead(
   status: CacheStatus,
   stackHeaders: readonly string[] | null,
 ): string[] {
-  const head = stackHeaders ? stackHeaders.concat(entry.headers) : entry.headers.slice();
+  const head = withStackHeaders(entry, stackHeaders);
   head.push("etag", entry.etag, "x-cache", status);
   if (entry.br !== null) head.push("vary", "Accept-Encoding");
   if (body) head.push("content-encoding", encoding, "content-length", String(body.length));
   else head.push("content-length", String(entry.identityLength));
   head.push("age", "0");
   return head;
+}
+
+/**
+ * The entry's headers after the stack's, a stack header the entry has of its own left out: a page's
+ * Content-Security-Policy (its script hashes) replaces the policy of every response, as setHeader does
+ * inside Express; two CSP headers would both be enforced.
+ */
+function withStackHeaders(entry: PageEntry, stackHeaders: readonly string[] | null): string[] {
+  if (!stackHeaders) return entry.headers.slice();
+  const head: string[] = [];
+  for (let i = 0; i < stackHeaders.length; i += 2) {
+    if (!hasHeader(entry.headers, stackHeaders[i])) head.push(stackHeaders[i], stackHeaders[i + 1]);
+  }
+  return head.concat(entry.headers);
+}
+
+function hasHeader(flat: readonly string[], name: string): boolean {
+  for (let i = 0; i < flat.length; i += 2) if (flat[i] === name) return true;
+  return false;
 }

@@ -4,14 +4,14 @@
  * same for every request of the process, so the page cache's fast path replays this very list on a hit
  * (src/server/http/cache-front.ts) instead of running Express.
  *
- * The Content-Security-Policy restricts what is safe to restrict without breaking Qwik: framing
- * (frame-ancestors: ourselves and the CMS preview iframe), <base>, plugins and form targets. It sets no
- * script-src: Qwik's resumability relies on inline scripts (qwikloader, state), and the analytics and
- * error-tracking hosts are build-time choices; a nonce-based script policy would also make every cached
- * page unique per response.
+ * The Content-Security-Policy here is the one of every response that is not a rendered page (images,
+ * media, JSON, text, refusals): `default-src 'none'`. A rendered page replaces it with its own policy,
+ * which names its inline scripts by hash (render/content-security-policy.ts); the fast path sends the
+ * entry's policy instead of this one (cache/serve.ts).
  */
 import type { NextFunction, Request, Response } from "express";
 import { NOINDEX_HEADER } from "../site/indexing";
+import { resourcePolicy } from "../render/content-security-policy";
 
 export interface SecurityHeaderOptions {
   /** Origin of the content backend's admin (the CMS preview iframe); undefined: only 'self' may frame. */
@@ -23,14 +23,8 @@ export interface ResponseHeaderOptions extends SecurityHeaderOptions {
   indexable: boolean;
 }
 
-export function contentSecurityPolicy({ cmsOrigin }: SecurityHeaderOptions): string {
-  const ancestors = ["'self'", ...(cmsOrigin ? [new URL(cmsOrigin).origin] : [])];
-  return [
-    `frame-ancestors ${ancestors.join(" ")}`,
-    "base-uri 'self'",
-    "object-src 'none'",
-    "form-action 'self'",
-  ].join("; ");
+export function contentSecurityPolicy(opts: SecurityHeaderOptions): string {
+  return resourcePolicy(opts);
 }
 
 export const PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()";

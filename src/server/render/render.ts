@@ -14,6 +14,8 @@ import {
 } from "@builder.io/qwik-city/middleware/request-handler";
 import { _deserializeData, _serializeData, _verifySerializable } from "@builder.io/qwik";
 import type { RenderContext, RenderPlatform, RequestServices } from "./context";
+import { cmsOrigin } from "../build-constants";
+import { withPagePolicy, type PageOrigins, type PolicyOptions } from "./content-security-policy";
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 const qwikSerializer = { _deserializeData, _serializeData, _verifySerializable };
@@ -22,6 +24,8 @@ const qwikSerializer = { _deserializeData, _serializeData, _verifySerializable }
 export type RenderRequest = (request: Request, render: RenderContext, clientIp?: string) => Promise<Response>;
 
 export function createRenderer(opts: ServerRenderOptions, services: RequestServices): RenderRequest {
+  // An HTML render carries its own Content-Security-Policy, with its inline scripts' hashes (content-security-policy.ts).
+  const policy = pagePolicyOptions(services);
   return async (request, render, clientIp) => {
     const platform: RenderPlatform = { ssr: true, services, render };
     const serverRequestEv: ServerRequestEvent<Response> = {
@@ -47,6 +51,16 @@ export function createRenderer(opts: ServerRenderOptions, services: RequestServi
       if (error) console.error("[render]", error);
     });
     const response = await handled.response;
-    return response ?? new Response("Not Found", { status: 404, headers: { "content-type": "text/plain" } });
+    if (!response) return new Response("Not Found", { status: 404, headers: { "content-type": "text/plain" } });
+    return withPagePolicy(response, policy);
+  };
+}
+
+/** The page policy's origins: the CMS (frame-ancestors) and the client's build-time analytics and reporter. */
+function pagePolicyOptions(services: RequestServices): PolicyOptions & PageOrigins {
+  return {
+    cmsOrigin: cmsOrigin(services.env.BUILD_CMS_ORIGIN),
+    analyticsUrl: import.meta.env.PUBLIC_ANALYTICS_URL as string | undefined,
+    errorTrackingDsn: import.meta.env.PUBLIC_ERROR_TRACKING_DSN as string | undefined,
   };
 }
