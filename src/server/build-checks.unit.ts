@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { checkBuildEnv } from "./build-checks";
 
 const prod = { ENVIRONMENT: "prod", BUILD_CMS_ORIGIN: "https://cms.example.org", PUBLIC_ERROR_TRACKING_DSN: "https://k@o1.ingest.sentry.io/1" };
@@ -35,20 +35,24 @@ describe("checkBuildEnv", () => {
 
 describe("vite.config.ts", () => {
   const saved = { ...process.env };
+  // Loading the config loads vite and its plugins: about 2 s, once, outside the tests' own time limits.
+  type Config = (env: object) => { define: Record<string, string> };
+  let config: Config;
+  beforeAll(async () => {
+    config = (await import("../../vite.config")).default as unknown as Config;
+  }, 60_000);
   afterEach(() => {
     process.env = { ...saved };
     vi.restoreAllMocks();
   });
 
   it("fails a production build with an empty BUILD_CMS_ORIGIN, naming it", async () => {
-    const config = (await import("../../vite.config")).default as (env: object) => unknown;
     process.env.ENVIRONMENT = "prod";
     process.env.BUILD_CMS_ORIGIN = "";
     expect(() => config({ command: "build", mode: "production" })).toThrow(/BUILD_CMS_ORIGIN is empty/);
   });
 
   it("prints the loud warning for a production build without DSN, and builds", async () => {
-    const config = (await import("../../vite.config")).default as (env: object) => unknown;
     process.env.ENVIRONMENT = "prod";
     process.env.BUILD_CMS_ORIGIN = "https://cms.example.org";
     process.env.PUBLIC_ERROR_TRACKING_DSN = "";
@@ -58,7 +62,6 @@ describe("vite.config.ts", () => {
   });
 
   it("bakes BUILD_CMS_ORIGIN into the bundle (the running container does not have it)", async () => {
-    const config = (await import("../../vite.config")).default as (env: object) => { define: Record<string, string> };
     process.env.ENVIRONMENT = "prod";
     process.env.BUILD_CMS_ORIGIN = "https://cms.example.org";
     process.env.PUBLIC_ERROR_TRACKING_DSN = "https://k@o1.ingest.sentry.io/1";

@@ -39,7 +39,7 @@ describe("installProcessGuard", () => {
     const { proc, exitCode } = setup(() => new Promise(() => {}));
     proc.emit("uncaughtException", new Error("boom"));
     expect(await exitCode).toBe(1);
-  }, 5000);
+  }, 10_000); // the guard gives the report 2 s
 
   it("an unhandled rejection is reported and the process keeps running", () => {
     const { proc, calls } = setup();
