@@ -15,6 +15,7 @@ import { startOldSite } from "../ops/migrate/fixtures/old-site";
 import { startWordPressSite, WORDPRESS_HOST, WORDPRESS_TRUTH } from "../ops/migrate/fixtures/wordpress-site";
 import { DUPONT_TRUTH, formatAccuracy, measureAccuracy, type GroundTruth } from "../ops/migrate/fixtures/accuracy";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
+import { startFrontend, type Frontend } from "./support/frontend";
 
 let backend: DemoBackend;
 let root: string;
@@ -72,4 +73,28 @@ describe("the redirects the toolkit drafts, against each fake old site's ground 
     expect(a.recall, formatAccuracy("martin", a)).toBeGreaterThanOrEqual(0.9);
     expect(a.precision, formatAccuracy("martin", a)).toBeGreaterThanOrEqual(0.95);
   }, 30_000);
+});
+
+describe("verify on the built product serving the WordPress site's drafted map", () => {
+  let frontend: Frontend;
+  beforeAll(async () => {
+    frontend = await startFrontend({ backendUrl: backend.url, env: { ENVIRONMENT: "prod", MIGRATIONS_DIR: root } });
+  });
+  afterAll(() => frontend?.stop());
+
+  it("no false failure: a skipped wp-login.php after the site's slash redirect, a skipped /?cat=3 answered by the page /; a Markdown report", async () => {
+    const lines: string[] = [];
+    const io = { log: (line: string) => void lines.push(line), progress: () => {}, progressDone: () => {} };
+    const code = await main(["verify", "martin", "http://www.centre-dentaire-martin.fr", "--connect", `127.0.0.1:${frontend.port}`, "--dir", root], io);
+    const out = lines.join("\n");
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/ok\s+skipped page answers 404\s+\/wp-login.php\s+status 404 after \/wp-login.php\//);
+    expect(out).toMatch(/ok\s+skipped page answers 404\s+\/\?cat=3\s+status 200: the page \/ itself/);
+    expect(out).toMatch(/ok\s+redirect\s+\/\?page_id=12\s+301 to \/parodontologie\//);
+    expect(out).toMatch(/ok\s+target answers 200\s+\/tarifs\/\s+status 200 \(the target of \/wp-content\/uploads\/2018\/05\/grille-tarifaire.pdf\)/);
+    const md = readFileSync(join(root, "martin", "verify-report.md"), "utf8");
+    expect(md).toMatch(/\*\*\d+ passed, 0 failed\*\*/);
+    expect(md).toContain("## Failures\n\nNone.");
+    expect(md).toMatch(/\| ok \| redirect \| `\/\?p=34` \| 301 to \/gencives-qui-saignent\/ \|/);
+  }, 60_000);
 });
