@@ -10,6 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../ops/migrate/cli";
+import { call } from "../ops/request";
+import { readNotFoundFiles } from "../src/server/cache/not-found-watch";
 import type { CrawlEntry } from "../ops/migrate/files";
 import { startOldSite } from "../ops/migrate/fixtures/old-site";
 import { startWordPressSite, WORDPRESS_HOST, WORDPRESS_TRUTH } from "../ops/migrate/fixtures/wordpress-site";
@@ -78,7 +80,7 @@ describe("the redirects the toolkit drafts, against each fake old site's ground 
 describe("verify on the built product serving the WordPress site's drafted map", () => {
   let frontend: Frontend;
   beforeAll(async () => {
-    frontend = await startFrontend({ backendUrl: backend.url, env: { ENVIRONMENT: "prod", MIGRATIONS_DIR: root } });
+    frontend = await startFrontend({ backendUrl: backend.url, env: { ENVIRONMENT: "prod", MIGRATIONS_DIR: root, NOT_FOUND_FLUSH_MS: "200" } });
   });
   afterAll(() => frontend?.stop());
 
@@ -97,4 +99,32 @@ describe("verify on the built product serving the WordPress site's drafted map",
     expect(md).toContain("## Failures\n\nNone.");
     expect(md).toMatch(/\| ok \| redirect \| `\/\?p=34` \| 301 to \/gencives-qui-saignent\/ \|/);
   }, 60_000);
+
+  it("watch: the old URLs still requested that answer 404, most requested first, with the matcher's best guess", async () => {
+    const host = "www.centre-dentaire-martin.fr";
+    const ask = async (path: string, times: number) => {
+      // Asked again and again: the later ones are answered by the cache's fast path (the cached 404 page).
+      for (let i = 0; i < times; i++) expect((await call(`http://127.0.0.1:${frontend.port}`, host, path)).status).toBe(404);
+    };
+    await ask("/implants-dentaires-bordeaux/", 4);
+    await ask("/greffe-de-gencive.html?utm_source=newsletter", 2);
+    await ask("/ancien-formulaire/?email=jeanne@example.fr", 1);
+    // Flushed every 200 ms by the server (NOT_FOUND_FLUSH_MS): polled until every request is counted.
+    const counted = () => readNotFoundFiles(root, "martin");
+    for (let i = 0; i < 100 && !(counted().get("/greffe-de-gencive.html") === 2 && counted().get("/implants-dentaires-bordeaux/") === 4 && counted().has("/ancien-formulaire/")); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const lines: string[] = [];
+    const io = { log: (line: string) => void lines.push(line), progress: () => {}, progressDone: () => {} };
+    const code = await main(["watch", "martin", "--backend", `${backend.url}/api/v1/websites`, "--dir", root], io);
+    const out = lines.join("\n");
+    expect(code, out).toBe(0);
+    const rows = out.split("\n").filter((l) => /^\d+\s+\//.test(l));
+    expect(rows[0]).toMatch(/^4\s+\/implants-dentaires-bordeaux\/\s+\/implantologie\/ \(0\.\d+\)/);
+    // Tracking parameters are not part of the URL counted.
+    expect(rows[1]).toMatch(/^2\s+\/greffe-de-gencive.html\s+\/parodontologie\/greffe-gencive\/ \(0\.\d+\)/);
+    // A visitor's own values in a query are never kept.
+    expect(out).toMatch(/^1\s+\/ancien-formulaire\/\s/m);
+    expect(out).not.toContain("jeanne");
+  }, 30_000);
 });

@@ -71,7 +71,7 @@ describe("the command line", () => {
     expect(run.out).toMatch(message);
   });
 
-  it.each(["crawl", "assess", "redirects", "gate", "verify"])("%s --help explains the step", async (step) => {
+  it.each(["crawl", "assess", "redirects", "gate", "verify", "watch"])("%s --help explains the step", async (step) => {
     const run = await inProcess([step, "--help"]);
     expect(run.code).toBe(0);
     expect(run.out).toContain(`usage: npm run migrate -- ${step} <code>`);

@@ -14,6 +14,7 @@
  * of headers step 0 sets (security headers, noindex). Every long-lived object comes from the services
  * (src/server/services.ts); this file builds none.
  */
+import { watchNotFound } from "../cache/not-found-watch";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { RequestListener } from "node:http";
 import compression from "compression";
@@ -99,6 +100,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
       return;
     }
     res.locals.tenant = { code, host: req.headers.host! } satisfies TenantLocals;
+    watchNotFound(res, code, req.originalUrl); // the old URLs still asked after a migration (migrate watch)
     next();
   });
 
