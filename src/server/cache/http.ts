@@ -96,6 +96,7 @@ export function cacheMiddleware(cache: PageCache) {
       const answer = await cache.answer(target);
       if (answer.kind === "entry") writeEntry(res, req.headers, req.method, answer.entry, answer.status, null);
       else sendResult(res, req.method, answer.result);
+      if ((answer.kind === "entry" ? answer.entry.status : answer.result.status) === 404) recordNotFound(target.code, req.originalUrl);
     } catch (error) {
       next(error);
     }

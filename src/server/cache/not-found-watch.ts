@@ -215,13 +215,6 @@ export function recordNotFound(code: string, url: string): void {
   watch.record(code, url);
 }
 
-/** The Express path's hook: counts the request once its answer was a 404. */
-export function watchNotFound(res: { once(event: "finish", listener: () => void): unknown; statusCode: number }, code: string, url: string): void {
-  res.once("finish", () => {
-    if (res.statusCode === 404) recordNotFound(code, url);
-  });
-}
-
 /** Saves the counts not yet flushed (at shutdown). */
 export async function stopNotFoundWatch(): Promise<void> {
   await watch?.stop();

@@ -14,7 +14,7 @@
  * of headers step 0 sets (security headers, noindex). Every long-lived object comes from the services
  * (src/server/services.ts); this file builds none.
  */
-import { watchNotFound } from "../cache/not-found-watch";
+import { recordNotFound } from "../cache/not-found-watch";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { RequestListener } from "node:http";
 import compression from "compression";
@@ -100,7 +100,6 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
       return;
     }
     res.locals.tenant = { code, host: req.headers.host! } satisfies TenantLocals;
-    watchNotFound(res, code, req.originalUrl); // the old URLs still asked after a migration (migrate watch)
     next();
   });
 
@@ -135,6 +134,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
     try {
       const response = await renderRequest(toFetchRequest(req, tenant.host), { code: tenant.code, tags: new Set() }, req.ip);
       await sendFetchResponse(res, response);
+      if (response.status === 404) recordNotFound(tenant.code, req.originalUrl); // old URLs still asked (migrate watch)
     } catch (error) {
       next(error);
     }

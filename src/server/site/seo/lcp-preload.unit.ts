@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Block } from "../blocks";
+import type { Block, Picture } from "../blocks";
 import { HERO_IMAGE_SIZES, lcpImage, lcpPreloadLink } from "./lcp-preload";
 
-const picture = { src: "https://cms.example/hero.webp", srcset: "https://cms.example/hero-480w.webp 480w, https://cms.example/hero.webp 1600w", width: 1600, height: 900, alt: "Salle" };
-const hero = (image: typeof picture | null, id = "h1") => ({ type: "hero", id, heading: "Titre", subheading: null, image, cta: null }) as Block;
+const picture: Picture = { src: "https://cms.example/hero.webp", srcset: "https://cms.example/hero-480w.webp 480w, https://cms.example/hero.webp 1600w", width: 1600, height: 900, alt: "Salle" };
+const hero = (image: Picture | null, id = "h1") => ({ type: "hero", id, heading: "Titre", subheading: null, image, cta: null }) as Block;
 
 describe("the LCP image's preload", () => {
   it("preloads the first hero's image with the <img>'s srcset and sizes, at high priority", () => {
