@@ -17,6 +17,8 @@ export interface LighthouseResult {
   scores: Record<Category, number | null>;
   /** The audits that cost points, "id (score): value", so a score below 100 says why. */
   failed: string[];
+  /** Largest Contentful Paint in milliseconds (simulated mobile), null when not measured. */
+  lcpMs?: number | null;
 }
 
 export async function runLighthouse(urls: string[], opts: { hostRules?: string; log?: (line: string) => void } = {}): Promise<LighthouseResult[]> {
@@ -51,7 +53,8 @@ export async function runLighthouse(urls: string[], opts: { hostRules?: string; 
         .flatMap((cat) => cat.auditRefs.filter((ref) => ref.weight > 0).map((ref) => audits[ref.id]))
         .filter((a) => a && a.score !== null && a.score < 1)
         .map((a) => `${a.id} (${a.score})${a.displayValue ? `: ${a.displayValue}` : ""}`);
-      results.push({ url, scores, failed });
+      const lcp = audits["largest-contentful-paint"]?.numericValue;
+      results.push({ url, scores, failed, lcpMs: typeof lcp === "number" ? Math.round(lcp) : null });
     }
   } finally {
     await chrome.kill();

@@ -71,7 +71,7 @@ describe("the command line", () => {
     expect(run.out).toMatch(message);
   });
 
-  it.each(["crawl", "assess", "redirects", "gate", "verify"])("%s --help explains the step", async (step) => {
+  it.each(["crawl", "assess", "redirects", "gate", "verify", "watch"])("%s --help explains the step", async (step) => {
     const run = await inProcess([step, "--help"]);
     expect(run.code).toBe(0);
     expect(run.out).toContain(`usage: npm run migrate -- ${step} <code>`);
@@ -233,7 +233,8 @@ describe("a practice's migration, step by step", () => {
       await slow.close();
       rmSync(resumeRoot, { recursive: true, force: true });
     }
-  });
+    // Two crawls of the slowed site, each a tsx process: about 12 s here alone, 30 s with two runs at once.
+  }, 60_000);
 
   it("crawl: --max-pages caps the crawl, says how much was left, and a higher cap extends it", async () => {
     const capRoot = mkdtempSync(join(tmpdir(), "migrate-cap-"));
@@ -264,7 +265,7 @@ describe("a practice's migration, step by step", () => {
     const md = read("content-assessment.md");
     const rows = md.split("\n").filter((l) => l.startsWith("| `/"));
     expect(rows).toHaveLength(31);
-    expect(md).toContain("| `/actualites/conges-2019.html` | 200 | 12 | skip | dated content (2019 in the URL) | no meta description, thin |  |");
+    expect(md).toContain("| `/actualites/conges-2019.html` | 200 | 12 | skip | news of its time: 12 words about aout 2019 | no meta description, thin |  |");
     expect(md).toContain("| `/ancien-lien.html` | 404 | 0 | skip | answers 404 on the old site |  |  |");
     expect(md).toContain("| `/honoraires.html` | 200 | 24 | rewrite | thin: 24 words (fewer than 100) | no meta description, thin |  |");
     expect(md).toMatch(/\| `\/le-cabinet-copie.html` \| 200 \| \d+ \| reuse \| duplicate of \/le-cabinet.html: redirected with it/);
@@ -289,9 +290,13 @@ describe("a practice's migration, step by step", () => {
     const run = await migrate(["redirects", "dupont"], env);
     expect(run.code, run.out).toBe(0);
     const map = JSON.parse(read("redirects.json")) as Record<string, string>;
-    const { pages } = (await (await fetch(`${backend.url}/api/v1/websites/sites/dupont/pages/`)).json()) as { pages: { path: string }[] };
-    const paths = new Set(pages.map((p) => p.path));
-    expect(Object.values(map).every((t) => paths.has(t))).toBe(true);
+    // Every target is a URL the new site serves, as its sitemap lists them: pages, and team members' and jobs' pages.
+    const api = `${backend.url}/api/v1/websites/sites/dupont`;
+    const { pages } = (await (await fetch(`${api}/pages/`)).json()) as { pages: { path: string }[] };
+    const { members } = (await (await fetch(`${api}/team/`)).json()) as { members: { slug: string }[] };
+    const { jobs } = (await (await fetch(`${api}/jobs/`)).json()) as { jobs: { slug: string }[] };
+    const paths = new Set([...pages.map((p) => p.path), ...members.map((m) => `/equipe/${m.slug}/`), ...jobs.map((j) => `/recrutement/${j.slug}/`)]);
+    expect(Object.values(map).filter((t) => !paths.has(t))).toEqual([]);
     expect(map).toMatchObject({
       "/index.html": "/",
       "/contact.html": "/contact/",
@@ -301,6 +306,8 @@ describe("a practice's migration, step by step", () => {
       "/soins/implant-unitaire.html": "/implantologie/implant-unitaire/",
       "/soins/implants-dentaires.html": "/implantologie/",
       "/premiere-visite.html": "/premiere-visite/",
+      // A practitioner's old page reaches the member's own page (issue 20: the sitemap's every URL is a candidate).
+      "/praticiens/dr-claire-dupont.html": "/equipe/claire-dupont/",
     });
     // One entry serves every spelling of an old URL: /contact.php is /contact.html for the server.
     expect(map["/contact.php"]).toBeUndefined();
@@ -314,7 +321,7 @@ describe("a practice's migration, step by step", () => {
     expect(loaded.table.get("dupont")?.size).toBe(Object.keys(map).length);
     const review = read("redirects-review.md");
     expect(review).toMatch(/\| `\/soins\/invisalign.html` \| `\/orthodontie\/aligneurs-invisibles\/` \| 0\.\d+ \| [a-z, ]+ \|/);
-    expect(review).toMatch(/- `\/praticiens\/dr-claire-dupont.html`: best guess `[^`]+` \(confidence 0\.\d+/);
+    expect(review).toContain("## Unmatched\n\nNone.");
     expect(review).toContain("- `/soins/blanchiment.html`");
   });
 
@@ -325,6 +332,17 @@ describe("a practice's migration, step by step", () => {
     expect(run.code, run.out).toBe(0);
     expect(JSON.parse(read("redirects.json"))["/praticiens/dr-claire-dupont.html"]).toBe("/equipe/");
     expect(read("redirects-review.md")).toContain("| `/praticiens/dr-claire-dupont.html` | `/equipe/` | - | kept from redirects.json |");
+  });
+
+  it("redirects: an entry of the operator to no page of the new site is kept as written and reported (exit 1)", async () => {
+    const map = JSON.parse(read("redirects.json")) as Record<string, string>;
+    writeFileSync(join(dir, "redirects.json"), JSON.stringify({ ...map, "/vieille-page.html": "/equipe/claire-dupon/" }));
+    const run = await migrate(["redirects", "dupont"], env);
+    expect(run.code, run.out).toBe(1);
+    expect(run.out).toContain("your entry /vieille-page.html -> /equipe/claire-dupon/: not a page of the new site (kept as written: correct it)");
+    expect(JSON.parse(read("redirects.json"))).toEqual({ ...map, "/vieille-page.html": "/equipe/claire-dupon/" });
+    expect(read("redirects-review.md")).toMatch(/^# dupont: your entries to correct\n\n- `\/vieille-page.html` -> \/equipe\/claire-dupon\//);
+    writeFileSync(join(dir, "redirects.json"), JSON.stringify(map));
   });
 
   describe("verify, against the built product serving the generated map", () => {

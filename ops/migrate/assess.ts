@@ -11,6 +11,7 @@ import type { Parsed, StepSpec } from "./args";
 import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, writeFileAtomic, type CrawlEntry } from "./files";
 import type { StepIo } from "./io";
 import { pathOf } from "./page";
+import { ownContent } from "./boilerplate";
 import { jaccard, shingles, words } from "./text";
 
 export const assessSpec: StepSpec = {
@@ -40,23 +41,63 @@ export interface Assessment {
   notes: string;
 }
 
-/** Verdicts as the tool suggests them, in crawl order. */
-export function assessPages(entries: CrawlEntry[]): { rows: Assessment[]; groups: string[][] } {
+/** A CMS's listing URLs: blog pages, categories, tags, archives by date or author, searches, feeds. */
+const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed)=|\/(?:category|categorie|tag|etiquette|author|auteur|page|feed)\/|\/\d{4}\/(?:\d{2}\/)?$/i;
+/** Share of a page's word triples found in the pages it links to, from which it is a listing of them. */
+const LISTING_COVERAGE = 0.5;
+// A date with its month: what a news item of its time names ("du 5 au 19 août 2019"), unlike "fondé en 2009".
+const MONTHS = "janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|january|february|march|april|may|june|july|august|september|october|november|december";
+const DATED = new RegExp(`\\b(?:${MONTHS})\\s+((?:19|20)\\d\\d)\\b`);
+const DOCUMENT_TYPE = /^application\/(?:pdf|msword|vnd\.openxmlformats|vnd\.oasis\.opendocument|vnd\.ms-)/i;
+
+export const isDocument = (e: CrawlEntry) => e.status === 200 && e.redirects.length === 0 && DOCUMENT_TYPE.test(e.content_type);
+
+export interface SiteFacts {
+  rows: Assessment[];
+  groups: string[][];
+  /** A duplicate or near-duplicate page's original (its URL): it is redirected with it. */
+  duplicateOf: Map<string, string>;
+  /** The crawled pages linking to each URL. */
+  linkedFrom: Map<string, string[]>;
+}
+
+/**
+ * Verdicts as the tool suggests them, in crawl order, judged on each page's own content (the site's
+ * boilerplate taken out, boilerplate.ts): its words, whether another page says the same, whether other
+ * pages link to it, whether it is a listing of other pages. Never on a date in its URL: an evergreen post
+ * of 2017 is as good a page as any.
+ */
+export function assessPages(entries: CrawlEntry[]): SiteFacts {
   const byUrl = new Map(entries.map((e) => [e.url, e]));
   const rows = new Map<string, Assessment>();
-  const isPage = (e: CrawlEntry) => e.status === 200 && e.redirects.length === 0 && !e.error;
+  const isPage = (e: CrawlEntry) => e.status === 200 && e.redirects.length === 0 && !e.error && /html/i.test(e.content_type);
+  const own = ownContent(entries);
+  const wordsOf = (e: CrawlEntry) => own.get(e.url)?.words ?? e.word_count;
+
+  // A link to an old URL the old site redirects is a link to the page it ends on (the menu's /contact.php).
+  const landing = (url: string) => {
+    const e = byUrl.get(url);
+    return e?.redirects.length && byUrl.has(e.final_url) ? e.final_url : url;
+  };
+  const linkedFrom = new Map<string, string[]>();
+  for (const e of entries.filter(isPage)) {
+    for (const link of new Set(e.links.flatMap((l) => [l, landing(l)]))) {
+      if (link !== e.url) linkedFrom.set(link, [...(linkedFrom.get(link) ?? []), e.url]);
+    }
+  }
 
   // Duplicates: the same text exactly, or most of its word triples. The shortest URL is the original.
-  const pages = entries.filter((e) => isPage(e) && e.word_count > 0).sort((a, b) => a.url.length - b.url.length || (a.url < b.url ? -1 : 1));
+  const pages = entries.filter((e) => isPage(e) && wordsOf(e) > 0).sort((a, b) => a.url.length - b.url.length || (a.url < b.url ? -1 : 1));
   const originalOf = new Map<string, { url: string; similarity: number }>();
   const groups: string[][] = [];
-  const triples = new Map(pages.map((e) => [e.url, shingles(e.body_text)]));
+  const triples = new Map(pages.map((e) => [e.url, shingles(own.get(e.url)!.text)]));
   for (const [i, page] of pages.entries()) {
     if (originalOf.has(page.url)) continue;
     const group = [page.url];
+    const text = words(own.get(page.url)!.text).join(" ");
     for (const other of pages.slice(i + 1)) {
       if (originalOf.has(other.url)) continue;
-      const same = words(other.body_text).join(" ") === words(page.body_text).join(" ");
+      const same = words(own.get(other.url)!.text).join(" ") === text;
       const similarity = same ? 1 : jaccard(triples.get(page.url)!, triples.get(other.url)!);
       if (similarity >= NEAR_DUPLICATE) {
         originalOf.set(other.url, { url: page.url, similarity });
@@ -66,6 +107,31 @@ export function assessPages(entries: CrawlEntry[]): { rows: Assessment[]; groups
     if (group.length > 1) groups.push(group);
   }
 
+  /** A page made of the titles and excerpts of the pages it links to (a blog page, a category...). */
+  const listingOf = (e: CrawlEntry): number | null => {
+    if (new URL(e.url).pathname === "/" && !new URL(e.url).search) return null; // the home page is the home page
+    const linked = [...new Set(e.links.map(landing))].filter((l) => l !== e.url && triples.has(l));
+    if (LISTING_URL.test(pathOf(e.url))) return linked.length;
+    const mine = triples.get(e.url);
+    if (!mine?.size) return null;
+    // Excerpts of several pages: a page that repeats one other page (a practitioner's page and the team page) is not one.
+    const covered = new Set<string>();
+    let sources = 0;
+    const group = (url: string) => originalOf.get(url)?.url ?? url;
+    for (const l of linked) {
+      if (group(l) === group(e.url)) continue; // its own duplicate
+      const theirs = triples.get(l)!;
+      let shared = 0;
+      for (const t of mine) {
+        if (!theirs.has(t)) continue;
+        shared++;
+        covered.add(t);
+      }
+      if (shared >= 3) sources++;
+    }
+    return sources >= 2 && covered.size / mine.size >= LISTING_COVERAGE ? linked.length : null;
+  };
+
   const suggest = (e: CrawlEntry): Pick<Assessment, "verdict" | "reason"> => {
     if (e.error) return { verdict: "skip", reason: `request failed: ${e.error}` };
     if (e.redirects.length) {
@@ -74,15 +140,26 @@ export function assessPages(entries: CrawlEntry[]): { rows: Assessment[]; groups
       return { verdict: suggest(final).verdict, reason: `redirected by the old site to ${pathOf(e.final_url)}: follows it` };
     }
     if (e.status !== 200) return { verdict: "skip", reason: `answers ${e.status} on the old site` };
+    const from = linkedFrom.get(e.url) ?? [];
+    if (isDocument(e)) {
+      const where = from.length ? `linked from ${from.slice(0, 3).map(pathOf).join(", ")}${from.length > 3 ? "..." : ""}` : "linked from no page";
+      return { verdict: "rewrite", reason: `document (${e.content_type}), ${where}: upload it to the new site, or it follows the page that links to it` };
+    }
     if (!/html/.test(e.content_type)) return { verdict: "skip", reason: `not a page (${e.content_type || "no content type"})` };
     if (e.noindex) return { verdict: "skip", reason: "noindex on the old site" };
-    const year = /(?:^|[^0-9])((?:19|20)\d\d)(?:[^0-9]|$)/.exec(new URL(e.url).pathname)?.[1];
-    if (year) return { verdict: "skip", reason: `dated content (${year} in the URL)` };
     const original = originalOf.get(e.url);
     if (original?.similarity === 1) return { verdict: suggest(byUrl.get(original.url)!).verdict, reason: `duplicate of ${pathOf(original.url)}: redirected with it` };
+    const listed = listingOf(e);
+    if (listed !== null) return { verdict: "skip", reason: `listing of ${listed} pages (blog, category, tag or archive): no content of its own, its pages are redirected one by one` };
     if (original) return { verdict: "rewrite", reason: `near-duplicate of ${pathOf(original.url)} (similarity ${original.similarity.toFixed(2)}): merge into one page` };
-    if (e.word_count < THIN_WORDS) return { verdict: "rewrite", reason: `thin: ${e.word_count} words (fewer than ${THIN_WORDS})` };
-    return { verdict: "reuse", reason: `${e.word_count} words` };
+    const count = wordsOf(e);
+    if (count === 0) return { verdict: "skip", reason: "no text of its own" };
+    if (count < THIN_WORDS) {
+      const dated = DATED.exec(words(own.get(e.url)!.text).join(" "));
+      if (dated) return { verdict: "skip", reason: `news of its time: ${count} words about ${dated[0]}` };
+      return { verdict: "rewrite", reason: `thin: ${count} words (fewer than ${THIN_WORDS})${from.length ? "" : ", linked from no page"}` };
+    }
+    return { verdict: "reuse", reason: `${count} words, linked from ${from.length} page${from.length === 1 ? "" : "s"}` };
   };
 
   for (const e of entries) {
@@ -94,11 +171,12 @@ export function assessPages(entries: CrawlEntry[]): { rows: Assessment[]; groups
       // A decorative image (alt="") is right as it is; only a missing attribute is an issue.
       const noAlt = e.images.filter((i) => i.alt === null).length;
       if (noAlt) issues.push(`${noAlt} image${noAlt > 1 ? "s" : ""} without alt`);
-      if (e.word_count < THIN_WORDS) issues.push("thin");
+      if (wordsOf(e) < THIN_WORDS) issues.push("thin");
     }
-    rows.set(e.url, { path: pathOf(e.url), status: e.status, words: e.word_count, ...suggest(e), issues, notes: "" });
+    rows.set(e.url, { path: pathOf(e.url), status: e.status, words: isPage(e) ? wordsOf(e) : e.word_count, ...suggest(e), issues, notes: "" });
   }
-  return { rows: [...rows.values()], groups: groups.map((g) => g.map(pathOf)) };
+  const duplicateOf = new Map([...originalOf].map(([url, o]) => [url, o.url]));
+  return { rows: [...rows.values()], groups: groups.map((g) => g.map(pathOf)), duplicateOf, linkedFrom };
 }
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim();
@@ -159,6 +237,13 @@ export function renderAssessment(code: string, rows: Assessment[], groups: strin
     `| ${HEADER.join(" | ")} |`,
     `|${HEADER.map(() => "---").join("|")}|`,
     ...rows.map((r) => `| \`${cell(r.path)}\` | ${r.status} | ${r.words} | ${r.verdict} | ${cell(r.reason)} | ${cell(r.issues.join(", "))} | ${cell(r.notes)} |`),
+    "",
+    "## Documents",
+    "",
+    "Files the old site links to (PDF and office documents): upload the ones still useful to the new site; otherwise",
+    "each old URL follows the page that links to it.",
+    "",
+    ...(rows.some((r) => r.reason.startsWith("document (")) ? rows.filter((r) => r.reason.startsWith("document (")).map((r) => `- \`${r.path}\`: ${cell(r.reason)}`) : ["None."]),
     "",
     "## Duplicates and near-duplicates",
     "",

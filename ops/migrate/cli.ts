@@ -11,6 +11,7 @@ import { assessSpec, runAssess } from "./assess";
 import { redirectsSpec, runRedirects } from "./redirect-map";
 import { gateSpec, runGate } from "./gate";
 import { verifySpec, runVerify } from "./verify";
+import { watchSpec, runWatch } from "./watch";
 
 const STEPS: Record<string, [StepSpec, (parsed: Parsed, io: StepIo) => Promise<number>]> = {
   crawl: [crawlSpec, runCrawl],
@@ -18,6 +19,7 @@ const STEPS: Record<string, [StepSpec, (parsed: Parsed, io: StepIo) => Promise<n
   redirects: [redirectsSpec, runRedirects],
   gate: [gateSpec, runGate],
   verify: [verifySpec, runVerify],
+  watch: [watchSpec, runWatch],
 };
 
 const OVERVIEW = `usage: npm run migrate -- <step> [arguments] (--help on each step)
@@ -26,7 +28,8 @@ const OVERVIEW = `usage: npm run migrate -- <step> [arguments] (--help on each s
   assess <code>                 verdict per page: migrations/<code>/content-assessment.md
   redirects <code>              draft the redirect map: migrations/<code>/redirects.json
   gate <code> <site-url>        Lighthouse mobile on each page kind, before cutover
-  verify <code> <site-url>      after cutover: redirects, sitemap, indexing, robots.txt`;
+  verify <code> <site-url>      after cutover: redirects, sitemap, indexing, robots.txt
+  watch <code>                  after cutover: old URLs still requested that answer 404, with best guesses`;
 
 export async function main(argv: string[], io: StepIo = consoleIo()): Promise<number> {
   const [name, ...rest] = argv;

@@ -50,7 +50,9 @@ const SAVE_EVERY_MS = 1000;
 const RETRY_5XX_MS = 500;
 const MAX_SITEMAPS = 20;
 // Not pages: the crawl records images through the pages that show them, and skips other assets.
-const ASSET = /\.(?:jpe?g|png|gif|webp|avif|svg|ico|css|js|mjs|map|pdf|zip|gz|mp4|mp3|woff2?|ttf|eot|xml|txt|json)$/i;
+const ASSET = /\.(?:jpe?g|png|gif|webp|avif|svg|ico|css|js|mjs|map|zip|gz|mp4|mp3|woff2?|ttf|eot|xml|txt|json)$/i;
+// Documents (a price list, a medical questionnaire): old URLs people keep and link to, recorded without their body.
+const DOCUMENT = /\.(?:pdf|docx?|odt|xlsx?|ods|pptx?)$/i;
 
 const stateSchema = z.object({
   start_url: z.string(),
@@ -74,6 +76,8 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
 
   const get = (url: string) =>
     call(base, host, pathOf(url), {
+      // A document's status and type are what the migration needs, not its megabytes.
+      method: DOCUMENT.test(new URL(url).pathname) ? "HEAD" : "GET",
       headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.5", "user-agent": USER_AGENT },
       deadlineMs: PAGE_DEADLINE_MS,
     });

@@ -48,10 +48,45 @@ export async function newPageList(baseUrl: string, code: string) {
   return (await read(`page list of ${code}`, () => client(baseUrl).pages(ctx, code))).pages;
 }
 
-/** Every page with its text (four reads at a time). */
+/**
+ * Every URL the new site serves, as its sitemap lists them (src/server/site/files.ts, sitemapEntries):
+ * the published pages, each team member's page under the team page and each job's under the jobs page,
+ * with their text (four page reads at a time). An old practitioner's page belongs on the member's page.
+ */
 export async function newPages(baseUrl: string, code: string): Promise<NewPage[]> {
   const backend = client(baseUrl);
   const list = await newPageList(baseUrl, code);
+  const teamPage = list.find((p) => p.kind === "team");
+  const jobsPage = list.find((p) => p.kind === "jobs");
+  const ctx: ReadContext = { tags: new Set() };
+  const [team, jobs] = await Promise.all([
+    teamPage ? read(`team of ${code}`, () => backend.team(ctx, code)) : { members: [] },
+    jobsPage ? read(`jobs of ${code}`, () => backend.jobs(ctx, code)) : { jobs: [] },
+  ]);
+  const members: NewPage[] = team.members.map((m) => ({
+    path: `${teamPage!.path}${encodeURIComponent(m.slug)}/`,
+    slug: m.slug,
+    title: m.name,
+    kind: "team",
+    text: [m.name, m.role, m.bio, ...m.skills].join(" "),
+  }));
+  const offers: NewPage[] = jobs.jobs.map((j) => ({
+    path: `${jobsPage!.path}${encodeURIComponent(j.slug)}/`,
+    slug: j.slug,
+    title: j.title,
+    kind: "jobs",
+    text: [j.title, j.contract, j.location, ...strings(j.description_html)].join(" "),
+  }));
+  const pages = await pageTexts(backend, code, list);
+  // The team and jobs pages show their members and offers (rendered from the team and jobs, not from blocks).
+  for (const page of pages) {
+    if (page.kind === "team") page.text = [page.text, ...members.map((m) => m.text)].join(" ");
+    if (page.kind === "jobs") page.text = [page.text, ...offers.map((o) => o.text)].join(" ");
+  }
+  return [...pages, ...members, ...offers];
+}
+
+async function pageTexts(backend: ReturnType<typeof client>, code: string, list: Awaited<ReturnType<typeof newPageList>>): Promise<NewPage[]> {
   const out: NewPage[] = new Array(list.length);
   let next = 0;
   const worker = async () => {

@@ -10,8 +10,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { formatProblem, normaliseRedirectPath, parseRedirects } from "../../src/server/redirects/map";
 import type { Parsed, StepSpec } from "./args";
-import { readAssessment } from "./assess";
-import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, readJsonInput, REDIRECTS_FILE, REVIEW_FILE, StepError, writeFileAtomic, writeJson } from "./files";
+import { assessPages, isDocument, readAssessment } from "./assess";
+import { ownContent } from "./boilerplate";
+import { ASSESSMENT_FILE, type CrawlEntry, migrationDir, practiceCode, readCrawl, readJsonInput, REDIRECTS_FILE, REVIEW_FILE, StepError, writeFileAtomic, writeJson } from "./files";
 import type { StepIo } from "./io";
 import { createMatcher, MIN_CONFIDENCE, type Match } from "./match";
 import { backendOption, newPages } from "./new-site";
@@ -52,42 +53,64 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   const newPaths = new Set(pages.map((p) => p.path));
 
   const byUrl = new Map(entries.map((e) => [e.url, e]));
+  // Each page's own title and text: the old site's title suffix, cookie banner and sidebars left out.
+  const own = ownContent(entries);
+  const { duplicateOf, linkedFrom } = assessPages(entries);
+  const oldPage = (e: CrawlEntry) => ({ path: pathOf(e.url), title: own.get(e.url)?.title ?? e.title, h1: e.h1, text: own.get(e.url)?.text ?? e.body_text });
   const rows: DraftRow[] = [];
-  const matchOf = new Map<string, Match | null>();
-  const matchPage = (url: string) => {
+  const matchOf = new Map<string, { match: Match | null; best: Match | null }>();
+  /** A page's match; a duplicate follows its original, a document the page linking to it. */
+  const matchPage = (url: string, seen = new Set<string>()): { match: Match | null; best: Match | null } => {
     if (!matchOf.has(url)) {
       const e = byUrl.get(url)!;
-      matchOf.set(url, match({ path: pathOf(e.url), title: e.title, h1: e.h1, text: e.body_text }).match);
+      seen.add(url);
+      const original = duplicateOf.get(url);
+      const linker = isDocument(e) ? (linkedFrom.get(url) ?? []).find((l) => !seen.has(l) && byUrl.get(l)?.status === 200) : undefined;
+      const follow = original ?? linker;
+      const followed = follow && !seen.has(follow) ? matchPage(follow, seen) : null;
+      if (followed?.match) {
+        const why = original ? `duplicate of ${pathOf(follow!)}` : `document linked from ${pathOf(follow!)}`;
+        matchOf.set(url, { match: { ...followed.match, by: `${why}: follows it` }, best: null });
+      } else if (isDocument(e)) {
+        matchOf.set(url, { match: null, best: null });
+      } else {
+        matchOf.set(url, match(oldPage(e)));
+      }
     }
     return matchOf.get(url)!;
   };
-  // The operator's entries (an earlier draft, edited): kept when they still point to a page of the new site.
+  // The operator's entries (an earlier draft, edited): never dropped. One whose target is not a page of the
+  // new site (a typo, a page since removed) is kept as written and reported, for the operator to correct.
   const existing = join(dir, REDIRECTS_FILE);
   const kept = new Map<string, { key: string; target: string }>();
+  const invalid: string[] = [];
   if (!parsed.flags.has("fresh") && existsSync(existing)) {
     for (const [key, target] of Object.entries(readMap(dir))) {
       const form = normaliseRedirectPath(key);
-      if (form !== null && newPaths.has(target)) kept.set(form, { key, target });
+      if (form === null) continue; // readMap refused the file if a key did not load
+      kept.set(form, { key, target });
+      if (!newPaths.has(target)) invalid.push(`${key} -> ${target}: not a page of the new site (kept as written: correct it)`);
     }
   }
   const skipped: string[] = [];
   const unmatched: { path: string; best: Match | null }[] = [];
   for (const e of entries) {
     const path = pathOf(e.url);
+    const keptEntry = kept.get(normaliseRedirectPath(path) ?? "");
     if (verdicts.get(path)?.verdict === "skip" || (!verdicts.size && e.status !== 200)) {
-      skipped.push(path);
+      if (keptEntry) rows.push({ path, target: keptEntry.target, confidence: null, by: `kept from ${REDIRECTS_FILE} (the page is marked skip)` });
+      else skipped.push(path);
       continue;
     }
     const final = e.redirects.length ? byUrl.get(e.final_url) : e;
-    const found = final && final.status === 200 ? matchPage(final.url) : null;
-    const keptEntry = kept.get(normaliseRedirectPath(path) ?? "");
+    const result = final && final.status === 200 ? matchPage(final.url) : null;
+    const found = result?.match ?? null;
     if (keptEntry && keptEntry.target !== found?.target) {
       rows.push({ path, target: keptEntry.target, confidence: null, by: `kept from ${REDIRECTS_FILE}` });
       continue;
     }
     if (!found) {
-      const best = final ? match({ path: pathOf(final.url), title: final.title, h1: final.h1, text: final.body_text }).best : null;
-      unmatched.push({ path, best });
+      unmatched.push({ path, best: result?.best ?? null });
       continue;
     }
     const by = final === e ? found.by : `${found.by} of ${pathOf(final!.url)} (old redirect)`;
@@ -116,20 +139,24 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   const { errors, warnings } = parseRedirects(sorted, file);
   const problems = [...errors, ...warnings];
   if (problems.length) throw new StepError(`the drafted map would not load cleanly:\n${problems.map((p) => `  - ${formatProblem(p)}`).join("\n")}`);
-  const missing = Object.values(map).filter((t) => !newPaths.has(t));
-  if (missing.length) throw new StepError(`targets that are not pages of the new site: ${missing.join(", ")}`);
+  const missing = Object.entries(map).filter(([k, t]) => !newPaths.has(t) && !kept.has(normaliseRedirectPath(k) ?? ""));
+  if (missing.length) throw new StepError(`targets that are not pages of the new site: ${missing.map(([, t]) => t).join(", ")}`);
 
   writeJson(file, sorted);
   const review = join(dir, REVIEW_FILE);
-  writeFileAtomic(review, renderReview(code, rows, unmatched, skipped));
+  writeFileAtomic(review, renderReview(code, rows, unmatched, skipped, invalid));
   io.log(formatTable(["old URL", "new URL", "confidence", "matched by"], rows.map((r) => [r.path, r.target ?? "", String(r.confidence ?? "-"), r.by])));
   for (const u of unmatched) io.log(`unmatched: ${u.path}${u.best ? ` (best guess ${u.best.target}, confidence ${u.best.confidence})` : ""}`);
+  for (const line of invalid) io.log(`your entry ${line}`);
   io.log(`redirects: ${Object.keys(map).length} redirects written to ${file}; ${unmatched.length} unmatched, ${skipped.length} skipped: see ${review}`);
-  return 0;
+  // The files are written either way; the status says an entry of the operator needs a look.
+  if (invalid.length) io.log(`redirects: ${invalid.length} of your entries point to no page of the new site: correct them in ${file}`);
+  return invalid.length ? 1 : 0;
 }
 
-function renderReview(code: string, rows: DraftRow[], unmatched: { path: string; best: Match | null }[], skipped: string[]): string {
+function renderReview(code: string, rows: DraftRow[], unmatched: { path: string; best: Match | null }[], skipped: string[], invalid: string[]): string {
   return [
+    ...(invalid.length ? [`# ${code}: your entries to correct`, "", ...invalid.map((line) => `- \`${line.split(" -> ")[0]}\` -> ${line.split(" -> ").slice(1).join(" -> ")}`), ""] : []),
     `# ${code}: redirect map review`,
     "",
     `Written by \`npm run migrate -- redirects ${code}\` beside \`redirects.json\`. Check the low confidences; a match`,

@@ -12,7 +12,7 @@ import { findRedirect, parseRedirects } from "../../src/server/redirects/map";
 import { call, header, target, type Answer } from "../request";
 import { connectOption, urlArgument, type Parsed, type StepSpec } from "./args";
 import { readAssessment } from "./assess";
-import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, VERIFY_REPORT_FILE, writeJson } from "./files";
+import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, VERIFY_REPORT_FILE, writeFileAtomic, writeJson } from "./files";
 import type { StepIo } from "./io";
 import { pathOf, readPage, readSitemap } from "./page";
 import { readMap } from "./redirect-map";
@@ -66,6 +66,24 @@ export async function runVerify(parsed: Parsed, io: StepIo): Promise<number> {
     return pages.get(path)!;
   };
 
+  /** An old URL with a query answered by the new site's page at its path (`/?cat=3`: `/`), else null. */
+  const servedPageOf = (path: string) => {
+    const q = path.indexOf("?");
+    return q === -1 ? null : path.slice(0, q);
+  };
+  /** Where the site's own redirects from `path` lead (on the site, MAX_HOPS at most). */
+  const followOnSite = async (path: string, first: Answer) => {
+    const hops = [path];
+    let answer = first;
+    for (let i = 0; i < MAX_HOPS && answer.status >= 300 && answer.status < 400; i++) {
+      const next = onSite(header(answer, "location"));
+      if (next === null || hops.includes(next)) break;
+      hops.push(next);
+      answer = await get(next);
+    }
+    return { final: answer, hops };
+  };
+
   for (const path of [...new Set(entries.map((e) => pathOf(e.url)))]) {
     const expected = findRedirect(table, code, path);
     const skip = verdicts.size ? verdicts.get(path)?.verdict === "skip" : !entries.some((e) => pathOf(e.url) === path && e.status === 200);
@@ -106,15 +124,26 @@ export async function runVerify(parsed: Parsed, io: StepIo): Promise<number> {
         hops.push(next);
         current = next;
       }
-      if (final && hops.length === 2) add("target answers 200", to, final.status === 200, `status ${final.status}`);
+      if (final && hops.length === 2) add("target answers 200", to, final.status === 200, `status ${final.status} (the target of ${path})`);
       else add("no chain or loop", path, false, hops.join(" -> ") + (final ? ` (then ${final.status})` : " (loop)"));
     } else if (skip) {
-      add("skipped page answers 404", path, answer.status === 404, `status ${answer.status}${location ? ` to ${location}` : ""}`);
+      // The site's own spelling redirect first is no failure (`/wp-login.php` -> `/wp-login.php/`, then 404).
+      const { final, hops } = await followOnSite(path, answer);
+      const via = hops.length > 1 ? ` after ${hops.slice(1).join(" -> ")}` : "";
+      const page = servedPageOf(path);
+      if (final.status === 200 && page && hops.length === 1) {
+        // `/?cat=3`: the page `/` answers whatever its query says; nothing to redirect, nothing lost.
+        add("skipped page answers 404", path, true, `status 200: the page ${page} itself (the query is ignored)`);
+      } else {
+        add("skipped page answers 404", path, final.status === 404 || final.status === 410, `status ${final.status}${via}`);
+      }
     } else {
-      // Not in the map: the new site serves this URL itself (its own page).
+      // Not in the map: the new site serves this URL itself (its own page), under its path without the query.
       const ok = answer.status === 200;
-      if (ok) pages.set(path, answer);
-      add("served by the new site", path, ok, ok ? "status 200" : `status ${answer.status}${location ? ` to ${location}` : ""}: neither redirected nor skipped`);
+      const page = servedPageOf(path) ?? path;
+      if (ok) pages.set(page, answer);
+      const detail = ok ? (page === path ? "status 200" : `status 200: the page ${page} (the query is ignored)`) : `status ${answer.status}${location ? ` to ${location}` : ""}: neither redirected nor skipped`;
+      add("served by the new site", path, ok, detail);
     }
   }
 
@@ -162,6 +191,32 @@ export async function runVerify(parsed: Parsed, io: StepIo): Promise<number> {
   io.log(formatTable(["result", "check", "URL", "detail"], checks.map((c) => [c.ok ? "ok" : "FAIL", c.check, c.subject, c.detail])));
   const report = parsed.options.report ?? join(dir, VERIFY_REPORT_FILE);
   writeJson(report, { code, site: site.origin, connect: connect ?? null, passed: checks.length - failed.length, failed: failed.length, checks });
-  io.log(`verify: ${checks.length - failed.length} passed, ${failed.length} failed; report written to ${report}`);
+  const markdown = report.replace(/(\.json)?$/, ".md");
+  writeFileAtomic(markdown, renderVerifyReport(code, site.origin, checks));
+  io.log(`verify: ${checks.length - failed.length} passed, ${failed.length} failed; report written to ${report} and ${markdown}`);
   return failed.length ? 1 : 0;
+}
+
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim();
+
+/** The report for people (the JSON is for tools): the failures first, then every check. */
+export function renderVerifyReport(code: string, origin: string, checks: Check[]): string {
+  const failed = checks.filter((c) => !c.ok);
+  const row = (c: Check) => `| ${c.ok ? "ok" : "**FAIL**"} | ${cell(c.check)} | \`${cell(c.subject)}\` | ${cell(c.detail)} |`;
+  return [
+    `# ${code}: verification of ${origin}`,
+    "",
+    `Written by \`npm run migrate -- verify ${code}\`: **${checks.length - failed.length} passed, ${failed.length} failed**.`,
+    "",
+    "## Failures",
+    "",
+    ...(failed.length ? ["| result | check | URL | detail |", "|---|---|---|---|", ...failed.map(row)] : ["None."]),
+    "",
+    "## Every check",
+    "",
+    "| result | check | URL | detail |",
+    "|---|---|---|---|",
+    ...checks.map(row),
+    "",
+  ].join("\n");
 }

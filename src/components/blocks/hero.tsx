@@ -1,4 +1,5 @@
 import { Img } from "~/components/media/img";
+import { HERO_IMAGE_SIZES } from "~/server/site/seo/lcp-preload";
 import type { BlockOf } from "./types";
 
 /** The page's opening: its h1, a short text, the main call to action and the one eager image. */
@@ -28,7 +29,7 @@ export const HeroBlock = ({ block, phone, primary }: Props) => (
         </p>
       </div>
       {block.image && (
-        <Img picture={block.image} sizes="(min-width: 64em) 34rem, calc(100vw - 2rem)" eager={primary} class="hero-image" />
+        <Img picture={block.image} sizes={HERO_IMAGE_SIZES} eager={primary} class="hero-image" />
       )}
     </div>
   </section>

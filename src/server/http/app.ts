@@ -14,6 +14,7 @@
  * step 0 sets (security headers, noindex). Every long-lived object comes from the services
  * (src/server/services.ts builds them); this file builds none and says which it uses (AppServices).
  */
+import { recordNotFound } from "../cache/not-found-watch";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { RequestListener } from "node:http";
 import compression from "compression";
@@ -142,6 +143,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
     try {
       const response = await renderRequest(toFetchRequest(req, tenant.host), { code: tenant.code, tags: new Set() }, req.ip);
       await sendFetchResponse(res, response);
+      if (response.status === 404) recordNotFound(tenant.code, req.originalUrl); // old URLs still asked (migrate watch)
     } catch (error) {
       next(error);
     }

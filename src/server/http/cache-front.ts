@@ -24,6 +24,7 @@ import { copyHeaders } from "../util/headers";
 import { hasOneHost } from "../tenancy/host";
 import { requestScheme, type TrustFn } from "../util/request-scheme";
 import type { RenderResult } from "../cache/entry";
+import { recordNotFound } from "../cache/not-found-watch";
 
 /** Bounded memo of Host header -> practice and key part for the fast path. */
 const HOST_MEMO_MAX = 1024;
@@ -76,6 +77,7 @@ export function cacheFront(cache: PageCache, opts: CacheFrontOptions, next: Requ
         const entry = key && (cache.fresh(key) ?? cache.unknownPath(info.code, scheme, info.authority, url));
         if (entry && entry.servedByStack && !redirected(info.code, url)) {
           writeEntry(res, req.headers, method, entry, "HIT", stackHeaders);
+          if (entry.status === 404) recordNotFound(info.code, url); // old URLs still asked after a migration
           return;
         }
       }
@@ -94,6 +96,7 @@ export function cacheMiddleware(cache: PageCache) {
       const answer = await cache.answer(target);
       if (answer.kind === "entry") writeEntry(res, req.headers, req.method, answer.entry, answer.status, null);
       else sendResult(res, req.method, answer.result);
+      if ((answer.kind === "entry" ? answer.entry.status : answer.result.status) === 404) recordNotFound(target.code, req.originalUrl);
     } catch (error) {
       next(error);
     }

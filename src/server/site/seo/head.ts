@@ -10,6 +10,7 @@ import { isIndexable, NOINDEX_META } from "../indexing";
 import { mediaProxyUrl } from "../../media/url";
 import type { PageView } from "../page-view";
 import { absoluteUrl, siteOrigin } from "./canonical";
+import { lcpImage, lcpPreloadLink, type LcpImage } from "./lcp-preload";
 import { breadcrumbJsonLd, dentistJsonLd, faqPageJsonLd, serializeJsonLd } from "./json-ld";
 
 export interface HeadInput {
@@ -29,6 +30,8 @@ export interface PageHead {
   robots: string | null;
   og: { title: string; description: string; url: string | null; image: string; imageAlt: string; siteName: string; type: string };
   jsonLd: string[];
+  /** The page's first hero image, preloaded (lcp-preload.ts); null without one. */
+  lcpImage?: LcpImage | null;
 }
 
 export const OG_IMAGE_SIZE = { width: 1200, height: 630 } as const;
@@ -82,6 +85,7 @@ export function buildPageHead({ env, config, practice, view, requestOrigin }: He
       type: view?.page.kind === "home" ? "website" : "article",
     },
     jsonLd: jsonLd.map(serializeJsonLd),
+    lcpImage: view?.type === "page" ? lcpImage(view.blocks) : null,
   };
 }
 
@@ -115,7 +119,10 @@ export function toDocumentHead(head: PageHead): DocumentHeadValue {
   return {
     title: head.title,
     meta,
-    links: head.canonical ? [{ rel: "canonical", href: head.canonical, key: "canonical" }] : [],
+    links: [
+      ...(head.canonical ? [{ rel: "canonical", href: head.canonical, key: "canonical" }] : []),
+      ...(head.lcpImage ? [lcpPreloadLink(head.lcpImage)] : []),
+    ],
     scripts: head.jsonLd.map((script, i) => ({ script, props: { type: "application/ld+json" }, key: `ld${i}` })),
   };
 }

@@ -1,0 +1,93 @@
+/**
+ * What an old site repeats on most of its pages, taken out before pages are measured and matched: a title
+ * suffix or prefix ("... - Cabinet Dentaire du Dr Martin"), and runs of text such as a cookie banner, a
+ * sidebar of recent posts, a contact widget or a menu the theme did not put in <nav>. Left in, they make
+ * every page look alike (15 of 30 best guesses went to the page whose title held the suffix's "dentaire")
+ * and inflate thin pages' word counts. Learnt from the crawl itself: a run of words is boilerplate when
+ * at least half the site's distinct pages (and four at least) carry it; copies of one text count once.
+ */
+import type { CrawlEntry } from "./files";
+import { wordCount } from "./text";
+
+/** A run of this many words shared by most pages is boilerplate; shorter runs are ordinary phrases. */
+const RUN = 6;
+/** Share of the pages that must carry a run or a title part for it to be boilerplate. */
+const MOST = 0.5;
+/** Fewer distinct pages than this say nothing of a site's template (three copies of one page are not one). */
+const MIN_PAGES = 4;
+// What separates a page's own title from the site's name in a <title>.
+const TITLE_SEPARATOR = /\s+[-–—|:·•»]\s+/;
+
+export interface OwnContent {
+  title: string;
+  text: string;
+  words: number;
+}
+
+const fold = (word: string) =>
+  word
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase();
+
+interface Token {
+  key: string;
+  start: number;
+}
+
+function tokens(text: string): Token[] {
+  return [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ key: fold(m[0]), start: m.index! }));
+}
+
+const isPage = (e: CrawlEntry) => e.status === 200 && e.redirects.length === 0 && !e.error && /html/i.test(e.content_type);
+
+/** Each HTML page's own title and text, the site's boilerplate taken out; keyed by URL. */
+export function ownContent(entries: CrawlEntry[]): Map<string, OwnContent> {
+  const pages = entries.filter(isPage);
+  const texts = new Set(pages.map((e) => e.body_text));
+  const needed = Math.max(MIN_PAGES, Math.ceil(texts.size * MOST));
+  const out = new Map<string, OwnContent>();
+
+  // Text: runs of RUN words found on `needed` distinct pages or more.
+  const tokensOf = new Map(pages.map((e) => [e.url, tokens(e.body_text)]));
+  const pagesWith = new Map<string, number>();
+  for (const list of new Map(pages.map((e) => [e.body_text, tokensOf.get(e.url)!])).values()) {
+    const runs = new Set<string>();
+    for (let i = 0; i + RUN <= list.length; i++) runs.add(list.slice(i, i + RUN).map((t) => t.key).join(" "));
+    for (const run of runs) pagesWith.set(run, (pagesWith.get(run) ?? 0) + 1);
+  }
+  const common = (run: string) => (pagesWith.get(run) ?? 0) >= needed;
+
+  // Titles: a leading or trailing part (between separators) found on `needed` titles or more.
+  const parts = new Map<string, number>();
+  for (const e of pages) {
+    const split = e.title.split(TITLE_SEPARATOR);
+    if (split.length < 2) continue;
+    for (const part of new Set([split[0], split.at(-1)!].map(fold))) parts.set(part, (parts.get(part) ?? 0) + 1);
+  }
+  const ownTitle = (title: string) => {
+    const split = title.split(TITLE_SEPARATOR);
+    if (split.length < 2) return title;
+    const kept = split.filter((part, i) => !((i === 0 || i === split.length - 1) && (parts.get(fold(part)) ?? 0) >= needed));
+    return kept.length ? kept.join(" - ") : title;
+  };
+
+  for (const e of pages) {
+    const list = tokensOf.get(e.url)!;
+    const drop = new Array<boolean>(list.length).fill(false);
+    for (let i = 0; i + RUN <= list.length; i++) {
+      if (common(list.slice(i, i + RUN).map((t) => t.key).join(" "))) drop.fill(true, i, i + RUN);
+    }
+    let text = e.body_text;
+    if (drop.includes(true)) {
+      // Each kept word with what follows it up to the next word (its punctuation and space).
+      text = list
+        .map((t, i) => (drop[i] ? "" : e.body_text.slice(t.start, i + 1 < list.length ? list[i + 1].start : undefined)))
+        .join("")
+        .replace(/\s+/g, " ")
+        .trim();
+    }
+    out.set(e.url, { title: ownTitle(e.title), text, words: text === e.body_text ? e.word_count : wordCount(text) });
+  }
+  return out;
+}

@@ -1,0 +1,222 @@
+/**
+ * After a migration's cutover, the old URLs visitors and crawlers still ask for and get a 404: counted
+ * here per practice, so `npm run migrate -- watch <code>` lists them, most requested first, and the
+ * operator adds the missing redirects (the specification's two weeks of post-migration monitoring).
+ *
+ * Cheap where the 404 is answered (the cache's fast path answers most of them): one Map increment. Bounded:
+ * at most TOP_PER_PRACTICE URLs per practice in memory between flushes (a scanner's random paths replace
+ * the least counted, the "space saving" top-N), at most MAX_PRACTICES practices, URLs longer than
+ * MAX_URL ignored. Flushed every FLUSH_MS (NOT_FOUND_FLUSH_MS) off the request path: with CACHE_URL, into
+ * one Redis sorted set per practice shared by every instance (ZINCRBY, capped at SHARED_CAP, kept
+ * KEEP_DAYS after the last 404), else into a file per instance under $MIGRATIONS_DIR/<code>/.not-found/.
+ * Only a URL's path and the query parameters that name a page (short word values: `page_id=12`) are kept:
+ * a visitor's own values (an e-mail in a query) never are. Nothing here is logged but counts.
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { createClient } from "redis";
+import { cacheNamespace } from "./shared/names";
+
+export const TOP_PER_PRACTICE = 200;
+export const MAX_PRACTICES = 1000;
+export const SHARED_CAP = 500;
+export const MAX_URL = 300;
+export const KEEP_DAYS = 30;
+const FLUSH_MS = 30_000;
+export const NOT_FOUND_DIR = ".not-found";
+
+const TRACKING = /^(?:utm_.*|fbclid|gclid|dclid|gbraid|wbraid|msclkid|mc_cid|mc_eid|_ga|_gl|yclid|igshid)$/i;
+const PARAM_NAME = /^[a-z][a-z0-9_-]{0,30}$/i;
+const PARAM_VALUE = /^[\w.-]{0,40}$/;
+
+/** The URL as counted: its path and its page-naming query parameters; null when it is not worth keeping. */
+export function watchedUrl(url: string): string | null {
+  if (url.length > MAX_URL || !url.startsWith("/")) return null;
+  const q = url.indexOf("?");
+  if (q === -1) return url;
+  const kept = url
+    .slice(q + 1)
+    .split("&")
+    .filter((param) => {
+      const [name, value = ""] = param.split(/=(.*)/s, 2);
+      return PARAM_NAME.test(name) && !TRACKING.test(name) && PARAM_VALUE.test(value);
+    });
+  return kept.length ? `${url.slice(0, q)}?${kept.join("&")}` : url.slice(0, q);
+}
+
+/** Per practice, the most requested URLs since the last flush, at most `top` each. */
+export class TopCounter {
+  private counts = new Map<string, Map<string, number>>();
+  constructor(
+    private readonly top = TOP_PER_PRACTICE,
+    private readonly practices = MAX_PRACTICES,
+  ) {}
+
+  record(code: string, url: string): void {
+    let of = this.counts.get(code);
+    if (!of) {
+      if (this.counts.size >= this.practices) return;
+      of = new Map();
+      this.counts.set(code, of);
+    }
+    const n = of.get(url);
+    if (n !== undefined) {
+      of.set(url, n + 1);
+      return;
+    }
+    if (of.size < this.top) {
+      of.set(url, 1);
+      return;
+    }
+    // Full: the least counted gives its place, and the newcomer inherits its count (space saving: a URL
+    // asked often enough always ends up in the top, a scanner's one-off paths keep replacing each other).
+    let minUrl = "";
+    let min = Infinity;
+    for (const [u, c] of of) if (c < min) [minUrl, min] = [u, c];
+    of.delete(minUrl);
+    of.set(url, min + 1);
+  }
+
+  /** The counts so far, and a fresh start. */
+  take(): Map<string, Map<string, number>> {
+    const out = this.counts;
+    this.counts = new Map();
+    return out;
+  }
+}
+
+/** Where counts go: every instance adds its own, the watch command reads the sum. */
+export interface NotFoundSink {
+  add(code: string, counts: Map<string, number>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The sorted set of one practice's 404s on the shared Redis. */
+export function notFoundKey(env: { ENVIRONMENT?: string; CACHE_NAMESPACE?: string; BACKEND_API_URL?: string }, code: string): string {
+  const namespace = cacheNamespace({ CACHE_NAMESPACE: env.CACHE_NAMESPACE, BACKEND_API_URL: env.BACKEND_API_URL ?? "" });
+  return `practice-frontend:${env.ENVIRONMENT ?? "prod"}:${namespace}:not-found:${code}`;
+}
+
+export function redisSink(url: string, keyOf: (code: string) => string): NotFoundSink {
+  const client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 2000, reconnectStrategy: (n: number) => Math.min(n * 500, 10_000) } });
+  client.on("error", () => {}); // a lost Redis costs this flush's counts, never a request; reported by the flush
+  const connecting = client.connect().catch(() => undefined);
+  return {
+    async add(code, counts) {
+      await connecting;
+      const key = keyOf(code);
+      const multi = client.multi();
+      for (const [u, n] of counts) multi.zIncrBy(key, n, u);
+      // The SHARED_CAP most requested stay; the practice's set goes KEEP_DAYS after its last 404.
+      multi.zRemRangeByRank(key, 0, -(SHARED_CAP + 1));
+      multi.expire(key, KEEP_DAYS * 86_400);
+      await multi.exec();
+    },
+    async close() {
+      await client.quit().catch(() => undefined);
+    },
+  };
+}
+
+/** One JSON file per instance: `{ url: count }`, the SHARED_CAP most requested, merged with what it held. */
+export function fileSink(dir: string, instance = `${hostname()}-${process.pid}`): NotFoundSink {
+  return {
+    async add(code, counts) {
+      const folder = join(dir, code, NOT_FOUND_DIR);
+      const file = join(folder, `${instance}.json`);
+      const merged = readCounts(file);
+      for (const [u, n] of counts) merged.set(u, (merged.get(u) ?? 0) + n);
+      const top = [...merged].sort((a, b) => b[1] - a[1]).slice(0, SHARED_CAP);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(`${file}.tmp`, JSON.stringify(Object.fromEntries(top)));
+      renameSync(`${file}.tmp`, file);
+    },
+    async close() {},
+  };
+}
+
+function readCounts(file: string): Map<string, number> {
+  try {
+    const json = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    return new Map(Object.entries(json).filter((e): e is [string, number] => typeof e[1] === "number"));
+  } catch {
+    return new Map();
+  }
+}
+
+/** Every instance's file of a practice, summed (for the watch command). */
+export function readNotFoundFiles(dir: string, code: string): Map<string, number> {
+  const folder = join(dir, code, NOT_FOUND_DIR);
+  const sum = new Map<string, number>();
+  let files: string[] = [];
+  try {
+    files = readdirSync(folder).filter((f) => f.endsWith(".json"));
+  } catch {
+    return sum;
+  }
+  for (const f of files) for (const [u, n] of readCounts(join(folder, f))) sum.set(u, (sum.get(u) ?? 0) + n);
+  return sum;
+}
+
+export interface NotFoundWatch {
+  record(code: string, url: string): void;
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createNotFoundWatch(sink: NotFoundSink, opts: { flushMs?: number; log?: (line: string) => void } = {}): NotFoundWatch {
+  const counter = new TopCounter();
+  const log = opts.log ?? console.log;
+  let timer: NodeJS.Timeout | null = null;
+  let failedAt = 0;
+  const flush = async () => {
+    const all = counter.take();
+    for (const [code, counts] of all) {
+      try {
+        await sink.add(code, counts);
+      } catch (error) {
+        // At most one line a minute, and no URL in it.
+        if (Date.now() - failedAt > 60_000) log(`not-found watch: counts of ${all.size} practice(s) not saved (${(error as Error).name})`);
+        failedAt = Date.now();
+      }
+    }
+  };
+  return {
+    record(code, url) {
+      const kept = watchedUrl(url);
+      if (kept === null) return;
+      counter.record(code, kept);
+      if (!timer) {
+        timer = setInterval(() => void flush(), opts.flushMs ?? FLUSH_MS);
+        timer.unref();
+      }
+    },
+    flush,
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await flush();
+      await sink.close();
+    },
+  };
+}
+
+let watch: NotFoundWatch | null = null;
+
+/** The server's watch, made on the first 404: shared through CACHE_URL's Redis when set, else files. */
+export function recordNotFound(code: string, url: string): void {
+  if (!watch) {
+    const env = process.env;
+    const sink = env.CACHE_URL ? redisSink(env.CACHE_URL, (c) => notFoundKey(env, c)) : fileSink(env.MIGRATIONS_DIR || "migrations");
+    const flushMs = Number(env.NOT_FOUND_FLUSH_MS);
+    watch = createNotFoundWatch(sink, { flushMs: Number.isInteger(flushMs) && flushMs > 0 ? flushMs : FLUSH_MS });
+  }
+  watch.record(code, url);
+}
+
+/** Saves the counts not yet flushed (at shutdown). */
+export async function stopNotFoundWatch(): Promise<void> {
+  await watch?.stop();
+  watch = null;
+}
