@@ -34,6 +34,7 @@ import { createRenderPool, renderWorkerCount, type RenderPoolOptions } from "./r
 import type { ReadCacheMessage } from "./render-worker";
 import { createSharedCache, type SharedCache } from "./cache/shared";
 import { pathLookups } from "./site/unknown-page";
+import { countedContact } from "./monitoring/metrics";
 
 export interface RequestServices {
   env: Env;
@@ -79,7 +80,7 @@ export function createRequestServices(env: Env, opts: { dev?: boolean } = {}): R
     hostRules: { registry: loadRegistry(env.TENANTS_FILE), environment: env.ENVIRONMENT, previewDomain: env.PREVIEW_DOMAIN },
     backend: createBackendClient(readCache ? readCache.wrap(direct) : direct),
     readCache,
-    sendContact: (code, submission) => postContact(http, code, submission),
+    sendContact: (code, submission) => countedContact(code, () => postContact(http, code, submission)),
     contactLimiter: createRateLimiter({ limit: env.CONTACT_RATE_LIMIT, windowMs: env.CONTACT_RATE_WINDOW_S * 1000 }),
     media: createMediaProxy((path, method) => getMedia(mediaOrigin, path, method)),
     mediaCacheRoots: mediaCacheRoots(env.MEDIA_CACHE_DIR),

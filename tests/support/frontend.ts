@@ -50,6 +50,8 @@ export async function startFrontend(opts: { backendUrl: string; env?: Record<str
       BACKEND_API_URL: `${opts.backendUrl}/api/v1/websites`,
       REVALIDATION_SECRET: DEFAULT_SECRET,
       BUILD_CMS_ORIGIN: opts.backendUrl,
+      // The internal port's default (9464) would be shared by every test's server: off unless a test asks.
+      METRICS_PORT: "0",
       ...opts.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -9,6 +9,7 @@ import { Admission } from "./admission";
 import { mayCheckUnknown } from "./not-found";
 import type { PageCacheOptions, RenderTarget } from "./page-cache";
 import { fromWire, type RenderTask } from "./render-task";
+import { measuredRender } from "../monitoring/metrics";
 
 /** A practice's renders waiting at most, and all practices' (past them: the stale copy or a 503). */
 const MAX_QUEUED_PER_PRACTICE = 32;
@@ -30,7 +31,9 @@ export function poolRenders(
   });
   const render = pooledRenderTarget(pool);
   return {
-    render: (target, priority = "visitor") => admission.run(target.code, target.key, priority, () => render(target)),
+    // Queue wait, queue depth and render time measured here, on the main thread (monitoring/metrics.ts).
+    render: (target, priority = "visitor") =>
+      measuredRender(target.code, (start) => admission.run(target.code, target.key, priority, start), () => render(target)),
     promote: (target) => admission.promote(target.code, target.key),
     invalidateData: (tags) => {
       // The main thread's read cache (the renders that stay here: contact, media) and every worker's. A

@@ -22,6 +22,8 @@ import type { Services } from "../services";
 import { isInternalPath, isServedPort, resolveHost } from "../tenancy";
 import { sendFetchResponse, toFetchRequest } from "./express-bridge";
 import { reportError } from "../monitoring";
+import { timedInvalidation } from "../monitoring/metrics";
+import { requestIdOf } from "../monitoring/request-marks";
 import { isIndexable } from "../site/indexing";
 import { everyResponseHeaders, responseHeadersMiddleware } from "./security-headers";
 import { cmsOrigin } from "../build-constants";
@@ -82,7 +84,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
     secret: env.REVALIDATION_SECRET,
     bodyOf,
     // With several instances, confirmed on every one (cache/shared/coordinator.ts), else 503.
-    invalidate: (tags) => (shared ? shared.invalidate(tags) : pageCache.invalidate(tags)),
+    invalidate: (tags) => timedInvalidation(() => (shared ? shared.invalidate(tags) : pageCache.invalidate(tags))),
   });
   app.post("/webhooks/revalidate/", revalidate.webhook);
   app.post("/api/revalidate", revalidate.api);
@@ -143,7 +145,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   });
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    reportError(error, { path: req.originalUrl });
+    reportError(error, { path: req.originalUrl, requestId: requestIdOf(req) });
     if (res.headersSent) {
       res.destroy();
       return;
