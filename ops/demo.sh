@@ -16,6 +16,9 @@ export BACKEND_API_URL="${backend_origin}/api/v1/websites" BUILD_API_URL="${back
 export BUILD_CMS_ORIGIN="$backend_origin"
 export FRONTEND_URL="http://127.0.0.1:${PORT}"
 export FRONTEND_REVALIDATION_SECRET="$REVALIDATION_SECRET"
+# For people: the JSON log lines printed readable (pino-pretty); containers keep JSON (LOG_FORMAT=json).
+export LOG_FORMAT="${LOG_FORMAT:-pretty}"
+export METRICS_PORT="${METRICS_PORT:-9464}"
 # shellcheck source=ops/demo-build.sh
 source ops/demo-build.sh
 
@@ -57,11 +60,14 @@ print_urls() {
     fi
   done
   echo "Demo backend admin API: ${backend_origin}/admin/  (see README)"
+  if [[ "${1:-}" != "--dev" && "$METRICS_PORT" != "0" ]]; then
+    echo "Metrics: http://127.0.0.1:${METRICS_PORT}/metrics   operator: npm run ops -- practices|cache|purge <code>"
+  fi
   echo
 }
 
 if [[ "${1:-}" == "--dev" ]]; then
-  print_urls
+  print_urls --dev
   node node_modules/vite/bin/vite.js --mode ssr --port "$PORT" --host 0.0.0.0 &
 else
   build_if_changed

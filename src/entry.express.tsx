@@ -19,6 +19,7 @@ import { applyServerLimits, serverOptions } from "./server/http/server-limits";
 import { installProcessGuard } from "./server/monitoring/process-guard";
 import { reportStartWarnings } from "./server/start-warnings";
 import { startOperatorView } from "./server/operator/operator-view";
+import { startLog } from "./server/monitoring/log";
 import type { RenderPlatform } from "./server/render/render";
 
 declare global {
@@ -40,6 +41,8 @@ async function start() {
     process.exit(1);
   }
   const { env, pageCache, shared } = services;
+  // JSON lines from here on (LOG_FORMAT; monitoring/log.ts), the start warnings included.
+  await startLog(env.LOG_FORMAT);
   // Error tracking first, so that the start warnings below reach it.
   await initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
   reportStartWarnings(env, services.redirects.warnings);

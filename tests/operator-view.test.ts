@@ -9,6 +9,22 @@ import { freePort, type Frontend } from "./support/frontend";
 import type { DemoBackend } from "./support/demo-backend";
 import { get, revalidate, startPair } from "./support/cache";
 import { http } from "./support/http";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+
+/** `npm run ops -- <args>` against this test's server (its internal port). */
+async function ops(args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", "ops/operator.ts", ...args], {
+      env: { PATH: process.env.PATH, METRICS_PORT: String(metricsPort) },
+      timeout: 20_000,
+    });
+    return { code: 0, out: stdout + stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? -1, out: `${e.stdout ?? ""}${e.stderr ?? ""}` };
+  }
+}
 
 let backend: DemoBackend;
 let frontend: Frontend;
@@ -179,5 +195,26 @@ describe("the operator's commands", () => {
     expect((await fetch(internal("/ops/purge?practice=nobody"), { method: "POST" })).status).toBe(400);
     expect((await fetch(internal("/ops/purge?tag=a%20b"), { method: "POST" })).status).toBe(400);
     expect((await fetch(internal("/ops/purge?practice=dupont"))).status).toBe(405);
+  });
+
+  it("npm run ops: practices as a table, cache, purge a practice; a wrong command says how to use it", async () => {
+    await get(frontend.url, DUPONT, "/");
+    const practices = await ops(["practices"]);
+    expect(practices.code, practices.out).toBe(0);
+    expect(practices.out).toMatch(/^PRACTICE\s+STATE\s+PREVIEW HOST\s+CACHED PAGES\s+LAST RENDER\s+LAST BACKEND ERROR$/m);
+    expect(practices.out).toMatch(/^dupont\s+active\s+dupont\.dev\.localhost\s+[1-9]\d*\s+20\d\d-/m);
+    expect(practices.out).toMatch(/^leroy\s+inactive\s/m);
+    const cache = await ops(["cache"]);
+    expect(JSON.parse(cache.out)).toMatchObject({ store: { keys: expect.any(Number) } });
+    const purge = await ops(["purge", "dupont"]);
+    expect(purge.code, purge.out).toBe(0);
+    expect(JSON.parse(purge.out)).toMatchObject({ purged: true, tags: ["site:dupont"] });
+    expect((await get(frontend.url, DUPONT, "/")).xcache).not.toBe("HIT");
+    const unknown = await ops(["purge", "nobody"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.out).toContain('no practice \\"nobody\\" in the practice list');
+    const wrong = await ops(["flush"]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.out).toContain("usage: npm run ops --");
   });
 });

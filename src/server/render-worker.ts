@@ -12,6 +12,7 @@ import { workerData } from "node:worker_threads";
 import { setPriority } from "node:os";
 import type { ServerRenderOptions } from "@builder.io/qwik-city/middleware/request-handler";
 import { getEnv } from "./env";
+import { startLog } from "./monitoring/log";
 import { initMonitoring } from "./monitoring";
 import { targetRenderer } from "./cache/render-target";
 import { runRenderTask, type RenderTask } from "./cache/render-task";
@@ -31,6 +32,8 @@ export function startRenderWorker(ssr: ServerRenderOptions): void {
   lowerThreadPriority(workerData as RenderWorkerData);
   const env = getEnv();
   void initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
+  // This thread's lines as JSON too (its own copy of monitoring/log.ts).
+  void startLog(env.LOG_FORMAT);
   const services = createRequestServices(env);
   const render = targetRenderer(createRenderer(ssr, services));
   const paths = pathLookups(services.backend);

@@ -7,8 +7,13 @@
  * lines written while a write is in flight are joined into the next one instead of one system call each.
  * No minimum length: a quiet server's lines must not wait in a buffer. What is buffered is flushed on
  * shutdown (flushLog).
+ *
+ * Every other line of the process (console.log/warn/error: the start, the probe, the shared store, the
+ * `[stats]` line, a library's own) becomes a JSON line too (routeConsole): its text is the `msg`, unchanged
+ * but for JSON's escaping of quotes. The warnings the specification names keep their text.
  */
 import pino, { type Logger } from "pino";
+import { formatWithOptions } from "node:util";
 
 export type LogFormat = "json" | "pretty" | "off";
 
@@ -39,4 +44,24 @@ export function flushLog(): void {
   } catch {
     /* not ready yet or already closed: nothing buffered to lose */
   }
+}
+
+/** console.* through the logger, each call one line whatever it printed (objects inline, no line breaks). */
+export function routeConsole(target: Logger): void {
+  const at = (level: "info" | "warn" | "error") =>
+    (...args: unknown[]) => target[level](formatWithOptions({ breakLength: Infinity, compact: true, colors: false }, ...args));
+  console.log = at("info");
+  console.info = at("info");
+  console.warn = at("warn");
+  console.error = at("error");
+}
+
+/**
+ * The logger of a process or thread, and console routed through it: the server's main thread and each
+ * render worker call it once at start (a worker has its own copy of this module).
+ */
+export async function startLog(format: LogFormat): Promise<Logger | null> {
+  const created = await createLogger(format);
+  if (created) routeConsole(created);
+  return created;
 }

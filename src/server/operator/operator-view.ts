@@ -1,5 +1,5 @@
 /**
- * Wiring of what an operator sees, for the server entry: the structured log, the metrics (with what they
+ * Wiring of what an operator sees, for the server entry (after startLog): the access log, the metrics (with what they
  * read on scrape) and the internal port with the operator's commands, and the request observer around
  * the public app. METRICS_PORT=0 turns the metrics and the internal port off; LOG_FORMAT=off the log.
  */
@@ -7,7 +7,7 @@ import type { RequestListener, Server } from "node:http";
 import type { Services } from "../services";
 import { resolveHost } from "../tenancy";
 import { observeRequests } from "../monitoring/access";
-import { createLogger, flushLog } from "../monitoring/log";
+import { flushLog, getLogger } from "../monitoring/log";
 import { setPractices, startMetrics } from "../monitoring/metrics";
 import { startMetricsServer } from "./metrics-server";
 import { reportWarning } from "../monitoring";
@@ -20,7 +20,7 @@ export interface OperatorView {
 
 export async function startOperatorView(services: Services): Promise<OperatorView> {
   const { env, pageCache, pool, shared, hostRules } = services;
-  const log = await createLogger(env.LOG_FORMAT);
+  const log = getLogger();
   const codes = hostRules.registry.practices.map((p) => p.code);
   setPractices(codes);
   let server: Server | undefined;
