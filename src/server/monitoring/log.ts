@@ -23,10 +23,11 @@ let destination: ReturnType<typeof pino.destination> | null = null;
 export async function createLogger(format: LogFormat): Promise<Logger | null> {
   if (format === "off") return (logger = null);
   const options = { base: undefined, messageKey: "msg", timestamp: pino.stdTimeFunctions.isoTime };
-  if (format === "pretty") {
-    const { default: pretty } = await import("pino-pretty");
+  const pretty = format === "pretty" ? await import("pino-pretty").then((m) => m.default, () => null) : null;
+  if (pretty) {
     logger = pino(options, pretty({ colorize: true, translateTime: "HH:MM:ss.l", ignore: "time" }));
   } else {
+    // pino-pretty is a development dependency: a production image asked for "pretty" logs JSON.
     destination = pino.destination({ dest: 1, sync: false });
     logger = pino(options, destination);
   }
