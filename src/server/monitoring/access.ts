@@ -1,6 +1,6 @@
 /**
- * The request observer: wraps the server's request listener and, when a response is finished, counts it
- * (metrics.ts) and writes one access line (log.ts). One listener on `finish` per request, nothing in the
+ * The request observer: wraps the server's request listener and, when a response is done (or abandoned),
+ * counts it (metrics.ts) and writes one access line (log.ts). One listener per request, nothing in the
  * answer's path.
  *
  * The access line holds: request id, method, practice, host, path (never the query string: it can carry
@@ -75,7 +75,8 @@ export function observeRequests(listener: RequestListener, opts: ObserveOptions)
     const written = socket.bytesWritten;
     const id = log ? requestId(req.headers["x-request-id"]) : "";
     if (log) setRequestId(req, id);
-    res.once("finish", () => {
+    // "close", not "finish": a response the client abandoned is counted and logged too (aborted).
+    res.once("close", () => {
       const ms = performance.now() - start;
       const host = req.headers.host;
       const practice = practiceOf(host);
@@ -93,6 +94,7 @@ export function observeRequests(listener: RequestListener, opts: ObserveOptions)
           cache: result,
           ms: Math.round(ms * 100) / 100,
           bytes: socket.bytesWritten - written,
+          ...(res.writableFinished ? {} : { aborted: true }),
         });
       }
     });

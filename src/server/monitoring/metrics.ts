@@ -192,10 +192,24 @@ export function stopMetrics(): void {
 
 export const metricsEnabled = () => enabled;
 
+/**
+ * The children of the request series, by label values: prom-client hashes a label object on every call,
+ * a Map lookup is cheaper on the hit path (bounded: practices x results x status classes).
+ */
+const requestChildren = new Map<string, { count: ReturnType<typeof requests.labels>; duration: ReturnType<typeof requestDuration.labels> }>();
+
 export function recordRequest(code: string | null, result: string, status: number, ms: number): void {
   if (!enabled) return;
-  requests.inc({ practice: practiceLabel(code), result, status: `${Math.floor(status / 100)}xx` });
-  requestDuration.observe({ result }, seconds(ms));
+  const practice = practiceLabel(code);
+  const klass = status >= 100 && status < 600 ? `${Math.floor(status / 100)}xx` : "other";
+  const key = `${practice}\u0000${result}\u0000${klass}`;
+  let child = requestChildren.get(key);
+  if (!child) {
+    child = { count: requests.labels(practice, result, klass), duration: requestDuration.labels(result) };
+    requestChildren.set(key, child);
+  }
+  child.count.inc();
+  child.duration.observe(seconds(ms));
 }
 
 /**
