@@ -9,20 +9,24 @@
  * script checks that nothing it started still listens afterwards.
  */
 import { spawn } from "node:child_process";
+import { get } from "node:http";
 
 const PORT = process.env.PORT ?? "3000";
 const BACKEND = process.env.DEMO_BACKEND_PORT ?? "4000";
 const METRICS = process.env.METRICS_PORT ?? "9464";
 const LIMIT_S = 15;
 
-async function answers(url: string, host?: string): Promise<boolean> {
-  try {
-    const res = await fetch(url, { headers: host ? { host } : {}, signal: AbortSignal.timeout(5000) });
-    await res.arrayBuffer();
-    return res.status === 200;
-  } catch {
-    return false;
-  }
+/** Whether a GET answers 200 (node:http: fetch would not send our Host header). */
+function answers(url: string, host?: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = get(url, { headers: host ? { host } : {}, timeout: 5000 }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode === 200));
+      res.on("error", () => resolve(false));
+    });
+    req.on("timeout", () => req.destroy());
+    req.on("error", () => resolve(false));
+  });
 }
 
 async function listening(port: string): Promise<boolean> {
@@ -63,6 +67,9 @@ async function once(label: string): Promise<number> {
     const seconds = (performance.now() - started) / 1000;
     const rebuilt = !output.includes("Build up to date");
     console.log(`${label}: ready in ${seconds.toFixed(1)} s (${rebuilt ? "built" : "build reused"})`);
+    // A start that is quick but shouts (a probe warning, curl noise) is not what someone trying it should see.
+    const noise = output.split("\n").filter((l) => /\[warn\]|\[error\]|curl: \(/.test(l));
+    if (noise.length) throw new Error(`${label}: the start printed warnings:\n${noise.join("\n")}`);
     return seconds;
   } finally {
     stopGroup("SIGINT");
