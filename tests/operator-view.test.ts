@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, type Frontend } from "./support/frontend";
 import type { DemoBackend } from "./support/demo-backend";
-import { get, revalidate, startPair } from "./support/cache";
+import { get, renderId, revalidate, startPair } from "./support/cache";
 import { http } from "./support/http";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -183,11 +183,13 @@ describe("the operator's commands", () => {
 
   it("purge a practice (its site tag) or a tag; refuse an unknown practice or a malformed tag with a 400", async () => {
     await get(frontend.url, DUPONT, "/");
-    expect((await get(frontend.url, DUPONT, "/")).xcache).toBe("HIT");
+    const before = await get(frontend.url, DUPONT, "/");
+    expect(before.xcache).toBe("HIT");
     const purged = await fetch(internal("/ops/purge?practice=dupont"), { method: "POST" });
     expect(purged.status).toBe(200);
-    expect(await purged.json()).toMatchObject({ purged: true, tags: ["site:dupont"] });
-    expect((await get(frontend.url, DUPONT, "/")).xcache).not.toBe("HIT");
+    expect(await purged.json()).toMatchObject({ purged: true, tags: ["site:dupont"], invalidated: expect.any(Number) });
+    // Rendered again (at once in the background, or for this request): another render's container id.
+    expect(renderId((await get(frontend.url, DUPONT, "/")).text)).not.toBe(renderId(before.text));
 
     const byTag = await fetch(internal("/ops/purge?tag=site:dupont:page:tarifs"), { method: "POST" });
     expect(await byTag.json()).toMatchObject({ purged: true, tags: ["site:dupont:page:tarifs"] });
@@ -199,6 +201,7 @@ describe("the operator's commands", () => {
 
   it("npm run ops: practices as a table, cache, purge a practice; a wrong command says how to use it", async () => {
     await get(frontend.url, DUPONT, "/");
+    const before = await get(frontend.url, DUPONT, "/");
     const practices = await ops(["practices"]);
     expect(practices.code, practices.out).toBe(0);
     expect(practices.out).toMatch(/^PRACTICE\s+STATE\s+PREVIEW HOST\s+CACHED PAGES\s+LAST RENDER\s+LAST BACKEND ERROR$/m);
@@ -209,7 +212,7 @@ describe("the operator's commands", () => {
     const purge = await ops(["purge", "dupont"]);
     expect(purge.code, purge.out).toBe(0);
     expect(JSON.parse(purge.out)).toMatchObject({ purged: true, tags: ["site:dupont"] });
-    expect((await get(frontend.url, DUPONT, "/")).xcache).not.toBe("HIT");
+    expect(renderId((await get(frontend.url, DUPONT, "/")).text)).not.toBe(renderId(before.text));
     const unknown = await ops(["purge", "nobody"]);
     expect(unknown.code).toBe(1);
     expect(unknown.out).toContain('no practice \\"nobody\\" in the practice list');
