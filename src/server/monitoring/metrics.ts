@@ -37,15 +37,30 @@ export function practiceLabel(code: string | null | undefined): string {
 
 const seconds = (ms: number) => ms / 1000;
 
+interface Tally {
+  labels: { practice: string; result: string; status: string };
+  n: number;
+  reported: number;
+}
+const requestTallies: Tally[] = [];
+const requestTallyIndex = new Map<string, Map<string, Tally[]>>();
+
 export const requests = new client.Counter({
   name: "frontend_http_requests_total",
   help: "Requests answered, by practice, cache result (HIT, STALE, MISS, 404, NONE: not a cacheable page) and status class",
   labelNames: ["practice", "result", "status"] as const,
   registers: [registry],
+  // Tallied on the request path in plain numbers (recordRequest), handed over here.
+  collect() {
+    for (const tally of requestTallies) {
+      if (tally.n > tally.reported) this.inc(tally.labels, tally.n - tally.reported);
+      tally.reported = tally.n;
+    }
+  },
 });
 export const requestDuration = new client.Histogram({
   name: "frontend_http_request_duration_seconds",
-  help: "Time from the request to the last byte handed to the socket, by cache result",
+  help: "Time from the request to the last byte handed to the socket, by cache result (every result but HIT)",
   labelNames: ["result"] as const,
   buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   registers: [registry],
@@ -193,23 +208,29 @@ export function stopMetrics(): void {
 export const metricsEnabled = () => enabled;
 
 /**
- * The children of the request series, by label values: prom-client hashes a label object on every call,
- * a Map lookup is cheaper on the hit path (bounded: practices x results x status classes).
+ * Requests are tallied in plain numbers and handed to prom-client when it is scraped: prom-client hashes
+ * the label set on every inc(), children included, which measured 2.6 µs per request on this machine, more
+ * than the 3% the hit path may spend on metrics. A HIT's duration is not observed for the same reason (its
+ * time is the proxy's to measure); every other result's is.
  */
-const requestChildren = new Map<string, { count: ReturnType<typeof requests.labels>; duration: ReturnType<typeof requestDuration.labels> }>();
 
 export function recordRequest(code: string | null, result: string, status: number, ms: number): void {
   if (!enabled) return;
   const practice = practiceLabel(code);
-  const klass = status >= 100 && status < 600 ? `${Math.floor(status / 100)}xx` : "other";
-  const key = `${practice}\u0000${result}\u0000${klass}`;
-  let child = requestChildren.get(key);
-  if (!child) {
-    child = { count: requests.labels(practice, result, klass), duration: requestDuration.labels(result) };
-    requestChildren.set(key, child);
+  // Nested maps and a status-class index: no string is built per request.
+  let byResult = requestTallyIndex.get(practice);
+  if (!byResult) requestTallyIndex.set(practice, (byResult = new Map()));
+  let byClass = byResult.get(result);
+  if (!byClass) byResult.set(result, (byClass = []));
+  const index = status >= 100 && status < 600 ? (status / 100) | 0 : 0;
+  let tally = byClass[index];
+  if (!tally) {
+    tally = { labels: { practice, result, status: index ? `${index}xx` : "other" }, n: 0, reported: 0 };
+    byClass[index] = tally;
+    requestTallies.push(tally);
   }
-  child.count.inc();
-  child.duration.observe(seconds(ms));
+  tally.n++;
+  if (result !== "HIT") requestDuration.observe({ result }, seconds(ms));
 }
 
 /**
