@@ -5,7 +5,7 @@
  * data; the operator's commands list the practices, show the cache and purge a practice or a tag.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, type Frontend } from "./support/frontend";
+import { freePort, startFrontend, type Frontend } from "./support/frontend";
 import type { DemoBackend } from "./support/demo-backend";
 import { get, renderId, revalidate, startPair } from "./support/cache";
 import { http } from "./support/http";
@@ -145,6 +145,17 @@ describe("the access log", () => {
     await get(frontend.url, DUPONT, "/tarifs/", { headers: { "x-request-id": "x".repeat(65) } });
     await expect.poll(() => accessLines().filter((l) => l.path === "/tarifs/").length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
     expect(raw).not.toContain("x".repeat(65));
+  });
+
+  it("ACCESS_LOG=off drops the access lines alone: the other lines stay JSON", async () => {
+    const quiet = await startFrontend({ backendUrl: backend.url, env: { ACCESS_LOG: "off" } });
+    try {
+      expect((await get(quiet.url, DUPONT, "/tarifs/")).status).toBe(200);
+    } finally {
+      await quiet.stop(); // the log is flushed on shutdown: the output is complete after this
+    }
+    expect(quiet.output()).toMatch(/^\{"level":30,.*"msg":"frontend listening on /m);
+    expect(quiet.output()).not.toContain('"msg":"access"');
   });
 
   it("holds none of a contact message's personal data, and the relay is counted", async () => {

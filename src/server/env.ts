@@ -168,6 +168,8 @@ const envSchema = z.object({
   METRICS_HOST: z.preprocess(emptyToUndefined, z.string().trim().default("127.0.0.1")),
   /** json: one JSON object per line (containers, production); pretty: for people (make demo, make dev); off. */
   LOG_FORMAT: z.preprocess(emptyToUndefined, z.enum(["json", "pretty", "off"], { error: "must be json, pretty or off" }).default("json")),
+  /** One access line per request (on) or none (off: the proxy logs requests already; it costs the hit path). */
+  ACCESS_LOG: z.preprocess(emptyToUndefined, z.enum(["on", "off"], { error: "must be on or off" }).default("on")),
   /** Build-time constants, also read by the build pre-pass and the security headers. */
   BUILD_API_URL: optionalHttpUrl,
   BUILD_CMS_ORIGIN: optionalHttpUrl,

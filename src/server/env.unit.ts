@@ -110,5 +110,6 @@ describe("the operator's view settings", () => {
     expect(problemsOf({ ...valid, METRICS_PORT: "metrics" })).toEqual(["METRICS_PORT must be a whole number (0: off)"]);
     expect(problemsOf({ ...valid, METRICS_PORT: "70000" })).toEqual(["METRICS_PORT must be at most 65535"]);
     expect(problemsOf({ ...valid, LOG_FORMAT: "xml" })).toEqual(["LOG_FORMAT must be json, pretty or off"]);
+    expect(problemsOf({ ...valid, ACCESS_LOG: "yes" })).toEqual(["ACCESS_LOG must be on or off"]);
   });
 });

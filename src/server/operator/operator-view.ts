@@ -20,7 +20,7 @@ export interface OperatorView {
 
 export async function startOperatorView(services: Services): Promise<OperatorView> {
   const { env, pageCache, pool, shared, hostRules } = services;
-  const log = getLogger();
+  const log = env.ACCESS_LOG === "on" ? getLogger() : null;
   const codes = hostRules.registry.practices.map((p) => p.code);
   setPractices(codes);
   let server: Server | undefined;
