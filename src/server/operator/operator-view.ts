@@ -7,7 +7,7 @@ import type { RequestListener, Server } from "node:http";
 import type { Services } from "../services";
 import { resolveHost } from "../tenancy";
 import { observeRequests } from "../monitoring/access";
-import { flushLog, getLogger } from "../monitoring/log";
+import { flushLog, getAccessLogger } from "../monitoring/log";
 import { setPractices, startMetrics } from "../monitoring/metrics";
 import { startMetricsServer } from "./metrics-server";
 import { reportWarning } from "../monitoring";
@@ -20,7 +20,7 @@ export interface OperatorView {
 
 export async function startOperatorView(services: Services): Promise<OperatorView> {
   const { env, pageCache, pool, shared, hostRules } = services;
-  const log = env.ACCESS_LOG === "on" ? getLogger() : null;
+  const log = env.ACCESS_LOG === "on" ? getAccessLogger() : null;
   const codes = hostRules.registry.practices.map((p) => p.code);
   setPractices(codes);
   let server: Server | undefined;
