@@ -28,6 +28,9 @@ demo: install ## Run the product on the demo content backend with the demo pract
 demo-cluster: install chromium ## Two instances sharing a Redis behind nginx, on the demo backend
 	bash ops/demo-cluster.sh
 
+demo-twice: install ## make demo twice in a row: the second must be ready in < 15 s (slow: the first may build)
+	npx tsx scripts/demo-twice.ts
+
 dev: install ## Vite dev server on port 3000 against the demo backend
 	bash ops/demo.sh --dev
 
@@ -49,7 +52,7 @@ bench: build ## Benchmarks (figures printed side by side)
 soak: build ## Two instances on one Redis under edits and backend faults for 3 minutes (npm run soak)
 	npm run soak
 
-.PHONY: help install chromium build demo demo-cluster dev test lint bench soak
+.PHONY: help install chromium build demo demo-cluster demo-twice dev test lint bench soak
 
 ENV ?=
 REF ?=

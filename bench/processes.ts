@@ -63,9 +63,14 @@ export async function startFrontendProcess(backendUrl: string, env: Record<strin
       BACKEND_API_URL: `${backendUrl}/api/v1/websites`,
       REVALIDATION_SECRET: SECRET,
       PREPASS_DIR: "tmp/bench-no-prepass",
+      // Several servers at once (the cluster sections) must not share the internal port's default, and an
+      // access line per request would fill this process's memory: both off unless a section asks (bench/operator-view.ts).
+      METRICS_PORT: "0",
+      LOG_FORMAT: "off",
       ...env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    // QUIET_STDOUT: the access log goes to /dev/null, as a container runtime's log pipe would take it.
+    stdio: ["ignore", env.QUIET_STDOUT ? "ignore" : "pipe", "pipe"],
   });
   const { output, stop } = track(child);
   const url = `http://127.0.0.1:${port}`;

@@ -10,6 +10,7 @@
  *                                                                   target: < 30 s, the pool faster
  *   (g)-(j) several instances on one Redis: bench/cluster.ts
  *   (k) noisy neighbour: hits during another practice's storm       (bench/noisy-neighbour.ts)
+ *   (l) HIT throughput with metrics (and the access log) on vs off  target: >= 97% (bench/operator-view.ts)
  *
  * Every server, the demo backend and the load generator run as separate processes on loopback; on a
  * two-core machine they compete for the same cores, which the printout says next to the figures.
@@ -46,6 +47,7 @@ import {
 import { agent, get } from "../tests/support/cache";
 import { inspectorUrl, memoryAfterGc } from "./inspect";
 import { noisyNeighbour } from "./noisy-neighbour";
+import { operatorViewCost } from "./operator-view";
 
 const WORK = resolve("tmp/bench");
 /** (f) alternates the main thread and the pool this many rounds each. */
@@ -289,6 +291,7 @@ async function main() {
     if (wanted("f")) await prepassTime(backend);
     await clusterSections(backend, wanted);
     if (wanted("k")) await noisyNeighbour(backend, (code) => pathsOf(backend, code), note, fmt);
+    if (wanted("l")) await operatorViewCost(backend);
   } finally {
     for (const p of procs.reverse()) await p.stop();
   }

@@ -60,7 +60,7 @@ build_if_changed
 
 export CACHE_URL="redis://127.0.0.1:${REDIS_PORT}/8"
 for port in "$PORT_A" "$PORT_B"; do
-  PORT="$port" node server/entry.express.js > "$WORK/instance-$port.log" 2>&1 &
+  PORT="$port" METRICS_PORT="$((port + 10000))" node server/entry.express.js > "$WORK/instance-$port.log" 2>&1 &
   pids+=($!)
 done
 for port in "$PORT_A" "$PORT_B"; do

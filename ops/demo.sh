@@ -16,6 +16,9 @@ export BACKEND_API_URL="${backend_origin}/api/v1/websites" BUILD_API_URL="${back
 export BUILD_CMS_ORIGIN="$backend_origin"
 export FRONTEND_URL="http://127.0.0.1:${PORT}"
 export FRONTEND_REVALIDATION_SECRET="$REVALIDATION_SECRET"
+# For people: the JSON log lines printed readable (pino-pretty); containers keep JSON (LOG_FORMAT=json).
+export LOG_FORMAT="${LOG_FORMAT:-pretty}"
+export METRICS_PORT="${METRICS_PORT:-9464}"
 # shellcheck source=ops/demo-build.sh
 source ops/demo-build.sh
 
@@ -38,9 +41,19 @@ trap 'exit 130' INT TERM
 
 DEMO_BACKEND_PORT="$DEMO_BACKEND_PORT" node --import tsx ops/demo-backend/main.ts &
 pids+=($!)
+backend_pid=$!
+# With the build in place, the server starts beside the backend instead of after it (both take seconds to
+# load): a second `make demo` is ready sooner. It becomes ready once its probe finds the backend.
+server_started=""
+if [[ "${1:-}" != "--dev" ]] && build_is_current; then
+  echo "Build up to date (nothing changed since the last demo build): not rebuilding."
+  node server/entry.express.js &
+  pids+=($!)
+  server_started=1
+fi
 for _ in $(seq 1 100); do
   curl -fs -o /dev/null "${backend_origin}/api/v1/websites/sites/dupont/config/" 2>/dev/null && break
-  kill -0 "${pids[0]}" 2>/dev/null || { echo "The demo backend exited before answering." >&2; exit 1; }
+  kill -0 "$backend_pid" 2>/dev/null || { echo "The demo backend exited before answering." >&2; exit 1; }
   sleep 0.1
 done
 
@@ -57,17 +70,23 @@ print_urls() {
     fi
   done
   echo "Demo backend admin API: ${backend_origin}/admin/  (see README)"
+  if [[ "${1:-}" != "--dev" && "$METRICS_PORT" != "0" ]]; then
+    echo "Metrics: http://127.0.0.1:${METRICS_PORT}/metrics   operator: npm run ops -- practices|cache|purge <code>"
+  fi
   echo
 }
 
 if [[ "${1:-}" == "--dev" ]]; then
-  print_urls
+  print_urls --dev
   node node_modules/vite/bin/vite.js --mode ssr --port "$PORT" --host 0.0.0.0 &
+  pids+=($!)
+elif [[ -n "$server_started" ]]; then
+  print_urls
 else
   build_if_changed
   print_urls
   node server/entry.express.js &
+  pids+=($!)
 fi
-pids+=($!)
 # Ends when any child ends (the server exiting stops the backend too, through the EXIT trap).
 wait -n "${pids[@]}"

@@ -18,6 +18,8 @@ import { watchBackendUntilUp } from "./server/backend/probe";
 import { applyServerLimits, serverOptions } from "./server/http/server-limits";
 import { installProcessGuard } from "./server/monitoring/process-guard";
 import { reportStartWarnings } from "./server/start-warnings";
+import { startOperatorView } from "./server/operator/operator-view";
+import { startLog } from "./server/monitoring/log";
 import type { RenderPlatform } from "./server/render/context";
 
 declare global {
@@ -39,16 +41,20 @@ async function start() {
     process.exit(1);
   }
   const { env, pageCache, shared } = services;
+  // JSON lines from here on (LOG_FORMAT; monitoring/log.ts), the start warnings included.
+  await startLog(env.LOG_FORMAT);
   // Error tracking first, so that the start warnings below reach it.
   await initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
   reportStartWarnings(env, services.redirects.warnings);
+  // The JSON log, the metrics and the operator's commands on the internal port (METRICS_PORT).
+  const view = await startOperatorView(services);
   // Several instances (CACHE_URL): warm from the shared store instead of the pre-pass, whose pages carry
   // no tag versions and could predate an edit the other instances already acknowledged.
   if (shared) shared.start();
   else seedFromPrepass(pageCache, env);
   const lifecycle = new Lifecycle();
   const distDir = join(fileURLToPath(import.meta.url), "..", "..", "dist");
-  const server = applyServerLimits(createServer(serverOptions(), createApp({ services, distDir, lifecycle })));
+  const server = applyServerLimits(createServer(serverOptions(), view.observe(createApp({ services, distDir, lifecycle }))));
   // Uncaught exception: reported, then exit for the supervisor to restart; stray rejections: reported.
   installProcessGuard({
     report: reportError,
@@ -82,6 +88,7 @@ async function start() {
   const shutdown = () =>
     void lifecycle.shutdown(server, async () => {
       backend.stop();
+      view.close();
       await shared?.stop();
     });
   process.on("SIGTERM", shutdown);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_SECRET, runFrontendExpectingFailure, startFrontend, type Frontend } from "./support/frontend";
+import { DEFAULT_SECRET, logMessages, runFrontendExpectingFailure, startFrontend, type Frontend } from "./support/frontend";
 import { http } from "./support/http";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
 
@@ -119,8 +119,8 @@ describe("validation at start", () => {
     const f = await startFrontend({ backendUrl: backend.url, env: { MIGRATIONS_DIR: dir } });
     try {
       const file = join(dir, "dupont", "redirects.json");
-      expect(f.output()).toContain(`[warn] redirects: ${file} key "/vieux.html": redirect chain: /vieux.html -> /ancien/ -> /philosophie/; served as one 301 to /philosophie/`);
-      expect(f.output()).toContain(`[warn] redirects: ${file} key "/blog": target outside the site (https://blog.example.org/): not served`);
+      expect(logMessages(f.output())).toContain(`[warn] redirects: ${file} key "/vieux.html": redirect chain: /vieux.html -> /ancien/ -> /philosophie/; served as one 301 to /philosophie/`);
+      expect(logMessages(f.output())).toContain(`[warn] redirects: ${file} key "/blog": target outside the site (https://blog.example.org/): not served`);
       const res = await http(f.url, "www.cabinet-dupont.fr", "/vieux.html");
       expect([res.status, res.headers.location]).toEqual([301, "/philosophie/"]);
       expect((await http(f.url, "www.cabinet-dupont.fr", "/blog/")).status).toBe(404);

@@ -151,6 +151,25 @@ const envSchema = z.object({
       .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "must be 1-40 lower-case letters, digits and hyphens")
       .optional(),
   ),
+  /**
+   * The internal port of the metrics and the operator's commands (monitoring/metrics-server.ts); 0: off
+   * (no metrics recorded at all). Never the public port: nginx does not proxy it.
+   */
+  METRICS_PORT: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, "must be a whole number (0: off)")
+      .transform(Number)
+      .pipe(z.number().int().max(65535, "must be at most 65535"))
+      .default(9464),
+  ),
+  /** The address the internal port listens on: loopback, or the container's own network address. */
+  METRICS_HOST: z.preprocess(emptyToUndefined, z.string().trim().default("127.0.0.1")),
+  /** json: one JSON object per line (containers, production); pretty: for people (make demo, make dev); off. */
+  LOG_FORMAT: z.preprocess(emptyToUndefined, z.enum(["json", "pretty", "off"], { error: "must be json, pretty or off" }).default("json")),
+  /** One access line per request (on) or none (off: the proxy logs requests already; it costs the hit path). */
+  ACCESS_LOG: z.preprocess(emptyToUndefined, z.enum(["on", "off"], { error: "must be on or off" }).default("on")),
   /** Build-time constants, also read by the build pre-pass and the security headers. */
   BUILD_API_URL: optionalHttpUrl,
   BUILD_CMS_ORIGIN: optionalHttpUrl,

@@ -98,3 +98,18 @@ describe("the endpoints' variables", () => {
     expect(problemsOf({ ...valid, CONTACT_RATE_WINDOW_S: "10m" })).toEqual(["CONTACT_RATE_WINDOW_S must be a whole number"]);
   });
 });
+
+describe("the operator's view settings", () => {
+  it("default to metrics on port 9464 on loopback and JSON logs; METRICS_PORT=0 is off", () => {
+    const env = parseEnv(valid);
+    expect([env.METRICS_PORT, env.METRICS_HOST, env.LOG_FORMAT]).toEqual([9464, "127.0.0.1", "json"]);
+    expect(parseEnv({ ...valid, METRICS_PORT: "0", LOG_FORMAT: "pretty" })).toMatchObject({ METRICS_PORT: 0, LOG_FORMAT: "pretty" });
+  });
+
+  it("refuse a port that is not one and a log format that does not exist, by name", () => {
+    expect(problemsOf({ ...valid, METRICS_PORT: "metrics" })).toEqual(["METRICS_PORT must be a whole number (0: off)"]);
+    expect(problemsOf({ ...valid, METRICS_PORT: "70000" })).toEqual(["METRICS_PORT must be at most 65535"]);
+    expect(problemsOf({ ...valid, LOG_FORMAT: "xml" })).toEqual(["LOG_FORMAT must be json, pretty or off"]);
+    expect(problemsOf({ ...valid, ACCESS_LOG: "yes" })).toEqual(["ACCESS_LOG must be on or off"]);
+  });
+});

@@ -31,6 +31,7 @@ import { targetRenderer } from "./render-pool/target";
 import type { WorkerRenders } from "./render-pool/worker";
 import { loadRedirects } from "./redirects/map";
 import type { AppServices } from "./http/app";
+import { countedContact } from "./monitoring/metrics";
 
 export interface Services extends AppServices, RequestServices {
   /** How the page cache renders: in the render pool's workers, or in this thread (render-pool/renderer.ts). */
@@ -68,7 +69,7 @@ export function createRequestServices(env: Env, opts: { dev?: boolean; worker?: 
   return {
     ...services,
     contact: {
-      send: (code, submission) => postContact(http, code, submission),
+      send: (code, submission) => countedContact(code, () => postContact(http, code, submission)),
       limiter: createRateLimiter({ limit: env.CONTACT_RATE_LIMIT, windowMs: env.CONTACT_RATE_WINDOW_S * 1000 }),
     },
     media: createMediaProxy((path, method) => getMedia(mediaOrigin, path, method)),

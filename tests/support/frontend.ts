@@ -22,6 +22,24 @@ export interface Frontend {
   kill: (signal: NodeJS.Signals) => Promise<number | null>;
 }
 
+/**
+ * The messages of a server's output: a JSON log line (LOG_FORMAT=json, monitoring/log.ts) as its `msg`,
+ * any other line as it is. For assertions on a message's exact text, quotes included.
+ */
+export function logMessages(output: string): string {
+  return output
+    .split("\n")
+    .map((line) => {
+      if (!line.startsWith("{")) return line;
+      try {
+        return String((JSON.parse(line) as { msg?: unknown }).msg ?? line);
+      } catch {
+        return line;
+      }
+    })
+    .join("\n");
+}
+
 export const DEFAULT_SECRET = "integration-test-revalidation-secret";
 
 export async function freePort(): Promise<number> {
@@ -50,6 +68,8 @@ export async function startFrontend(opts: { backendUrl: string; env?: Record<str
       BACKEND_API_URL: `${opts.backendUrl}/api/v1/websites`,
       REVALIDATION_SECRET: DEFAULT_SECRET,
       BUILD_CMS_ORIGIN: opts.backendUrl,
+      // The internal port's default (9464) would be shared by every test's server: off unless a test asks.
+      METRICS_PORT: "0",
       ...opts.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -83,7 +103,8 @@ export async function startFrontend(opts: { backendUrl: string; env?: Record<str
       child.kill("SIGUSR2");
       const deadline = Date.now() + 5000;
       for (;;) {
-        const line = /\[stats\] (.*)\n/.exec(output.slice(seen))?.[1];
+        // A JSON log line (LOG_FORMAT=json) ends the message with a quote.
+        const line = /\[stats\] ([^"\n]*)["\n]/.exec(output.slice(seen))?.[1];
         if (line) return Object.fromEntries(line.split(" ").map((f) => [f.split("=")[0], Number(f.split("=")[1])]));
         if (Date.now() > deadline) throw new Error("no [stats] line within 5 s");
         await new Promise((r) => setTimeout(r, 50));

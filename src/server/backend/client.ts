@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import { siteTag, pageTag, sitePageTag, pageListTags } from "./tags";
 import { getJson, type HttpOptions } from "./http";
+import { timedBackendCall } from "../monitoring/metrics";
 import {
   jobsSchema,
   navSchema,
@@ -34,7 +35,8 @@ export type Reader = <T extends z.ZodType>(
 ) => Promise<z.output<T>>;
 
 export function directReader(http: HttpOptions): Reader {
-  return (endpoint, schema) => getJson(http, endpoint, schema);
+  // Timed here, below the read cache: only real calls to the backend are counted (monitoring/metrics.ts).
+  return (endpoint, schema) => timedBackendCall(endpoint, () => getJson(http, endpoint, schema));
 }
 
 const enc = encodeURIComponent;

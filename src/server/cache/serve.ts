@@ -5,6 +5,7 @@
  */
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { identityBody, type PageEntry } from "./entry";
+import { markCacheResult } from "../monitoring/request-marks";
 
 export type CacheStatus = "HIT" | "STALE" | "MISS";
 export type Encoding = "br" | "gzip" | "identity";
@@ -70,6 +71,8 @@ export function writeEntry(
   stackHeaders: readonly string[] | null,
   now = Date.now(),
 ): void {
+  // For the access line and the metrics: these headers go out as a raw list getHeader cannot read.
+  markCacheResult(res, status);
   const age = String(Math.max(0, Math.floor((now - entry.renderedAt) / 1000)));
   const compressed = entry.br !== null;
   // A practice's cached 404 page (cache/not-found.ts) keeps its status, and is never a 304.

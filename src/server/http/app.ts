@@ -14,7 +14,6 @@
  * step 0 sets (security headers, noindex). Every long-lived object comes from the services
  * (src/server/services.ts builds them); this file builds none and says which it uses (AppServices).
  */
-import { recordNotFound } from "../cache/not-found-watch";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { RequestListener } from "node:http";
 import compression from "compression";
@@ -25,6 +24,9 @@ import type { PageCache } from "../cache/page-cache";
 import type { RenderRequest } from "../render/render";
 import { sendFetchResponse, toFetchRequest } from "./express-bridge";
 import { reportError } from "../monitoring";
+import { recordNotFound } from "../cache/not-found-watch";
+import { timedInvalidation } from "../monitoring/metrics";
+import { requestIdOf } from "../monitoring/request-marks";
 import { isIndexable } from "../site/indexing";
 import { everyResponseHeaders, responseHeadersMiddleware } from "./security-headers";
 import { cmsOrigin } from "../build-constants";
@@ -92,7 +94,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   const revalidate = revalidateHandlers({
     secret: env.REVALIDATION_SECRET,
     bodyOf,
-    invalidate: services.invalidate,
+    invalidate: (tags) => timedInvalidation(() => services.invalidate(tags)),
   });
   app.post("/webhooks/revalidate/", revalidate.webhook);
   app.post("/api/revalidate", revalidate.api);
@@ -154,7 +156,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   });
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    reportError(error, { path: req.originalUrl });
+    reportError(error, { path: req.originalUrl, requestId: requestIdOf(req) });
     if (res.headersSent) {
       res.destroy();
       return;

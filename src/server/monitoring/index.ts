@@ -9,6 +9,7 @@
 import type * as SentryModule from "@sentry/node";
 import { KEPT_REQUEST_HEADERS, scrubBreadcrumb, scrubEvent } from "./scrub";
 import { createWarningThrottle } from "./throttle";
+import { getLogger } from "./log";
 
 let sentry: typeof SentryModule | undefined;
 const warnings = createWarningThrottle();
@@ -45,7 +46,10 @@ export async function initMonitoring(dsn: string | undefined, environment: strin
 
 export function reportError(error: unknown, context: Record<string, unknown> = {}): void {
   const message = error instanceof Error ? error.message : String(error);
-  console.error(`[error] ${message}`, context);
+  // One JSON line with the context as a field (log.ts), or the plain line before the log is started.
+  const log = getLogger();
+  if (log) log.error({ context }, `[error] ${message}`);
+  else console.error(`[error] ${message}`, context);
   if (!sentry) return;
   // Throttled like warnings, by kind and message: a backend fault under load sent one event per request.
   const { send, suppressed } = errors.take(`${error instanceof Error ? error.name : "error"}: ${message}`);
@@ -53,7 +57,9 @@ export function reportError(error: unknown, context: Record<string, unknown> = {
 }
 
 export function reportWarning(message: string, context: Record<string, unknown> = {}): void {
-  console.warn(`[warn] ${message}`, context);
+  const log = getLogger();
+  if (log) log.warn({ context }, `[warn] ${message}`);
+  else console.warn(`[warn] ${message}`, context);
   if (!sentry) return;
   const { send, suppressed } = warnings.take(message);
   if (send) sentry.captureMessage(message, { level: "warning", extra: { ...context, ...(suppressed ? { suppressed } : {}) } });

@@ -20,6 +20,7 @@ import { Admission } from "./admission";
 import type { RenderPool } from "./main";
 import { fromWire } from "./protocol";
 import { renderChecked, targetRenderer } from "./target";
+import { measuredRender } from "../monitoring/metrics";
 
 /** What the page cache is given to render with (its options), and what the pre-pass and the server use. */
 export interface CacheRenderer extends Pick<PageCacheOptions, "render" | "promote" | "invalidateData" | "concurrency" | "refreshBudget"> {
@@ -101,7 +102,9 @@ function admitted(concurrency: number, render: (target: CacheTarget) => ReturnTy
     maxWaitMs: MAX_WAIT_MS,
   });
   return {
-    render: ((target, priority = "visitor") => admission.run(target.code, target.key, priority, () => render(target))) as RenderTarget,
+    // Queue wait, queue depth and render time measured here, on the main thread (monitoring/metrics.ts).
+    render: ((target, priority = "visitor") =>
+      measuredRender(target.code, (start) => admission.run(target.code, target.key, priority, start), () => render(target))) as RenderTarget,
     promote: (target: CacheTarget) => admission.promote(target.code, target.key),
     refreshBudget: REFRESH_BUDGET,
   };

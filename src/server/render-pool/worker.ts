@@ -11,6 +11,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { setPriority } from "node:os";
 import { getEnv, type Env } from "../env";
 import { initMonitoring } from "../monitoring";
+import { startLog } from "../monitoring/log";
 import { encodeSync, isStorable } from "../cache/entry";
 import type { RenderTarget } from "../cache/page-cache";
 import type { PathLookups } from "../site/path-index";
@@ -30,6 +31,8 @@ export function startRenderWorker(build: (env: Env) => WorkerRenders): void {
   lowerThreadPriority(workerData as RenderWorkerData);
   const env = getEnv();
   void initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
+  // This thread's lines as JSON too (its own copy of monitoring/log.ts).
+  void startLog(env.LOG_FORMAT);
   const { render, paths, readCache } = build(env);
   // Broadcasts are applied synchronously, as they arrive: a task posted after one starts after it.
   port.on("message", (message: ToWorker) => {

@@ -6,6 +6,7 @@
  */
 import { createClient, RESP_TYPES } from "redis";
 import { reportError } from "../../monitoring";
+import { recordSharedRoundTrip } from "../../monitoring/metrics";
 
 type Client = ReturnType<typeof createClient>;
 const BUFFERS = { [RESP_TYPES.BLOB_STRING]: Buffer } as const;
@@ -70,10 +71,14 @@ export class RedisLink {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new RedisUnavailable(`Redis did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
     });
+    const start = performance.now();
     try {
       const reply = this.commands.sendCommand(args, buffers ? { typeMapping: BUFFERS } : undefined);
-      return (await Promise.race([reply, timeout])) as T;
+      const value = (await Promise.race([reply, timeout])) as T;
+      recordSharedRoundTrip(true, performance.now() - start);
+      return value;
     } catch (error) {
+      recordSharedRoundTrip(false, performance.now() - start);
       if (error instanceof RedisUnavailable) this.failed(error);
       throw error instanceof RedisUnavailable ? error : new RedisUnavailable((error as Error).message);
     } finally {

@@ -1,0 +1,78 @@
+/**
+ * The structured log (pino): one JSON object per line on stdout, what a container's log collector parses.
+ * `LOG_FORMAT=pretty` (make demo, make dev) prints the same lines human-readable through pino-pretty, a
+ * development dependency loaded only then.
+ *
+ * Why an asynchronous destination for the access lines: one is written for every request, cache hits
+ * included; lines written while a write is in flight are joined into the next one instead of one system
+ * call each. No minimum length: a quiet server's lines must not wait in a buffer. What is buffered is
+ * flushed on shutdown (flushLog). Every other line is written synchronously (createLogger says why).
+ *
+ * Every other line of the process (console.log/warn/error: the start, the probe, the shared store, the
+ * `[stats]` line, a library's own) becomes a JSON line too (routeConsole): its text is the `msg`, unchanged
+ * but for JSON's escaping of quotes. The warnings the specification names keep their text.
+ */
+import pino, { type Logger } from "pino";
+import { formatWithOptions } from "node:util";
+
+export type LogFormat = "json" | "pretty" | "off";
+
+let logger: Logger | null = null;
+let accessLogger: Logger | null = null;
+let destination: ReturnType<typeof pino.destination> | null = null;
+
+export async function createLogger(format: LogFormat): Promise<Logger | null> {
+  if (format === "off") return (logger = accessLogger = null);
+  const options = { base: undefined, messageKey: "msg", timestamp: pino.stdTimeFunctions.isoTime };
+  const pretty = format === "pretty" ? await import("pino-pretty").then((m) => m.default, () => null) : null;
+  if (pretty) {
+    logger = accessLogger = pino(options, pretty({ colorize: true, translateTime: "HH:MM:ss.l", ignore: "time" }));
+  } else {
+    // pino-pretty is a development dependency: a production image asked for "pretty" logs JSON.
+    // Warnings, errors and the other lines are written at once (sync): they are rare, and a line that is
+    // on stdout when the call returns is what an operator (and a test) reading the log expects. Access
+    // lines, one per request, go through the asynchronous destination.
+    logger = pino(options, pino.destination({ dest: 1, sync: true }));
+    destination = pino.destination({ dest: 1, sync: false });
+    accessLogger = pino(options, destination);
+  }
+  return logger;
+}
+
+export function getLogger(): Logger | null {
+  return logger;
+}
+
+/** The access lines' logger (asynchronous writes), null when logging is off. */
+export function getAccessLogger(): Logger | null {
+  return accessLogger;
+}
+
+/** Writes what is buffered (before the process exits). */
+export function flushLog(): void {
+  try {
+    destination?.flushSync();
+  } catch {
+    /* not ready yet or already closed: nothing buffered to lose */
+  }
+}
+
+/** console.* through the logger, each call one line whatever it printed (objects inline, no line breaks). */
+export function routeConsole(target: Logger): void {
+  const at = (level: "info" | "warn" | "error") =>
+    (...args: unknown[]) => target[level](formatWithOptions({ breakLength: Infinity, compact: true, colors: false }, ...args));
+  console.log = at("info");
+  console.info = at("info");
+  console.warn = at("warn");
+  console.error = at("error");
+}
+
+/**
+ * The logger of a process or thread, and console routed through it: the server's main thread and each
+ * render worker call it once at start (a worker has its own copy of this module).
+ */
+export async function startLog(format: LogFormat): Promise<Logger | null> {
+  const created = await createLogger(format);
+  if (created) routeConsole(created);
+  return created;
+}

@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import { Worker } from "node:worker_threads";
+import {
+  backendKind,
+  measuredRender,
+  practiceLabel,
+  registry,
+  setPractices,
+  startMetrics,
+  stopMetrics,
+  MAX_PRACTICE_LABELS,
+  recordRequest,
+  lastBackendError,
+} from "./metrics";
+import { pathOnly, requestId } from "./access";
+
+startMetrics({ store: () => ({ keys: 7, bytes: 4096 }), pool: () => ({ workers: 2, replaced: 3 }), shared: () => null });
+setPractices(["dupont", "martin"]);
+
+async function value(name: string, labels: Record<string, string> = {}): Promise<number> {
+  // A histogram's _count and _sum are samples of the histogram, named by metricName.
+  const base = name.replace(/_(count|sum)$/, "");
+  const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name || m.name === base);
+  const sample = metric?.values.find(
+    (v) => ((v as { metricName?: string }).metricName ?? metric.name) === name && Object.entries(labels).every(([k, l]) => v.labels[k] === l),
+  );
+  return sample?.value ?? 0;
+}
+
+describe("practice labels", () => {
+  it("are codes of the practice list, anything else is \"other\"", () => {
+    expect(practiceLabel("dupont")).toBe("dupont");
+    expect(practiceLabel("/tarifs/")).toBe("other");
+    expect(practiceLabel(null)).toBe("other");
+  });
+
+  it("are capped however long the practice list", () => {
+    const codes = Array.from({ length: MAX_PRACTICE_LABELS + 10 }, (_, i) => `p${i}`);
+    setPractices(codes);
+    expect(practiceLabel("p0")).toBe("p0");
+    expect(practiceLabel(`p${MAX_PRACTICE_LABELS + 5}`)).toBe("other");
+    setPractices(["dupont", "martin"]);
+  });
+});
+
+describe("backend resource kinds", () => {
+  it.each([
+    ["/sites/", "sites"],
+    ["/sites/dupont/config/", "config"],
+    ["/sites/dupont/pages/", "pages"],
+    ["/sites/dupont/pages/soins-dentaires/", "page"],
+    ["/sites/dupont/contact/", "contact"],
+    ["/sites/dupont/whatever/", "other"],
+    ["/elsewhere", "other"],
+  ])("%s is %s (never the slug)", (endpoint, kind) => expect(backendKind(endpoint)).toBe(kind));
+});
+
+describe("renders through admission", () => {
+  it("count queue depth while waiting, the wait, the render time, and the outcome", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const okBefore = await value("frontend_renders_total", { outcome: "ok" });
+    const waitsBefore = await value("frontend_render_queue_wait_seconds_count");
+    const run = measuredRender("dupont", async (start) => {
+      await gate;
+      return start();
+    }, async () => "page");
+    expect(await value("frontend_render_queue_depth")).toBe(1);
+    release();
+    expect(await run).toBe("page");
+    expect(await value("frontend_render_queue_depth")).toBe(0);
+    expect(await value("frontend_renders_total", { outcome: "ok" })).toBe(okBefore + 1);
+    expect(await value("frontend_render_queue_wait_seconds_count")).toBe(waitsBefore + 1);
+    expect(await value("frontend_render_duration_seconds_count", { practice: "dupont" })).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a render refused before it started leaves the queue and counts as refused; one that failed as failed", async () => {
+    await expect(measuredRender("x", () => Promise.reject(new Error("queue full")), async () => 1)).rejects.toThrow("queue full");
+    expect(await value("frontend_render_queue_depth")).toBe(0);
+    expect(await value("frontend_renders_total", { outcome: "refused" })).toBeGreaterThanOrEqual(1);
+    await expect(measuredRender("x", (start) => start(), () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    expect(await value("frontend_renders_total", { outcome: "failed" })).toBeGreaterThanOrEqual(1);
+    expect(await value("frontend_render_queue_depth")).toBe(0);
+  });
+});
+
+describe("figures read on scrape", () => {
+  it("page store, workers alive and restarts come from their sources", async () => {
+    expect(await value("frontend_page_store_keys")).toBe(7);
+    expect(await value("frontend_page_store_bytes")).toBe(4096);
+    expect(await value("frontend_render_workers_alive")).toBe(2);
+    expect(await value("frontend_render_worker_restarts_total")).toBe(3);
+    expect(await value("frontend_shared_store_up")).toBe(-1);
+  });
+});
+
+describe("requests", () => {
+  it("are counted by practice, result and status class", async () => {
+    recordRequest("dupont", "HIT", 200, 0.4);
+    recordRequest("nobody", "404", 404, 1);
+    expect(await value("frontend_http_requests_total", { practice: "dupont", result: "HIT", status: "2xx" })).toBe(1);
+    expect(await value("frontend_http_requests_total", { practice: "other", result: "404", status: "4xx" })).toBe(1);
+  });
+});
+
+describe("a render worker's backend calls", () => {
+  it("reach the main thread's registry through the channel, with the practice's last error", async () => {
+    const before = await value("frontend_backend_requests_total", { kind: "config", outcome: "timeout" });
+    // A worker thread running the real module (through tsx), recording one failed read.
+    const worker = new Worker(
+      `import("tsx/esm/api").then(({ tsImport }) => tsImport(${JSON.stringify(new URL("./metrics.ts", import.meta.url).href)}, ${JSON.stringify(import.meta.url)})).then((m) => m.recordBackendCall("/sites/dupont/config/", "timeout", 12))`,
+      { eval: true },
+    );
+    try {
+      await expect.poll(() => value("frontend_backend_requests_total", { kind: "config", outcome: "timeout" }), { timeout: 10_000 }).toBe(before + 1);
+      expect(lastBackendError.get("dupont")).toMatchObject({ outcome: "timeout", kind: "config" });
+    } finally {
+      await worker.terminate();
+    }
+  });
+});
+
+describe("access line helpers", () => {
+  it("drop the query string and bound the path", () => {
+    expect(pathOnly("/contact/?email=a%40b.org")).toBe("/contact/");
+    expect(pathOnly(`/${"a".repeat(500)}`).length).toBeLessThanOrEqual(201);
+  });
+
+  it("keep a short token X-Request-Id, generate one otherwise", () => {
+    expect(requestId("abc-123_x.y")).toBe("abc-123_x.y");
+    for (const bad of ["a b", "x".repeat(65), "<script>", undefined, ["a", "b"]]) {
+      const id = requestId(bad as string | undefined);
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-z]+$/);
+    }
+  });
+});
+
+process.on("exit", stopMetrics);

@@ -1,0 +1,64 @@
+/**
+ * Wiring of what an operator sees, for the server entry (after startLog): the access log, the metrics (with what they
+ * read on scrape) and the internal port with the operator's commands, and the request observer around
+ * the public app. METRICS_PORT=0 turns the metrics and the internal port off; LOG_FORMAT=off the log.
+ */
+import type { RequestListener, Server } from "node:http";
+import type { Services } from "../services";
+import { resolveHost } from "../tenancy";
+import { observeRequests } from "../monitoring/access";
+import { flushLog, getAccessLogger } from "../monitoring/log";
+import { setPractices, startMetrics } from "../monitoring/metrics";
+import { startMetricsServer } from "./metrics-server";
+import { reportWarning } from "../monitoring";
+
+export interface OperatorView {
+  /** The public app's listener, observed (metrics, access line). */
+  observe: (listener: RequestListener) => RequestListener;
+  close: () => void;
+}
+
+export async function startOperatorView(services: Services): Promise<OperatorView> {
+  const { env, pageCache, shared, hostRules } = services;
+  const { pool } = services.renderer;
+  const log = env.ACCESS_LOG === "on" ? getAccessLogger() : null;
+  const codes = hostRules.registry.practices.map((p) => p.code);
+  setPractices(codes);
+  let server: Server | undefined;
+  const metrics = env.METRICS_PORT > 0;
+  if (metrics) {
+    startMetrics({
+      store: () => ({ keys: pageCache.store.count, bytes: pageCache.store.bytes }),
+      pool: pool ? () => pool.stats() : undefined,
+      shared: () => (shared ? { linked: shared.trusted } : null),
+    });
+    const preview = env.PREVIEW_DOMAIN;
+    server = startMetricsServer(
+      env.METRICS_PORT,
+      env.METRICS_HOST,
+      {
+        codes,
+        previewHost: (code) => (preview ? `${code}.${env.ENVIRONMENT}.${preview}` : null),
+        store: pageCache.store,
+        backend: { baseUrl: env.BACKEND_API_URL, timeoutMs: env.BACKEND_TIMEOUT_MS },
+        cache: () => ({
+          store: { keys: pageCache.store.count, bytes: pageCache.store.bytes, maxBytes: pageCache.store.maxBytes },
+          renders: { started: pageCache.renders, running: pageCache.rendering },
+          pool: pool ? pool.stats() : null,
+          shared: shared ? { trusted: shared.trusted } : null,
+        }),
+        invalidate: (tags) => (shared ? shared.invalidate(tags) : pageCache.invalidate(tags)),
+      },
+      // A port taken (another instance on this machine) costs the metrics, never the site.
+      (error) => reportWarning(`metrics: internal port ${env.METRICS_HOST}:${env.METRICS_PORT} unavailable (${error.message}); serving without it`),
+    );
+    server.once("listening", () => console.log(`metrics and operator commands on http://${env.METRICS_HOST}:${env.METRICS_PORT}/metrics`));
+  }
+  return {
+    observe: (listener) => observeRequests(listener, { practiceOf: (host) => (host ? resolveHost(host, hostRules) : null), log, metrics }),
+    close: () => {
+      server?.close();
+      flushLog();
+    },
+  };
+}
