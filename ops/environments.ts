@@ -1,0 +1,210 @@
+/**
+ * The one map of environments (ops/environments.json, or ENVIRONMENTS_FILE): each environment's ref, build
+ * constants, instance ports, memory limits and Redis, and the proxy's ports. Read by ops/deploy.sh (through
+ * the commands below), the compose files (generated from it: `compose`), the nginx generator (its upstreams)
+ * and the smoke checks (every instance). A port is written once, here.
+ *
+ *   npx tsx ops/environments.ts shell ENV              shell assignments for ops/deploy.sh
+ *   npx tsx ops/environments.ts compose ENV IMAGE ENV_FILE   the environment's compose file (JSON is YAML)
+ *   npx tsx ops/environments.ts proxy-compose DIR      the proxy's compose file (nginx, host network)
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+
+export type DeployEnv = "prod" | "staging" | "dev";
+export const ENVS: DeployEnv[] = ["prod", "staging", "dev"];
+
+export interface Environment {
+  /** The branch deployed (null: a tag must be given, prod). */
+  ref: string | null;
+  buildApiUrl: string;
+  buildCmsOrigin: string;
+  /** Host ports, on loopback, of the instances: one container each, in this order. */
+  instancePorts: number[];
+  /** The container's memory limit (compose `mem_limit`). */
+  memory: string;
+  /** V8 old-space cap of the main thread, well under `memory` (V8 sizes itself from the machine's memory). */
+  heapMb: number;
+  /** Render worker threads (each capped at 64+8 MB of heap, src/server/render/pool-config.ts). */
+  renderWorkers: number;
+  /** PAGE_CACHE_MAX_MB: the page store's byte budget, outside the V8 heap. */
+  pageCacheMb: number;
+  /** The shared page store of the instances, a Redis container of the environment; null: none. */
+  redis: { port: number; db: number; maxMemoryMb: number } | null;
+}
+
+export interface EnvironmentMap {
+  /** nginx `listen` arguments of the proxy: plain HTTP (redirects) and HTTPS. */
+  proxy: { http: string; https: string };
+  environments: Record<DeployEnv, Environment>;
+}
+
+const MEMORY = /^\d+[kmg]$/;
+const LISTEN = /^(\d{1,3}(\.\d{1,3}){3}:)?\d{1,5}$/;
+
+function fail(message: string): never {
+  throw new Error(`environments: ${message}`);
+}
+
+function port(value: unknown, what: string): number {
+  if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > 65535) fail(`${what} must be a port number, got ${JSON.stringify(value)}`);
+  return value as number;
+}
+
+/** Reads and checks the map: a wrong entry stops a deploy before anything runs. */
+export function loadEnvironments(file = process.env.ENVIRONMENTS_FILE || resolve(import.meta.dirname, "environments.json")): EnvironmentMap {
+  const raw = JSON.parse(readFileSync(file, "utf8")) as EnvironmentMap;
+  if (!raw.proxy || !LISTEN.test(String(raw.proxy.http)) || !LISTEN.test(String(raw.proxy.https))) {
+    fail(`${file}: proxy.http and proxy.https must be ports or address:port`);
+  }
+  const seen = new Map<number, string>();
+  for (const env of ENVS) {
+    const e = raw.environments?.[env];
+    if (!e) fail(`${file}: environment ${env} is missing`);
+    if (!Array.isArray(e.instancePorts) || e.instancePorts.length < 1) fail(`${env}.instancePorts needs at least one port`);
+    const ports = [...e.instancePorts.map((p, i) => port(p, `${env}.instancePorts[${i}]`))];
+    for (const p of ports) {
+      if (seen.has(p)) fail(`port ${p} is used by both ${seen.get(p)} and ${env}`);
+      seen.set(p, env);
+    }
+    if (!MEMORY.test(e.memory)) fail(`${env}.memory must look like 512m or 1g, got ${e.memory}`);
+    for (const key of ["heapMb", "renderWorkers", "pageCacheMb"] as const) {
+      if (!Number.isInteger(e[key]) || e[key] < 0) fail(`${env}.${key} must be a whole number`);
+    }
+    if (e.heapMb + e.pageCacheMb >= memoryMb(e.memory)) fail(`${env}: heapMb + pageCacheMb must stay under memory`);
+    for (const key of ["buildApiUrl", "buildCmsOrigin"] as const) {
+      if (!/^https?:\/\/[^\s'"$`\\]+$/.test(e[key])) fail(`${env}.${key} must be an http(s) URL`);
+    }
+    if (e.ref !== null && !/^[A-Za-z0-9._/-]+$/.test(e.ref)) fail(`${env}.ref may hold letters, digits and . _ / - only`);
+    if (e.redis) port(e.redis.port, `${env}.redis.port`);
+  }
+  return raw;
+}
+
+export function memoryMb(memory: string): number {
+  const n = Number.parseInt(memory, 10);
+  return memory.endsWith("g") ? n * 1024 : memory.endsWith("k") ? n / 1024 : n;
+}
+
+/** Where nginx reaches each environment's instances: their loopback ports (the proxy uses the host network). */
+export function upstreams(map: EnvironmentMap): Record<DeployEnv, string[]> {
+  return Object.fromEntries(ENVS.map((env) => [env, map.environments[env].instancePorts.map((p) => `127.0.0.1:${p}`)])) as Record<DeployEnv, string[]>;
+}
+
+/** The instances' compose service names: frontend, frontend-2, ... (the first keeps the historical name). */
+export function serviceName(index: number): string {
+  return index === 0 ? "frontend" : `frontend-${index + 1}`;
+}
+
+/** The readiness probe both the Dockerfile and compose declare (docs/decisions/container-health.md). */
+const HEALTH_PROBE = "fetch('http://127.0.0.1:3000/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))";
+
+/**
+ * The environment's compose file. Generated, not written by hand, so ports and limits come from the map
+ * only. JSON is YAML: `docker compose` and `podman-compose` read it as it is.
+ */
+export function composeFile(map: EnvironmentMap, env: DeployEnv, image: string, envFile: string) {
+  const e = map.environments[env];
+  const services: Record<string, unknown> = {};
+  e.instancePorts.forEach((hostPort, i) => {
+    services[serviceName(i)] = {
+      image,
+      env_file: [envFile],
+      environment: {
+        ENVIRONMENT: env,
+        PORT: "3000",
+        NODE_OPTIONS: `--max-old-space-size=${e.heapMb}`,
+        RENDER_WORKERS: String(e.renderWorkers),
+        PAGE_CACHE_MAX_MB: String(e.pageCacheMb),
+        // The topology is the map's: an env file's CACHE_URL cannot point the instances elsewhere.
+        ...(e.redis ? { CACHE_URL: `redis://redis:6379/${e.redis.db}` } : {}),
+      },
+      ports: [`127.0.0.1:${hostPort}:3000`],
+      mem_limit: e.memory,
+      // No swap beyond the limit: a container over it is killed, as the specification's limit means.
+      memswap_limit: e.memory,
+      restart: "unless-stopped",
+      read_only: true,
+      tmpfs: ["/tmp"],
+      healthcheck: { test: ["CMD", "node", "-e", HEALTH_PROBE], interval: "5s", timeout: "2s", retries: 3, start_period: "10s" },
+      // The server drains within SHUTDOWN_GRACE_MS (docs/decisions/readiness-and-shutdown.md); then SIGKILL.
+      stop_grace_period: "15s",
+      ...(e.redis ? { depends_on: ["redis"] } : {}),
+    };
+  });
+  if (e.redis) {
+    services.redis = {
+      image: "docker.io/library/redis:7-bookworm",
+      // A cache, not a database: nothing is saved, the oldest pages make room.
+      command: ["redis-server", "--protected-mode", "no", "--save", "", "--appendonly", "no", "--maxmemory", `${e.redis.maxMemoryMb}mb`, "--maxmemory-policy", "allkeys-lru"],
+      ports: [`127.0.0.1:${e.redis.port}:6379`],
+      mem_limit: `${e.redis.maxMemoryMb + 64}m`,
+      restart: "unless-stopped",
+      read_only: true,
+    };
+  }
+  return { services };
+}
+
+/** The proxy: one nginx for every environment of the machine, on the host network (it reaches loopback ports). */
+export function proxyComposeFile(dir: string, tls: { certificate: string; key: string }) {
+  return {
+    services: {
+      nginx: {
+        image: "docker.io/library/nginx:stable-bookworm",
+        network_mode: "host",
+        command: ["nginx", "-g", "daemon off;", "-c", "/etc/practice-proxy/nginx.conf"],
+        volumes: [
+          `${dir}:/etc/practice-proxy:ro`,
+          `${tls.certificate}:/etc/practice-proxy-tls/practice-sites.crt:ro`,
+          `${tls.key}:/etc/practice-proxy-tls/practice-sites.key:ro`,
+        ],
+        restart: "unless-stopped",
+      },
+    },
+  };
+}
+
+/** Shell-safe single-quoted word. */
+function q(value: string | number): string {
+  return `'${String(value).replace(/'/g, "'\\''")}'`;
+}
+
+export function shellAssignments(map: EnvironmentMap, env: DeployEnv): string {
+  const e = map.environments[env];
+  const lines = [
+    `MAP_REF=${q(e.ref ?? "")}`,
+    `BUILD_API_URL=${q(e.buildApiUrl)}`,
+    `BUILD_CMS_ORIGIN=${q(e.buildCmsOrigin)}`,
+    `INSTANCE_PORTS=(${e.instancePorts.map(q).join(" ")})`,
+    `INSTANCE_SERVICES=(${e.instancePorts.map((_, i) => q(serviceName(i))).join(" ")})`,
+    `HAS_REDIS=${e.redis ? 1 : 0}`,
+    `PROXY_HTTP=${q(map.proxy.http)}`,
+    `PROXY_HTTPS=${q(map.proxy.https)}`,
+  ];
+  return lines.join("\n") + "\n";
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    const [command, env, ...rest] = process.argv.slice(2);
+    const map = loadEnvironments();
+    const known = (value: string | undefined): DeployEnv => {
+      if (!ENVS.includes(value as DeployEnv)) fail(`ENV must be dev, staging or prod, got '${value ?? ""}'`);
+      return value as DeployEnv;
+    };
+    if (command === "shell") process.stdout.write(shellAssignments(map, known(env)));
+    else if (command === "compose") {
+      const [image, envFile] = rest;
+      if (!image || !envFile) fail("compose ENV IMAGE ENV_FILE");
+      process.stdout.write(JSON.stringify(composeFile(map, known(env), image, envFile), null, 2) + "\n");
+    } else if (command === "proxy-compose") {
+      const [certificate, key] = rest;
+      if (!env || !certificate || !key) fail("proxy-compose DIR CERTIFICATE KEY");
+      process.stdout.write(JSON.stringify(proxyComposeFile(env, { certificate, key }), null, 2) + "\n");
+    } else fail(`unknown command '${command ?? ""}' (shell, compose, proxy-compose)`);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+}
