@@ -7,6 +7,15 @@
 
 engine_fail() { echo "engine: $*" >&2; exit 1; }
 
+# The engine that would be used, without installing or configuring anything (a dry run).
+engine_detect() {
+  if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1 && docker compose version >/dev/null 2>&1; then
+    ENGINE=docker; COMPOSE=(docker compose)
+  else
+    ENGINE=podman; COMPOSE=(podman-compose)
+  fi
+}
+
 engine_find() {
   if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1 && docker compose version >/dev/null 2>&1; then
     ENGINE=docker; COMPOSE=(docker compose); return

@@ -108,6 +108,9 @@ export function composeFile(map: EnvironmentMap, env: DeployEnv, image: string, 
   const services: Record<string, unknown> = {};
   e.instancePorts.forEach((hostPort, i) => {
     services[serviceName(i)] = {
+      // Named, not numbered by the engine: ops/deploy.sh and the drills address each instance (docker compose
+      // and podman-compose number them differently).
+      container_name: `practice-frontend-${env}-${serviceName(i)}`,
       image,
       env_file: [envFile],
       environment: {
@@ -134,6 +137,7 @@ export function composeFile(map: EnvironmentMap, env: DeployEnv, image: string, 
   });
   if (e.redis) {
     services.redis = {
+      container_name: `practice-frontend-${env}-redis`,
       image: "docker.io/library/redis:7-bookworm",
       // A cache, not a database: nothing is saved, the oldest pages make room.
       command: ["redis-server", "--protected-mode", "no", "--save", "", "--appendonly", "no", "--maxmemory", `${e.redis.maxMemoryMb}mb`, "--maxmemory-policy", "allkeys-lru"],
@@ -151,6 +155,7 @@ export function proxyComposeFile(dir: string, tls: { certificate: string; key: s
   return {
     services: {
       nginx: {
+        container_name: "practice-frontend-proxy",
         image: "docker.io/library/nginx:stable-bookworm",
         network_mode: "host",
         command: ["nginx", "-g", "daemon off;", "-c", "/etc/practice-proxy/nginx.conf"],
