@@ -24,6 +24,8 @@ MINBASE=localhost/bookworm-min:1
 
 engine_find
 mapfile -t BUILD_FLAGS < <(engine_build_flags)
+# podman writes OCI images by default, which have no HEALTHCHECK: the docker format keeps it.
+FORMAT_FLAGS=(); [[ "$ENGINE" == podman ]] && FORMAT_FLAGS=(--format docker)
 elapsed() { echo "$(( $(date +%s) - $1 ))s"; }
 
 have() { "$ENGINE" image inspect "$1" >/dev/null 2>&1; }
@@ -93,7 +95,7 @@ product() { # env ref
   base "$NODE_IMAGE" node_image
   t0=$(date +%s)
   echo "images: building practice-frontend:$env-$ref"
-  "$ENGINE" build "${BUILD_FLAGS[@]}" --secret "id=npm_ca,src=$(ca_file)" \
+  "$ENGINE" build "${BUILD_FLAGS[@]}" "${FORMAT_FLAGS[@]}" --secret "id=npm_ca,src=$(ca_file)" \
     --build-arg "ENVIRONMENT=$env" --build-arg "BUILD_API_URL=$BUILD_API_URL" --build-arg "BUILD_CMS_ORIGIN=$BUILD_CMS_ORIGIN" \
     --build-arg "PUBLIC_ANALYTICS_URL=${PUBLIC_ANALYTICS_URL:-}" --build-arg "PUBLIC_ANALYTICS_WEBSITE_ID=${PUBLIC_ANALYTICS_WEBSITE_ID:-}" \
     --build-arg "PUBLIC_ERROR_TRACKING_DSN=${PUBLIC_ERROR_TRACKING_DSN:-}" \
