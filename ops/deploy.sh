@@ -8,20 +8,22 @@
 #   prod     deploys REF, which must be a tag v<major>.<minor>
 #   --quick  deploys the working tree as it is, without fetching from git
 #   --dry-run  prints every command instead of running it
+#   --no-build uses the image practice-frontend:ENV-REF already built (a redeploy of the same ref)
 #
 # A failing smoke check does not roll back: the failures are printed, the exit status is non-zero,
 # and reverting means deploying the previous ref.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 fail() { echo "deploy: $*" >&2; exit 1; }
 
-ENV_NAME="" REF="" QUICK=0 DRY=0
+ENV_NAME="" REF="" QUICK=0 DRY=0 BUILD=1
 for arg in "$@"; do
   case "$arg" in
     --quick) QUICK=1 ;;
     --dry-run) DRY=1 ;;
+    --no-build) BUILD=0 ;;
     -h|--help) usage ;;
     -*) fail "unknown option $arg" ;;
     *) if [[ -z "$ENV_NAME" ]]; then ENV_NAME="$arg"; elif [[ -z "$REF" ]]; then REF="$arg"; else usage; fi ;;
@@ -97,7 +99,8 @@ source ops/engine.sh
 if (( DRY )); then engine_detect; else engine_find; fi
 IMAGE="practice-frontend:$ENV_NAME-$IMAGE_REF"
 run ops/images.sh
-run ops/images.sh product "$ENV_NAME" "$IMAGE_REF"
+if (( BUILD )); then run ops/images.sh product "$ENV_NAME" "$IMAGE_REF"
+elif (( ! DRY )); then "$ENGINE" image inspect "$IMAGE" >/dev/null 2>&1 || fail "--no-build: $IMAGE is not built"; fi
 
 # The compose file of the environment, generated from the map beside the env file it names.
 COMPOSE_FILE="$DEPLOY_ROOT/compose.$ENV_NAME.json"
@@ -147,7 +150,6 @@ if [[ ! -s "$TLS_CERTIFICATE" || ! -s "$TLS_KEY" ]]; then
 fi
 PROXY_DIR="$DEPLOY_ROOT/proxy"
 NEXT="$DEPLOY_ROOT/proxy.next"
-PROXY_PROJECT=(-p practice-frontend-proxy -f "$DEPLOY_ROOT/compose.proxy.json")
 gen_proxy() {
   rm -rf "$NEXT" && mkdir -p "$NEXT/acme" "$PROXY_DIR"
   cp ops/nginx/nginx.conf "$NEXT/nginx.conf"
@@ -156,19 +158,22 @@ gen_proxy() {
     --listen "$PROXY_HTTP" --https-listen "$PROXY_HTTPS" --monitoring-htpasswd /etc/practice-proxy/htpasswd \
     --acme-root /etc/practice-proxy/acme \
     --tls-certificate /etc/practice-proxy-tls/practice-sites.crt --tls-key /etc/practice-proxy-tls/practice-sites.key
-  npx tsx ops/environments.ts proxy-compose "$PROXY_DIR" "$TLS_CERTIFICATE" "$TLS_KEY" > "$DEPLOY_ROOT/compose.proxy.json"
   # The new configuration is tested in a throw-away container before it replaces the running one's.
   "$ENGINE" run --rm --network host -v "$NEXT:/etc/practice-proxy:ro" \
     -v "$TLS_CERTIFICATE:/etc/practice-proxy-tls/practice-sites.crt:ro" -v "$TLS_KEY:/etc/practice-proxy-tls/practice-sites.key:ro" \
     docker.io/library/nginx:stable-bookworm nginx -q -t -c /etc/practice-proxy/nginx.conf
   # Copied into the mounted directory (a renamed directory would leave the container on the old one).
   cp -rp "$NEXT/." "$PROXY_DIR/" && rm -rf "$NEXT"
-  if "$ENGINE" container inspect practice-frontend-proxy >/dev/null 2>&1 \
-    && [[ "$("$ENGINE" container inspect -f '{{.State.Running}}' practice-frontend-proxy)" == true ]]; then
+  if [[ "$("$ENGINE" container inspect -f '{{.State.Running}}' practice-frontend-proxy 2>/dev/null)" == true ]]; then
     "$ENGINE" exec practice-frontend-proxy nginx -s reload -c /etc/practice-proxy/nginx.conf
   else
+    # Started with the engine itself, not compose: podman-compose 1.0.3 adds a network to a host-network
+    # service, which podman refuses.
     "$ENGINE" rm -f practice-frontend-proxy >/dev/null 2>&1 || true
-    "${COMPOSE[@]}" "${PROXY_PROJECT[@]}" up -d
+    "$ENGINE" run -d --name practice-frontend-proxy --network host --restart unless-stopped \
+      -v "$PROXY_DIR:/etc/practice-proxy:ro" -v "$TLS_CERTIFICATE:/etc/practice-proxy-tls/practice-sites.crt:ro" \
+      -v "$TLS_KEY:/etc/practice-proxy-tls/practice-sites.key:ro" \
+      docker.io/library/nginx:stable-bookworm nginx -g "daemon off;" -c /etc/practice-proxy/nginx.conf >/dev/null
   fi
 }
 if (( DRY )); then

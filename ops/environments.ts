@@ -6,7 +6,6 @@
  *
  *   npx tsx ops/environments.ts shell ENV              shell assignments for ops/deploy.sh
  *   npx tsx ops/environments.ts compose ENV IMAGE ENV_FILE   the environment's compose file (JSON is YAML)
- *   npx tsx ops/environments.ts proxy-compose DIR      the proxy's compose file (nginx, host network)
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -150,26 +149,6 @@ export function composeFile(map: EnvironmentMap, env: DeployEnv, image: string, 
   return { services };
 }
 
-/** The proxy: one nginx for every environment of the machine, on the host network (it reaches loopback ports). */
-export function proxyComposeFile(dir: string, tls: { certificate: string; key: string }) {
-  return {
-    services: {
-      nginx: {
-        container_name: "practice-frontend-proxy",
-        image: "docker.io/library/nginx:stable-bookworm",
-        network_mode: "host",
-        command: ["nginx", "-g", "daemon off;", "-c", "/etc/practice-proxy/nginx.conf"],
-        volumes: [
-          `${dir}:/etc/practice-proxy:ro`,
-          `${tls.certificate}:/etc/practice-proxy-tls/practice-sites.crt:ro`,
-          `${tls.key}:/etc/practice-proxy-tls/practice-sites.key:ro`,
-        ],
-        restart: "unless-stopped",
-      },
-    },
-  };
-}
-
 /** Shell-safe single-quoted word. */
 function q(value: string | number): string {
   return `'${String(value).replace(/'/g, "'\\''")}'`;
@@ -203,11 +182,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       const [image, envFile] = rest;
       if (!image || !envFile) fail("compose ENV IMAGE ENV_FILE");
       process.stdout.write(JSON.stringify(composeFile(map, known(env), image, envFile), null, 2) + "\n");
-    } else if (command === "proxy-compose") {
-      const [certificate, key] = rest;
-      if (!env || !certificate || !key) fail("proxy-compose DIR CERTIFICATE KEY");
-      process.stdout.write(JSON.stringify(proxyComposeFile(env, { certificate, key }), null, 2) + "\n");
-    } else fail(`unknown command '${command ?? ""}' (shell, compose, proxy-compose)`);
+    } else fail(`unknown command '${command ?? ""}' (shell, compose)`);
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);
