@@ -81,7 +81,8 @@ run() {
 }
 
 if (( QUICK )); then
-  REF="$(git rev-parse --short HEAD 2>/dev/null || echo local)"
+  # DEPLOY_LABEL names the image of a working-tree deploy (the drills reuse one); else the commit.
+  REF="${DEPLOY_LABEL:-$(git rev-parse --short HEAD 2>/dev/null || echo local)}"
   echo "deploy: quick deploy of the working tree ($REF) to $ENV_NAME"
 else
   run git fetch --tags --prune origin

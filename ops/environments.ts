@@ -95,9 +95,6 @@ export function serviceName(index: number): string {
   return index === 0 ? "frontend" : `frontend-${index + 1}`;
 }
 
-/** The readiness probe both the Dockerfile and compose declare (docs/decisions/container-health.md). */
-const HEALTH_PROBE = "fetch('http://127.0.0.1:3000/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))";
-
 /**
  * The environment's compose file. Generated, not written by hand, so ports and limits come from the map
  * only. JSON is YAML: `docker compose` and `podman-compose` read it as it is.
@@ -128,7 +125,8 @@ export function composeFile(map: EnvironmentMap, env: DeployEnv, image: string, 
       restart: "unless-stopped",
       read_only: true,
       tmpfs: ["/tmp"],
-      healthcheck: { test: ["CMD", "node", "-e", HEALTH_PROBE], interval: "5s", timeout: "2s", retries: 3, start_period: "10s" },
+      // No healthcheck here: the image's HEALTHCHECK (/readyz) is the one definition, so the two cannot
+      // disagree (docs/decisions/containers.md); podman-compose 1.0.3 also mangles a CMD-form test.
       // The server drains within SHUTDOWN_GRACE_MS (docs/decisions/readiness-and-shutdown.md); then SIGKILL.
       stop_grace_period: "15s",
       ...(e.redis ? { depends_on: ["redis"] } : {}),
