@@ -46,7 +46,14 @@ bench: build ## Benchmarks (figures printed side by side)
 soak: build ## Two instances on one Redis under edits and backend faults for 3 minutes (npm run soak)
 	npm run soak
 
-.PHONY: help install chromium build demo demo-cluster dev test lint bench soak
+# Not part of `make test`: needs a container engine (podman here) and 10-20 minutes (builds two images cold).
+test-containers: install ## Container drills: real dev and prod deploys, SIGKILL, Redis stop, SIGTERM drain, warm start, cache fill
+	bash tests/containers/drills.sh
+
+images: ## Base images (node, nginx, redis): pulled, else made here with mmdebstrap (cached in .cache/images)
+	ops/images.sh
+
+.PHONY: help install chromium build demo demo-cluster dev test lint bench soak test-containers images
 
 ENV ?=
 REF ?=

@@ -107,7 +107,7 @@ elif (( ! DRY )); then "$ENGINE" image inspect "$IMAGE" >/dev/null 2>&1 || fail 
 COMPOSE_FILE="$DEPLOY_ROOT/compose.$ENV_NAME.json"
 if (( DRY )); then echo "+ npx tsx ops/environments.ts compose $ENV_NAME $IMAGE $ENV_FILE > $COMPOSE_FILE"
 else npx tsx ops/environments.ts compose "$ENV_NAME" "$IMAGE" "$ENV_FILE" > "$COMPOSE_FILE"; fi
-PROJECT=(-p "practice-frontend-$ENV_NAME" -f "$COMPOSE_FILE")
+PROJECT=(-p "$PROJECT_NAME-$ENV_NAME" -f "$COMPOSE_FILE")
 
 # Waits until an instance answers /readyz (seeded, joined, its backend answering), at most 3 minutes.
 wait_ready() { # port name
@@ -116,7 +116,7 @@ wait_ready() { # port name
     curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$1/readyz" 2>/dev/null && return 0
     sleep 0.5
   done
-  fail "$2 is not ready after 3 minutes: ${ENGINE:-podman} logs practice-frontend-$ENV_NAME-$2"
+  fail "$2 is not ready after 3 minutes: ${ENGINE:-podman} logs $PROJECT_NAME-$ENV_NAME-$2"
 }
 
 # Redis first (the instances join it), then the instances one at a time: each old container is stopped
@@ -125,9 +125,8 @@ wait_ready() { # port name
 (( HAS_REDIS )) && run "${COMPOSE[@]}" "${PROJECT[@]}" up -d redis
 for i in "${!INSTANCE_SERVICES[@]}"; do
   service="${INSTANCE_SERVICES[$i]}"
-  if (( DRY )) || "$ENGINE" container exists "practice-frontend-$ENV_NAME-$service" 2>/dev/null \
-    || "$ENGINE" container inspect "practice-frontend-$ENV_NAME-$service" >/dev/null 2>&1; then
-    run "$ENGINE" rm -f -t 15 "practice-frontend-$ENV_NAME-$service"
+  if (( DRY )) || "$ENGINE" container inspect "$PROJECT_NAME-$ENV_NAME-$service" >/dev/null 2>&1; then
+    run "$ENGINE" rm -f -t 15 "$PROJECT_NAME-$ENV_NAME-$service"
   fi
   run "${COMPOSE[@]}" "${PROJECT[@]}" up -d --no-deps "$service"
   if (( DRY )); then echo "+ wait until http://127.0.0.1:${INSTANCE_PORTS[$i]}/readyz answers 200"
@@ -165,13 +164,13 @@ gen_proxy() {
     docker.io/library/nginx:stable-bookworm nginx -q -t -c /etc/practice-proxy/nginx.conf
   # Copied into the mounted directory (a renamed directory would leave the container on the old one).
   cp -rp "$NEXT/." "$PROXY_DIR/" && rm -rf "$NEXT"
-  if [[ "$("$ENGINE" container inspect -f '{{.State.Running}}' practice-frontend-proxy 2>/dev/null)" == true ]]; then
-    "$ENGINE" exec practice-frontend-proxy nginx -s reload -c /etc/practice-proxy/nginx.conf
+  if [[ "$("$ENGINE" container inspect -f '{{.State.Running}}' "$PROJECT_NAME-proxy" 2>/dev/null)" == true ]]; then
+    "$ENGINE" exec "$PROJECT_NAME-proxy" nginx -s reload -c /etc/practice-proxy/nginx.conf
   else
     # Started with the engine itself, not compose: podman-compose 1.0.3 adds a network to a host-network
     # service, which podman refuses.
-    "$ENGINE" rm -f practice-frontend-proxy >/dev/null 2>&1 || true
-    "$ENGINE" run -d --name practice-frontend-proxy --network host --restart unless-stopped \
+    "$ENGINE" rm -f "$PROJECT_NAME-proxy" >/dev/null 2>&1 || true
+    "$ENGINE" run -d --name "$PROJECT_NAME-proxy" --network host --restart unless-stopped \
       -v "$PROXY_DIR:/etc/practice-proxy:ro" -v "$TLS_CERTIFICATE:/etc/practice-proxy-tls/practice-sites.crt:ro" \
       -v "$TLS_KEY:/etc/practice-proxy-tls/practice-sites.key:ro" \
       docker.io/library/nginx:stable-bookworm nginx -g "daemon off;" -c /etc/practice-proxy/nginx.conf >/dev/null
@@ -179,7 +178,7 @@ gen_proxy() {
 }
 if (( DRY )); then
   echo "+ npx tsx ops/nginx/generate.ts --out $NEXT/practice-sites.conf --preview-domain $PREVIEW_DOMAIN --listen $PROXY_HTTP --https-listen $PROXY_HTTPS --tls-certificate $TLS_CERTIFICATE --tls-key $TLS_KEY"
-  echo "+ $ENGINE run --rm nginx:stable-bookworm nginx -t (the new configuration), then reload or start practice-frontend-proxy"
+  echo "+ $ENGINE run --rm nginx:stable-bookworm nginx -t (the new configuration), then reload or start $PROJECT_NAME-proxy"
 else
   gen_proxy
 fi

@@ -33,6 +33,8 @@ export interface Environment {
 }
 
 export interface EnvironmentMap {
+  /** Prefix of compose projects and container names (default practice-frontend): the drills use their own. */
+  project?: string;
   /** nginx `listen` arguments of the proxy: plain HTTP (redirects) and HTTPS. */
   proxy: { http: string; https: string };
   environments: Record<DeployEnv, Environment>;
@@ -56,6 +58,7 @@ export function loadEnvironments(file = process.env.ENVIRONMENTS_FILE || resolve
   if (!raw.proxy || !LISTEN.test(String(raw.proxy.http)) || !LISTEN.test(String(raw.proxy.https))) {
     fail(`${file}: proxy.http and proxy.https must be ports or address:port`);
   }
+  if (raw.project !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(raw.project)) fail(`${file}: project must be lower-case letters, digits and -`);
   const seen = new Map<number, string>();
   for (const env of ENVS) {
     const e = raw.environments?.[env];
@@ -101,12 +104,13 @@ export function serviceName(index: number): string {
  */
 export function composeFile(map: EnvironmentMap, env: DeployEnv, image: string, envFile: string) {
   const e = map.environments[env];
+  const project = map.project ?? "practice-frontend";
   const services: Record<string, unknown> = {};
   e.instancePorts.forEach((hostPort, i) => {
     services[serviceName(i)] = {
       // Named, not numbered by the engine: ops/deploy.sh and the drills address each instance (docker compose
       // and podman-compose number them differently).
-      container_name: `practice-frontend-${env}-${serviceName(i)}`,
+      container_name: `${project}-${env}-${serviceName(i)}`,
       image,
       env_file: [envFile],
       environment: {
@@ -134,7 +138,7 @@ export function composeFile(map: EnvironmentMap, env: DeployEnv, image: string, 
   });
   if (e.redis) {
     services.redis = {
-      container_name: `practice-frontend-${env}-redis`,
+      container_name: `${project}-${env}-redis`,
       image: "docker.io/library/redis:7-bookworm",
       // A cache, not a database: nothing is saved, the oldest pages make room.
       command: ["redis-server", "--protected-mode", "no", "--save", "", "--appendonly", "no", "--maxmemory", `${e.redis.maxMemoryMb}mb`, "--maxmemory-policy", "allkeys-lru"],
@@ -155,6 +159,7 @@ function q(value: string | number): string {
 export function shellAssignments(map: EnvironmentMap, env: DeployEnv): string {
   const e = map.environments[env];
   const lines = [
+    `PROJECT_NAME=${q(map.project ?? "practice-frontend")}`,
     `MAP_REF=${q(e.ref ?? "")}`,
     `BUILD_API_URL=${q(e.buildApiUrl)}`,
     `BUILD_CMS_ORIGIN=${q(e.buildCmsOrigin)}`,
