@@ -41,6 +41,10 @@ export interface EnvironmentMap {
 }
 
 const MEMORY = /^\d+[kmg]$/;
+/** A render worker's heap caps, old + young (src/server/render/pool-config.ts). */
+export const WORKER_CAPS_MB = 64 + 8;
+/** What Node holds outside the V8 heaps and the page store (code, libraries, buffers): measured ~60 MB. */
+export const NODE_BASELINE_MB = 64;
 const LISTEN = /^(\d{1,3}(\.\d{1,3}){3}:)?\d{1,5}$/;
 
 function fail(message: string): never {
@@ -73,7 +77,10 @@ export function loadEnvironments(file = process.env.ENVIRONMENTS_FILE || resolve
     for (const key of ["heapMb", "renderWorkers", "pageCacheMb"] as const) {
       if (!Number.isInteger(e[key]) || e[key] < 0) fail(`${env}.${key} must be a whole number`);
     }
-    if (e.heapMb + e.pageCacheMb >= memoryMb(e.memory)) fail(`${env}: heapMb + pageCacheMb must stay under memory`);
+    // The worst case, every cap reached at once, must fit: the main heap, the page bodies (outside the heap),
+    // each render worker's heap caps, and Node's own memory (code, buffers, stacks).
+    const worst = e.heapMb + e.pageCacheMb + e.renderWorkers * WORKER_CAPS_MB + NODE_BASELINE_MB;
+    if (worst >= memoryMb(e.memory)) fail(`${env}: heapMb + pageCacheMb + ${WORKER_CAPS_MB} per render worker + ${NODE_BASELINE_MB} = ${worst} MB must stay under memory (${e.memory})`);
     for (const key of ["buildApiUrl", "buildCmsOrigin"] as const) {
       if (!/^https?:\/\/[^\s'"$`\\]+$/.test(e[key])) fail(`${env}.${key} must be an http(s) URL`);
     }

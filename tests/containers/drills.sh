@@ -28,11 +28,11 @@ cat > "$WORK/environments.json" <<'JSON'
   "proxy": { "http": "127.0.0.1:42180", "https": "127.0.0.1:42143" },
   "environments": {
     "dev": { "ref": "develop", "buildApiUrl": "https://cms.dev.praticiens.example.org/api/v1/websites", "buildCmsOrigin": "https://cms.dev.praticiens.example.org",
-      "instancePorts": [42102], "memory": "512m", "heapMb": 256, "renderWorkers": 2, "pageCacheMb": 96, "redis": null },
+      "instancePorts": [42102], "memory": "512m", "heapMb": 192, "renderWorkers": 2, "pageCacheMb": 96, "redis": null },
     "staging": { "ref": "main", "buildApiUrl": "https://cms.staging.praticiens.example.org/api/v1/websites", "buildCmsOrigin": "https://cms.staging.praticiens.example.org",
-      "instancePorts": [42101], "memory": "512m", "heapMb": 256, "renderWorkers": 2, "pageCacheMb": 96, "redis": null },
+      "instancePorts": [42101], "memory": "512m", "heapMb": 192, "renderWorkers": 2, "pageCacheMb": 96, "redis": null },
     "prod": { "ref": null, "buildApiUrl": "https://cms.praticiens.example.org/api/v1/websites", "buildCmsOrigin": "https://cms.praticiens.example.org",
-      "instancePorts": [42110, 42113], "memory": "1g", "heapMb": 640, "renderWorkers": 2, "pageCacheMb": 256,
+      "instancePorts": [42110, 42113], "memory": "1g", "heapMb": 512, "renderWorkers": 2, "pageCacheMb": 256,
       "redis": { "port": 42179, "db": 6, "maxMemoryMb": 256 } }
   }
 }
