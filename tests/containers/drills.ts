@@ -96,12 +96,18 @@ async function main() {
   await until("the demo backend", async () => (await fetch(`${backend}/healthz`)).ok, 30_000);
 
   // 1. Build (twice: the second build of the same tree is the warm figure) and deploy.
+  const build = (env: string) => {
+    const log = `${process.env.DEPLOY_ROOT}/build-${env}.log`;
+    const r = spawnSync("bash", ["ops/images.sh", "product", env, "drill"], { encoding: "utf8", env: { ...process.env, PRODUCT_BUILD_LOG: log } });
+    const tail = () => spawnSync("tail", ["-n", "30", log], { encoding: "utf8" }).stdout;
+    check(r.status === 0, `ops/images.sh product ${env} drill exited ${r.status}:\n${tail()}${r.stderr.split("\n").slice(-10).join("\n")}`);
+  };
   for (const env of ["dev", "prod"]) {
     const first = Date.now();
-    sh("bash", ["ops/images.sh", "product", env, "drill"], { PRODUCT_BUILD_LOG: "/dev/null" });
+    build(env);
     const firstMs = Date.now() - first;
     const again = Date.now();
-    sh("bash", ["ops/images.sh", "product", env, "drill"], { PRODUCT_BUILD_LOG: "/dev/null" });
+    build(env);
     figure(`${env} image build`, `${(firstMs / 1000).toFixed(0)} s this run (cold if the layers were not cached), ${((Date.now() - again) / 1000).toFixed(0)} s warm`);
   }
   figure("image size", `${Math.round(Number(sh(engine, ["image", "inspect", "-f", "{{.Size}}", "practice-frontend:prod-drill"])) / 1e6)} MB (practice-frontend:prod-drill)`);
