@@ -147,18 +147,24 @@ async function main() {
   // 3. SIGTERM drains: a render waiting on a slow backend completes while the instance stops.
   {
     const target = prodName(1);
-    const slow = practices[practices.length - 1];
-    await json("/admin/faults", { mode: "slow", delayMs: 1500, match: `/sites/${slow.code}/pages` });
+    // A page no drill asked for (its render reads the page from the backend), of a live practice.
+    const slow = practices[0];
+    const { pages } = await json<{ pages: { path: string; slug?: string }[] }>(`/api/v1/websites/sites/${slow.code}/pages/`);
+    const page = pages.map((p) => p.path).filter((p) => !prodTargets.some((t) => t.path === p)).pop()!;
+    await json("/admin/faults", { mode: "slow", delayMs: 1500, match: `/sites/${slow.code}/pages/` });
     try {
-      const inflight = call(`http://127.0.0.1:${prodPorts[1]}`, slow.domains[0], `/drill-${Date.now()}/`, { timeoutMs: 20_000 });
+      const sent = Date.now();
+      const inflight = call(`http://127.0.0.1:${prodPorts[1]}`, slow.domains[0], page, { timeoutMs: 20_000 });
       await new Promise((r) => setTimeout(r, 300));
       const stopping = Date.now();
       const stop = execFileAsync(engine, ["stop", "-t", "15", target]);
       const answer = await inflight;
+      const tookMs = Date.now() - sent;
       await stop;
-      check([200, 404].includes(answer.status), `the in-flight request while stopping answered ${answer.status}`);
+      check(answer.status === 200, `the in-flight request while stopping answered ${answer.status}`);
+      check(tookMs >= 1500, `the request took ${tookMs} ms: it was not waiting on the slow backend when the stop began`);
       check(inspect(target, "{{.State.ExitCode}}") === "0", "the drained instance exited 0 (not killed at the grace period)");
-      figure("SIGTERM drill", `the in-flight request answered ${answer.status}; exited 0 after ${((Date.now() - stopping) / 1000).toFixed(1)} s`);
+      figure("SIGTERM drill", `${page} (rendering on a backend slowed to 1.5 s) answered ${answer.status} after ${(tookMs / 1000).toFixed(1)} s; the instance exited 0 ${((Date.now() - stopping) / 1000).toFixed(1)} s after SIGTERM`);
     } finally {
       await json("/admin/faults", { mode: "none" });
     }
