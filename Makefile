@@ -73,9 +73,9 @@ deploy: ## Deploy: ENV=dev (develop), ENV=staging, ENV=prod REF=v<major>.<minor>
 	@$(CHECK_ENV); $(CHECK_REF)
 	ops/deploy.sh "$$ENV" $${REF:+"$$REF"}
 
-quickdeploy: ## Deploy the working tree without fetching from git: ENV=<env>
-	@$(CHECK_ENV)
-	ops/deploy.sh "$$ENV" --quick
+quickdeploy: ## Deploy the working tree without fetching from git: ENV=<env> (prod: REF=v<major>.<minor> too)
+	@$(CHECK_ENV); $(CHECK_REF)
+	ops/deploy.sh "$$ENV" $${REF:+"$$REF"} --quick
 
 smoke: install ## Post-deploy smoke checks; target with SMOKE_HOST=http://host:port
 	npx tsx ops/smoke.ts
