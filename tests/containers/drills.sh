@@ -9,7 +9,8 @@ WORK=$(mktemp -d /tmp/pf-drill.XXXXXX)
 BACKEND_PID="" DRILLS_PID=""
 cleanup() {
   local status=$?
-  [[ -n "$DRILLS_PID" ]] && kill "$DRILLS_PID" 2>/dev/null || true
+  # The drills' whole process group: a build or deploy they run is stopped with them.
+  [[ -n "$DRILLS_PID" ]] && kill -- "-$DRILLS_PID" 2>/dev/null || true
   [[ -n "$BACKEND_PID" ]] && kill "$BACKEND_PID" 2>/dev/null || true
   if command -v podman >/dev/null 2>&1; then
     podman ps -a --format '{{.Names}}' | grep -E '^pf-drill-' | xargs -r podman rm -f -t 0 >/dev/null 2>&1 || true
@@ -55,7 +56,7 @@ BACKEND_PID=$!
 
 export ENVIRONMENTS_FILE="$WORK/environments.json" DEPLOY_ROOT="$WORK/deploy" DRILL_BACKEND="http://127.0.0.1:$BACKEND_PORT"
 # In the background and waited for: a TERM to this script runs the cleanup at once (bash runs a trap only
-# after the foreground command ends), and the cleanup stops the drills first.
-NODE_EXTRA_CA_CERTS="$WORK/deploy/tls/practice-sites.crt" node --import tsx tests/containers/drills.ts &
+# after the foreground command ends), and the cleanup stops the drills first, in their own process group.
+NODE_EXTRA_CA_CERTS="$WORK/deploy/tls/practice-sites.crt" setsid node --import tsx tests/containers/drills.ts &
 DRILLS_PID=$!
 wait "$DRILLS_PID"
