@@ -1,14 +1,27 @@
 # syntax=docker/dockerfile:1
 # The frontend container: build (client, server, pre-pass against BUILD_API_URL), then a slim runtime
-# with production dependencies only. Listens on 3000.
+# with production dependencies only. Listens on 3000. Built by ops/images.sh (`make images`, ops/deploy.sh).
+#
+# Dependencies are installed in their own stages with the build secret `npm_ca` (optional): the machine's
+# certificate authorities, for a registry reached through a CA of its own. It never enters a layer, and the
+# runtime stage has no npm step at all.
 
-FROM node:20-bookworm-slim AS build
+FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # npm install, not npm ci: see the Makefile's install target.
-RUN npm install --no-audit --no-fund
+RUN --mount=type=secret,id=npm_ca \
+    if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca npm_config_cafile=/run/secrets/npm_ca; fi; \
+    npm install --no-audit --no-fund
+
+FROM deps AS prod-deps
+RUN --mount=type=secret,id=npm_ca \
+    if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca npm_config_cafile=/run/secrets/npm_ca; fi; \
+    npm prune --omit=dev --no-audit --no-fund && npm cache clean --force
+
+FROM deps AS build
 COPY . .
-# Build-time constants, fixed per environment by ops/deploy.sh (never read from the env file).
+# Build-time constants, fixed per environment by ops/environments.json (never read from the env file).
 ARG ENVIRONMENT
 ARG BUILD_API_URL
 ARG BUILD_CMS_ORIGIN
@@ -25,13 +38,16 @@ FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/server ./server
 COPY tenants ./tenants
 COPY migrations ./migrations
+# Non-root; the root file system is read-only at run time (compose read_only, /tmp a tmpfs).
 USER node
 EXPOSE 3000
-HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
-  CMD node -e "fetch('http://127.0.0.1:3000/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# /readyz, the same probe as compose's (docs/decisions/container-health.md): a draining or not yet
+# seeded instance is unhealthy, so the proxy and the engine agree on what "healthy" means.
+HEALTHCHECK --interval=5s --timeout=2s --start-period=10s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:3000/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "server/entry.express.js"]

@@ -52,7 +52,14 @@ bench: build ## Benchmarks (figures printed side by side)
 soak: build ## Two instances on one Redis under edits and backend faults for 3 minutes (npm run soak)
 	npm run soak
 
-.PHONY: help install chromium build demo demo-cluster demo-twice dev test lint bench soak
+# Not part of `make test`: needs a container engine (podman here) and 10-20 minutes (builds two images cold).
+test-containers: install ## Container drills: real dev and prod deploys, SIGKILL, Redis stop, SIGTERM drain, warm start, cache fill
+	bash tests/containers/drills.sh
+
+images: ## Base images (node, nginx, redis): pulled, else made here with mmdebstrap (cached in .cache/images)
+	ops/images.sh
+
+.PHONY: help install chromium build demo demo-cluster demo-twice dev test lint bench soak test-containers images
 
 ENV ?=
 REF ?=
@@ -72,9 +79,9 @@ deploy: ## Deploy: ENV=dev (develop), ENV=staging, ENV=prod REF=v<major>.<minor>
 	@$(CHECK_ENV); $(CHECK_REF)
 	ops/deploy.sh "$$ENV" $${REF:+"$$REF"}
 
-quickdeploy: ## Deploy the working tree without fetching from git: ENV=<env>
-	@$(CHECK_ENV)
-	ops/deploy.sh "$$ENV" --quick
+quickdeploy: ## Deploy the working tree without fetching from git: ENV=<env> (prod: REF=v<major>.<minor> too)
+	@$(CHECK_ENV); $(CHECK_REF)
+	ops/deploy.sh "$$ENV" $${REF:+"$$REF"} --quick
 
 smoke: install ## Post-deploy smoke checks; target with SMOKE_HOST=http://host:port
 	npx tsx ops/smoke.ts

@@ -8,47 +8,46 @@
 #   prod     deploys REF, which must be a tag v<major>.<minor>
 #   --quick  deploys the working tree as it is, without fetching from git
 #   --dry-run  prints every command instead of running it
+#   --no-build uses the image practice-frontend:ENV-REF already built (a redeploy of the same ref)
 #
 # A failing smoke check does not roll back: the failures are printed, the exit status is non-zero,
 # and reverting means deploying the previous ref.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 fail() { echo "deploy: $*" >&2; exit 1; }
 
-ENV_NAME="" REF="" QUICK=0 DRY=0
+ENV_NAME="" REF="" QUICK=0 DRY=0 BUILD=1
 for arg in "$@"; do
   case "$arg" in
     --quick) QUICK=1 ;;
     --dry-run) DRY=1 ;;
+    --no-build) BUILD=0 ;;
     -h|--help) usage ;;
     -*) fail "unknown option $arg" ;;
     *) if [[ -z "$ENV_NAME" ]]; then ENV_NAME="$arg"; elif [[ -z "$REF" ]]; then REF="$arg"; else usage; fi ;;
   esac
 done
 
-# Build-time constants, fixed here per environment and never read from the env file: an empty
-# BUILD_CMS_ORIGIN would silently drop frame-ancestors and break the CMS preview iframe.
+# The environment's ref, build constants, ports and limits come from the one map (ops/environments.json,
+# or ENVIRONMENTS_FILE), never from the operator's shell. Build constants are never read from the env file:
+# an empty BUILD_CMS_ORIGIN would silently drop frame-ancestors and break the CMS preview iframe.
 case "$ENV_NAME" in
-  dev)
-    REF="develop"; HOST_PORT=3002
-    BUILD_API_URL="https://cms.dev.praticiens.example.org/api/v1/websites"
-    BUILD_CMS_ORIGIN="https://cms.dev.praticiens.example.org" ;;
-  staging)
-    REF="${REF:-main}"; HOST_PORT=3001
-    BUILD_API_URL="https://cms.staging.praticiens.example.org/api/v1/websites"
-    BUILD_CMS_ORIGIN="https://cms.staging.praticiens.example.org" ;;
-  prod)
-    [[ -n "$REF" ]] || fail "a production deploy needs a tag: make deploy ENV=prod REF=v1.4"
-    [[ "$REF" =~ ^v[0-9]+\.[0-9]+$ ]] || fail "REF must be a tag of the form v<major>.<minor>, got '$REF'"
-    HOST_PORT=3000
-    BUILD_API_URL="https://cms.praticiens.example.org/api/v1/websites"
-    BUILD_CMS_ORIGIN="https://cms.praticiens.example.org" ;;
+  dev|staging|prod) ;;
   "") usage ;;
   *) fail "ENV must be dev, staging or prod, got '$ENV_NAME'" ;;
 esac
-[[ -n "$BUILD_API_URL" && -n "$BUILD_CMS_ORIGIN" ]] || fail "BUILD_API_URL and BUILD_CMS_ORIGIN must be set for $ENV_NAME"
+[[ -z "$REF" || "$REF" =~ ^[A-Za-z0-9._/-]+$ ]] || fail "REF may hold letters, digits and . _ / - only"
+map=$(npx tsx ops/environments.ts shell "$ENV_NAME") || fail "the environment map is not valid (above)"
+eval "$map"
+case "$ENV_NAME" in
+  dev) REF="$MAP_REF" ;;
+  staging) REF="${REF:-$MAP_REF}" ;;
+  prod)
+    [[ -n "$REF" ]] || fail "a production deploy needs a tag: make deploy ENV=prod REF=v1.4"
+    [[ "$REF" =~ ^v[0-9]+\.[0-9]+$ ]] || fail "REF must be a tag of the form v<major>.<minor>, got '$REF'" ;;
+esac
 
 # The decrypted env file lives on the server, owner-only, never in git (make decrypt ENV=...).
 DEPLOY_ROOT="${DEPLOY_ROOT:-/srv/practice-frontend}"
@@ -82,26 +81,65 @@ run() {
 }
 
 if (( QUICK )); then
-  REF="$(git rev-parse --short HEAD 2>/dev/null || echo local)"
+  # DEPLOY_LABEL names the image of a working-tree deploy (the drills reuse one); else the commit.
+  REF="${DEPLOY_LABEL:-$(git rev-parse --short HEAD 2>/dev/null || echo local)}"
   echo "deploy: quick deploy of the working tree ($REF) to $ENV_NAME"
 else
   run git fetch --tags --prune origin
-  if [[ "$ENV_NAME" == "prod" ]]; then run git checkout --detach "refs/tags/$REF"
+  # A tag (v1.2, or any name git knows as a tag) is checked out as the tag; anything else is a branch of origin.
+  if [[ "$ENV_NAME" == "prod" || "$REF" =~ ^v[0-9]+\.[0-9]+ ]] || git show-ref --verify -q "refs/tags/$REF"; then
+    run git checkout --detach "refs/tags/$REF"
   else run git checkout --detach "origin/$REF"; fi
 fi
+# The image tag: the ref with its slashes made dashes (feature/x -> feature-x).
+IMAGE_REF="${REF//\//-}"
 
-export DEPLOY_ENV="$ENV_NAME" DEPLOY_REF="$REF" DEPLOY_ENV_FILE="$ENV_FILE" BUILD_API_URL BUILD_CMS_ORIGIN
-COMPOSE=(docker compose -p "practice-frontend-$ENV_NAME" -f ops/compose/compose.yml -f "ops/compose/compose.$ENV_NAME.yml")
-run "${COMPOSE[@]}" build
-run "${COMPOSE[@]}" up -d --wait
+# The engine is found, not assumed (ops/engine.sh): docker compose where a Docker engine answers, else podman.
+# shellcheck source=ops/engine.sh
+source ops/engine.sh
+if (( DRY )); then engine_detect; else engine_find; fi
+IMAGE="practice-frontend:$ENV_NAME-$IMAGE_REF"
+run ops/images.sh
+if (( BUILD )); then run ops/images.sh product "$ENV_NAME" "$IMAGE_REF"
+elif (( ! DRY )); then "$ENGINE" image inspect "$IMAGE" >/dev/null 2>&1 || fail "--no-build: $IMAGE is not built"; fi
 
-# The reverse proxy's server names come from the same practice list as the frontend's.
+# The compose file of the environment, generated from the map beside the env file it names.
+COMPOSE_FILE="$DEPLOY_ROOT/compose.$ENV_NAME.json"
+if (( DRY )); then echo "+ npx tsx ops/environments.ts compose $ENV_NAME $IMAGE $ENV_FILE > $COMPOSE_FILE"
+else npx tsx ops/environments.ts compose "$ENV_NAME" "$IMAGE" "$ENV_FILE" > "$COMPOSE_FILE"; fi
+PROJECT=(-p "$PROJECT_NAME-$ENV_NAME" -f "$COMPOSE_FILE")
+
+# Waits until an instance answers /readyz (seeded, joined, its backend answering), at most 3 minutes.
+wait_ready() { # port name
+  local i
+  for i in $(seq 1 360); do
+    curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$1/readyz" 2>/dev/null && return 0
+    sleep 0.5
+  done
+  fail "$2 is not ready after 3 minutes: ${ENGINE:-podman} logs $PROJECT_NAME-$ENV_NAME-$2"
+}
+
+# Redis first (the instances join it), then the instances one at a time: each old container is stopped
+# (SIGTERM: it drains) and replaced, and the next waits until this one is ready, so a second instance keeps
+# serving while the first is replaced.
+(( HAS_REDIS )) && run "${COMPOSE[@]}" "${PROJECT[@]}" up -d redis
+for i in "${!INSTANCE_SERVICES[@]}"; do
+  service="${INSTANCE_SERVICES[$i]}"
+  if (( DRY )) || "$ENGINE" container inspect "$PROJECT_NAME-$ENV_NAME-$service" >/dev/null 2>&1; then
+    run "$ENGINE" rm -f -t 15 "$PROJECT_NAME-$ENV_NAME-$service"
+  fi
+  run "${COMPOSE[@]}" "${PROJECT[@]}" up -d --no-deps "$service"
+  if (( DRY )); then echo "+ wait until http://127.0.0.1:${INSTANCE_PORTS[$i]}/readyz answers 200"
+  else wait_ready "${INSTANCE_PORTS[$i]}" "$service"; fi
+done
+
+# The reverse proxy: one nginx container for every environment of this machine (host network, reaching the
+# instances' loopback ports), its server names from the same practice list as the frontend's.
 # TLS: the operator's certificate and key (docs/decisions/tls-at-the-proxy.md), only named by the config, so
 # regenerating it keeps them. Production refuses to go on without them; dev and staging get a self-signed
 # pair made once (kept on later deploys).
-NGINX_CONF="${NGINX_CONF:-/etc/nginx/conf.d/practice-sites.conf}"
-TLS_CERTIFICATE="${TLS_CERTIFICATE:-/etc/nginx/tls/practice-sites.crt}"
-TLS_KEY="${TLS_KEY:-/etc/nginx/tls/practice-sites.key}"
+TLS_CERTIFICATE="${TLS_CERTIFICATE:-$DEPLOY_ROOT/tls/practice-sites.crt}"
+TLS_KEY="${TLS_KEY:-$DEPLOY_ROOT/tls/practice-sites.key}"
 if [[ ! -s "$TLS_CERTIFICATE" || ! -s "$TLS_KEY" ]]; then
   if [[ "$ENV_NAME" == "prod" ]]; then
     (( DRY )) && echo "deploy: (dry run) $TLS_CERTIFICATE or $TLS_KEY is missing: a real prod deploy would stop here" \
@@ -110,18 +148,51 @@ if [[ ! -s "$TLS_CERTIFICATE" || ! -s "$TLS_KEY" ]]; then
     run ops/nginx/self-signed.sh "$TLS_CERTIFICATE" "$TLS_KEY" "*.$ENV_NAME.$PREVIEW_DOMAIN" "monitoring.$PREVIEW_DOMAIN"
   fi
 fi
-run npx tsx ops/nginx/generate.ts --out "$NGINX_CONF" --preview-domain "$PREVIEW_DOMAIN" \
-  --tls-certificate "$TLS_CERTIFICATE" --tls-key "$TLS_KEY"
-run nginx -t
-run nginx -s reload
-
+PROXY_DIR="$DEPLOY_ROOT/proxy"
+NEXT="$DEPLOY_ROOT/proxy.next"
+gen_proxy() {
+  rm -rf "$NEXT" && mkdir -p "$NEXT/acme" "$PROXY_DIR"
+  cp ops/nginx/nginx.conf "$NEXT/nginx.conf"
+  [[ -f "$PROXY_DIR/htpasswd" ]] && cp -p "$PROXY_DIR/htpasswd" "$NEXT/htpasswd" || : > "$NEXT/htpasswd"
+  npx tsx ops/nginx/generate.ts --out "$NEXT/practice-sites.conf" --preview-domain "$PREVIEW_DOMAIN" \
+    --listen "$PROXY_HTTP" --https-listen "$PROXY_HTTPS" --monitoring-htpasswd /etc/practice-proxy/htpasswd \
+    --acme-root /etc/practice-proxy/acme \
+    --tls-certificate /etc/practice-proxy-tls/practice-sites.crt --tls-key /etc/practice-proxy-tls/practice-sites.key
+  # The new configuration is tested in a throw-away container before it replaces the running one's.
+  "$ENGINE" run --rm --network host -v "$NEXT:/etc/practice-proxy:ro" \
+    -v "$TLS_CERTIFICATE:/etc/practice-proxy-tls/practice-sites.crt:ro" -v "$TLS_KEY:/etc/practice-proxy-tls/practice-sites.key:ro" \
+    docker.io/library/nginx:stable-bookworm nginx -q -t -c /etc/practice-proxy/nginx.conf
+  # Copied into the mounted directory (a renamed directory would leave the container on the old one).
+  cp -rp "$NEXT/." "$PROXY_DIR/" && rm -rf "$NEXT"
+  if [[ "$("$ENGINE" container inspect -f '{{.State.Running}}' "$PROJECT_NAME-proxy" 2>/dev/null)" == true ]]; then
+    "$ENGINE" exec "$PROJECT_NAME-proxy" nginx -s reload -c /etc/practice-proxy/nginx.conf
+  else
+    # Started with the engine itself, not compose: podman-compose 1.0.3 adds a network to a host-network
+    # service, which podman refuses.
+    "$ENGINE" rm -f "$PROJECT_NAME-proxy" >/dev/null 2>&1 || true
+    "$ENGINE" run -d --name "$PROJECT_NAME-proxy" --network host --restart unless-stopped \
+      -v "$PROXY_DIR:/etc/practice-proxy:ro" -v "$TLS_CERTIFICATE:/etc/practice-proxy-tls/practice-sites.crt:ro" \
+      -v "$TLS_KEY:/etc/practice-proxy-tls/practice-sites.key:ro" \
+      docker.io/library/nginx:stable-bookworm nginx -g "daemon off;" -c /etc/practice-proxy/nginx.conf >/dev/null
+  fi
+}
 if (( DRY )); then
-  run env SMOKE_HOST="${SMOKE_HOST:-http://127.0.0.1:$HOST_PORT}" npx tsx ops/smoke.ts
+  echo "+ npx tsx ops/nginx/generate.ts --out $NEXT/practice-sites.conf --preview-domain $PREVIEW_DOMAIN --listen $PROXY_HTTP --https-listen $PROXY_HTTPS --tls-certificate $TLS_CERTIFICATE --tls-key $TLS_KEY"
+  echo "+ $ENGINE run --rm nginx:stable-bookworm nginx -t (the new configuration), then reload or start $PROJECT_NAME-proxy"
+else
+  gen_proxy
+fi
+
+# The smoke checks run against every instance of the environment, then through the proxy over HTTPS.
+SMOKE=(env SMOKE_ENV="$ENV_NAME" SMOKE_PROXY="https://127.0.0.1:${PROXY_HTTPS##*:}" SMOKE_PREVIEW_DOMAIN="$PREVIEW_DOMAIN"
+  NODE_EXTRA_CA_CERTS="$TLS_CERTIFICATE" npx tsx ops/smoke.ts)
+if (( DRY )); then
+  run "${SMOKE[@]}"
   echo "deploy: dry run: nothing was changed; the commands above would deploy $REF to $ENV_NAME"
   exit 0
 fi
 echo "deploy: $ENV_NAME is at $REF; running the smoke checks"
-if ! run env SMOKE_HOST="${SMOKE_HOST:-http://127.0.0.1:$HOST_PORT}" npx tsx ops/smoke.ts; then
+if ! run "${SMOKE[@]}"; then
   echo "deploy: smoke checks FAILED on $ENV_NAME ($REF). No rollback was done: redeploy the previous ref to revert." >&2
   exit 1
 fi

@@ -7,10 +7,16 @@
  *   SMOKE_SITES=host1,host2           two practice hosts to check (default: the first domain of the
  *                                     first two practices in tenants/practices.json)
  *
+ *   SMOKE_ENV=prod                    instead of SMOKE_HOST: every instance of that environment (its ports
+ *                                     in ops/environments.json), then the proxy:
+ *   SMOKE_PROXY=https://127.0.0.1:443 the proxy over HTTPS: a site's page with HSTS (prod: a practice domain;
+ *                                     dev, staging: its preview host under SMOKE_PREVIEW_DOMAIN)
+ *
  * It needs no secret: webhook checks only prove that a wrong or missing secret is refused.
  */
 import { call, type Answer } from "./request";
 import { loadRegistry } from "../src/server/tenancy/registry";
+import { ENVS, loadEnvironments, type DeployEnv } from "./environments";
 
 class CheckFailed extends Error {}
 function expect(condition: unknown, message: string): asserts condition {
@@ -186,7 +192,53 @@ function defaultSites(): [string, string] {
   return [hosts[0], hosts[1]];
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** Through the proxy over HTTPS: the site answers 200 with HSTS, and plain HTTP would redirect (checked by nginx.test.ts). */
+export async function smokeProxy(proxy: string, host: string, log = console.log): Promise<boolean> {
+  try {
+    const r = await call(proxy, host, "/", { headers: { accept: "text/html" } });
+    const hsts = String(r.headers["strict-transport-security"] ?? "");
+    const ok = r.status === 200 && /max-age=\d+/.test(hsts);
+    log(`${ok ? "ok  " : "FAIL"} proxy ${proxy} ${host}: status ${r.status}, HSTS ${hsts || "absent"}`);
+    return ok;
+  } catch (error) {
+    log(`FAIL proxy ${proxy} ${host}: ${(error as Error).message}`);
+    return false;
+  }
+}
+
+/** Every instance of the environment, then the proxy: a prod deploy checked only its first instance before. */
+async function smokeEnvironment(env: DeployEnv, sites: [string, string]): Promise<number> {
+  const ports = loadEnvironments().environments[env].instancePorts;
+  let failed = 0;
+  for (const port of ports) {
+    const base = `http://127.0.0.1:${port}`;
+    console.log(`smoke: ${env} instance ${base} with ${sites.join(" and ")}`);
+    failed += (await runSmoke(base, sites)).failed;
+  }
+  const proxy = process.env.SMOKE_PROXY;
+  if (proxy) {
+    const code = loadRegistry(process.env.TENANTS_FILE || "tenants/practices.json").practices.find((p) => p.domains[0] === sites[0])?.code;
+    const host = env === "prod" ? sites[0] : `${code}.${env}.${process.env.SMOKE_PREVIEW_DOMAIN || "preview.example.org"}`;
+    if (!(await smokeProxy(proxy, host))) failed++;
+  }
+  console.log(`smoke: ${env}: ${ports.length} instance(s)${proxy ? " and the proxy" : ""}, ${failed} failure(s)`);
+  return failed;
+}
+
+if (import.meta.url === `file://${process.argv[1]}` && process.env.SMOKE_ENV) {
+  const env = process.env.SMOKE_ENV as DeployEnv;
+  if (!ENVS.includes(env)) {
+    console.error("smoke: SMOKE_ENV must be dev, staging or prod");
+    process.exit(2);
+  }
+  smokeEnvironment(env, defaultSites()).then(
+    (failed) => process.exit(failed ? 1 : 0),
+    (error) => {
+      console.error(`smoke: ${(error as Error).message}`);
+      process.exit(1);
+    },
+  );
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const base = process.env.SMOKE_HOST || "http://127.0.0.1:3000";
   const sites = process.env.SMOKE_SITES ? (process.env.SMOKE_SITES.split(",").map((s) => s.trim()) as [string, string]) : defaultSites();
   if (sites.length !== 2 || sites.some((s) => !s)) {

@@ -44,18 +44,48 @@ describe("ops/deploy.sh", () => {
     expect(open.out).toContain("chmod 600");
   });
 
-  it("deploys a prod tag: fetch, isolated compose project, build constants, nginx, smoke", () => {
+  it("deploys a prod tag: fetch, image, compose file from the map, instances one by one, proxy, smoke on every instance", () => {
     const { status, out } = run("ops/deploy.sh", ["prod", "v1.4", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
     expect(status, out).toBe(0);
     expect(out).toContain("+ git checkout --detach refs/tags/v1.4");
-    expect(out).toMatch(/\+ docker compose -p practice-frontend-prod -f ops\/compose\/compose.yml -f ops\/compose\/compose.prod.yml build/);
-    expect(out).toMatch(/up -d --wait/);
-    expect(out).toContain("+ nginx -t");
-    expect(out).toContain("--tls-certificate /etc/nginx/tls/practice-sites.crt --tls-key /etc/nginx/tls/practice-sites.key");
+    expect(out).toContain("+ ops/images.sh product prod v1.4");
+    expect(out).toMatch(/\+ npx tsx ops\/environments.ts compose prod practice-frontend:prod-v1.4 \S+\/.env.prod > \S+\/compose.prod.json/);
+    expect(out).toMatch(/compose -p practice-frontend-prod -f \S+\/compose.prod.json up -d redis/);
+    // Both instances, replaced in turn, each waited for on its own port (ops/environments.json).
+    expect(out).toMatch(/up -d --no-deps frontend\n\+ wait until http:\/\/127.0.0.1:3000\/readyz[^]*up -d --no-deps frontend-2\n\+ wait until http:\/\/127.0.0.1:3003\/readyz/);
+    expect(out).toContain("nginx -t");
+    expect(out).toMatch(/--tls-certificate \S+\/tls\/practice-sites.crt --tls-key \S+\/tls\/practice-sites.key/);
     expect(out).not.toContain("self-signed.sh");
     expect(out).not.toMatch(/is live/);
     expect(out).toContain("dry run: nothing was changed");
-    expect(out).toMatch(/SMOKE_HOST=http:\/\/127.0.0.1:3000 npx tsx ops\/smoke.ts/);
+    expect(out).toMatch(/SMOKE_ENV=prod SMOKE_PROXY=https:\/\/127.0.0.1:443 .* npx tsx ops\/smoke.ts/);
+  });
+
+  it("checks out a staging tag as the tag, a branch as origin's", () => {
+    const tag = run("ops/deploy.sh", ["staging", "v1.2", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
+    expect(tag.status, tag.out).toBe(0);
+    expect(tag.out).toContain("+ git checkout --detach refs/tags/v1.2");
+    const branch = run("ops/deploy.sh", ["staging", "feature/x", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
+    expect(branch.out).toContain("+ git checkout --detach origin/feature/x");
+    expect(branch.out).toContain("practice-frontend:staging-feature-x");
+  });
+
+  it("takes every port from the environment map (ENVIRONMENTS_FILE), and refuses a map that reuses a port", () => {
+    const map = JSON.parse(readFileSync("ops/environments.json", "utf8"));
+    map.environments.prod.instancePorts = [42100, 42101, 42102];
+    map.proxy = { http: "127.0.0.1:42180", https: "127.0.0.1:42143" };
+    const file = join(mkdtempSync(join(tmpdir(), "map-")), "environments.json");
+    writeFileSync(file, JSON.stringify(map));
+    const { status, out } = run("ops/deploy.sh", ["prod", "v1.4", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ENVIRONMENTS_FILE: file });
+    expect(status, out).toBe(0);
+    expect(out).toContain("up -d --no-deps frontend-3\n+ wait until http://127.0.0.1:42102/readyz");
+    expect(out).toContain("--listen 127.0.0.1:42180 --https-listen 127.0.0.1:42143");
+    expect(out).toContain("SMOKE_PROXY=https://127.0.0.1:42143");
+    map.environments.dev.instancePorts = [42100];
+    writeFileSync(file, JSON.stringify(map));
+    const refused = run("ops/deploy.sh", ["prod", "v1.4", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ENVIRONMENTS_FILE: file });
+    expect(refused.status).toBe(1);
+    expect(refused.out).toContain("port 42100 is used by both prod and dev");
   });
 
   it("deploys develop to dev and skips git with --quick", () => {

@@ -20,8 +20,9 @@
  */
 import { writeFileSync } from "node:fs";
 import { loadRegistry, type Registry } from "../../src/server/tenancy/registry";
+import { loadEnvironments, upstreams, type DeployEnv } from "../environments";
 
-export type DeployEnv = "prod" | "staging" | "dev";
+export type { DeployEnv };
 
 /** HTTPS at the proxy: certificate and key are paths on the proxy's machine (PEM). */
 export interface TlsOptions {
@@ -55,7 +56,8 @@ export interface NginxOptions {
 
 export const DEFAULTS: Omit<NginxOptions, "registry"> = {
   previewDomain: "preview.example.org",
-  upstreams: { prod: ["127.0.0.1:3000", "127.0.0.1:3003"], staging: ["127.0.0.1:3001"], dev: ["127.0.0.1:3002"] },
+  // Every instance of every environment, from the one map (ops/environments.json).
+  upstreams: upstreams(loadEnvironments()),
   listen: "80",
   monitoringHtpasswd: "/etc/nginx/htpasswd/monitoring",
   monitoringUpstream: "127.0.0.1:3100",

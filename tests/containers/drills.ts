@@ -1,0 +1,263 @@
+/**
+ * The failure drills, run by tests/containers/drills.sh (make test-containers), which prepares the map, the
+ * env files, the certificate and the demo backend, and removes every container afterwards. Each drill
+ * asserts what an operator relies on; the run stops at the first failure with a non-zero status and prints
+ * the figures measured so far (image size, build times, RSS).
+ *
+ *   1. deploy dev and prod for real (build, compose up, proxy with TLS, smoke checks on every instance)
+ *   2. SIGKILL one prod instance: the proxy answers 200 throughout, the restart policy brings it back
+ *   3. `stop` (SIGTERM) while a request is in flight: the request completes (drained)
+ *   4. a new instance starts warm from the shared store (its first answer is a HIT)
+ *   5. Redis stopped: pages still served, new ones rendered (after 4: Redis keeps nothing across a restart)
+ *   6. 300 practices x 25 pages through a 512 MB dev instance: the page cache fills its budget and evicts,
+ *      the container is not killed
+ */
+import { execFile, execFileSync, spawnSync } from "node:child_process";
+import { promisify } from "node:util";
+import { call } from "../../ops/request";
+import { loadEnvironments } from "../../ops/environments";
+import { loadRegistry } from "../../src/server/tenancy/registry";
+
+const execFileAsync = promisify(execFile);
+const map = loadEnvironments();
+const project = map.project!;
+const backend = process.env.DRILL_BACKEND!;
+const proxy = `https://127.0.0.1:${map.proxy.https.split(":").pop()}`;
+const prodPorts = map.environments.prod.instancePorts;
+const devPort = map.environments.dev.instancePorts[0];
+const practices = loadRegistry("tenants/practices.json").practices;
+const figures: [string, string][] = [];
+const engine = spawnSync("docker", ["info"], { stdio: "ignore" }).status === 0 ? "docker" : "podman";
+
+function figure(label: string, value: string) {
+  figures.push([label, value]);
+  console.log(`drills: ${label}: ${value}`);
+}
+
+function sh(cmd: string, args: string[], env: Record<string, string> = {}): string {
+  return execFileSync(cmd, args, { encoding: "utf8", env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(`drill failed: ${message}`);
+}
+
+async function until(what: string, test: () => Promise<boolean> | boolean, timeoutMs = 120_000): Promise<number> {
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    if (await Promise.resolve(test()).catch(() => false)) return Date.now() - start;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`drill failed: ${what} not within ${timeoutMs / 1000} s`);
+}
+
+const inspect = (name: string, format: string) => sh(engine, ["inspect", "-f", format, name]).trim();
+const rssMiB = (name: string) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(sh(engine, ["exec", name, "cat", "/proc/1/status"]))?.[1]) / 1024);
+const ready = async (port: number) => (await call(`http://127.0.0.1:${port}`, "localhost", "/readyz", { timeoutMs: 2000 })).status === 200;
+const prodName = (i: number) => `${project}-prod-${i === 0 ? "frontend" : `frontend-${i + 1}`}`;
+
+/**
+ * Requests through the proxy until stopped, 8 a second (the proxy limits one address to 10 a second, burst
+ * 20: a faster drill would measure the rate limit); every status is kept.
+ */
+function traffic(targets: { host: string; path: string }[], perSecond = 8) {
+  const statuses = new Map<string, number>();
+  const pending = new Set<Promise<void>>();
+  let n = 0;
+  const timer = setInterval(() => {
+    const t = targets[n++ % targets.length];
+    const p = call(proxy, t.host, t.path, { timeoutMs: 15_000 }).then(
+      (r) => String(r.status),
+      (e: Error) => `error ${e.message}`,
+    ).then((key) => {
+      statuses.set(key, (statuses.get(key) ?? 0) + 1);
+      pending.delete(p);
+    });
+    pending.add(p);
+  }, 1000 / perSecond);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(pending);
+      return statuses;
+    },
+  };
+}
+
+async function json<T>(path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${backend}${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${path} -> ${res.status}`);
+  return (await res.json()) as T;
+}
+
+function deploy(args: string[]) {
+  const start = Date.now();
+  const r = spawnSync("bash", ["ops/deploy.sh", ...args, "--quick"], { encoding: "utf8", env: { ...process.env, DEPLOY_LABEL: "drill" } });
+  const out = `${r.stdout}${r.stderr}`;
+  check(r.status === 0, `ops/deploy.sh ${args.join(" ")} exited ${r.status}:\n${out.split("\n").slice(-40).join("\n")}`);
+  console.log(out.split("\n").filter((l) => /^(images|smoke|deploy|ok   proxy)/.test(l)).join("\n"));
+  return Date.now() - start;
+}
+
+async function main() {
+  await until("the demo backend", async () => (await fetch(`${backend}/healthz`)).ok, 30_000);
+
+  // 1. Build (twice: the second build of the same tree is the warm figure) and deploy.
+  const build = (env: string) => {
+    const log = `${process.env.DEPLOY_ROOT}/build-${env}.log`;
+    const r = spawnSync("bash", ["ops/images.sh", "product", env, "drill"], { encoding: "utf8", env: { ...process.env, PRODUCT_BUILD_LOG: log } });
+    const tail = () => spawnSync("tail", ["-n", "30", log], { encoding: "utf8" }).stdout;
+    check(r.status === 0, `ops/images.sh product ${env} drill exited ${r.status}:\n${tail()}${r.stderr.split("\n").slice(-10).join("\n")}`);
+  };
+  for (const env of ["dev", "prod"]) {
+    const first = Date.now();
+    build(env);
+    const firstMs = Date.now() - first;
+    const again = Date.now();
+    build(env);
+    figure(`${env} image build`, `${(firstMs / 1000).toFixed(0)} s this run (cold if the layers were not cached), ${((Date.now() - again) / 1000).toFixed(0)} s warm`);
+  }
+  figure("image size", `${Math.round(Number(sh(engine, ["image", "inspect", "-f", "{{.Size}}", "practice-frontend:prod-drill"])) / 1e6)} MB (practice-frontend:prod-drill)`);
+  figure("deploy dev (no build)", `${(deploy(["dev", "--no-build"]) / 1000).toFixed(0)} s, smoke checks passed`);
+  figure("deploy prod (no build)", `${(deploy(["prod", "v9.9", "--no-build"]) / 1000).toFixed(0)} s, smoke checks passed on both instances and the proxy`);
+  for (let i = 0; i < prodPorts.length; i++) figure(`RSS of ${prodName(i)} after start`, `${rssMiB(prodName(i))} MiB`);
+  figure(`RSS of ${project}-dev-frontend after start`, `${rssMiB(`${project}-dev-frontend`)} MiB`);
+  for (const name of [prodName(0), `${project}-dev-frontend`]) {
+    check(inspect(name, "{{.Config.User}}") === "node", `${name} runs as node`);
+    check(inspect(name, "{{.HostConfig.ReadonlyRootfs}}") === "true", `${name} has a read-only root file system`);
+    const touch = spawnSync(engine, ["exec", name, "touch", "/app/written"], { encoding: "utf8" });
+    check(touch.status !== 0 && /Read-only/.test(touch.stderr), `${name}: writing /app is refused`);
+  }
+  check(inspect(prodName(0), "{{.HostConfig.Memory}}") === String(1024 ** 3), "prod memory limit 1g");
+  check(inspect(`${project}-dev-frontend`, "{{.HostConfig.Memory}}") === String(512 * 1024 ** 2), "dev memory limit 512m");
+  figure("limits", "user node, read-only root file system, memory 1g (prod) and 512m (dev) as inspected");
+
+  // The live practices' home and contact pages (an inactive practice answers 404 by design).
+  const prodTargets: { host: string; path: string }[] = [];
+  for (const p of practices) {
+    for (const path of ["/", "/contact/"]) {
+      if ((await call(`http://127.0.0.1:${prodPorts[0]}`, p.domains[0], path)).status === 200) prodTargets.push({ host: p.domains[0], path });
+    }
+  }
+  check(prodTargets.length >= 4, `live pages to drive traffic: ${JSON.stringify(prodTargets)}`);
+
+  // 2. SIGKILL one prod instance (the process, as a crash or the OOM killer would): nginx moves to the other.
+  {
+    const victim = prodName(0);
+    const pid = inspect(victim, "{{.State.Pid}}");
+    const restarts = Number(inspect(victim, "{{.RestartCount}}"));
+    const load = traffic(prodTargets);
+    await new Promise((r) => setTimeout(r, 2000));
+    process.kill(Number(pid), "SIGKILL");
+    const back = await until("the killed instance restarted and ready", async () => inspect(victim, "{{.State.Pid}}") !== pid && inspect(victim, "{{.State.Pid}}") !== "0" && (await ready(prodPorts[0])));
+    await new Promise((r) => setTimeout(r, 1000));
+    const statuses = await load.stop();
+    const total = [...statuses.values()].reduce((a, b) => a + b, 0);
+    check(statuses.get("200") === total, `through the proxy during the kill: ${JSON.stringify(Object.fromEntries(statuses))}`);
+    check(Number(inspect(victim, "{{.RestartCount}}")) > restarts, "the restart policy restarted the container");
+    figure("SIGKILL drill", `${total}/${total} answers 200 through the proxy; restarted by its policy and ready in ${(back / 1000).toFixed(1)} s`);
+  }
+
+  // 3. SIGTERM drains: a render waiting on a slow backend completes while the instance stops.
+  {
+    const target = prodName(1);
+    // A page no drill asked for (its render reads the page from the backend), of a live practice.
+    const slow = practices[0];
+    const { pages } = await json<{ pages: { path: string; slug?: string }[] }>(`/api/v1/websites/sites/${slow.code}/pages/`);
+    const page = pages.map((p) => p.path).filter((p) => !prodTargets.some((t) => t.path === p)).pop()!;
+    await json("/admin/faults", { mode: "slow", delayMs: 1500, match: `/sites/${slow.code}/pages/` });
+    try {
+      const sent = Date.now();
+      const inflight = call(`http://127.0.0.1:${prodPorts[1]}`, slow.domains[0], page, { timeoutMs: 20_000 });
+      await new Promise((r) => setTimeout(r, 300));
+      const stopping = Date.now();
+      const stop = execFileAsync(engine, ["stop", "-t", "15", target]);
+      const answer = await inflight;
+      const tookMs = Date.now() - sent;
+      await stop;
+      check(answer.status === 200, `the in-flight request while stopping answered ${answer.status}`);
+      check(tookMs >= 1500, `the request took ${tookMs} ms: it was not waiting on the slow backend when the stop began`);
+      check(inspect(target, "{{.State.ExitCode}}") === "0", "the drained instance exited 0 (not killed at the grace period)");
+      figure("SIGTERM drill", `${page} (rendering on a backend slowed to 1.5 s) answered ${answer.status} after ${(tookMs / 1000).toFixed(1)} s; the instance exited 0 ${((Date.now() - stopping) / 1000).toFixed(1)} s after SIGTERM`);
+    } finally {
+      await json("/admin/faults", { mode: "none" });
+    }
+  }
+
+  // 4. A new container (fresh process, empty memory) is warm from the shared store.
+  {
+    const target = prodName(1);
+    sh(engine, ["rm", "-f", target]);
+    const compose = engine === "docker" ? ["docker", "compose"] : ["podman-compose"];
+    sh(compose[0], [...compose.slice(1), "-p", `${project}-prod`, "-f", `${process.env.DEPLOY_ROOT}/compose.prod.json`, "up", "-d", "--no-deps", "frontend-2"]);
+    const readyMs = await until("the new instance ready", () => ready(prodPorts[1]));
+    const first = await call(`http://127.0.0.1:${prodPorts[1]}`, prodTargets[0].host, prodTargets[0].path);
+    check(first.status === 200 && first.headers["x-cache"] === "HIT", `first answer of the new instance: ${first.status} ${first.headers["x-cache"]}`);
+    figure("new instance", `ready in ${(readyMs / 1000).toFixed(1)} s, its first answer a HIT from the shared store; RSS ${rssMiB(target)} MiB`);
+  }
+
+  // 5. Redis stopped: pages still served (cached and newly rendered) on both instances.
+  {
+    // Pages no drill rendered yet: they must be rendered and served without the shared store.
+    const other = practices[1];
+    const { pages } = await json<{ pages: { path: string }[] }>(`/api/v1/websites/sites/${other.code}/pages/`);
+    const fresh = pages.map((p) => ({ host: other.domains[0], path: p.path })).filter((t) => !prodTargets.some((u) => u.host === t.host && u.path === t.path)).slice(0, 8);
+    sh(engine, ["stop", "-t", "2", `${project}-prod-redis`]);
+    try {
+      const load = traffic([...prodTargets, ...fresh]);
+      await new Promise((r) => setTimeout(r, 6000));
+      const statuses = await load.stop();
+      const total = [...statuses.values()].reduce((a, b) => a + b, 0);
+      check(statuses.get("200") === total, `without Redis: ${JSON.stringify(Object.fromEntries(statuses))}`);
+      figure("Redis stopped", `${total}/${total} answers 200 through the proxy, ${fresh.length} of the pages rendered for the first time`);
+    } finally {
+      sh(engine, ["start", `${project}-prod-redis`]);
+    }
+  }
+
+  // 6. 300 x 25 synthetic pages through the 512 MB dev instance: the page cache fills its budget, no kill.
+  {
+    const name = `${project}-dev-frontend`;
+    const { codes } = await json<{ codes: string[] }>("/admin/synthetic", { practices: 300, pages: 25 });
+    const { pages } = await json<{ pages: { path: string }[] }>(`/api/v1/websites/sites/${codes[0]}/pages/`);
+    const targets = codes.flatMap((code) => pages.map((p) => ({ host: `${code}.dev.preview.example.org`, path: p.path })));
+    const pid = inspect(name, "{{.State.Pid}}");
+    const statuses = new Map<number, number>();
+    let next = 0;
+    const started = Date.now();
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < targets.length) {
+          const t = targets[next++];
+          const r = await call(`http://127.0.0.1:${devPort}`, t.host, t.path, { timeoutMs: 30_000 });
+          statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+        }
+      }),
+    );
+    const fillS = (Date.now() - started) / 1000;
+    check(statuses.get(200) === targets.length, `fill answers: ${JSON.stringify(Object.fromEntries(statuses))}`);
+    // The first pages were evicted to keep the store within PAGE_CACHE_MAX_MB: the budget was reached.
+    let hits = 0;
+    for (let i = 0; i < targets.length; i += 75) {
+      const r = await call(`http://127.0.0.1:${devPort}`, targets[i].host, targets[i].path, { method: "HEAD" });
+      if (r.headers["x-cache"] === "HIT") hits++;
+    }
+    const sampled = Math.ceil(targets.length / 75);
+    check(inspect(name, "{{.State.Pid}}") === pid, "the dev container was not restarted");
+    check(inspect(name, "{{.State.OOMKilled}}") === "false", "the dev container was not OOM-killed");
+    check(hits < sampled, `every sampled page still cached (${hits}/${sampled}): the budget was not reached`);
+    figure("page cache fill (dev, 512m)", `${targets.length} pages in ${fillS.toFixed(0)} s, all 200; ${hits}/${sampled} sampled still cached (the oldest evicted); RSS ${rssMiB(name)} MiB, not killed`);
+    await fetch(`${backend}/admin/synthetic`, { method: "DELETE" });
+  }
+  for (let i = 0; i < prodPorts.length; i++) figure(`RSS of ${prodName(i)} at the end`, `${rssMiB(prodName(i))} MiB`);
+}
+
+main().then(
+  () => {
+    console.log("\ndrills: all passed\n" + figures.map(([l, v]) => `  ${l}: ${v}`).join("\n"));
+  },
+  (error: Error) => {
+    console.error(`\n${error.message}\n` + figures.map(([l, v]) => `  ${l}: ${v}`).join("\n"));
+    process.exitCode = 1;
+  },
+);
