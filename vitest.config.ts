@@ -10,7 +10,7 @@ const alias = { "~": fileURLToPath(new URL("./src", import.meta.url)) };
 export default defineConfig({
   resolve: { alias },
   test: {
-    // Integration files start servers and Chromium; on 2 cores they run one at a time.
+    // `npx vitest run`: one file at a time (safe on any machine); `make test` runs two at a time (Makefile).
     fileParallelism: false,
     projects: [
       {

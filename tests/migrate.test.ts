@@ -345,7 +345,8 @@ describe("a practice's migration, step by step", () => {
     writeFileSync(join(dir, "redirects.json"), JSON.stringify(map));
   });
 
-  describe("verify, against the built product serving the generated map", () => {
+  // Each test runs `migrate verify` (a tsx process) against the built server: 5-14 s alone, more beside another run.
+  describe("verify, against the built product serving the generated map", { timeout: 60_000 }, () => {
     let frontend: Frontend;
     beforeAll(async () => {
       frontend = await startFrontend({ backendUrl: backend.url, env: { ENVIRONMENT: "prod", MIGRATIONS_DIR: root } });

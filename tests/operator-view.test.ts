@@ -147,6 +147,19 @@ describe("the access log", () => {
     expect(raw).not.toContain("x".repeat(65));
   });
 
+  it("carries the request id into the render worker's lines for the render that request caused", async () => {
+    // /technologies/ holds a block of unknown type: its render (in a worker) logs a warning.
+    await get(frontend.url, DUPONT, "/technologies/", { headers: { "x-request-id": "render-req-42" } });
+    const warning = () =>
+      frontend
+        .output()
+        .split("\n")
+        .filter((l) => l.startsWith("{") && l.includes('unknown block type \\"carousel\\"'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    await expect.poll(() => warning().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    expect(warning()[0].requestId).toBe("render-req-42");
+  });
+
   it("ACCESS_LOG=off drops the access lines alone: the other lines stay JSON", async () => {
     const quiet = await startFrontend({ backendUrl: backend.url, env: { ACCESS_LOG: "off" } });
     try {

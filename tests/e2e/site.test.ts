@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
-import { startFrontend, type Frontend } from "../support/frontend";
+import { logMessages, startFrontend, type Frontend } from "../support/frontend";
 import { http } from "../support/http";
 import { DESKTOP, PHONE, launchBrowser, openPage, practiceUrl } from "../support/browser";
 import { ACTIVE_DEMO_PRACTICES, backendJson, startBackend, type DemoBackend } from "../support/demo-backend";
@@ -149,7 +149,7 @@ describe("every page of every demo practice, over HTTP", () => {
     expect(res.status).toBe(200);
     expect(res.body).toContain("Nos équipements");
     // Logged by the render worker: its console reaches the process output a little after the answer.
-    await expect.poll(() => frontend.output()).toContain('unknown block type "carousel"');
+    await expect.poll(() => logMessages(frontend.output())).toContain('unknown block type "carousel"');
   });
 
   it("links a need page to the services it names", async () => {

@@ -52,8 +52,11 @@ import type { Scheme } from "../util/request-scheme";
 /** Whether a visitor waits for a render (admission, render-pool/admission.ts, puts visitors first). */
 export type Priority = "visitor" | "refresh";
 
-/** Renders a target; `priority` says whether a visitor waits for it. */
-export type RenderTarget = (target: CacheTarget, priority?: Priority) => Promise<RenderResult>;
+/**
+ * Renders a target; `priority` says whether a visitor waits for it; `requestId` names the visitor's request
+ * that started it (its log lines carry it: monitoring/log.ts), none for a background refresh.
+ */
+export type RenderTarget = (target: CacheTarget, priority?: Priority, requestId?: string) => Promise<RenderResult>;
 
 /** What a store shared between instances offers this cache (cache/shared/pages.ts). */
 export interface SharedPages {
@@ -178,7 +181,7 @@ export class PageCache {
    * The answer for a request that came through the Express stack (so the fast path may answer the key
    * from now on).
    */
-  async answer(target: CacheTarget): Promise<CacheAnswer> {
+  async answer(target: CacheTarget, requestId?: string): Promise<CacheAnswer> {
     const entry = this.store.get(target.key);
     if (entry && !entry.invalidated && entry.gen !== this.gen) await this.recheck(entry);
     if (entry?.provisional && this.now() >= entry.expiresAt) markInvalidated(entry);
@@ -193,9 +196,9 @@ export class PageCache {
     const joined = this.inflight.get(target.key) !== undefined;
     if (joined) this.opts.promote?.(target);
     if (entry) markUsed(entry, this.now());
-    const outcome = await this.renderShared(target, true, "visitor", !entry);
+    const outcome = await this.renderShared(target, true, "visitor", !entry, requestId);
     // A render with a cookie or marked private belongs to the request that started it alone.
-    if (joined && !outcome.shareable) return (await this.renderValidated(target, true, "visitor")).answer;
+    if (joined && !outcome.shareable) return (await this.renderValidated(target, true, "visitor", requestId)).answer;
     return outcome.answer;
   }
 
@@ -276,16 +279,28 @@ export class PageCache {
    * `servedByStack`: whether the stored entry may be answered by the fast path (entry.ts). `miss`: nothing
    * is held for the key, so the shared store may have it (one round trip instead of a render).
    */
-  private renderShared(target: CacheTarget, servedByStack: boolean, priority: Priority, miss = false): Promise<Outcome> {
+  private renderShared(
+    target: CacheTarget,
+    servedByStack: boolean,
+    priority: Priority,
+    miss = false,
+    requestId?: string,
+  ): Promise<Outcome> {
     return this.inflight.run(
       target.key,
       async () =>
-        (miss && this.shared && (await this.loadShared(target))) || this.renderValidated(target, servedByStack, priority),
+        (miss && this.shared && (await this.loadShared(target))) ||
+        this.renderValidated(target, servedByStack, priority, requestId),
       undefined,
     );
   }
 
-  private async renderValidated(target: CacheTarget, servedByStack: boolean, priority: Priority): Promise<Outcome> {
+  private async renderValidated(
+    target: CacheTarget,
+    servedByStack: boolean,
+    priority: Priority,
+    requestId?: string,
+  ): Promise<Outcome> {
     for (let attempt = 1; ; attempt++) {
       const startEpoch = this.epoch;
       const startGen = this.gen;
@@ -293,7 +308,7 @@ export class PageCache {
       let result: RenderResult;
       this.renders++;
       try {
-        result = await this.opts.render(target, priority);
+        result = await this.opts.render(target, priority, requestId);
       } catch (error) {
         return this.failed(target, isRenderUnavailable(error) ? 503 : 500, error);
       }

@@ -27,6 +27,7 @@ import { reportError } from "../monitoring";
 import { recordNotFound } from "../cache/not-found-watch";
 import { timedInvalidation } from "../monitoring/metrics";
 import { requestIdOf } from "../monitoring/request-marks";
+import { withRequestId } from "../monitoring/log";
 import { isIndexable } from "../site/indexing";
 import { everyResponseHeaders, responseHeadersMiddleware } from "./security-headers";
 import { cmsOrigin } from "../build-constants";
@@ -143,7 +144,9 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const tenant = requestTenant(res)!;
     try {
-      const response = await renderRequest(toFetchRequest(req, tenant.host), { code: tenant.code, tags: new Set() }, req.ip);
+      const response = await withRequestId(requestIdOf(req), () =>
+        renderRequest(toFetchRequest(req, tenant.host), { code: tenant.code, tags: new Set() }, req.ip),
+      );
       await sendFetchResponse(res, response);
       if (response.status === 404) recordNotFound(tenant.code, req.originalUrl); // old URLs still asked (migrate watch)
     } catch (error) {

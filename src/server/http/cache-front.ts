@@ -25,6 +25,7 @@ import { hasOneHost } from "../tenancy/host";
 import { requestScheme, type TrustFn } from "../util/request-scheme";
 import type { RenderResult } from "../cache/entry";
 import { recordNotFound } from "../cache/not-found-watch";
+import { requestIdOf } from "../monitoring/request-marks";
 
 /** Bounded memo of Host header -> practice and key part for the fast path. */
 const HOST_MEMO_MAX = 1024;
@@ -93,7 +94,7 @@ export function cacheMiddleware(cache: PageCache) {
     const target = tenant && cacheTarget(req.method, tenant.code, tenant.host, req.protocol, req.originalUrl);
     if (!target) return next();
     try {
-      const answer = await cache.answer(target);
+      const answer = await cache.answer(target, requestIdOf(req));
       if (answer.kind === "entry") writeEntry(res, req.headers, req.method, answer.entry, answer.status, null);
       else sendResult(res, req.method, answer.result);
       if ((answer.kind === "entry" ? answer.entry.status : answer.result.status) === 404) recordNotFound(target.code, req.originalUrl);

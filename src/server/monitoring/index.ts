@@ -9,7 +9,7 @@
 import type * as SentryModule from "@sentry/node";
 import { KEPT_REQUEST_HEADERS, scrubBreadcrumb, scrubEvent } from "./scrub";
 import { createWarningThrottle } from "./throttle";
-import { getLogger } from "./log";
+import { currentRequestId, getLogger } from "./log";
 
 let sentry: typeof SentryModule | undefined;
 const warnings = createWarningThrottle();
@@ -53,7 +53,8 @@ export function reportError(error: unknown, context: Record<string, unknown> = {
   if (!sentry) return;
   // Throttled like warnings, by kind and message: a backend fault under load sent one event per request.
   const { send, suppressed } = errors.take(`${error instanceof Error ? error.name : "error"}: ${message}`);
-  if (send) sentry.captureException(error, { extra: { ...context, ...(suppressed ? { suppressed } : {}) } });
+  const requestId = currentRequestId();
+  if (send) sentry.captureException(error, { extra: { ...context, ...(requestId ? { requestId } : {}), ...(suppressed ? { suppressed } : {}) } });
 }
 
 export function reportWarning(message: string, context: Record<string, unknown> = {}): void {
@@ -62,7 +63,8 @@ export function reportWarning(message: string, context: Record<string, unknown> 
   else console.warn(`[warn] ${message}`, context);
   if (!sentry) return;
   const { send, suppressed } = warnings.take(message);
-  if (send) sentry.captureMessage(message, { level: "warning", extra: { ...context, ...(suppressed ? { suppressed } : {}) } });
+  const requestId = currentRequestId();
+  if (send) sentry.captureMessage(message, { level: "warning", extra: { ...context, ...(requestId ? { requestId } : {}), ...(suppressed ? { suppressed } : {}) } });
 }
 
 /** Waits (bounded) until queued events are sent: before the process exits on a fatal error. */

@@ -14,6 +14,7 @@
  */
 import pino, { type Logger } from "pino";
 import { formatWithOptions } from "node:util";
+import { AsyncLocalStorage } from "node:async_hooks";
 
 export type LogFormat = "json" | "pretty" | "off";
 
@@ -24,15 +25,16 @@ let destination: ReturnType<typeof pino.destination> | null = null;
 export async function createLogger(format: LogFormat): Promise<Logger | null> {
   if (format === "off") return (logger = accessLogger = null);
   const options = { base: undefined, messageKey: "msg", timestamp: pino.stdTimeFunctions.isoTime };
+  const withId = { ...options, mixin: requestIdMixin };
   const pretty = format === "pretty" ? await import("pino-pretty").then((m) => m.default, () => null) : null;
   if (pretty) {
-    logger = accessLogger = pino(options, pretty({ colorize: true, translateTime: "HH:MM:ss.l", ignore: "time" }));
+    logger = accessLogger = pino(withId, pretty({ colorize: true, translateTime: "HH:MM:ss.l", ignore: "time" }));
   } else {
     // pino-pretty is a development dependency: a production image asked for "pretty" logs JSON.
     // Warnings, errors and the other lines are written at once (sync): they are rare, and a line that is
     // on stdout when the call returns is what an operator (and a test) reading the log expects. Access
     // lines, one per request, go through the asynchronous destination.
-    logger = pino(options, pino.destination({ dest: 1, sync: true }));
+    logger = pino(withId, pino.destination({ dest: 1, sync: true }));
     destination = pino.destination({ dest: 1, sync: false });
     accessLogger = pino(options, destination);
   }
@@ -56,6 +58,29 @@ export function flushLog(): void {
     /* not ready yet or already closed: nothing buffered to lose */
   }
 }
+
+/**
+ * The request a render runs for (its X-Request-Id, or the generated one), in the thread that renders it: a
+ * render worker's lines then carry the id of the visitor's request that caused the render, as the access
+ * line does. A background refresh runs for no request, and its lines carry none.
+ */
+const renderRequest = new AsyncLocalStorage<string>();
+
+/** Runs `fn` (a render) with `requestId` on every line it logs. */
+export function withRequestId<T>(requestId: string | undefined, fn: () => T): T {
+  return requestId ? renderRequest.run(requestId, fn) : fn();
+}
+
+/** The request the current render runs for (error events carry it too: monitoring/index.ts). */
+export function currentRequestId(): string | undefined {
+  return renderRequest.getStore();
+}
+
+/** Every line but the access lines (which carry their own `id`) gets the render's request id, if any. */
+const requestIdMixin = () => {
+  const requestId = renderRequest.getStore();
+  return requestId ? { requestId } : {};
+};
 
 /** console.* through the logger, each call one line whatever it printed (objects inline, no line breaks). */
 export function routeConsole(target: Logger): void {

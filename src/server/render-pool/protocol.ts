@@ -22,6 +22,8 @@ export interface RenderTask {
   target: CacheTarget;
   /** Look the path up in the practice's page list first, and answer `unknownPage` without rendering. */
   checkUnknown: boolean;
+  /** The visitor's request that caused it, for the worker's log lines (none for a background refresh). */
+  requestId?: string;
 }
 
 /** What every worker is told: drop what these tags name from its read cache, or empty it. */

@@ -21,6 +21,7 @@ import type { RenderPool } from "./main";
 import { fromWire } from "./protocol";
 import { renderChecked, targetRenderer } from "./target";
 import { measuredRender } from "../monitoring/metrics";
+import { withRequestId } from "../monitoring/log";
 
 /** What the page cache is given to render with (its options), and what the pre-pass and the server use. */
 export interface CacheRenderer extends Pick<PageCacheOptions, "render" | "promote" | "invalidateData" | "concurrency" | "refreshBudget"> {
@@ -55,10 +56,10 @@ const IN_PROCESS_CONCURRENCY = 4;
 
 /** Renders in the pool's workers; invalidations reach this thread's read cache and every worker's. */
 export function pooledRenderer(pool: RenderPool, dataCache: DataCache | null): CacheRenderer {
-  const run = async (target: CacheTarget, checkUnknown: boolean) =>
-    fromWire(await pool.run({ target, checkUnknown: checkUnknown && mayCheckUnknown(target) }));
+  const run = async (target: CacheTarget, checkUnknown: boolean, requestId?: string) =>
+    fromWire(await pool.run({ target, checkUnknown: checkUnknown && mayCheckUnknown(target), requestId }));
   return {
-    ...admitted(pool.capacity, (target) => run(target, true)),
+    ...admitted(pool.capacity, (target, requestId) => run(target, true, requestId)),
     renderListed: (target) => run(target, false),
     invalidateData: (tags) => {
       // This thread's read cache (the renders that stay here: contact, media) and every worker's. A worker
@@ -84,7 +85,9 @@ export function pooledRenderer(pool: RenderPool, dataCache: DataCache | null): C
 export function inProcessRenderer(renderRequest: RenderRequest, paths: PathLookups, dataCache: DataCache | null): CacheRenderer {
   const render = targetRenderer(renderRequest);
   return {
-    ...admitted(IN_PROCESS_CONCURRENCY, (target) => renderChecked(target, mayCheckUnknown(target), render, paths)),
+    ...admitted(IN_PROCESS_CONCURRENCY, (target, requestId) =>
+      withRequestId(requestId, () => renderChecked(target, mayCheckUnknown(target), render, paths)),
+    ),
     renderListed: render,
     invalidateData: (tags) => dataCache?.invalidate(tags),
     clearData: () => dataCache?.clear(),
@@ -94,7 +97,7 @@ export function inProcessRenderer(renderRequest: RenderRequest, paths: PathLooku
 }
 
 /** A render function behind admission, and its promotion (a visitor joined a queued refresh). */
-function admitted(concurrency: number, render: (target: CacheTarget) => ReturnType<RenderTarget>) {
+function admitted(concurrency: number, render: (target: CacheTarget, requestId?: string) => ReturnType<RenderTarget>) {
   const admission = new Admission({
     concurrency,
     maxQueuedPerPractice: MAX_QUEUED_PER_PRACTICE,
@@ -103,8 +106,12 @@ function admitted(concurrency: number, render: (target: CacheTarget) => ReturnTy
   });
   return {
     // Queue wait, queue depth and render time measured here, on the main thread (monitoring/metrics.ts).
-    render: ((target, priority = "visitor") =>
-      measuredRender(target.code, (start) => admission.run(target.code, target.key, priority, start), () => render(target))) as RenderTarget,
+    render: ((target, priority = "visitor", requestId) =>
+      measuredRender(
+        target.code,
+        (start) => admission.run(target.code, target.key, priority, start),
+        () => render(target, requestId),
+      )) as RenderTarget,
     promote: (target: CacheTarget) => admission.promote(target.code, target.key),
     refreshBudget: REFRESH_BUDGET,
   };

@@ -11,7 +11,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { setPriority } from "node:os";
 import { getEnv, type Env } from "../env";
 import { initMonitoring } from "../monitoring";
-import { startLog } from "../monitoring/log";
+import { startLog, withRequestId } from "../monitoring/log";
 import { encodeSync, isStorable } from "../cache/entry";
 import type { RenderTarget } from "../cache/page-cache";
 import type { PathLookups } from "../site/path-index";
@@ -52,7 +52,7 @@ export function startRenderWorker(build: (env: Env) => WorkerRenders): void {
 
 /** One task: the checked render, compressed here when storable (the main thread only stores the bytes). */
 async function runRenderTask(task: RenderTask, render: RenderTarget, paths: PathLookups) {
-  const result = await renderChecked(task.target, task.checkUnknown, render, paths);
+  const result = await withRequestId(task.requestId, () => renderChecked(task.target, task.checkUnknown, render, paths));
   return toWire(result, isStorable(result) ? encodeSync(result) : undefined);
 }
 
