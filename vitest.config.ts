@@ -10,7 +10,7 @@ const alias = { "~": fileURLToPath(new URL("./src", import.meta.url)) };
 export default defineConfig({
   resolve: { alias },
   test: {
-    // `npx vitest run`: one file at a time (safe on any machine); `make test` runs two at a time (Makefile).
+    // One file at a time: integration files start servers and Chromium (make test runs unit files two at a time).
     fileParallelism: false,
     projects: [
       {
