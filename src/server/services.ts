@@ -31,6 +31,7 @@ import { targetRenderer } from "./render-pool/target";
 import type { WorkerRenders } from "./render-pool/worker";
 import { loadRedirects } from "./redirects/map";
 import type { AppServices } from "./http/app";
+import { serverNotFoundWatch } from "./cache/not-found-watch";
 import { countedContact } from "./monitoring/metrics";
 
 export interface Services extends AppServices, RequestServices {
@@ -114,6 +115,7 @@ export function createServices(env: Env, ssr: ServerRenderOptions, opts: Service
     pageCache,
     shared,
     redirects: loadRedirects(env.MIGRATIONS_DIR),
+    notFound: serverNotFoundWatch(env),
     // The webhook's invalidation: with several instances, confirmed on every one (else 503); else here.
     invalidate: shared ? (tags) => shared.invalidate(tags) : async (tags) => pageCache.invalidate(tags),
   };

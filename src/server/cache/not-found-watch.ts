@@ -6,7 +6,7 @@
  * Cheap where the 404 is answered (the cache's fast path answers most of them): one Map increment. Bounded:
  * at most TOP_PER_PRACTICE URLs per practice in memory between flushes (a scanner's random paths replace
  * the least counted, the "space saving" top-N), at most MAX_PRACTICES practices, URLs longer than
- * MAX_URL ignored. Flushed every FLUSH_MS (NOT_FOUND_FLUSH_MS) off the request path: with CACHE_URL, into
+ * MAX_URL ignored. Flushed every NOT_FOUND_FLUSH_MS (30 s) off the request path: with CACHE_URL, into
  * one Redis sorted set per practice shared by every instance (ZINCRBY, capped at SHARED_CAP, kept
  * KEEP_DAYS after the last 404), else into a file per instance under $MIGRATIONS_DIR/<code>/.not-found/.
  * Only a URL's path and the query parameters that name a page (short word values: `page_id=12`) are kept:
@@ -16,17 +16,17 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { createClient } from "redis";
-import { cacheNamespace } from "./shared/names";
+import type { Env } from "../env";
+import { isTrackingParam } from "../redirects/map";
+import { cacheNamespace, sharedNames } from "./shared/names";
 
 export const TOP_PER_PRACTICE = 200;
 export const MAX_PRACTICES = 1000;
 export const SHARED_CAP = 500;
 export const MAX_URL = 300;
 export const KEEP_DAYS = 30;
-const FLUSH_MS = 30_000;
 export const NOT_FOUND_DIR = ".not-found";
 
-const TRACKING = /^(?:utm_.*|fbclid|gclid|dclid|gbraid|wbraid|msclkid|mc_cid|mc_eid|_ga|_gl|yclid|igshid)$/i;
 const PARAM_NAME = /^[a-z][a-z0-9_-]{0,30}$/i;
 const PARAM_VALUE = /^[\w.-]{0,40}$/;
 
@@ -40,7 +40,7 @@ export function watchedUrl(url: string): string | null {
     .split("&")
     .filter((param) => {
       const [name, value = ""] = param.split(/=(.*)/s, 2);
-      return PARAM_NAME.test(name) && !TRACKING.test(name) && PARAM_VALUE.test(value);
+      return PARAM_NAME.test(name) && !isTrackingParam(name) && PARAM_VALUE.test(value);
     });
   return kept.length ? `${url.slice(0, q)}?${kept.join("&")}` : url.slice(0, q);
 }
@@ -95,16 +95,16 @@ export interface NotFoundSink {
 /** The sorted set of one practice's 404s on the shared Redis. */
 export function notFoundKey(env: { ENVIRONMENT?: string; CACHE_NAMESPACE?: string; BACKEND_API_URL?: string }, code: string): string {
   const namespace = cacheNamespace({ CACHE_NAMESPACE: env.CACHE_NAMESPACE, BACKEND_API_URL: env.BACKEND_API_URL ?? "" });
-  return `practice-frontend:${env.ENVIRONMENT ?? "prod"}:${namespace}:not-found:${code}`;
+  return sharedNames(env.ENVIRONMENT ?? "prod", namespace).notFound(code);
 }
 
 export function redisSink(url: string, keyOf: (code: string) => string): NotFoundSink {
   const client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 2000, reconnectStrategy: (n: number) => Math.min(n * 500, 10_000) } });
   client.on("error", () => {}); // a lost Redis costs this flush's counts, never a request; reported by the flush
-  const connecting = client.connect().catch(() => undefined);
+  let connecting: Promise<unknown> | null = null;
   return {
     async add(code, counts) {
-      await connecting;
+      await (connecting ??= client.connect().catch(() => undefined));
       const key = keyOf(code);
       const multi = client.multi();
       for (const [u, n] of counts) multi.zIncrBy(key, n, u);
@@ -166,6 +166,7 @@ export interface NotFoundWatch {
 }
 
 export function createNotFoundWatch(sink: NotFoundSink, opts: { flushMs?: number; log?: (line: string) => void } = {}): NotFoundWatch {
+  const flushMs = opts.flushMs ?? 30_000;
   const counter = new TopCounter();
   const log = opts.log ?? console.log;
   let timer: NodeJS.Timeout | null = null;
@@ -188,7 +189,7 @@ export function createNotFoundWatch(sink: NotFoundSink, opts: { flushMs?: number
       if (kept === null) return;
       counter.record(code, kept);
       if (!timer) {
-        timer = setInterval(() => void flush(), opts.flushMs ?? FLUSH_MS);
+        timer = setInterval(() => void flush(), flushMs);
         timer.unref();
       }
     },
@@ -202,21 +203,11 @@ export function createNotFoundWatch(sink: NotFoundSink, opts: { flushMs?: number
   };
 }
 
-let watch: NotFoundWatch | null = null;
-
-/** The server's watch, made on the first 404: shared through CACHE_URL's Redis when set, else files. */
-export function recordNotFound(code: string, url: string): void {
-  if (!watch) {
-    const env = process.env;
-    const sink = env.CACHE_URL ? redisSink(env.CACHE_URL, (c) => notFoundKey(env, c)) : fileSink(env.MIGRATIONS_DIR || "migrations");
-    const flushMs = Number(env.NOT_FOUND_FLUSH_MS);
-    watch = createNotFoundWatch(sink, { flushMs: Number.isInteger(flushMs) && flushMs > 0 ? flushMs : FLUSH_MS });
-  }
-  watch.record(code, url);
-}
-
-/** Saves the counts not yet flushed (at shutdown). */
-export async function stopNotFoundWatch(): Promise<void> {
-  await watch?.stop();
-  watch = null;
+/**
+ * The server's watch (built once by src/server/services.ts): shared through CACHE_URL's Redis when set, else
+ * a file per instance under MIGRATIONS_DIR. Nothing connects before the first flush.
+ */
+export function serverNotFoundWatch(env: Env): NotFoundWatch {
+  const sink = env.CACHE_URL ? redisSink(env.CACHE_URL, (code) => notFoundKey(env, code)) : fileSink(env.MIGRATIONS_DIR);
+  return createNotFoundWatch(sink, { flushMs: env.NOT_FOUND_FLUSH_MS });
 }

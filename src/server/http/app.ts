@@ -21,10 +21,10 @@ import { join } from "node:path";
 import type { Env } from "../env";
 import { isInternalPath, isServedPort, requestTenant, resolveHost, setRequestTenant, type HostRules } from "../tenancy";
 import type { PageCache } from "../cache/page-cache";
+import type { NotFoundWatch } from "../cache/not-found-watch";
 import type { RenderRequest } from "../render/render";
 import { sendFetchResponse, toFetchRequest } from "./express-bridge";
 import { reportError } from "../monitoring";
-import { recordNotFound } from "../cache/not-found-watch";
 import { timedInvalidation } from "../monitoring/metrics";
 import { requestIdOf } from "../monitoring/request-marks";
 import { withRequestId } from "../monitoring/log";
@@ -52,6 +52,8 @@ export interface AppServices {
   redirects: LoadedRedirects;
   /** The webhook's invalidation: here, or confirmed on every instance (cache/shared/invalidation.ts). */
   invalidate: (tags: string[]) => Promise<number>;
+  /** Counts the old URLs still asked for that answer 404 (the migration watch: cache/not-found-watch.ts). */
+  notFound: Pick<NotFoundWatch, "record">;
 }
 
 export interface AppOptions {
@@ -133,7 +135,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
 
   // The page cache: after tenancy and redirects, before the render. It stores only what the render below
   // answers a 200 for; everything it does not answer falls through to the render.
-  app.use(cacheMiddleware(pageCache));
+  app.use(cacheMiddleware(pageCache, services.notFound));
 
   // POST /api/contact (the specified spelling) is answered there, never redirected.
   app.use(endpointPathMiddleware());
@@ -148,7 +150,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
         renderRequest(toFetchRequest(req, tenant.host), { code: tenant.code, tags: new Set() }, req.ip),
       );
       await sendFetchResponse(res, response);
-      if (response.status === 404) recordNotFound(tenant.code, req.originalUrl); // old URLs still asked (migrate watch)
+      if (response.status === 404) services.notFound.record(tenant.code, req.originalUrl); // old URLs still asked (migrate watch)
     } catch (error) {
       next(error);
     }
@@ -174,6 +176,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
     stackHeaders,
     trust: app.get("trust proxy fn"),
     redirected: (code: string, url: string) => findRedirect(services.redirects.table, code, url) !== null,
+    notFound: services.notFound,
   };
   return cacheFront(pageCache, front, app);
 }

@@ -24,7 +24,7 @@ import { copyHeaders } from "../util/headers";
 import { hasOneHost } from "../tenancy/host";
 import { requestScheme, type TrustFn } from "../util/request-scheme";
 import type { RenderResult } from "../cache/entry";
-import { recordNotFound } from "../cache/not-found-watch";
+import type { NotFoundWatch } from "../cache/not-found-watch";
 import { requestIdOf } from "../monitoring/request-marks";
 
 /** Bounded memo of Host header -> practice and key part for the fast path. */
@@ -49,10 +49,12 @@ export interface CacheFrontOptions {
    * normalised path looked up in it (a Set of the names it holds), no render and no Express.
    */
   redirected: (code: string, url: string) => boolean;
+  /** Counts an old URL still asked for that answers 404 (the migration watch). */
+  notFound: Pick<NotFoundWatch, "record">;
 }
 
 export function cacheFront(cache: PageCache, opts: CacheFrontOptions, next: RequestListener): RequestListener {
-  const { rules, stackHeaders, trust, redirected } = opts;
+  const { rules, stackHeaders, trust, redirected, notFound } = opts;
   const hosts = new Map<string, HostInfo | null>();
   const lookup = (host: string): HostInfo | null => {
     let info = hosts.get(host);
@@ -78,7 +80,7 @@ export function cacheFront(cache: PageCache, opts: CacheFrontOptions, next: Requ
         const entry = key && (cache.fresh(key) ?? cache.unknownPath(info.code, scheme, info.authority, url));
         if (entry && entry.servedByStack && !redirected(info.code, url)) {
           writeEntry(res, req.headers, method, entry, "HIT", stackHeaders);
-          if (entry.status === 404) recordNotFound(info.code, url); // old URLs still asked after a migration
+          if (entry.status === 404) notFound.record(info.code, url); // old URLs still asked after a migration
           return;
         }
       }
@@ -88,7 +90,7 @@ export function cacheFront(cache: PageCache, opts: CacheFrontOptions, next: Requ
 }
 
 /** The Express middleware: answers cacheable GET/HEAD requests of a resolved tenant. */
-export function cacheMiddleware(cache: PageCache) {
+export function cacheMiddleware(cache: PageCache, notFound: Pick<NotFoundWatch, "record">) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const tenant = requestTenant(res);
     const target = tenant && cacheTarget(req.method, tenant.code, tenant.host, req.protocol, req.originalUrl);
@@ -97,7 +99,7 @@ export function cacheMiddleware(cache: PageCache) {
       const answer = await cache.answer(target, requestIdOf(req));
       if (answer.kind === "entry") writeEntry(res, req.headers, req.method, answer.entry, answer.status, null);
       else sendResult(res, req.method, answer.result);
-      if ((answer.kind === "entry" ? answer.entry.status : answer.result.status) === 404) recordNotFound(target.code, req.originalUrl);
+      if ((answer.kind === "entry" ? answer.entry.status : answer.result.status) === 404) notFound.record(target.code, req.originalUrl);
     } catch (error) {
       next(error);
     }

@@ -70,6 +70,11 @@ const noTrailingSlash = (path: string) => (path.length > 1 && path.endsWith("/")
  */
 const TRACKING_PARAM = /^(?:utm_[^=]*|fbclid|gclid|dclid|gbraid|wbraid|msclkid|mc_cid|mc_eid|_ga|_gl|yclid|igshid)(?:=|$)/i;
 
+/** Whether a query parameter (`name` or `name=value`) only tracks a campaign or a click. */
+export function isTrackingParam(param: string): boolean {
+  return TRACKING_PARAM.test(param);
+}
+
 /** A query (without "?") split into the parameters that identify a page and the tracking ones. */
 function splitTracking(query: string): { kept: string; tracking: string } {
   const kept: string[] = [];

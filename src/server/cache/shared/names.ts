@@ -20,6 +20,8 @@ export interface SharedNames {
   versionPrefix: string;
   /** A page of the shared store, by its cache key (hashed: keys may be long and hold any byte). */
   page: (cacheKey: string) => string;
+  /** One practice's old URLs answering 404, a sorted set of counts (cache/not-found-watch.ts). */
+  notFound: (code: string) => string;
 }
 
 /**
@@ -41,6 +43,7 @@ export function sharedNames(environment: string, namespace: string): SharedNames
     lease: (instance) => `${prefix}lease:${instance}`,
     versionPrefix: `${prefix}v:`,
     page: (cacheKey) => `${prefix}page:${createHash("sha256").update(cacheKey).digest("base64url")}`,
+    notFound: (code) => `${prefix}not-found:${code}`,
   };
 }
 
