@@ -1,15 +1,16 @@
 /**
  * Issue 17: the shared store under the specification's eviction policy (allkeys-lru with a maxmemory). Pages
  * written until Redis was full made it evict whatever it sampled, the cluster's bookkeeping included (the
- * join mark: the next webhook waited 3 s). Pages are now written only while Redis has room
- * (PAGE_WRITE_LIMIT of its maxmemory): filling the store evicts nothing, and the webhook stays fast.
+ * join mark: the next webhook waited 3 s). Pages are now written only while Redis has room for them
+ * (PAGE_WRITE_LIMIT of its maxmemory, judged inside Redis at each write: a check once a second let two
+ * instances' writes pass it and evict 10 keys): filling the store evicts nothing, and the webhook stays fast.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SECRET, startFrontend, type Frontend } from "./support/frontend";
 import { ACTIVE_DEMO_PRACTICES, backendJson, startBackend, type DemoBackend } from "./support/demo-backend";
 import { startRedis, type TestRedis } from "./support/redis";
 import { get } from "./support/cache";
-import { PAGE_WRITE_LIMIT } from "../src/server/cache/shared/membership";
+import { PAGE_WRITE_LIMIT } from "../src/server/cache/shared/pages";
 
 let redis: TestRedis;
 let backend: DemoBackend;

@@ -8,9 +8,8 @@
  * - Trust: an instance that lost its subscriber, its lease or Redis assumes it missed invalidations and says
  *   so (`onDistrust`): its data caches are emptied and its pages are served again only once their versions
  *   are confirmed. Trust comes back only with a confirmed subscription and a renewed lease.
- * - With each renewal it also reads whether Redis has room for pages (PAGE_WRITE_LIMIT of its maxmemory: the
- *   specification's Redis evicts any key, allkeys-lru on 128 MB, and pages written up to the limit evicted
- *   the bookkeeping) and touches the join mark, so that eviction by anything else takes it last.
+ * - With each renewal it touches the join mark, so that eviction (the specification's Redis evicts any key,
+ *   allkeys-lru) takes it last; pages leave room for the bookkeeping (pages.ts, PAGE_WRITE_LIMIT).
  */
 import { randomUUID } from "node:crypto";
 import type { RedisLink } from "./link";
@@ -20,17 +19,6 @@ export const LEASE_MS = 3000;
 export const RENEW_MS = 1000;
 /** Trust ends this long before the lease can have lapsed in Redis. */
 const LEASE_MARGIN_MS = 500;
-
-/**
- * Pages are written to Redis only while its used memory is under this share of its maxmemory (no limit set:
- * always): eviction then never has to make room for pages, and never takes the bookkeeping.
- */
-export const PAGE_WRITE_LIMIT = 0.75;
-
-/** Redis's used memory and maxmemory (0: none), in bytes. */
-const MEMORY_SCRIPT = `
-local info = redis.call('INFO', 'memory')
-return {tonumber(string.match(info, 'used_memory:(%d+)')), tonumber(string.match(info, 'maxmemory:(%d+)'))}`;
 
 /** Milliseconds since the first instance joined this Redis (KEYS[1]: the join mark), by Redis's clock. */
 const CLUSTER_AGE_SCRIPT = `
@@ -53,8 +41,6 @@ export interface MembershipHooks {
 export class Membership {
   readonly id = randomUUID();
   trusted = false;
-  /** Whether Redis has room for pages (PAGE_WRITE_LIMIT), as of the last lease renewal. */
-  roomForPages = false;
   private subscribed = false;
   private probe: string | null = null;
   /** The channels are registered once; node-redis subscribes them again after every reconnection. */
@@ -171,13 +157,11 @@ export class Membership {
     }
     const sentAt = Date.now();
     try {
-      const [previous, , [used, max]] = await Promise.all([
+      const [previous] = await Promise.all([
         this.link.run<string | null>(["SET", this.names.lease(this.id), this.id, "PX", String(LEASE_MS), "GET"]),
         this.link.run(["SADD", this.names.members, this.id]),
-        this.link.run<[number, number]>(["EVAL", MEMORY_SCRIPT, "0"]),
         this.clusterAgeMs(),
       ]);
-      this.roomForPages = max === 0 || used < max * PAGE_WRITE_LIMIT;
       if (!this.subscribed) return;
       // Our lease had lapsed (or was evicted): the others may have stopped waiting for us.
       if (previous === null && this.trusted) this.lapse("membership lease lapsed");

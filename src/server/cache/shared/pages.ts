@@ -4,7 +4,7 @@
  * - Versions: a page records the versions of its tags; a missing version (evicted, Redis restarted) reads
  *   as "changed just now", so the page is rendered again, never served as valid.
  * - Read on a local miss (one round trip, the versions compared inside Redis), written after a render with
- *   a TTL, and only while Redis has room for pages (membership.ts, PAGE_WRITE_LIMIT).
+ *   a TTL, and only while Redis has room for it (PAGE_WRITE_LIMIT, judged inside Redis at the write).
  * - Nothing is read or vouched for while this instance is not trusted (it may have missed invalidations).
  */
 import type { PageEntry } from "../entry";
@@ -36,6 +36,23 @@ for i = 3, #ARGV do
   out[#out + 1] = v
 end
 return out`;
+
+/**
+ * Pages are written to Redis only while its used memory, with the page, stays under this share of its
+ * maxmemory (no limit set: always). The specification's Redis evicts any key (allkeys-lru on 128 MB): pages
+ * written up to the limit made it evict the cluster's bookkeeping (the join mark: the next webhook waited 3 s).
+ * Judged inside Redis at each write, so that no number of writers between two samples can pass it.
+ */
+export const PAGE_WRITE_LIMIT = 0.75;
+
+/** Stores ARGV[1] at KEYS[1] for ARGV[2] ms if Redis has room for it (ARGV[3]: PAGE_WRITE_LIMIT); 1 if stored. */
+const SAVE_SCRIPT = `
+local info = redis.call('INFO', 'memory')
+local used = tonumber(string.match(info, 'used_memory:(%d+)'))
+local max = tonumber(string.match(info, 'maxmemory:(%d+)'))
+if max > 0 and used + #ARGV[1] >= max * tonumber(ARGV[3]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
 
 export class SharedPageStore implements SharedPages {
   constructor(
@@ -86,9 +103,9 @@ export class SharedPageStore implements SharedPages {
   }
 
   save(entry: PageEntry): void {
-    if (!entry.versions || !this.membership.roomForPages) return;
-    const ttl = String(this.ttlMs * 2);
+    if (!entry.versions) return;
     const blob = encodeEntry(entry as PageEntry & { versions: string[] });
-    this.link.run(["SET", this.names.page(entry.target.key), blob, "PX", ttl]).catch(() => undefined);
+    const args = ["EVAL", SAVE_SCRIPT, "1", this.names.page(entry.target.key), blob, String(this.ttlMs * 2), String(PAGE_WRITE_LIMIT)];
+    this.link.run(args).catch(() => undefined);
   }
 }
