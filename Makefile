@@ -38,11 +38,11 @@ dev: install ## Vite dev server on port 3000 against the demo backend
 # server builds, and fails when it fails: no separate lint step.
 test: install chromium ## Lint (types, import cycles) and build, then run every test (unit, integration, browser)
 	npm run build
-	# Unit files two at a time (small, mostly module loading); then the integration files one at a time. Two
-	# integration files at a time took 6 min instead of 8 alone, but with a second run beside it (4 files on 2
-	# cores) the render workers, which run at idle priority by design, starved and renders answered 503.
+	# Unit files, then integration files, two at a time. Each test server runs in a session of its own (Linux
+	# autogroup, as a container in its cgroup), so its idle-priority render workers yield to its own main
+	# thread only and do not starve when another run shares the machine (tests/support/frontend.ts).
 	npx vitest run --project unit --file-parallelism --max-workers 2
-	npx vitest run --project integration
+	npx vitest run --project integration --file-parallelism --max-workers 2
 
 lint: install ## ESLint + TypeScript + import cycles
 	npm run lint

@@ -73,6 +73,11 @@ export async function startFrontend(opts: { backendUrl: string; env?: Record<str
       ...opts.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
+    // A session of its own, as a container has a cgroup of its own: Linux's autogroup then weighs the
+    // server's threads against each other only, so its render workers (SCHED_IDLE by design) yield to their
+    // own main thread, not to every test runner and browser on the machine (with two test runs side by
+    // side they starved, and renders answered 503).
+    detached: true,
   }));
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
