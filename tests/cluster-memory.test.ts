@@ -10,6 +10,7 @@ import { DEFAULT_SECRET, startFrontend, type Frontend } from "./support/frontend
 import { ACTIVE_DEMO_PRACTICES, backendJson, startBackend, type DemoBackend } from "./support/demo-backend";
 import { startRedis, type TestRedis } from "./support/redis";
 import { get } from "./support/cache";
+import { until } from "./support/until";
 import { PAGE_WRITE_LIMIT } from "../src/server/cache/shared/pages";
 
 let redis: TestRedis;
@@ -26,10 +27,7 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) {
     const frontend = await startFrontend({ backendUrl: backend.url, env: { CACHE_URL: redis.url(8) } });
     instances.push(frontend);
-    for (const deadline = Date.now() + 15_000; (await fetch(`${frontend.url}/readyz`)).status !== 200; ) {
-      if (Date.now() > deadline) throw new Error("instance not ready within 15 s");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until(async () => (await fetch(`${frontend.url}/readyz`)).status === 200, "instance ready");
   }
   await backendJson(backend, "/admin/settings", {
     method: "PUT",

@@ -9,6 +9,7 @@ import { backendJson, startBackend, type DemoBackend } from "./support/demo-back
 import { get } from "./support/cache";
 import { startRedis, type TestRedis } from "./support/redis";
 import { startNginx, type TestNginx } from "./support/nginx";
+import { until } from "./support/until";
 import { cacheTarget } from "../src/server/cache/key";
 import { cacheNamespace, sharedNames } from "../src/server/cache/shared/names";
 
@@ -23,14 +24,6 @@ async function instance(): Promise<Frontend> {
   instances.push(frontend);
   await until(async () => (await fetch(`${frontend.url}/readyz`)).status === 200, "ready");
   return frontend;
-}
-
-async function until(check: () => Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** Edits the tarifs page through the admin API, its webhook sent to `via`; resolves with the webhook's status. */

@@ -18,6 +18,7 @@ import { startWordPressSite, WORDPRESS_HOST, WORDPRESS_TRUTH } from "../ops/migr
 import { DUPONT_TRUTH, formatAccuracy, measureAccuracy, type GroundTruth } from "../ops/migrate/fixtures/accuracy";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
 import { startFrontend, type Frontend } from "./support/frontend";
+import { until } from "./support/until";
 
 let backend: DemoBackend;
 let root: string;
@@ -111,9 +112,10 @@ describe("verify on the built product serving the WordPress site's drafted map",
     await ask("/ancien-formulaire/?email=jeanne@example.fr", 1);
     // Flushed every 200 ms by the server (NOT_FOUND_FLUSH_MS): polled until every request is counted.
     const counted = () => readNotFoundFiles(root, "martin");
-    for (let i = 0; i < 100 && !(counted().get("/greffe-de-gencive.html") === 2 && counted().get("/implants-dentaires-bordeaux/") === 4 && counted().has("/ancien-formulaire/")); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until(
+      () => counted().get("/greffe-de-gencive.html") === 2 && counted().get("/implants-dentaires-bordeaux/") === 4 && counted().has("/ancien-formulaire/"),
+      "every 404 counted",
+    );
     const lines: string[] = [];
     const io = { log: (line: string) => void lines.push(line), progress: () => {}, progressDone: () => {} };
     const code = await main(["watch", "martin", "--backend", `${backend.url}/api/v1/websites`, "--dir", root], io);
