@@ -52,15 +52,22 @@ esac
 # The decrypted env file lives on the server, owner-only, never in git (make decrypt ENV=...).
 DEPLOY_ROOT="${DEPLOY_ROOT:-/srv/practice-frontend}"
 ENV_FILE="$DEPLOY_ROOT/.env.$ENV_NAME"
+# A dry run needs no secrets (it runs where they are not, a developer's machine or CI): without the file it
+# says so and shows the commands with the values named; a file that is there must still be owner-only.
+ENV_FILE_MISSING=0
 if [[ ! -f "$ENV_FILE" ]]; then
-  fail "$ENV_FILE is missing: run 'make decrypt ENV=$ENV_NAME' on this server"
+  (( DRY )) || fail "$ENV_FILE is missing: run 'make decrypt ENV=$ENV_NAME' on this server"
+  ENV_FILE_MISSING=1
+  echo "deploy: (dry run) $ENV_FILE is missing: a real deploy would stop here ('make decrypt ENV=$ENV_NAME' on the server)"
+else
+  perms=$(stat -c '%a' "$ENV_FILE")
+  [[ "$perms" == "600" || "$perms" == "400" ]] || fail "$ENV_FILE must be readable by its owner only (chmod 600), it is $perms"
 fi
-perms=$(stat -c '%a' "$ENV_FILE")
-[[ "$perms" == "600" || "$perms" == "400" ]] || fail "$ENV_FILE must be readable by its owner only (chmod 600), it is $perms"
 
 # Every value the deployment uses comes from the env file, never from the operator's shell: the container
 # reads that file, so nginx and the build must too, or they could disagree. The file is read, never sourced.
 env_value() {
+  (( ENV_FILE_MISSING )) && { printf '<%s of %s>' "$1" "$ENV_FILE"; return; }
   local line
   line=$(grep -E "^$1=" "$ENV_FILE" | tail -n 1) || true
   line="${line#*=}"; line="${line%$'\r'}"
@@ -69,7 +76,7 @@ env_value() {
 }
 unset PREVIEW_DOMAIN PUBLIC_ANALYTICS_URL PUBLIC_ANALYTICS_WEBSITE_ID PUBLIC_ERROR_TRACKING_DSN
 PREVIEW_DOMAIN="$(env_value PREVIEW_DOMAIN)"
-[[ "$PREVIEW_DOMAIN" =~ ^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$ ]] \
+(( ENV_FILE_MISSING )) || [[ "$PREVIEW_DOMAIN" =~ ^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$ ]] \
   || fail "PREVIEW_DOMAIN in $ENV_FILE must be a host name such as preview.example.org, got '$PREVIEW_DOMAIN'"
 PUBLIC_ANALYTICS_URL="$(env_value PUBLIC_ANALYTICS_URL)"
 PUBLIC_ANALYTICS_WEBSITE_ID="$(env_value PUBLIC_ANALYTICS_WEBSITE_ID)"

@@ -36,12 +36,25 @@ describe("ops/deploy.sh", () => {
 
   it("refuses when the decrypted env file is missing or readable by others", () => {
     const empty = mkdtempSync(join(tmpdir(), "deploy-"));
-    const missing = run("ops/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: empty });
+    // A real deploy stops before it runs anything (GIT_DIR: were it to go on, git could not touch this clone).
+    const missing = run("ops/deploy.sh", ["dev"], { DEPLOY_ROOT: empty, GIT_DIR: "/nonexistent" });
     expect(missing.status).toBe(1);
     expect(missing.out).toContain("make decrypt ENV=dev");
+    expect(missing.out).not.toContain("+ ");
     const open = run("ops/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot(0o644) });
     expect(open.status).toBe(1);
     expect(open.out).toContain("chmod 600");
+  });
+
+  it("a dry run needs no decrypted secrets: it says what is missing and what it would do", () => {
+    const empty = mkdtempSync(join(tmpdir(), "deploy-"));
+    const { status, out } = run("ops/deploy.sh", ["staging", "v1.2", "--dry-run"], { DEPLOY_ROOT: empty });
+    expect(status, out).toBe(0);
+    expect(out).toContain(`deploy: (dry run) ${empty}/.env.staging is missing: a real deploy would stop here`);
+    expect(out).toContain("+ git checkout --detach refs/tags/v1.2");
+    expect(out).toContain(`--preview-domain <PREVIEW_DOMAIN of ${empty}/.env.staging>`);
+    expect(out).toContain("dry run: nothing was changed");
+    expect(out).not.toMatch(/is live/);
   });
 
   it("deploys a prod tag: fetch, image, compose file from the map, instances one by one, proxy, smoke on every instance", () => {
