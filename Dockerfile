@@ -9,10 +9,13 @@
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# npm install, not npm ci: see the Makefile's install target.
+# npm install, not npm ci: see the Makefile's install target. --ignore-scripts: no package's install script
+# runs (the image's npm 10 ignores package.json's allowScripts, and the test-only HTTP Observatory's libpq
+# would be compiled with node-gyp, which the image lacks); what the build needs ships prebuilt (esbuild's and
+# sharp's platform packages).
 RUN --mount=type=secret,id=npm_ca \
     if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca npm_config_cafile=/run/secrets/npm_ca; fi; \
-    npm install --no-audit --no-fund
+    npm install --ignore-scripts --no-audit --no-fund
 
 FROM deps AS prod-deps
 RUN --mount=type=secret,id=npm_ca \
