@@ -132,6 +132,18 @@ async function main() {
   check(inspect(`${project}-dev-frontend`, "{{.HostConfig.Memory}}") === String(512 * 1024 ** 2), "dev memory limit 512m");
   figure("limits", "user node, read-only root file system, memory 1g (prod) and 512m (dev) as inspected");
 
+  // The health check the image declares (the Dockerfile's HEALTHCHECK, inherited by compose) probes /readyz
+  // and passes in the running container, under its read-only root and its user. Docker runs it on its own
+  // schedule; podman without systemd does not, so it is run here once, as its timer would.
+  for (const name of [prodName(0), `${project}-dev-frontend`]) {
+    check(inspect(name, "{{json .Config.Healthcheck}}").includes("/readyz"), `${name}: the declared health check probes /readyz`);
+    if (engine === "podman") {
+      const run = spawnSync(engine, ["healthcheck", "run", name], { encoding: "utf8" });
+      check(run.status === 0, `${name}: podman healthcheck run exited ${run.status}: ${run.stdout}${run.stderr}`);
+    } else await until(`${name} healthy`, () => inspect(name, "{{.State.Health.Status}}") === "healthy");
+  }
+  figure("health check", "the image's /readyz check passes in the running dev and prod containers");
+
   // The live practices' home and contact pages (an inactive practice answers 404 by design).
   const prodTargets: { host: string; path: string }[] = [];
   for (const p of practices) {
