@@ -9,7 +9,14 @@
  * Then the observer's own CPU per request, measured in this process (the target is judged by it: see
  * observerCostUs), and a sample of what /metrics says.
  */
+import { EventEmitter } from "node:events";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { fmt, host, median, medianOf, note, throughput, type Measured } from "./figures";
+import { startFrontendProcess, type Proc } from "./processes";
+import { freePort } from "../tests/support/frontend";
+import { get } from "../tests/support/cache";
+import { observeRequests } from "../src/server/monitoring/access";
+import { setPractices, startMetrics, stopMetrics } from "../src/server/monitoring/metrics";
 
 /**
  * Rounds of the three servers in turn (the order alternating). The ratio to "off" is taken within each
@@ -18,13 +25,6 @@ import { fmt, host, median, medianOf, note, throughput, type Measured } from "./
  * ratio of medians taken over different minutes carried that drift (107.5% one run, 88.4% the next).
  */
 const ROUNDS = 7;
-import { startFrontendProcess, type Proc } from "./processes";
-import { freePort } from "../tests/support/frontend";
-import { EventEmitter } from "node:events";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { observeRequests } from "../src/server/monitoring/access";
-import { setPractices, startMetrics, stopMetrics } from "../src/server/monitoring/metrics";
-import { get } from "../tests/support/cache";
 
 /**
  * What the request observer (monitoring/access.ts) adds to one request, metrics on and the access log off:
