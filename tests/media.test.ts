@@ -67,6 +67,24 @@ describe("serving", () => {
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
   });
 
+  it("keeps a small file in memory: the next answer is the same file and headers without asking the backend", async () => {
+    const p = "/media/shared/aligneurs-960w.webp";
+    const first = await media(path(p));
+    expect(first.status).toBe(200);
+    expect(first.headers["x-media-cache"]).toBe("MISS");
+    const stats = await backendJson<{ requests: Record<string, number> }>(backend, "/admin/stats");
+    for (const method of ["GET", "HEAD"] as const) {
+      const again = await httpBytes(frontend.url, host, `/api/media?${path(p)}`, { method });
+      expect(again.status, `${method} ${again.body.toString().slice(0, 200)}`).toBe(200);
+      expect(again.headers["x-media-cache"]).toBe("HIT");
+      expect(again.body.equals(method === "GET" ? first.body : Buffer.alloc(0))).toBe(true);
+      for (const name of ["content-type", "content-length", "cache-control", "etag", "last-modified"]) {
+        expect(again.headers[name], name).toBe(first.headers[name]);
+      }
+    }
+    expect(await backendJson<{ requests: Record<string, number> }>(backend, "/admin/stats")).toEqual(stats);
+  });
+
   it("gives an SVG a policy that keeps it inert when opened on its own", async () => {
     const res = await media(path("/media/dupont/logo.svg"));
     expect(res.headers["content-security-policy"]).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
@@ -195,7 +213,8 @@ describe("backend failures", () => {
   it("times out (504) when the backend is slow", async () => {
     await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "slow", delayMs: 3000, match: "/media/" }) });
     const started = Date.now();
-    const res = await media(path("/media/dupont/logo.svg"));
+    // Files no earlier test asked for: one already served would be answered from memory (a HIT).
+    const res = await media(path("/media/dupont/favicon.svg"));
     expect(res.status).toBe(504);
     expect(Date.now() - started).toBeLessThan(2500);
     expect(res.headers["cache-control"]).toBe("no-store");
@@ -203,8 +222,8 @@ describe("backend failures", () => {
 
   it("answers 502 when the backend fails", async () => {
     await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "error500", match: "/media/" }) });
-    expect((await media(path("/media/dupont/logo.svg"))).status).toBe(502);
+    expect((await media(path("/media/shared/gencives.webp"))).status).toBe(502);
     expect((await media(`${path("/media/shared/sourire.webp")}&w=320`)).status).toBe(502);
-    expect(frontend.output()).toMatch(/\[error\] media: backend answered 500 for \/media\/dupont\/logo\.svg/);
+    expect(frontend.output()).toMatch(/\[error\] media: backend answered 500 for \/media\/shared\/gencives\.webp/);
   });
 });

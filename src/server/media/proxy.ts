@@ -12,6 +12,7 @@ import { parseMediaRequest } from "./request";
 import { RASTER_TYPES } from "./types";
 import { SVG_SANDBOX_POLICY } from "./static-files";
 import { createResizeCache, MediaNotFound, RESIZE_MAX_SOURCE_BYTES } from "./resize";
+import { bodyUpTo, createOriginalCache, ORIGINAL_CACHE_MAX_FILE_BYTES, type CachedMedia } from "./originals";
 
 /** A week, and a day of stale serving: media files are rarely replaced, and never under a hashed name. */
 export const MEDIA_CACHE_CONTROL = "public, max-age=604800, stale-while-revalidate=86400";
@@ -34,14 +35,15 @@ function checkedType(response: Response, expected: string): string {
 /** Fetches a validated media path from the backend's origin (backend/media.ts). */
 export type MediaFetch = (path: string, method: "GET" | "HEAD") => Promise<Response>;
 
-/** The proxy's long-lived parts: the backend fetch and the resized-image cache (built by services.ts). */
+/** The proxy's long-lived parts: the backend fetch, the small files as served and the resized images (built by services.ts). */
 export interface MediaProxy {
   fetch: MediaFetch;
+  originals: ReturnType<typeof createOriginalCache>;
   resized: ReturnType<typeof createResizeCache>;
 }
 
 export function createMediaProxy(fetchMedia: MediaFetch): MediaProxy {
-  return { fetch: fetchMedia, resized: createResizeCache((path) => fetchOriginal(fetchMedia, path)) };
+  return { fetch: fetchMedia, originals: createOriginalCache(), resized: createResizeCache((path) => fetchOriginal(fetchMedia, path)) };
 }
 
 /** The backend's 2xx answer for a media path; its 404 is MediaNotFound, any other status a BadGateway. */
@@ -79,6 +81,19 @@ function setHeaders(ev: RequestEvent, type: string, length: string | null) {
   if (length) ev.headers.set("Content-Length", length);
   ev.headers.set("Cache-Control", MEDIA_CACHE_CONTROL);
   if (type === "image/svg+xml") ev.headers.set("Content-Security-Policy", SVG_SANDBOX_POLICY);
+}
+
+function setValidators(ev: RequestEvent, etag: string | null, lastModified: string | null) {
+  if (etag) ev.headers.set("ETag", etag);
+  if (lastModified) ev.headers.set("Last-Modified", lastModified);
+}
+
+/** A small file from the proxy's memory (originals.ts), or just read into it. */
+function sendKept(ev: RequestEvent, file: CachedMedia, result: "HIT" | "MISS") {
+  setHeaders(ev, file.type, String(file.body.byteLength));
+  setValidators(ev, file.etag, file.lastModified);
+  ev.headers.set("X-Media-Cache", result);
+  ev.send(200, file.body);
 }
 
 /**
@@ -125,6 +140,11 @@ export async function handleMedia(ev: RequestEvent, ctx: MediaContext): Promise<
       ev.send(200, image.body);
       return;
     }
+    const kept = media.originals.get(parsed.path);
+    if (kept) {
+      sendKept(ev, kept, "HIT");
+      return;
+    }
     const method = ev.method === "HEAD" ? "HEAD" : "GET";
     const response = await mediaAnswer(media.fetch, parsed.path, method);
     let type: string;
@@ -134,12 +154,18 @@ export async function handleMedia(ev: RequestEvent, ctx: MediaContext): Promise<
       await response.body?.cancel();
       throw error;
     }
-    setHeaders(ev, type, response.headers.get("content-length"));
-    for (const name of ["etag", "last-modified"]) {
-      const value = response.headers.get(name);
-      if (value) ev.headers.set(name, value);
+    const etag = response.headers.get("etag");
+    const lastModified = response.headers.get("last-modified");
+    const body = method === "GET" && response.body ? await bodyUpTo(response.body, ORIGINAL_CACHE_MAX_FILE_BYTES) : response.body;
+    if (Buffer.isBuffer(body)) {
+      const file: CachedMedia = { body, type, etag, lastModified };
+      media.originals.set(parsed.path, file);
+      sendKept(ev, file, "MISS");
+      return;
     }
-    ev.send(new Response(response.body, { status: 200 }));
+    setHeaders(ev, type, response.headers.get("content-length"));
+    setValidators(ev, etag, lastModified);
+    ev.send(new Response(body, { status: 200 }));
   } catch (error) {
     if (error instanceof MediaNotFound) {
       ev.headers.set("Cache-Control", NOT_FOUND_CACHE_CONTROL);
