@@ -170,6 +170,13 @@ describe("every page of every demo practice, over HTTP", () => {
     expect(hero).toMatch(/fetchpriority="high"/i);
     expect(hero).toMatch(/srcset="[^"]+ 480w, [^"]+"/);
     expect(hero).toMatch(/sizes="[^"]+"/);
+    // The largest paint comes from the page's own origin (no connection to the media origin first), and the
+    // head preloads exactly the candidates the <img> offers, so the browser fetches one image, early.
+    const srcset = /srcset="([^"]+)"/.exec(hero)![1];
+    for (const candidate of srcset.split(", ")) expect(candidate).toMatch(/^\/api\/media\?path=%2Fmedia%2Fdupont%2Fhero[^ ]*\.webp \d+w$/);
+    const preload = /<link rel="preload" as="image"[^>]*>/.exec(body)![0];
+    expect(preload).toContain(`imagesrcset="${srcset}"`);
+    expect(preload).toMatch(/fetchpriority="high"/);
     for (const img of imgs) {
       expect(img, img).toMatch(/width="\d+"/);
       expect(img, img).toMatch(/height="\d+"/);

@@ -93,6 +93,26 @@ describe("resolveBlocks", () => {
   const resolve = (raw: { type: string; value: unknown }[], team: TeamMember[] | null = null) =>
     resolveBlocks(parseBlocks(raw.map((b, i) => ({ ...b, id: `b${i}` })), where), { pages: PAGES, team });
 
+  it("serves the first hero's image from the page's own origin (the largest paint), every other image from the media origin", () => {
+    const [first, second, image] = resolve([
+      { type: "hero", value: { heading: "H", subheading: null, image: media("hero", [480, 960]), cta: null } },
+      { type: "hero", value: { heading: "H2", subheading: null, image: media("later", [480]), cta: null } },
+      { type: "image", value: { image: media("img"), caption: null } },
+    ]);
+    const own = (name: string) => `/api/media?path=${encodeURIComponent(`/media/${name}.webp`)}`;
+    expect(first).toMatchObject({
+      image: { src: own("hero"), srcset: `${own("hero-480w")} 480w, ${own("hero-960w")} 960w, ${own("hero")} 1600w` },
+    });
+    expect(second).toMatchObject({ image: { src: "https://cms.example.org/media/later.webp" } });
+    expect(image).toMatchObject({ image: { src: "https://cms.example.org/media/img.webp" } });
+  });
+
+  it("leaves a first hero image that is not a backend media file where it is", () => {
+    const outside = { ...media("x"), url: "https://photos.example.net/x.webp" };
+    const [hero] = resolve([{ type: "hero", value: { heading: "H", subheading: null, image: outside, cta: null } }]);
+    expect(hero).toMatchObject({ image: { src: "https://photos.example.net/x.webp" } });
+  });
+
   it("sanitises rich text and FAQ answers", () => {
     const [rich, faq] = resolve([
       { type: "rich_text", value: { html: '<p onclick="x()">a</p><script>alert(1)</script><iframe src="x"></iframe>' } },
