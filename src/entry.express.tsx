@@ -16,6 +16,7 @@ import { Lifecycle } from "./server/http/lifecycle";
 import { flushMonitoring, initMonitoring, reportError, reportWarning } from "./server/monitoring";
 import { watchBackendUntilUp } from "./server/backend/probe";
 import { applyServerLimits, serverOptions } from "./server/http/server-limits";
+import { answerRefusedRequests } from "./server/http/raw-targets";
 import { installProcessGuard } from "./server/monitoring/process-guard";
 import { reportStartWarnings } from "./server/start-warnings";
 import { startOperatorView } from "./server/operator/operator-view";
@@ -54,7 +55,7 @@ async function start() {
   else seedFromPrepass(pageCache, env);
   const lifecycle = new Lifecycle();
   const distDir = join(fileURLToPath(import.meta.url), "..", "..", "dist");
-  const server = applyServerLimits(createServer(serverOptions(), view.observe(createApp({ services, distDir, lifecycle }))));
+  const server = answerRefusedRequests(applyServerLimits(createServer(serverOptions(), view.observe(createApp({ services, distDir, lifecycle })))));
   // Uncaught exception: reported, then exit for the supervisor to restart; stray rejections: reported.
   installProcessGuard({
     report: reportError,
