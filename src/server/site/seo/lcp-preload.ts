@@ -1,9 +1,8 @@
 /**
- * The page's largest paint is its first hero image (the home page's, measured at 1.3-1.4 s LCP on
- * Lighthouse's mobile profile against 0.8-1.2 s for pages without one): preloaded from the <head> with the
- * same srcset and sizes as the <img>, so the browser picks the same candidate, and at high priority, so
- * the request (and the connection to the media origin) starts while the head is still being parsed
- * instead of after the header and navigation markup.
+ * The page's largest paint is its first hero image: preloaded from the <head> with the same srcset and
+ * sizes as the <img>, so the browser picks the same candidate, and at high priority, so the request starts
+ * while the head is still being parsed instead of after the header and navigation markup. It comes from the
+ * page's own origin (site/blocks.ts, docs/decisions/lcp-image.md): no connection to open first.
  */
 import type { DocumentLink } from "@builder.io/qwik-city";
 import type { Block } from "../blocks";
