@@ -19,7 +19,9 @@ export const SiteHeader = ({ site, path }: { site: SiteChrome; path: string }) =
       <div class="container header-bar">
         <a href="/" class="brand" aria-label={`${site.name}, accueil`}>
           {site.logo ? (
-            <img src={site.logo.src} width={site.logo.width} height={site.logo.height} alt="" class="brand-logo" />
+            // Low priority: the logo is small and never the largest paint; the hero image is fetched first
+            // (docs/decisions/lcp-image.md).
+            <img src={site.logo.src} width={site.logo.width} height={site.logo.height} alt="" class="brand-logo" fetchPriority="low" />
           ) : (
             <span class="brand-name">{site.name}</span>
           )}
