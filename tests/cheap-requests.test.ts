@@ -59,6 +59,11 @@ describe("methods a route does not take: 405 with Allow, never a render", () => 
     expect(spent).toEqual({ renders: 0, keys: 0 });
   });
 
+  it("is refused before anything else is asked: also on an unknown host (no tenancy lookup, no 404 page)", async () => {
+    const res = await get(frontend.url, "inconnu.example.org", "/", { method: "OPTIONS" });
+    expect([res.status, res.headers.allow]).toEqual([405, "GET, HEAD"]);
+  });
+
   it("POST only on the contact relay: a page answers 405, the relay still takes its form", async () => {
     const page = await get(frontend.url, dupont, "/contact/", { method: "POST", body: "name=x" });
     expect([page.status, page.headers.allow]).toEqual([405, "GET, HEAD"]);
