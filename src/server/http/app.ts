@@ -2,16 +2,17 @@
  * createApp(): the request listener of the server, importable without listening: the page cache's
  * fast path, then the Express stack in front of Qwik City.
  *
- *  -1. fresh cache hits (cacheFront)        4. tenancy: Host -> practice, else plain 404
- *   0. headers of every response; one Host, 4b. redirects of migrated practices (301)
- *      no fragment, no Qwik calls (400)     4c. page cache (GET/HEAD of cacheable responses)
+ *  -2. one Host, no fragment, no Qwik      4. tenancy: Host -> practice, else plain 404
+ *      calls (400), GET/HEAD/POST (405)     4b. redirects of migrated practices (301)
+ *  -1. fresh cache hits (cacheFront)        4c. page cache (GET/HEAD of cacheable responses)
+ *   0. headers of every response
  *   1. static build assets (immutable)      4d. GET/HEAD, POST on the contact relay, else 405
  *   2. global endpoints (any Host):         5. pages: rendered by the real Qwik City router
  *      healthz, readyz, revalidation        6. final 404, then one error handler
  *   3. /_sites from outside -> 404
  *
- * The fast path (cache-front.ts) answers fresh hits without Express and replays the one list of headers
- * step 0 sets (security headers, noindex). Every long-lived object comes from the services
+ * The refusals (request-rules.ts) and the fast path (cache-front.ts) answer without Express and send the
+ * one list of headers step 0 sets (security headers, noindex). Every long-lived object comes from the services
  * (src/server/services.ts builds them); this file builds none and says which it uses (AppServices).
  */
 import express, { type NextFunction, type Request, type Response } from "express";
@@ -37,7 +38,7 @@ import { cacheFront, cacheMiddleware } from "./cache-front";
 import { revalidateHandlers } from "./revalidate";
 import { bodyOf, requestBodyMiddleware } from "./request-body";
 import { canonicalPath, canonicalPathMiddleware } from "./canonical-path";
-import { methodMiddleware, requestShapeMiddleware } from "./request-rules";
+import { methodMiddleware, requestRulesFront } from "./request-rules";
 import { endpointPathMiddleware } from "./endpoint-paths";
 import { mediaFilesMiddleware } from "../media/static-files";
 import type { Lifecycle } from "./lifecycle";
@@ -77,9 +78,6 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   // included. The cache's fast path replays the same list.
   const stackHeaders = everyResponseHeaders({ cmsOrigin: cmsOrigin(env.BUILD_CMS_ORIGIN), indexable: isIndexable(env) });
   app.use(responseHeadersMiddleware(stackHeaders));
-  // One Host, no fragment, no Qwik call parameters: refused before anything is looked up (request-rules.ts).
-  app.use(requestShapeMiddleware());
-
   app.use(compression());
 
   app.use("/build", express.static(join(distDir, "build"), IMMUTABLE));
@@ -170,7 +168,8 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   });
 
   // Fresh cache hits (and paths a practice's cached 404 page proves are no page) are answered in front of
-  // all of the above (cache-front.ts says why).
+  // all of the above (cache-front.ts says why); in front of them, the request rules' refusals (one Host, no
+  // fragment, no Qwik call parameters, a method some route takes: request-rules.ts).
   const front = {
     rules: hostRules,
     stackHeaders,
@@ -178,5 +177,5 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
     redirected: (code: string, url: string) => findRedirect(services.redirects.table, code, url) !== null,
     notFound: services.notFound,
   };
-  return cacheFront(pageCache, front, app);
+  return requestRulesFront(stackHeaders, cacheFront(pageCache, front, app));
 }

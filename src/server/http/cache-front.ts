@@ -21,7 +21,6 @@ import { cacheKey, cacheTarget, hostKeyPart } from "../cache/key";
 import type { PageCache } from "../cache/page-cache";
 import { writeEntry } from "../cache/serve";
 import { copyHeaders } from "../util/headers";
-import { hasOneHost } from "../tenancy/host";
 import { requestScheme, type TrustFn } from "../util/request-scheme";
 import type { RenderResult } from "../cache/entry";
 import type { NotFoundWatch } from "../cache/not-found-watch";
@@ -70,8 +69,8 @@ export function cacheFront(cache: PageCache, opts: CacheFrontOptions, next: Requ
   return (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method!;
     const host = req.headers.host;
-    // Two Host headers go to the stack, which refuses them (http/request-rules.ts).
-    if ((method === "GET" || method === "HEAD") && host && hasOneHost(req.rawHeaders)) {
+    // Two Host headers never get here: the request rules in front refuse them (http/request-rules.ts).
+    if ((method === "GET" || method === "HEAD") && host) {
       const info = lookup(host);
       if (info) {
         const scheme = requestScheme(req, trust);

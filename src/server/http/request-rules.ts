@@ -10,27 +10,29 @@
  * - noQwikCall:     `?qdata=`, `?qfunc=`, `?qaction=` call server functions and actions the site does not
  *                   have (it ships no client JavaScript for them); each rendered a whole page: 400.
  * - knownMethod:    no route takes a method other than GET, HEAD and POST; OPTIONS, PROPFIND, TRACE... each
- *                   rendered a page (TRACE answered 500): 405 with Allow, before anything else runs (a flood
- *                   of them took a quiet practice's hits to 49.5% when refused after tenancy and the cache).
+ *                   rendered a page (TRACE answered 500): 405 with Allow.
  * - allowedMethod:  GET and HEAD everywhere, POST on the webhook and the contact relay only: 405 with Allow.
  *
- * oneHost, noFragment, noQwikCall and knownMethod run first (requestShapeMiddleware); allowedMethod runs right
- * before the render (methodMiddleware), after the global endpoints (the webhook's POST), tenancy, redirects and
- * the files that answer their own methods.
+ * The first four run in front of everything, the cache's fast path and Express included (requestRulesFront):
+ * a flood of such requests costs a node:http answer each, not Express's stack (a flood of OPTIONS refused
+ * after tenancy and the cache kept a quiet practice's hits at 45-50%). allowedMethod runs right before the
+ * render (methodMiddleware), after the global endpoints (the webhook's POST), tenancy, redirects and the files
+ * that answer their own methods.
  */
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import { isQwikCall } from "../cache/key";
 import { hasOneHost } from "../tenancy/host";
 
-type Rule = (req: Request) => { status: 400 | 405; reason: string } | null;
+type Rule = (req: IncomingMessage) => { status: 400 | 405; reason: string } | null;
 
 const oneHost: Rule = (req) => (hasOneHost(req.rawHeaders) ? null : { status: 400, reason: "one Host header expected" });
 
-const noFragment: Rule = (req) => (req.url.includes("#") ? { status: 400, reason: "a request target has no fragment" } : null);
+const noFragment: Rule = (req) => (req.url!.includes("#") ? { status: 400, reason: "a request target has no fragment" } : null);
 
 const noQwikCall: Rule = (req) => {
-  const q = req.url.indexOf("?");
-  return q !== -1 && isQwikCall(req.url.slice(q + 1)) ? { status: 400, reason: "no server function or action here" } : null;
+  const q = req.url!.indexOf("?");
+  return q !== -1 && isQwikCall(req.url!.slice(q + 1)) ? { status: 400, reason: "no server function or action here" } : null;
 };
 
 const knownMethod: Rule = (req) =>
@@ -38,36 +40,44 @@ const knownMethod: Rule = (req) =>
 
 const SHAPE_RULES: readonly Rule[] = [oneHost, noFragment, noQwikCall, knownMethod];
 
-export function requestShapeMiddleware() {
-  return (req: Request, res: Response, next: NextFunction) => {
+/**
+ * The request listener that answers what the shape rules refuse and passes the rest to `next`. `stackHeaders`:
+ * what the Express stack sets on every response (security headers, noindex), sent with each refusal too.
+ */
+export function requestRulesFront(stackHeaders: readonly string[], next: RequestListener): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
     for (const rule of SHAPE_RULES) {
       const refusal = rule(req);
-      if (refusal?.status === 405) {
-        refuseMethod(req, res);
-        return;
-      }
-      if (refusal) {
-        res.status(refusal.status).type("text/plain").send(`Bad Request: ${refusal.reason}`);
-        return;
-      }
+      if (!refusal) continue;
+      const body = refusal.status === 405 ? "Method Not Allowed" : `Bad Request: ${refusal.reason}`;
+      const head = [...stackHeaders, "content-type", "text/plain; charset=utf-8", "content-length", String(Buffer.byteLength(body))];
+      if (refusal.status === 405) head.push("allow", allowed(pathOf(req.url!)));
+      res.writeHead(refusal.status, head);
+      res.end(body);
+      return;
     }
-    next();
+    next(req, res);
   };
+}
+
+function pathOf(url: string): string {
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
 }
 
 /** The contact relay, the one POST target of a practice's host, in both spellings (endpoint-paths.ts answers the slashless one). */
 const POST_TARGETS = new Set(["/api/contact", "/api/contact/"]);
 
-/** 405 naming what the path takes. */
-function refuseMethod(req: Request, res: Response) {
-  res.setHeader("Allow", POST_TARGETS.has(req.path) ? "GET, HEAD, POST" : "GET, HEAD");
-  res.status(405).type("text/plain").send("Method Not Allowed");
+/** What a path takes, for Allow. */
+function allowed(path: string): string {
+  return POST_TARGETS.has(path) ? "GET, HEAD, POST" : "GET, HEAD";
 }
 
 export function methodMiddleware() {
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method === "GET" || req.method === "HEAD") return next();
     if (req.method === "POST" && POST_TARGETS.has(req.path)) return next();
-    refuseMethod(req, res);
+    res.setHeader("Allow", allowed(req.path));
+    res.status(405).type("text/plain").send("Method Not Allowed");
   };
 }
