@@ -5,8 +5,6 @@
  * another address (Chromium's --host-resolver-rules), so a staging instance can be scored under the
  * practice's own domain before DNS moves.
  */
-import lighthouse from "lighthouse";
-import * as chromeLauncher from "chrome-launcher";
 
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -22,6 +20,10 @@ export interface LighthouseResult {
 }
 
 export async function runLighthouse(urls: string[], opts: { hostRules?: string; log?: (line: string) => void } = {}): Promise<LighthouseResult[]> {
+  // Loaded here, not at the top: Lighthouse takes about 3 s to load, and every other migration step (each a
+  // process of its own, the CLI imports this file through the gate) would pay for it.
+  const { default: lighthouse } = await import("lighthouse");
+  const chromeLauncher = await import("chrome-launcher");
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
     chromeFlags: [
