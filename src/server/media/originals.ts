@@ -10,6 +10,7 @@
  */
 import { LRUCache } from "lru-cache";
 import { RESIZE_CACHE_TTL_MS } from "./resize";
+import { readChunksUpTo } from "../util/read-up-to";
 
 export const ORIGINAL_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 export const ORIGINAL_CACHE_MAX_KEYS = 2_000;
@@ -41,18 +42,11 @@ export function createOriginalCache(maxBytes = ORIGINAL_CACHE_MAX_BYTES): LRUCac
  */
 export async function bodyUpTo(body: ReadableStream<Uint8Array>, limit: number): Promise<Buffer | ReadableStream<Uint8Array>> {
   const reader = body.getReader();
-  const head: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return Buffer.concat(head);
-    head.push(value);
-    size += value.byteLength;
-    if (size > limit) break;
-  }
+  const { chunks, complete } = await readChunksUpTo(reader, limit);
+  if (complete) return Buffer.concat(chunks);
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      for (const chunk of head) controller.enqueue(chunk);
+      for (const chunk of chunks) controller.enqueue(chunk);
     },
     async pull(controller) {
       const { done, value } = await reader.read();
