@@ -21,6 +21,7 @@ import { installProcessGuard } from "./server/monitoring/process-guard";
 import { reportStartWarnings } from "./server/start-warnings";
 import { startOperatorView } from "./server/operator/operator-view";
 import { startLog } from "./server/monitoring/log";
+import { mainThreadRenders } from "./server/monitoring/metrics";
 import type { RenderPlatform } from "./server/render/context";
 
 declare global {
@@ -67,6 +68,7 @@ async function start() {
       storeBytes: pageCache.store.bytes,
       renders: pageCache.renders,
       rendering: pageCache.rendering,
+      mainThreadRenders: mainThreadRenders(),
       heapUsed: process.memoryUsage().heapUsed,
     }),
   });

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../ops/migrate/cli";
 import { call } from "../ops/request";
-import { readNotFoundFiles } from "../src/server/cache/not-found-watch";
+import { readNotFoundFiles } from "../src/server/migration-watch/not-found-watch";
 import type { CrawlEntry } from "../ops/migrate/files";
 import { startOldSite } from "../ops/migrate/fixtures/old-site";
 import { startWordPressSite, WORDPRESS_HOST, WORDPRESS_TRUTH } from "../ops/migrate/fixtures/wordpress-site";

@@ -2,14 +2,14 @@
  * Step 6, watch: after cutover, the old URLs visitors and crawlers still request that answer 404 on the
  * practice's domain, most requested first, each with the matcher's best guess among the new site's URLs,
  * so the operator adds the missing redirects to redirects.json. Every instance counts its 404s
- * (src/server/cache/not-found-watch.ts): read from the shared Redis (CACHE_URL, or --redis) and from
+ * (src/server/migration-watch/not-found-watch.ts): read from the shared Redis (CACHE_URL, or --redis) and from
  * the per-instance files under <dir>/<code>/.not-found/, summed. A URL redirects.json now names is marked.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createClient } from "redis";
 import { findRedirect, parseRedirects, REDIRECTS_FILE } from "../../src/server/redirects/map";
-import { notFoundKey, readNotFoundFiles } from "../../src/server/cache/not-found-watch";
+import { notFoundKey, readNotFoundFiles } from "../../src/server/migration-watch/not-found-watch";
 import { intOption, UsageError, type Parsed, type StepSpec } from "./args";
 import { CRAWL_FILE, migrationDir, practiceCode, readCrawl, readJsonInput, StepError } from "./files";
 import type { StepIo } from "./io";

@@ -22,5 +22,6 @@ export const onRequest: RequestHandler = async (ev) => {
   const code = render?.code ?? resolveHost(ev.request.headers.get("host"), services.hostRules);
   if (!code) throw ev.error(404, "Not Found");
   setRequestContext(ev, { code, tags: render?.tags ?? new Set(), services });
+  for (const [key, value] of render?.shared ?? []) ev.sharedMap.set(key, value);
   throw ev.rewrite(internalPath(code, pathname));
 };

@@ -166,7 +166,7 @@ const envSchema = z.object({
   ),
   /** The address the internal port listens on: loopback, or the container's own network address. */
   METRICS_HOST: z.preprocess(emptyToUndefined, z.string().trim().default("127.0.0.1")),
-  /** How often the migration watch's 404 counts are saved (cache/not-found-watch.ts; tests shorten it). */
+  /** How often the migration watch's 404 counts are saved (migration-watch/not-found-watch.ts; tests shorten it). */
   NOT_FOUND_FLUSH_MS: positiveInt(30_000, 3_600_000),
   /** json: one JSON object per line (containers, production); pretty: for people (make demo, make dev); off. */
   LOG_FORMAT: z.preprocess(emptyToUndefined, z.enum(["json", "pretty", "off"], { error: "must be json, pretty or off" }).default("json")),

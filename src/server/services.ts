@@ -9,14 +9,14 @@
  *   RequestServices   what a render may use (render/context.ts): backend client (reading through its read
  *                     cache), host rules, the build-time media cache's directories; on the main thread also
  *                     the contact relay and the media proxy
- *   Services          the server's: those plus the render function, the cache renderer (in the pool or
- *                     here, behind admission), the page cache, the redirect maps, the webhook's invalidation
+ *   Services          the server's: those plus the cache renderer (in the pool, or here without one; behind
+ *                     admission either way: the only way anything renders), the page cache, the redirect maps, the webhook's invalidation
  *                     and, with CACHE_URL, the shared cache that joins it to the other instances
  */
 import type { ServerRenderOptions } from "@builder.io/qwik-city/middleware/request-handler";
 import type { Env } from "./env";
 import { createBackendClient, directReader, getMedia, postContact, ReadCache } from "./backend";
-import { loadRegistry } from "./tenancy";
+import { listedOrUnlisted, loadRegistry } from "./tenancy";
 import { createRateLimiter } from "./util/rate-limit";
 import { createMediaProxy } from "./media/proxy";
 import { mediaCacheRoots } from "./media/build-cache";
@@ -31,8 +31,11 @@ import { targetRenderer } from "./render-pool/target";
 import type { WorkerRenders } from "./render-pool/worker";
 import { loadRedirects } from "./redirects/map";
 import type { AppServices } from "./http/app";
-import { serverNotFoundWatch } from "./cache/not-found-watch";
+import { serverNotFoundWatch } from "./migration-watch/not-found-watch";
 import { countedContact } from "./monitoring/metrics";
+
+/** Form pages with errors a visitor may be shown per submission the relay allows (typos, a missing field...). */
+const FORM_PAGES_PER_SUBMISSION = 4;
 
 export interface Services extends AppServices, RequestServices {
   /** How the page cache renders: in the render pool's workers, or in this thread (render-pool/renderer.ts). */
@@ -72,6 +75,7 @@ export function createRequestServices(env: Env, opts: { dev?: boolean; worker?: 
     contact: {
       send: (code, submission) => countedContact(code, () => postContact(http, code, submission)),
       limiter: createRateLimiter({ limit: env.CONTACT_RATE_LIMIT, windowMs: env.CONTACT_RATE_WINDOW_S * 1000 }),
+      formPages: createRateLimiter({ limit: env.CONTACT_RATE_LIMIT * FORM_PAGES_PER_SUBMISSION, windowMs: env.CONTACT_RATE_WINDOW_S * 1000 }),
     },
     media: createMediaProxy((path, method) => getMedia(mediaOrigin, path, method)),
   };
@@ -85,12 +89,16 @@ export function createRequestServices(env: Env, opts: { dev?: boolean; worker?: 
  */
 export function createServices(env: Env, ssr: ServerRenderOptions, opts: ServiceOptions = {}): Services {
   const base = createRequestServices(env);
-  const renderRequest = createRenderer(ssr, base);
   const pool =
     opts.workerFile && renderWorkerCount(env) > 0 ? createRenderPool(env, opts.workerFile, opts.pool) : undefined;
+  // Render admission's queues: one per listed practice, one for every other code (tenancy/registry.ts).
+  const bucket = listedOrUnlisted(base.hostRules.registry);
+  // With a pool, this thread has no render function at all: it cannot render, whatever a request names
+  // (docs/decisions/0047-main-thread-renders-nothing.md). Without one (RENDER_WORKERS=0, the pre-pass), it
+  // renders here, behind the same admission.
   const renderer = pool
-    ? pooledRenderer(pool, base.readCache)
-    : inProcessRenderer(renderRequest, pathLookups(base.backend), base.readCache);
+    ? pooledRenderer(pool, base.readCache, bucket)
+    : inProcessRenderer(createRenderer(ssr, base), pathLookups(base.backend), base.readCache, bucket);
   // The shared cache is told what to do with another instance's invalidation and with lost trust; the page
   // cache is handed its pages. Neither holds the other.
   const shared = createSharedCache(env, {
@@ -110,12 +118,11 @@ export function createServices(env: Env, ssr: ServerRenderOptions, opts: Service
   });
   return {
     ...base,
-    renderRequest,
     renderer,
     pageCache,
     shared,
     redirects: loadRedirects(env.MIGRATIONS_DIR),
-    notFound: serverNotFoundWatch(env),
+    notFound: serverNotFoundWatch(env, bucket),
     // The webhook's invalidation: with several instances, confirmed on every one (else 503); else here.
     invalidate: shared ? (tags) => shared.invalidate(tags) : async (tags) => pageCache.invalidate(tags),
   };

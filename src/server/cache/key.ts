@@ -21,6 +21,7 @@
 import { normaliseHost } from "../tenancy/host";
 import { schemeOf, type Scheme } from "../util/request-scheme";
 import { cardTitle } from "../og/card";
+import { CACHED_ROUTES, routeOf } from "../tenancy/routes";
 
 /** A request the cache can answer: what to look up, and what to render on a miss or a refresh. */
 export interface CacheTarget {
@@ -50,8 +51,6 @@ interface RouteRule {
  */
 const ROUTE_RULES: readonly RouteRule[] = [{ path: "/api/og", vary: [{ name: "title", canonical: cardTitle }] }];
 
-/** Never cached: posts and per-visitor endpoints, the media proxy (its own cache), static assets. */
-const NEVER_CACHED = /^\/(?:api\/(?!og\/?$)|webhooks\/|build\/|assets\/|_sites(?:\/|$))/i;
 
 /** Qwik City's own parameters mark server-function and action calls: never cached (and refused, http/request-rules.ts). */
 const QWIK_CALL = /(?:^|&)q(?:action|func|data)=/;
@@ -98,7 +97,8 @@ function cacheableUrl(method: string, rawUrl: string): string | null {
   if (rawUrl.charCodeAt(0) !== 47 /* "/" */) return null;
   const q = rawUrl.indexOf("?");
   const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
-  if (NEVER_CACHED.test(path)) return null;
+  // Only the page cache's routes of the allow-list (tenancy/routes.ts): pages, robots, sitemap, the card.
+  if (!CACHED_ROUTES.has(routeOf(method, path))) return null;
   const rule = routeRule(path);
   if (q === -1) return rule ? `${rule.path}/` : path;
   const query = rawUrl.slice(q + 1);

@@ -20,7 +20,12 @@ export const NOT_FOUND_PATH = "/__404__/";
 /** Where a practice's 404 page is cached for this target's host (the same key as a request for NOT_FOUND_PATH). */
 export function notFoundTarget(target: CacheTarget): CacheTarget {
   const origin = new URL(target.origin);
-  return cacheTarget("GET", target.code, origin.host, origin.protocol.slice(0, -1), NOT_FOUND_PATH)!;
+  return notFoundPageTarget(target.code, origin.host, origin.protocol.slice(0, -1))!;
+}
+
+/** The practice's 404 page for a request's host and scheme; null for a host that is not a DNS name. */
+export function notFoundPageTarget(code: string, host: string, proto: string): CacheTarget | null {
+  return cacheTarget("GET", code, host, proto, NOT_FOUND_PATH);
 }
 
 /** The key of a practice's 404 page for a host (as hostKeyPart() gives it) and scheme. */

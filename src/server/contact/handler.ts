@@ -1,5 +1,8 @@
 /**
- * POST /api/contact as a Qwik City endpoint: runs the relay, then answers the way the request came.
+ * POST /api/contact: runs the relay, then answers the way the request came.
+ *
+ * The server calls contactAnswer() directly and renders the form page in the render pool (http/app.ts);
+ * the vite dev server reaches it through the route below (handleContactPost). Either way:
  *
  * - JSON (the enhanced form, any API client): the status and a JSON body, always.
  * - urlencoded (the form without JavaScript):
@@ -12,10 +15,10 @@
  */
 import type { RequestEvent } from "@builder.io/qwik-city";
 import { reportError } from "../monitoring";
-import { requestContext } from "../render/context";
+import { requestContext, type RequestServices } from "../render/context";
 import { internalPath } from "../tenancy";
 import { CONTACT_SENT_ANCHOR } from "~/lib/contact-fields";
-import { relayContact, type ContactResult } from "./relay";
+import { relayContact, type ContactResult, type RelayInput } from "./relay";
 import { setContactResult } from "./result";
 
 export { getContactResult } from "./result";
@@ -30,29 +33,49 @@ export function contactJsonBody(result: ContactResult): Record<string, unknown> 
   return { error: result.message };
 }
 
-export async function handleContactPost(ev: RequestEvent): Promise<void> {
-  const { code, services } = requestContext(ev);
-  // A render worker has no relay: only cacheable GET renders are ever sent to one.
-  if (!services.contact) throw new Error("contact relay: not available in this thread");
-  // A post to /api/contact (no slash) reaches here as /api/contact/ (http/endpoint-paths.ts), so the
-  // refused-submission page below is never redirected by Qwik City's trailing-slash rule.
-  const result = await relayContact(
-    { request: ev.request, host: ev.url.host, ip: ev.clientConn.ip, code },
-    { ...services.contact, reportError, log: console.warn },
-  );
-  ev.headers.set("Cache-Control", "no-store");
-  if (result.retryAfterS) ev.headers.set("Retry-After", String(result.retryAfterS));
+/** What a relay's result answers: a response as it is, or the contact form page rendered with the result. */
+export type ContactAnswer = { kind: "response"; response: Response } | { kind: "form-page"; result: ContactResult; headers: Headers };
+
+export function contactAnswer(result: ContactResult): ContactAnswer {
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  if (result.retryAfterS) headers.set("Retry-After", String(result.retryAfterS));
   if (result.bodyKind === "form" && result.status !== 403) {
-    if (result.kind === "sent") throw ev.redirect(303, `${result.page}#${CONTACT_SENT_ANCHOR}`);
-    setContactResult(ev, result);
-    ev.status(result.status);
-    throw ev.rewrite(internalPath(code, CONTACT_RESULT_ROUTE));
+    if (result.kind !== "sent") return { kind: "form-page", result, headers };
+    headers.set("Location", `${result.page}#${CONTACT_SENT_ANCHOR}`);
+    return { kind: "response", response: new Response(null, { status: 303, headers }) };
   }
-  ev.json(result.status, contactJsonBody(result));
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  return { kind: "response", response: new Response(JSON.stringify(contactJsonBody(result)), { status: result.status, headers }) };
 }
 
-/** Any other method: the relay only takes POST. */
-export function refuseContactMethod(ev: RequestEvent): void {
-  ev.headers.set("Allow", "POST");
-  ev.json(405, { error: "Méthode non autorisée : envoyez le formulaire (POST)." });
+/** The relay with this thread's services (the server's main thread and the vite dev server have them). */
+export function relay(services: Pick<RequestServices, "contact">, input: RelayInput): Promise<ContactResult> {
+  // A render worker has no relay: a contact post is never sent to one.
+  if (!services.contact) throw new Error("contact relay: not available in this thread");
+  return relayContact(input, { ...services.contact, reportError, log: console.warn });
+}
+
+/** A GET or HEAD on the relay: it only takes POST. */
+export function contactMethodRefusal(): Response {
+  return new Response(JSON.stringify({ error: "Méthode non autorisée : envoyez le formulaire (POST)." }), {
+    status: 405,
+    headers: { Allow: "POST", "Content-Type": "application/json; charset=utf-8" },
+  });
+}
+
+/**
+ * The Qwik City endpoint, on the vite dev server only: the server answers POST /api/contact itself, with
+ * no Qwik City on its main thread (http/practice-routes.ts).
+ */
+export async function handleContactPost(ev: RequestEvent): Promise<void> {
+  const { code, services } = requestContext(ev);
+  const answer = contactAnswer(await relay(services, { request: ev.request, host: ev.url.host, ip: ev.clientConn.ip, code }));
+  if (answer.kind === "response") {
+    ev.send(answer.response);
+    return;
+  }
+  answer.headers.forEach((value, name) => ev.headers.set(name, value));
+  setContactResult(ev, answer.result);
+  ev.status(answer.result.status);
+  throw ev.rewrite(internalPath(code, CONTACT_RESULT_ROUTE));
 }

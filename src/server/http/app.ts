@@ -4,12 +4,16 @@
  *
  *  -2. one Host, no fragment, no Qwik      4. tenancy: Host -> practice, else plain 404
  *      calls (400), GET/HEAD/POST (405)     4b. redirects of migrated practices (301)
- *  -1. fresh cache hits (cacheFront)        4c. page cache (GET/HEAD of cacheable responses)
- *   0. headers of every response
- *   1. static build assets (immutable)      4d. GET/HEAD, POST on the contact relay, else 405
- *   2. global endpoints (any Host):         5. pages: rendered by the real Qwik City router
- *      healthz, readyz, revalidation        6. final 404, then one error handler
+ *  -1. fresh cache hits (cacheFront)        4c. canonical paths (301), the practice's files
+ *   0. headers of every response            4d. page cache: pages, robots, sitemap, card (the pool renders)
+ *   1. static build assets (immutable),     4e. GET/HEAD, POST on the contact relay, else 405
+ *      else a plain 404                     5. the other routes: media proxy, contact relay, and the
+ *   2. global endpoints (any Host):            practice's 404 page for every other path (practice-routes.ts)
+ *      healthz, readyz, revalidation        6. one error handler
  *   3. /_sites from outside -> 404
+ *
+ * Nothing here renders: with a render pool, this thread has no render function (services.ts), and every
+ * render a visitor can cause waits its turn in the pool's admission (docs/decisions/0047-main-thread-renders-nothing.md).
  *
  * The refusals (request-rules.ts) and the fast path (cache-front.ts) answer without Express and send the
  * one list of headers step 0 sets (security headers, noindex). Every long-lived object comes from the services
@@ -20,15 +24,14 @@ import type { RequestListener } from "node:http";
 import compression from "compression";
 import { join } from "node:path";
 import type { Env } from "../env";
-import { isInternalPath, isServedPort, requestTenant, resolveHost, setRequestTenant, type HostRules } from "../tenancy";
+import { isInternalPath, isServedPort, resolveHost, setRequestTenant, type HostRules } from "../tenancy";
 import type { PageCache } from "../cache/page-cache";
-import type { NotFoundWatch } from "../cache/not-found-watch";
-import type { RenderRequest } from "../render/render";
-import { sendFetchResponse, toFetchRequest } from "./express-bridge";
+import type { NotFoundWatch } from "../migration-watch/not-found-watch";
+import type { CacheRenderer } from "../render-pool/renderer";
+import type { RequestServices } from "../render/context";
 import { reportError } from "../monitoring";
 import { timedInvalidation } from "../monitoring/metrics";
 import { requestIdOf } from "../monitoring/request-marks";
-import { withRequestId } from "../monitoring/log";
 import { isIndexable } from "../site/indexing";
 import { everyResponseHeaders, responseHeadersMiddleware } from "./security-headers";
 import { cmsOrigin } from "../build-constants";
@@ -39,21 +42,22 @@ import { revalidateHandlers } from "./revalidate";
 import { bodyOf, requestBodyMiddleware } from "./request-body";
 import { canonicalPath, canonicalPathMiddleware } from "./canonical-path";
 import { methodMiddleware, requestRulesFront } from "./request-rules";
-import { endpointPathMiddleware } from "./endpoint-paths";
+import { practiceRoutesMiddleware } from "./practice-routes";
+import { routeOf } from "../tenancy/routes";
 import { mediaFilesMiddleware } from "../media/static-files";
 import type { Lifecycle } from "./lifecycle";
 
 /** What the app uses of the services. */
-export interface AppServices {
+export interface AppServices extends Pick<RequestServices, "contact" | "media" | "backend"> {
   env: Env;
   hostRules: HostRules;
   pageCache: PageCache;
-  /** Renders what the page cache does not answer (the contact relay, media, uncacheable answers). */
-  renderRequest: RenderRequest;
+  /** The one render the page cache does not ask for: a refused no-JS contact post's form page (in the pool). */
+  renderer: Pick<CacheRenderer, "renderOnce">;
   redirects: LoadedRedirects;
   /** The webhook's invalidation: here, or confirmed on every instance (cache/shared/invalidation.ts). */
   invalidate: (tags: string[]) => Promise<number>;
-  /** Counts the old URLs still asked for that answer 404 (the migration watch: cache/not-found-watch.ts). */
+  /** Counts the old URLs still asked for that answer 404 (the migration watch: migration-watch/not-found-watch.ts). */
   notFound: Pick<NotFoundWatch, "record">;
 }
 
@@ -68,7 +72,7 @@ export interface AppOptions {
 const IMMUTABLE = { immutable: true, maxAge: "365d", index: false, redirect: false } as const;
 
 export function createApp({ services, distDir, lifecycle }: AppOptions): RequestListener {
-  const { env, hostRules, pageCache, renderRequest } = services;
+  const { env, hostRules, pageCache } = services;
   const app = express();
   app.disable("x-powered-by");
   // Only a proxy on this machine or the container network may tell us the client's protocol/address.
@@ -82,6 +86,11 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
 
   app.use("/build", express.static(join(distDir, "build"), IMMUTABLE));
   app.use("/assets", express.static(join(distDir, "assets"), IMMUTABLE));
+  // A build file that is not there is a plain 404 on any host: no practice's page, and never cached for long.
+  app.use(["/build", "/assets"], (_req: Request, res: Response) => {
+    res.status(404).setHeader("Cache-Control", "no-store");
+    res.type("text/plain").send("Not Found");
+  });
 
   app.get("/healthz", (_req, res) => {
     res.type("text/plain").send("ok");
@@ -123,40 +132,23 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   // One spelling per path: `//`, dot segments and needless escapes are redirected, never rendered or stored.
   app.use(canonicalPathMiddleware());
 
-  // Files of the client build's root (favicon, manifest) served per tenant host; no index, no redirect.
+  // Files of the client build's root (the favicon) served per tenant host; no index, no redirect.
   // A practice's build-time media files only on its own hosts, SVG sandboxed (media/static-files.ts).
   app.use(mediaFilesMiddleware());
-  // A path ending in "/" (every page) can name no file: skip the file-system lookup, which cost a storm
-  // of unknown paths 0.2 ms of main-thread time per request.
+  // Only the routes' listed files are looked up (tenancy/routes.ts): not q-manifest.json, and no file-system
+  // lookup for a page path (a storm of unknown paths cost 0.2 ms of main-thread time per request).
   const rootFiles = express.static(distDir, { index: false, redirect: false, maxAge: "1h" });
-  app.use((req: Request, res: Response, next: NextFunction) => (req.path.endsWith("/") ? next() : rootFiles(req, res, next)));
+  app.use((req: Request, res: Response, next: NextFunction) => (routeOf(req.method, req.path) === "file" ? rootFiles(req, res, next) : next()));
 
   // The page cache: after tenancy and redirects, before the render. It stores only what the render below
   // answers a 200 for; everything it does not answer falls through to the render.
   app.use(cacheMiddleware(pageCache, services.notFound));
 
-  // POST /api/contact (the specified spelling) is answered there, never redirected.
-  app.use(endpointPathMiddleware());
-
   // GET and HEAD, and POST on the contact relay: any other method is a 405, never a render.
   app.use(methodMiddleware());
 
-  app.use(async (req: Request, res: Response, next: NextFunction) => {
-    const tenant = requestTenant(res)!;
-    try {
-      const response = await withRequestId(requestIdOf(req), () =>
-        renderRequest(toFetchRequest(req, tenant.host), { code: tenant.code, tags: new Set() }, req.ip),
-      );
-      await sendFetchResponse(res, response);
-      if (response.status === 404) services.notFound.record(tenant.code, req.originalUrl); // old URLs still asked (migrate watch)
-    } catch (error) {
-      next(error);
-    }
-  });
-
-  app.use((_req: Request, res: Response) => {
-    res.status(404).type("text/plain").send("Not Found");
-  });
+  // The media proxy, the contact relay, and the practice's 404 page for every other path.
+  app.use(practiceRoutesMiddleware({ services, pageCache, renderer: services.renderer, notFound: services.notFound }));
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     reportError(error, { path: req.originalUrl, requestId: requestIdOf(req) });

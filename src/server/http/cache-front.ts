@@ -17,13 +17,13 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import { requestTenant, resolveHost, type HostRules } from "../tenancy";
-import { cacheKey, cacheTarget, hostKeyPart } from "../cache/key";
+import { cacheKey, cacheTarget, hostKeyPart, type CacheTarget } from "../cache/key";
 import type { PageCache } from "../cache/page-cache";
 import { writeEntry } from "../cache/serve";
 import { copyHeaders } from "../util/headers";
 import { requestScheme, type TrustFn } from "../util/request-scheme";
 import type { RenderResult } from "../cache/entry";
-import type { NotFoundWatch } from "../cache/not-found-watch";
+import type { NotFoundWatch } from "../migration-watch/not-found-watch";
 import { requestIdOf } from "../monitoring/request-marks";
 
 /** Bounded memo of Host header -> practice and key part for the fast path. */
@@ -95,14 +95,19 @@ export function cacheMiddleware(cache: PageCache, notFound: Pick<NotFoundWatch, 
     const target = tenant && cacheTarget(req.method, tenant.code, tenant.host, req.protocol, req.originalUrl);
     if (!target) return next();
     try {
-      const answer = await cache.answer(target, requestIdOf(req));
-      if (answer.kind === "entry") writeEntry(res, req.headers, req.method, answer.entry, answer.status, null);
-      else sendResult(res, req.method, answer.result);
-      if ((answer.kind === "entry" ? answer.entry.status : answer.result.status) === 404) notFound.record(target.code, req.originalUrl);
+      if ((await sendCacheAnswer(cache, req, res, target)) === 404) notFound.record(target.code, req.originalUrl);
     } catch (error) {
       next(error);
     }
   };
+}
+
+/** The page cache's answer for a target (stored, or rendered in the pool), written; resolves with its status. */
+export async function sendCacheAnswer(cache: PageCache, req: Request, res: Response, target: CacheTarget): Promise<number> {
+  const answer = await cache.answer(target, requestIdOf(req));
+  if (answer.kind === "entry") writeEntry(res, req.headers, req.method, answer.entry, answer.status, null);
+  else sendResult(res, req.method, answer.result);
+  return answer.kind === "entry" ? (answer.entry.status ?? 200) : answer.result.status;
 }
 
 /** The body was buffered: Node sets the length, and compression downstream may change it. */

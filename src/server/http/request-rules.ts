@@ -23,6 +23,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import type { NextFunction, Request, Response } from "express";
 import { isQwikCall } from "../cache/key";
 import { hasOneHost } from "../tenancy/host";
+import { routeOf } from "../tenancy/routes";
 
 type Rule = (req: IncomingMessage) => { status: 400 | 405; reason: string } | null;
 
@@ -65,18 +66,15 @@ function pathOf(url: string): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
-/** The contact relay, the one POST target of a practice's host, in both spellings (endpoint-paths.ts answers the slashless one). */
-const POST_TARGETS = new Set(["/api/contact", "/api/contact/"]);
-
-/** What a path takes, for Allow. */
+/** What a path takes, for Allow: the contact relay (the one POST route of a practice's host, tenancy/routes.ts) also POST. */
 function allowed(path: string): string {
-  return POST_TARGETS.has(path) ? "GET, HEAD, POST" : "GET, HEAD";
+  return routeOf("POST", path) === "contact" ? "GET, HEAD, POST" : "GET, HEAD";
 }
 
 export function methodMiddleware() {
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method === "GET" || req.method === "HEAD") return next();
-    if (req.method === "POST" && POST_TARGETS.has(req.path)) return next();
+    if (req.method === "POST" && routeOf("POST", req.path) === "contact") return next();
     res.setHeader("Allow", allowed(req.path));
     res.status(405).type("text/plain").send("Method Not Allowed");
   };

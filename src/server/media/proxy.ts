@@ -4,7 +4,6 @@
  * through, times out (BACKEND_TIMEOUT_MS: 504), and lets browsers keep the result for a week. With `w`,
  * raster images are resized (resize.ts); an SVG is served as it is, since it scales by itself.
  */
-import type { RequestEvent } from "@builder.io/qwik-city";
 import { expectOk, isBackendError, type BackendClient, type ReadContext } from "../backend";
 import { reportError } from "../monitoring";
 import type { HostRules } from "../tenancy";
@@ -76,24 +75,36 @@ async function fetchOriginal(fetchMedia: MediaFetch, path: string) {
   return { body, type };
 }
 
-function setHeaders(ev: RequestEvent, type: string, length: string | null) {
-  ev.headers.set("Content-Type", type);
-  if (length) ev.headers.set("Content-Length", length);
-  ev.headers.set("Cache-Control", MEDIA_CACHE_CONTROL);
-  if (type === "image/svg+xml") ev.headers.set("Content-Security-Policy", SVG_SANDBOX_POLICY);
+function setHeaders(headers: Headers, type: string, length: string | null) {
+  headers.set("Content-Type", type);
+  if (length) headers.set("Content-Length", length);
+  headers.set("Cache-Control", MEDIA_CACHE_CONTROL);
+  if (type === "image/svg+xml") headers.set("Content-Security-Policy", SVG_SANDBOX_POLICY);
 }
 
-function setValidators(ev: RequestEvent, etag: string | null, lastModified: string | null) {
-  if (etag) ev.headers.set("ETag", etag);
-  if (lastModified) ev.headers.set("Last-Modified", lastModified);
+function setValidators(headers: Headers, etag: string | null, lastModified: string | null) {
+  if (etag) headers.set("ETag", etag);
+  if (lastModified) headers.set("Last-Modified", lastModified);
 }
 
 /** A small file from the proxy's memory (originals.ts), or just read into it. */
-function sendKept(ev: RequestEvent, file: CachedMedia, result: "HIT" | "MISS") {
-  setHeaders(ev, file.type, String(file.body.byteLength));
-  setValidators(ev, file.etag, file.lastModified);
-  ev.headers.set("X-Media-Cache", result);
-  ev.send(200, file.body);
+function keptAnswer(file: CachedMedia, result: "HIT" | "MISS"): Response {
+  const headers = new Headers();
+  setHeaders(headers, file.type, String(file.body.byteLength));
+  setValidators(headers, file.etag, file.lastModified);
+  headers.set("X-Media-Cache", result);
+  return new Response(view(file.body), { status: 200, headers });
+}
+
+/** The bytes of a Buffer as a Response body, without a copy. */
+const view = (bytes: Buffer) => new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
+
+/** A JSON answer of the proxy (its refusals and failures), with how long a browser may keep it. */
+function jsonAnswer(status: number, body: { error: string }, cacheControl: string): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": cacheControl },
+  });
 }
 
 /**
@@ -105,7 +116,12 @@ export interface MediaContext extends ReadContext {
   services: { backend: BackendClient; hostRules: HostRules; media?: MediaProxy };
 }
 
-export async function handleMedia(ev: RequestEvent, ctx: MediaContext): Promise<void> {
+/**
+ * The proxy's answer to GET or HEAD /api/media: a plain function of the request's URL and method, so the
+ * server calls it directly on its main thread (it moves bytes and renders nothing: no Qwik City there,
+ * tenancy/routes.ts) and the vite dev server's route file adapts it (src/routes/_sites/[code]/api/media/).
+ */
+export async function serveMedia(request: { url: URL; method: string }, ctx: MediaContext): Promise<Response> {
   const { media } = ctx.services;
   // A render worker has no proxy: media requests are never sent to one.
   if (!media) throw new Error("media proxy: not available in this thread");
@@ -113,39 +129,26 @@ export async function handleMedia(ev: RequestEvent, ctx: MediaContext): Promise<
   // (the backend's answer for its configuration, read through the read cache). Any other failure is left
   // to the media fetch below, which answers it as before (502/504).
   const practice = await ctx.services.backend.config(ctx, ctx.code).catch((error: unknown) => error);
-  if (isBackendError(practice) && practice.isNotFound) {
-    ev.headers.set("Cache-Control", NOT_FOUND_CACHE_CONTROL);
-    ev.json(404, { error: "media not found" });
-    return;
-  }
-  const parsed = parseMediaRequest(ev.url.searchParams);
-  if (!parsed.ok) {
-    ev.headers.set("Cache-Control", "no-store");
-    ev.json(400, { error: parsed.error });
-    return;
-  }
+  if (isBackendError(practice) && practice.isNotFound) return jsonAnswer(404, { error: "media not found" }, NOT_FOUND_CACHE_CONTROL);
+  const parsed = parseMediaRequest(request.url.searchParams);
+  if (!parsed.ok) return jsonAnswer(400, { error: parsed.error }, "no-store");
   if (anotherPracticesPath(parsed.path, ctx.code, ctx.services.hostRules.registry.practices)) {
     // `/media/leroy/...` through dupont's host: a practice's files only on its own hosts (an inactive one's
     // answered 200 this way while its own host said 404), as for /media/ files (static-files.ts).
-    ev.headers.set("Cache-Control", NOT_FOUND_CACHE_CONTROL);
-    ev.json(404, { error: "media not found" });
-    return;
+    return jsonAnswer(404, { error: "media not found" }, NOT_FOUND_CACHE_CONTROL);
   }
   try {
     if (parsed.width && RASTER_TYPES.has(parsed.type)) {
       const { image, hit } = await media.resized.get(parsed.path, parsed.width);
       if (image.type !== parsed.type) throw new BadGateway(`media: backend sent ${image.type} for a ${parsed.type} path`);
-      setHeaders(ev, image.type, String(image.body.byteLength));
-      ev.headers.set("X-Media-Cache", hit ? "HIT" : "MISS");
-      ev.send(200, image.body);
-      return;
+      const headers = new Headers();
+      setHeaders(headers, image.type, String(image.body.byteLength));
+      headers.set("X-Media-Cache", hit ? "HIT" : "MISS");
+      return new Response(view(image.body), { status: 200, headers });
     }
     const kept = media.originals.get(parsed.path);
-    if (kept) {
-      sendKept(ev, kept, "HIT");
-      return;
-    }
-    const method = ev.method === "HEAD" ? "HEAD" : "GET";
+    if (kept) return keptAnswer(kept, "HIT");
+    const method = request.method === "HEAD" ? "HEAD" : "GET";
     const response = await mediaAnswer(media.fetch, parsed.path, method);
     let type: string;
     try {
@@ -160,22 +163,17 @@ export async function handleMedia(ev: RequestEvent, ctx: MediaContext): Promise<
     if (Buffer.isBuffer(body)) {
       const file: CachedMedia = { body, type, etag, lastModified };
       media.originals.set(parsed.path, file);
-      sendKept(ev, file, "MISS");
-      return;
+      return keptAnswer(file, "MISS");
     }
-    setHeaders(ev, type, response.headers.get("content-length"));
-    setValidators(ev, etag, lastModified);
-    ev.send(new Response(body, { status: 200 }));
+    const headers = new Headers();
+    setHeaders(headers, type, response.headers.get("content-length"));
+    setValidators(headers, etag, lastModified);
+    return new Response(body, { status: 200, headers });
   } catch (error) {
-    if (error instanceof MediaNotFound) {
-      ev.headers.set("Cache-Control", NOT_FOUND_CACHE_CONTROL);
-      ev.json(404, { error: "media not found" });
-      return;
-    }
+    if (error instanceof MediaNotFound) return jsonAnswer(404, { error: "media not found" }, NOT_FOUND_CACHE_CONTROL);
     const timedOut = isBackendError(error) && error.failure === "timeout";
     reportError(error, { path: parsed.path, endpoint: "media" });
-    ev.headers.set("Cache-Control", "no-store");
-    ev.json(timedOut ? 504 : 502, { error: timedOut ? "media backend timed out" : "media backend failed" });
+    return jsonAnswer(timedOut ? 504 : 502, { error: timedOut ? "media backend timed out" : "media backend failed" }, "no-store");
   }
 }
 

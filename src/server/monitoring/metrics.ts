@@ -65,6 +65,29 @@ export const requestDuration = new client.Histogram({
   buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   registers: [registry],
 });
+/**
+ * Renders run on the main thread, the thread that answers every practice's cache hits. With a render pool
+ * (every server but RENDER_WORKERS=0) the main thread has no render function, so this stays 0: the tests
+ * and the fuzz run assert it after every route shape (docs/decisions/0047-main-thread-renders-nothing.md).
+ * Counted in a plain number (render/render.ts), read by the stats line and handed to the counter here.
+ */
+let mainThreadRenderCount = 0;
+let mainThreadRendersReported = 0;
+export function countMainThreadRender(): void {
+  mainThreadRenderCount++;
+}
+export function mainThreadRenders(): number {
+  return mainThreadRenderCount;
+}
+export const mainThreadRenderCounter = new client.Counter({
+  name: "frontend_main_thread_renders_total",
+  help: "Renders run on the main thread (0 with a render pool: the main thread answers stored bytes and hands every render to the pool)",
+  registers: [registry],
+  collect() {
+    if (mainThreadRenderCount > mainThreadRendersReported) this.inc(mainThreadRenderCount - mainThreadRendersReported);
+    mainThreadRendersReported = mainThreadRenderCount;
+  },
+});
 export const renderDuration = new client.Histogram({
   name: "frontend_render_duration_seconds",
   help: "Page renders in the render workers (from the start of the render to its answer), by practice",

@@ -16,6 +16,7 @@
 import type { Transferable } from "node:worker_threads";
 import type { CacheTarget } from "../cache/key";
 import type { RenderResult } from "../cache/entry";
+import type { SharedValues } from "../render/context";
 
 /** One render for the cache. */
 export interface RenderTask {
@@ -24,6 +25,8 @@ export interface RenderTask {
   checkUnknown: boolean;
   /** The visitor's request that caused it, for the worker's log lines (none for a background refresh). */
   requestId?: string;
+  /** Values put on the render's request (render/context.ts); such a render is never stored. */
+  shared?: SharedValues;
 }
 
 /** What every worker is told: drop what these tags name from its read cache, or empty it. */

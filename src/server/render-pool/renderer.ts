@@ -13,7 +13,9 @@
  */
 import type { RenderRequest } from "../render/render";
 import type { CacheTarget } from "../cache/key";
-import type { PageCacheOptions, RenderTarget } from "../cache/page-cache";
+import type { PageCacheOptions, Priority, RenderTarget } from "../cache/page-cache";
+import type { RenderResult } from "../cache/entry";
+import type { SharedValues } from "../render/context";
 import { mayCheckUnknown } from "../cache/not-found";
 import type { PathLookups } from "../site/path-index";
 import { Admission } from "./admission";
@@ -33,7 +35,15 @@ export interface CacheRenderer extends Pick<PageCacheOptions, "render" | "promot
   capacity: number;
   /** The render pool, when renders run in one (stats, shutdown). */
   pool?: RenderPool;
+  /**
+   * A visitor's render that is never stored: a refused no-JS contact submission's page, with the result on
+   * its request (`shared`). Behind the same admission as a miss: the main thread renders nothing.
+   */
+  renderOnce(target: CacheTarget, shared: SharedValues, requestId?: string): Promise<RenderResult>;
 }
+
+/** Which admission queue a practice's renders wait in (tenancy's listedOrUnlisted: unlisted codes share one). */
+export type AdmissionBucket = (code: string) => string;
 
 /** A read cache the renders read through (backend/read-cache.ts). */
 interface DataCache {
@@ -55,11 +65,14 @@ const REFRESH_BUDGET = 256;
 const IN_PROCESS_CONCURRENCY = 4;
 
 /** Renders in the pool's workers; invalidations reach this thread's read cache and every worker's. */
-export function pooledRenderer(pool: RenderPool, dataCache: DataCache | null): CacheRenderer {
+export function pooledRenderer(pool: RenderPool, dataCache: DataCache | null, bucket: AdmissionBucket): CacheRenderer {
   const run = async (target: CacheTarget, checkUnknown: boolean, requestId?: string) =>
     fromWire(await pool.run({ target, checkUnknown: checkUnknown && mayCheckUnknown(target), requestId }));
+  const { admit, ...admission } = admitted(pool.capacity, bucket, (target, requestId) => run(target, true, requestId));
   return {
-    ...admitted(pool.capacity, (target, requestId) => run(target, true, requestId)),
+    ...admission,
+    renderOnce: (target, shared, requestId) =>
+      admit(target, "visitor", async () => fromWire(await pool.run({ target, checkUnknown: false, requestId, shared }))),
     renderListed: (target) => run(target, false),
     invalidateData: (tags) => {
       // This thread's read cache (the renders that stay here: contact, media) and every worker's. A worker
@@ -82,13 +95,20 @@ export function pooledRenderer(pool: RenderPool, dataCache: DataCache | null): C
 }
 
 /** Renders in this thread, with the same admission and checks as in a worker. */
-export function inProcessRenderer(renderRequest: RenderRequest, paths: PathLookups, dataCache: DataCache | null): CacheRenderer {
+export function inProcessRenderer(
+  renderRequest: RenderRequest,
+  paths: PathLookups,
+  dataCache: DataCache | null,
+  bucket: AdmissionBucket = (code) => code,
+): CacheRenderer {
   const render = targetRenderer(renderRequest);
+  const { admit, ...admission } = admitted(IN_PROCESS_CONCURRENCY, bucket, (target, requestId) =>
+    withRequestId(requestId, () => renderChecked(target, mayCheckUnknown(target), render, paths)),
+  );
   return {
-    ...admitted(IN_PROCESS_CONCURRENCY, (target, requestId) =>
-      withRequestId(requestId, () => renderChecked(target, mayCheckUnknown(target), render, paths)),
-    ),
-    renderListed: render,
+    ...admission,
+    renderOnce: (target, shared, requestId) => admit(target, "visitor", () => withRequestId(requestId, () => render(target, shared))),
+    renderListed: (target) => render(target),
     invalidateData: (tags) => dataCache?.invalidate(tags),
     clearData: () => dataCache?.clear(),
     concurrency: Math.max(1, IN_PROCESS_CONCURRENCY / 2),
@@ -96,23 +116,25 @@ export function inProcessRenderer(renderRequest: RenderRequest, paths: PathLooku
   };
 }
 
-/** A render function behind admission, and its promotion (a visitor joined a queued refresh). */
-function admitted(concurrency: number, render: (target: CacheTarget, requestId?: string) => ReturnType<RenderTarget>) {
+/**
+ * A render function behind admission, its promotion (a visitor joined a queued refresh), and `admit` for
+ * any other render that must wait its turn. Queues are per bucket: a listed practice's own, or the one
+ * every unlisted code shares (an invented preview host must not get a queue of its own).
+ */
+function admitted(concurrency: number, bucket: AdmissionBucket, render: (target: CacheTarget, requestId?: string) => ReturnType<RenderTarget>) {
   const admission = new Admission({
     concurrency,
     maxQueuedPerPractice: MAX_QUEUED_PER_PRACTICE,
     maxQueued: MAX_QUEUED,
     maxWaitMs: MAX_WAIT_MS,
   });
+  // Queue wait, queue depth and render time measured here, on the main thread (monitoring/metrics.ts).
+  const admit = (target: CacheTarget, priority: Priority, run: () => Promise<RenderResult>) =>
+    measuredRender(target.code, (start) => admission.run(bucket(target.code), target.key, priority, start), run);
   return {
-    // Queue wait, queue depth and render time measured here, on the main thread (monitoring/metrics.ts).
-    render: ((target, priority = "visitor", requestId) =>
-      measuredRender(
-        target.code,
-        (start) => admission.run(target.code, target.key, priority, start),
-        () => render(target, requestId),
-      )) as RenderTarget,
-    promote: (target: CacheTarget) => admission.promote(target.code, target.key),
+    render: ((target, priority = "visitor", requestId) => admit(target, priority, () => render(target, requestId))) as RenderTarget,
+    promote: (target: CacheTarget) => admission.promote(bucket(target.code), target.key),
     refreshBudget: REFRESH_BUDGET,
+    admit,
   };
 }

@@ -9,6 +9,7 @@ import { isRenderUnavailable } from "../render/unavailable";
 import type { RenderRequest } from "../render/render";
 import type { PathLookups } from "../site/path-index";
 import { inProcessRenderer } from "./renderer";
+import { listedOrUnlisted, type Practice } from "../tenancy";
 
 const noLookups: PathLookups = { unknownPage: async () => null, pathIndex: async () => null };
 
@@ -64,6 +65,52 @@ describe("inProcessRenderer", () => {
     // 4 running + 32 queued for one practice; the rest refused at once (the cache answers 503 or stale).
     expect(outcomes.filter((o) => o === "refused")).toHaveLength(40 - renderer.capacity - 32);
     expect(outcomes.filter((o) => o === "failed")).toHaveLength(0);
+    expect(held.peak()).toBe(renderer.capacity);
+  });
+});
+
+describe("admission by the practice list (issue 26: invented preview codes each had a queue of their own)", () => {
+  it("every unlisted code shares one queue; a listed practice keeps its own and its turn", async () => {
+    const held = heldRenders();
+    const renderer = inProcessRenderer(held.render, noLookups, null, listedOrUnlisted({ practices: [{ code: "dupont" }] as Practice[] }));
+    // 80 renders of 80 invented codes: one bucket, so capacity + 32 are taken and the rest refused at once.
+    const flood = Array.from({ length: 80 }, (_, i) =>
+      renderer.render(target(`rtq${i}`, `/p${i}/`)).then(
+        () => "rendered",
+        (error: unknown) => (isRenderUnavailable(error) ? "refused" : "failed"),
+      ),
+    );
+    const listed = renderer.render(target("dupont", "/contact/"));
+    await until(() => held.held() === renderer.capacity);
+    held.releaseOne();
+    held.releaseOne();
+    await until(() => held.started.length === renderer.capacity + 2);
+    // The listed practice's turn came after at most one of the flood's renders, not after 32 of them.
+    expect(held.started.slice(-2)).toContain("dupont /contact/");
+    let settled = false;
+    const all = Promise.all([...flood, listed]).then((answers) => ((settled = true), answers));
+    while (!settled) {
+      held.releaseOne();
+      await new Promise((r) => setImmediate(r));
+    }
+    const outcomes = (await all).slice(0, flood.length);
+    expect(outcomes.filter((o) => o === "refused")).toHaveLength(80 - renderer.capacity - 32);
+    expect(outcomes.filter((o) => o === "failed")).toHaveLength(0);
+  });
+
+  it("renderOnce (a contact form page) waits its turn in the same queues", async () => {
+    const held = heldRenders();
+    const renderer = inProcessRenderer(held.render, noLookups, null);
+    const flood = Array.from({ length: 40 }, (_, i) => renderer.renderOnce(target("alpha", `/p${i}/`), []).catch(() => null));
+    await until(() => held.held() === renderer.capacity);
+    expect(held.peak()).toBe(renderer.capacity);
+    let settled = false;
+    const all = Promise.all(flood).then((answers) => ((settled = true), answers));
+    while (!settled) {
+      held.releaseOne();
+      await new Promise((r) => setImmediate(r));
+    }
+    expect((await all).filter((a) => a === null)).toHaveLength(40 - renderer.capacity - 32);
     expect(held.peak()).toBe(renderer.capacity);
   });
 });

@@ -8,16 +8,19 @@ import type { RenderRequest } from "../render/render";
 import type { RenderResult } from "../cache/entry";
 import type { CacheTarget } from "../cache/key";
 import { isNotFoundRender } from "../cache/not-found";
-import type { RenderTarget } from "../cache/page-cache";
 import type { PathLookups } from "../site/path-index";
+import type { SharedValues } from "../render/context";
+
+/** The cache's render of a target, and of a target with values on its request (render/context.ts SharedValues). */
+export type TargetRender = (target: CacheTarget, shared?: SharedValues) => Promise<RenderResult>;
 
 const ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,*/*;q=0.8";
 
-export function targetRenderer(renderRequest: RenderRequest) {
-  return async (target: CacheTarget): Promise<RenderResult> => {
+export function targetRenderer(renderRequest: RenderRequest): TargetRender {
+  return async (target, shared) => {
     const tags = new Set<string>();
     const request = new Request(`${target.origin}${target.url}`, { headers: { accept: ACCEPT } });
-    const response = await renderRequest(request, { code: target.code, tags });
+    const response = await renderRequest(request, { code: target.code, tags, shared });
     // Reading the whole body also waits for every loader, so the tag set is complete.
     const body = Buffer.from(await response.arrayBuffer());
     return { status: response.status, headers: response.headers, body, tags: [...tags] };
@@ -33,7 +36,7 @@ export function targetRenderer(renderRequest: RenderRequest) {
 export async function renderChecked(
   target: CacheTarget,
   checkUnknown: boolean,
-  render: RenderTarget,
+  render: (target: CacheTarget) => Promise<RenderResult>,
   paths: PathLookups,
 ): Promise<RenderResult> {
   const unknownTags = checkUnknown ? await paths.unknownPage(target) : null;

@@ -13,14 +13,13 @@ import { getEnv, type Env } from "../env";
 import { initMonitoring } from "../monitoring";
 import { startLog, withRequestId } from "../monitoring/log";
 import { encodeSync, isStorable } from "../cache/entry";
-import type { RenderTarget } from "../cache/page-cache";
 import type { PathLookups } from "../site/path-index";
-import { renderChecked } from "./target";
+import { renderChecked, type TargetRender } from "./target";
 import { toWire, type FromWorker, type RenderTask, type RenderWorkerData, type ToWorker } from "./protocol";
 
 /** What a worker renders with, built from the environment by the composition root. */
 export interface WorkerRenders {
-  render: RenderTarget;
+  render: TargetRender;
   paths: PathLookups;
   readCache: { invalidate(tags: string[]): void; clear(): void } | null;
 }
@@ -51,8 +50,10 @@ export function startRenderWorker(build: (env: Env) => WorkerRenders): void {
 }
 
 /** One task: the checked render, compressed here when storable (the main thread only stores the bytes). */
-async function runRenderTask(task: RenderTask, render: RenderTarget, paths: PathLookups) {
-  const result = await withRequestId(task.requestId, () => renderChecked(task.target, task.checkUnknown, render, paths));
+async function runRenderTask(task: RenderTask, render: TargetRender, paths: PathLookups) {
+  const result = await withRequestId(task.requestId, () =>
+    task.shared ? render(task.target, task.shared) : renderChecked(task.target, task.checkUnknown, render, paths),
+  );
   return toWire(result, isStorable(result) ? encodeSync(result) : undefined);
 }
 

@@ -30,14 +30,29 @@ export interface RequestServices {
   contact?: {
     send: (code: string, submission: ContactSubmission) => Promise<ContactOutcome>;
     limiter: RateLimiter;
+    /**
+     * Refused no-JS submissions answered with the form page, per address: each is a render (in the pool),
+     * and the relay's own limit counts only what reaches the backend (a visitor correcting a form is not
+     * punished). More generous than `limiter`, but bounded: a flood of invalid posts costs no render.
+     */
+    formPages: RateLimiter;
   };
   /** The live media proxy (absent in a render worker). */
   media?: MediaProxy;
 }
 
+/**
+ * Values a render finds on its request (Qwik City's sharedMap) before routing: the one way a render gets
+ * input that is not in its URL (a refused contact submission's result, rendered in the pool: the visitor's
+ * input crosses to the worker in memory, never in a URL or a store). Plain data: it crosses a thread.
+ */
+export type SharedValues = readonly (readonly [string, unknown])[];
+
 /** The render's own part of the context: which practice, and the tags of what it read. */
 export interface RenderContext extends ReadContext {
   code: string;
+  /** Put on the request by src/routes/plugin@tenant.ts. */
+  shared?: SharedValues;
 }
 
 /** What loaders and endpoints get for one request: the render's context and the process's services. */

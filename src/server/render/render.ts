@@ -16,6 +16,8 @@ import { _deserializeData, _serializeData, _verifySerializable } from "@builder.
 import type { RenderContext, RenderPlatform, RequestServices } from "./context";
 import { cmsOrigin } from "../build-constants";
 import { withPagePolicy, type PageOrigins, type PolicyOptions } from "./content-security-policy";
+import { isMainThread } from "node:worker_threads";
+import { countMainThreadRender } from "../monitoring/metrics";
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 const qwikSerializer = { _deserializeData, _serializeData, _verifySerializable };
@@ -27,6 +29,7 @@ export function createRenderer(opts: ServerRenderOptions, services: RequestServi
   // An HTML render carries its own Content-Security-Policy, with its inline scripts' hashes (content-security-policy.ts).
   const policy = pagePolicyOptions(services);
   return async (request, render, clientIp) => {
+    if (isMainThread) countMainThreadRender();
     const platform: RenderPlatform = { ssr: true, services, render };
     const serverRequestEv: ServerRequestEvent<Response> = {
       mode: "server",

@@ -4,22 +4,20 @@
  * a render worker against its read cache, so an unknown path costs a few map lookups, not a render.
  *
  * Only paths the catch-all page route ([...path]) would answer are checked: with a trailing slash (Qwik
- * City redirects the others), no query, not under the practice's other routes. Anything unclear (a
+ * City redirects the others), no query, a page of the routes' allow-list (tenancy/routes.ts). Anything unclear (a
  * backend failure, an inactive practice) answers null and the path is rendered as before.
  */
 import type { BackendClient } from "../backend";
 import type { PathIndex, PathLookups, PathTarget } from "./path-index";
 import { resolvePage } from "./page-view";
 import { readSiteShell } from "./shell";
-
-/** First path segments of the practice's routes other than pages (src/routes/_sites/[code]/). */
-const OTHER_ROUTES = /^\/(?:api|robots\.txt|sitemap\.xml)(?:\/|$)/;
+import { routeOf } from "../tenancy/routes";
 
 export async function unknownPageTags(backend: BackendClient, target: PathTarget): Promise<string[] | null> {
   if (target.url.includes("?") || !target.url.endsWith("/") || target.url === "/") return null;
   // The path as the router sees it (dot segments resolved), not as sent.
   const path = new URL(target.url, target.origin).pathname;
-  if (OTHER_ROUTES.test(path) || path.endsWith("/q-data.json")) return null;
+  if (routeOf("GET", path) !== "page" || path.endsWith("/q-data.json")) return null;
   const ctx = { code: target.code, tags: new Set<string>() };
   try {
     const shell = await readSiteShell(backend, ctx);

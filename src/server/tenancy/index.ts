@@ -6,6 +6,6 @@
 export { resolveHost, isInternalPath, internalPath, publicPath, INTERNAL_PREFIX } from "./resolve-host";
 export { isServedPort } from "./host";
 export type { HostRules } from "./resolve-host";
-export { loadRegistry, parseRegistry, RegistryError, PRACTICE_CODE } from "./registry";
+export { loadRegistry, parseRegistry, RegistryError, PRACTICE_CODE, UNLISTED, listedOrUnlisted } from "./registry";
 export type { Registry, Practice } from "./registry";
 export { requestTenant, setRequestTenant, type RequestTenant } from "./request-tenant";

@@ -83,3 +83,17 @@ export function loadRegistry(file: string): Registry {
   }
   return parseRegistry(json, file);
 }
+
+/** What every code that is not on the practice list counts as (preview hosts of unlisted codes, typos). */
+export const UNLISTED = "other";
+
+/**
+ * A practice code as a key of anything bounded per practice (render admission's queues, the 404 watch):
+ * a listed code stands for itself, every other code is UNLISTED. Preview hosts accept any well-formed
+ * code (`<code>.<env>.<preview domain>`), so a visitor can invent codes without end: together they get one
+ * share, never one each.
+ */
+export function listedOrUnlisted(registry: Pick<Registry, "practices">): (code: string) => string {
+  const listed = new Set(registry.practices.map((p) => p.code));
+  return (code) => (listed.has(code) ? code : UNLISTED);
+}

@@ -20,7 +20,7 @@ export interface SharedNames {
   versionPrefix: string;
   /** A page of the shared store, by its cache key (hashed: keys may be long and hold any byte). */
   page: (cacheKey: string) => string;
-  /** One practice's old URLs answering 404, a sorted set of counts (cache/not-found-watch.ts). */
+  /** One practice's old URLs answering 404, a sorted set of counts (migration-watch/not-found-watch.ts). */
   notFound: (code: string) => string;
 }
 

@@ -1,6 +1,8 @@
-/** POST /api/contact: the contact relay (src/server/contact/handler.ts). */
+/** POST /api/contact: the contact relay (src/server/contact/handler.ts), on the vite dev server. */
 import type { RequestHandler } from "@builder.io/qwik-city";
-import { handleContactPost, refuseContactMethod } from "~/server/contact/handler";
+import { contactMethodRefusal, handleContactPost } from "~/server/contact/handler";
 
 export const onPost: RequestHandler = (ev) => handleContactPost(ev);
-export const onGet: RequestHandler = (ev) => refuseContactMethod(ev);
+export const onGet: RequestHandler = (ev) => {
+  ev.send(contactMethodRefusal());
+};

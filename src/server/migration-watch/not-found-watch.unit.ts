@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createNotFoundWatch, fileSink, readNotFoundFiles, TopCounter, watchedUrl, type NotFoundSink } from "./not-found-watch";
@@ -8,8 +8,16 @@ describe("watchedUrl", () => {
   it("keeps the path and the parameters that name a page, never tracking or a visitor's values", () => {
     expect(watchedUrl("/implants.html")).toBe("/implants.html");
     expect(watchedUrl("/?page_id=12&utm_source=x&fbclid=abc")).toBe("/?page_id=12");
-    expect(watchedUrl("/?p=34&replytocom=7")).toBe("/?p=34&replytocom=7");
+    expect(watchedUrl("/?p=34&replytocom=7")).toBe("/?p=34");
     expect(watchedUrl("/contact/?email=jeanne.dupont@example.fr&nom=Jeanne%20Dupont")).toBe("/contact/");
+    // Issue 26: a form's query kept verbatim (only values with "@" were dropped). Names, phones and dates never are.
+    expect(watchedUrl("/ancien-formulaire/?nom=Durand_Jeanne&telephone=0612345678&ddn=1985-05-07")).toBe("/ancien-formulaire/");
+    expect(watchedUrl("/?id=0612345678&page=1985-05-07&q=Jeanne%20Durand")).toBe("/");
+    // What names a page on an old CMS stays: Joomla's id:alias, Drupal's node, WordPress's ids.
+    expect(watchedUrl("/index.php?option=com_content&view=article&id=12:implants&Itemid=101")).toBe(
+      "/index.php?option=com_content&view=article&id=12:implants&Itemid=101",
+    );
+    expect(watchedUrl("/?q=node/12&utm_source=x")).toBe("/?q=node/12");
     expect(watchedUrl(`/${"a".repeat(400)}`)).toBeNull();
   });
 });
@@ -53,6 +61,20 @@ describe("the watch's flush", () => {
       await again.stop();
       expect(readNotFoundFiles(dir, "martin").get("/le-centre/")).toBe(2);
       expect(readNotFoundFiles(dir, "nobody").size).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("counts listed practices only: an invented preview code writes nothing (issue 26: 203 folders in 11 s)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "not-found-"));
+    try {
+      const watch = createNotFoundWatch(fileSink(dir, "a"), { flushMs: 60_000, listed: (code) => code === "martin" });
+      watch.record("martin", "/old/");
+      for (let i = 0; i < 50; i++) watch.record(`rtq${i}`, `/probe-${i}/`);
+      await watch.stop();
+      expect(readdirSync(dir)).toEqual(["martin"]);
+      expect(readNotFoundFiles(dir, "martin")).toEqual(new Map([["/old/", 1]]));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

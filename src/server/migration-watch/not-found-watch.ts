@@ -9,8 +9,12 @@
  * MAX_URL ignored. Flushed every NOT_FOUND_FLUSH_MS (30 s) off the request path: with CACHE_URL, into
  * one Redis sorted set per practice shared by every instance (ZINCRBY, capped at SHARED_CAP, kept
  * KEEP_DAYS after the last 404), else into a file per instance under $MIGRATIONS_DIR/<code>/.not-found/.
- * Only a URL's path and the query parameters that name a page (short word values: `page_id=12`) are kept:
- * a visitor's own values (an e-mail in a query) never are. Nothing here is logged but counts.
+ * Only the practice list's practices are counted (an invented preview code writes nothing), and of a URL only
+ * its path and the query parameters by which an old CMS named a page (`page_id=12`, `option=com_content`,
+ * `id=12:alias`: an allow-list of names, each value an identifier): a visitor's own values (a name, a phone
+ * number, a date of birth in a form's query) never are. With Redis, a flush writes only while the shared
+ * store has room (the page store's limit, judged inside Redis): the watch never evicts a page. Nothing here
+ * is logged but counts.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
@@ -18,7 +22,9 @@ import { join } from "node:path";
 import { createClient } from "redis";
 import type { Env } from "../env";
 import { isTrackingParam } from "../redirects/map";
-import { cacheNamespace, sharedNames } from "./shared/names";
+import { cacheNamespace, sharedNames } from "../cache/shared/names";
+import { PAGE_WRITE_LIMIT } from "../cache/shared/pages";
+import { UNLISTED } from "../tenancy";
 
 export const TOP_PER_PRACTICE = 200;
 export const MAX_PRACTICES = 1000;
@@ -27,8 +33,21 @@ export const MAX_URL = 300;
 export const KEEP_DAYS = 30;
 export const NOT_FOUND_DIR = ".not-found";
 
-const PARAM_NAME = /^[a-z][a-z0-9_-]{0,30}$/i;
-const PARAM_VALUE = /^[\w.-]{0,40}$/;
+/**
+ * Query parameters by which the old platforms name a page (WordPress, Joomla, Drupal, SPIP...): nothing else of
+ * a query is ever kept. Parameters a form sends (`nom`, `email`, `telephone`, `ddn`, `message`) are not here.
+ */
+const CMS_PARAMS = new Set([
+  ...["p", "page_id", "cat", "tag", "m", "author", "attachment_id", "post_type", "paged"], // WordPress
+  ...["option", "view", "id", "catid", "itemid", "task", "layout", "start", "limitstart", "format", "tmpl"], // Joomla
+  ...["q", "node"], // Drupal
+  ...["page", "article", "rubrique", "lang", "lng"], // SPIP, static sites, languages
+]);
+/**
+ * An identifier, never free text: a number of at most 7 digits (not a phone number), a word that starts with
+ * a letter (`com_content`, `article`), a Joomla `id:alias`, a Drupal `node/12`.
+ */
+const CMS_VALUE = /^(?:\d{1,7}|[a-z][a-z0-9_-]{0,39}|\d{1,7}:[a-z0-9-]{1,60}|node\/\d{1,7})$/i;
 
 /** The URL as counted: its path and its page-naming query parameters; null when it is not worth keeping. */
 export function watchedUrl(url: string): string | null {
@@ -40,7 +59,7 @@ export function watchedUrl(url: string): string | null {
     .split("&")
     .filter((param) => {
       const [name, value = ""] = param.split(/=(.*)/s, 2);
-      return PARAM_NAME.test(name) && !isTrackingParam(name) && PARAM_VALUE.test(value);
+      return CMS_PARAMS.has(name.toLowerCase()) && !isTrackingParam(name) && CMS_VALUE.test(value);
     });
   return kept.length ? `${url.slice(0, q)}?${kept.join("&")}` : url.slice(0, q);
 }
@@ -98,6 +117,20 @@ export function notFoundKey(env: { ENVIRONMENT?: string; CACHE_NAMESPACE?: strin
   return sharedNames(env.ENVIRONMENT ?? "prod", namespace).notFound(code);
 }
 
+/**
+ * Adds counts (ARGV[4..]: url, n, ...) to KEYS[1] while Redis has room (ARGV[1]: the page store's share of
+ * maxmemory); the SHARED_CAP (ARGV[3]) most requested stay; the set goes ARGV[2] s after its last 404.
+ */
+const ADD_SCRIPT = `
+local info = redis.call('INFO', 'memory')
+local used = tonumber(string.match(info, 'used_memory:(%d+)'))
+local max = tonumber(string.match(info, 'maxmemory:(%d+)'))
+if max > 0 and used >= max * tonumber(ARGV[1]) then return 0 end
+for i = 4, #ARGV, 2 do redis.call('ZINCRBY', KEYS[1], ARGV[i + 1], ARGV[i]) end
+redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -(tonumber(ARGV[3]) + 1))
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
 export function redisSink(url: string, keyOf: (code: string) => string): NotFoundSink {
   const client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 2000, reconnectStrategy: (n: number) => Math.min(n * 500, 10_000) } });
   client.on("error", () => {}); // a lost Redis costs this flush's counts, never a request; reported by the flush
@@ -105,13 +138,9 @@ export function redisSink(url: string, keyOf: (code: string) => string): NotFoun
   return {
     async add(code, counts) {
       await (connecting ??= client.connect().catch(() => undefined));
-      const key = keyOf(code);
-      const multi = client.multi();
-      for (const [u, n] of counts) multi.zIncrBy(key, n, u);
-      // The SHARED_CAP most requested stay; the practice's set goes KEEP_DAYS after its last 404.
-      multi.zRemRangeByRank(key, 0, -(SHARED_CAP + 1));
-      multi.expire(key, KEEP_DAYS * 86_400);
-      await multi.exec();
+      const args = [String(PAGE_WRITE_LIMIT), String(KEEP_DAYS * 86_400), String(SHARED_CAP)];
+      for (const [u, n] of counts) args.push(u, String(n));
+      await client.sendCommand(["EVAL", ADD_SCRIPT, "1", keyOf(code), ...args]);
     },
     async close() {
       await client.quit().catch(() => undefined);
@@ -165,7 +194,14 @@ export interface NotFoundWatch {
   stop(): Promise<void>;
 }
 
-export function createNotFoundWatch(sink: NotFoundSink, opts: { flushMs?: number; log?: (line: string) => void } = {}): NotFoundWatch {
+export interface NotFoundWatchOptions {
+  flushMs?: number;
+  log?: (line: string) => void;
+  /** Whether a code is on the practice list; any other is never counted. Default: every code. */
+  listed?: (code: string) => boolean;
+}
+
+export function createNotFoundWatch(sink: NotFoundSink, opts: NotFoundWatchOptions = {}): NotFoundWatch {
   const flushMs = opts.flushMs ?? 30_000;
   const counter = new TopCounter();
   const log = opts.log ?? console.log;
@@ -185,6 +221,7 @@ export function createNotFoundWatch(sink: NotFoundSink, opts: { flushMs?: number
   };
   return {
     record(code, url) {
+      if (opts.listed && !opts.listed(code)) return;
       const kept = watchedUrl(url);
       if (kept === null) return;
       counter.record(code, kept);
@@ -207,7 +244,7 @@ export function createNotFoundWatch(sink: NotFoundSink, opts: { flushMs?: number
  * The server's watch (built once by src/server/services.ts): shared through CACHE_URL's Redis when set, else
  * a file per instance under MIGRATIONS_DIR. Nothing connects before the first flush.
  */
-export function serverNotFoundWatch(env: Env): NotFoundWatch {
+export function serverNotFoundWatch(env: Env, bucket: (code: string) => string): NotFoundWatch {
   const sink = env.CACHE_URL ? redisSink(env.CACHE_URL, (code) => notFoundKey(env, code)) : fileSink(env.MIGRATIONS_DIR);
-  return createNotFoundWatch(sink, { flushMs: env.NOT_FOUND_FLUSH_MS });
+  return createNotFoundWatch(sink, { flushMs: env.NOT_FOUND_FLUSH_MS, listed: (code) => bucket(code) !== UNLISTED });
 }
