@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { scrubBreadcrumb, scrubEvent } from "./scrub";
-import { createWarningThrottle } from "./throttle";
+import { createWarningThrottle, messageShape } from "./throttle";
 
 const PII = ["Jeanne Martin", "jeanne@example.org", "06 12 34 56 78", "rendez-vous", "203.0.113.7", "session=abc"];
 
@@ -46,5 +46,17 @@ describe("createWarningThrottle", () => {
     expect(throttle.take("another warning").send).toBe(true);
     t = 60_000;
     expect(throttle.take("revalidate: auth rejected")).toEqual({ send: true, suppressed: 999 });
+  });
+
+  it("one event per kind of message, whatever a visitor put in it: paths, URLs, quoted values, numbers (issue 26)", () => {
+    const throttle = createWarningThrottle(60_000, () => 0);
+    const sent = [];
+    for (let i = 0; i < 30; i++) {
+      sent.push(throttle.take(`media: backend answered 50${i % 10} for /media/dupont/photo-${i}.jpg`).send);
+      sent.push(throttle.take(`backend: timeout after 4000 ms for http://backend.invalid/api/v1/websites/sites/x${i}/pages/`).send);
+      sent.push(throttle.take(`blocks: unknown block type "carousel-${i}" skipped`).send);
+    }
+    expect(sent.filter(Boolean)).toHaveLength(3);
+    expect(messageShape("media: backend answered 502 for /media/dupont/a.jpg")).toBe("media: backend answered <n> for <path>");
   });
 });

@@ -14,8 +14,9 @@ export function normaliseHost(raw: string | null | undefined): string | null {
   const colon = host.lastIndexOf(":");
   if (colon !== -1) {
     const port = host.slice(colon + 1);
-    // A port is 1-65535: anything else is no host of ours (a 404, never a URL that fails to parse later).
-    if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) return null;
+    // A port is 1-65535, spelt one way: anything else is no host of ours (a 404, never a URL that fails to
+    // parse later, nor `:03400` beside `:3400` as a second cache key of every page).
+    if (!/^[1-9]\d{0,4}$/.test(port) || Number(port) > 65535) return null;
     host = host.slice(0, colon);
   }
   if (host.endsWith(".")) host = host.slice(0, -1);

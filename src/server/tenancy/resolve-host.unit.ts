@@ -53,6 +53,10 @@ describe("resolveHost", () => {
     // a port above 65535 is no port (it used to reach a URL parser and answer 500)
     "dupont.dev.localhost:65536",
     "dupont.dev.localhost:99999",
+    // a port spelt with a leading zero: `:03400` beside `:3400` made a second cache key (issue 26)
+    "dupont.dev.localhost:03400",
+    "dupont.dev.localhost:080",
+    "dupont.dev.localhost:0",
     "user@www.cabinet-dupont.fr",
     "www.cabinet-dupont.fr/path",
     "www.cabinet_dupont.fr",
