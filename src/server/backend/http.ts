@@ -34,11 +34,14 @@ export async function getJson<T extends z.ZodType>(opts: HttpOptions, endpoint: 
 }
 
 /**
- * A backend answer is read up to this many bytes, never more: one practice's 21 MB rich-text block once
- * exhausted a render worker's heap while it parsed, and took the other practices' renders on that worker
- * down with it. The largest demo payload is under 40 KB; a real page's is well under 1 MB.
+ * A backend answer is read up to this many bytes, never more: what a render worker (WORKER_HEAP_MB, 64 MB of
+ * old generation) can render, with room. Measured on the built server (issue 26), a page whose one rich-text
+ * block held 1 MB of text, of `<p>` elements or of links rendered (in 2-5 s); at 1.5 MB each shape killed the
+ * worker ("JS heap out of memory"), and at 3.88 MB, under the 4 MB bound of the time, every request for the
+ * page killed two. Half a megabyte leaves the worker twice its need; the largest demo payload is under 40 KB
+ * and a real page's a few tens of KB (tests/payload-bound.test.ts renders a page at the bound).
  */
-export const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
+export const MAX_PAYLOAD_BYTES = 512 * 1024;
 
 /** The body as text, refused past MAX_PAYLOAD_BYTES (declared or counted) before it is parsed. */
 export async function readBounded(response: Response, endpoint: string, max = MAX_PAYLOAD_BYTES): Promise<string> {

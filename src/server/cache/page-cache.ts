@@ -125,6 +125,14 @@ const SHARED_QUIET_MS = 10_000;
  * invalidation this instance cannot hear about delays its pages by at most this much.
  */
 export const PROVISIONAL_MS = 2000;
+/**
+ * A page whose render ends the workers that run it (render-pool/main.ts: lost with two) answers 503 this
+ * long without a render: each request for it killed two workers and kept the other practices' renders
+ * waiting for their replacements. Any invalidation lifts it (an edit may have fixed the page). At most
+ * HELD_MAX pages are held; past that the oldest hold goes.
+ */
+export const HELD_MS = 60_000;
+const HELD_MAX = 1000;
 
 export class PageCache {
   readonly store: PageStore;
@@ -139,6 +147,8 @@ export class PageCache {
   private gen = 0;
   /** The store shared between instances (with CACHE_URL), handed in when the cache is built. */
   private readonly shared: SharedPages | null;
+  /** Keys of pages that kill workers, and until when they answer 503 without a render (HELD_MS). */
+  private readonly held = new Map<string, number>();
   /** Renders started by the cache (misses and refreshes), for tests and the benchmark. */
   renders = 0;
 
@@ -193,6 +203,8 @@ export class PageCache {
       this.refreshLater(entry, now);
       return { kind: "entry", entry, status: "STALE" };
     }
+    const heldFor = this.heldFor(target.key);
+    if (heldFor) return { kind: "render", result: errorResult(503, heldFor) };
     const joined = this.inflight.get(target.key) !== undefined;
     if (joined) this.opts.promote?.(target);
     if (entry) markUsed(entry, this.now());
@@ -211,6 +223,7 @@ export class PageCache {
     this.epoch++;
     this.log.push({ epoch: this.epoch, at: now, tags: new Set(expandTags(tags)) });
     this.pruneLog(now);
+    this.held.clear();
     this.opts.invalidateData(tags);
     const keys = this.store.keysFor(expandTags(tags));
     for (const key of keys) {
@@ -252,6 +265,7 @@ export class PageCache {
     const entry = this.store.peek(key);
     if (!entry) return; // evicted or dropped meanwhile
     if (isFresh(entry, this.now())) return; // a visitor's render got there first
+    if (this.heldFor(key)) return; // it ends the workers that render it
     await this.renderShared(entry.target, entry.servedByStack, "refresh");
   }
 
@@ -356,11 +370,25 @@ export class PageCache {
       return { answer: { kind: "entry", entry: old, status: "STALE" }, shareable: true };
     }
     if (error && report) reportWarning("page cache: render failed", { key: printable(target), detail });
+    if (isRenderUnavailable(error) && error.killsWorkers) {
+      if (this.held.size >= HELD_MAX) this.held.delete(this.held.keys().next().value!);
+      this.held.set(target.key, this.now() + HELD_MS);
+    }
     const retryAfter = isRenderUnavailable(error) ? error.retryAfterSeconds : undefined;
     return {
       answer: { kind: "render", result: result ?? errorResult(status, retryAfter) },
       shareable: result ? isShareable(result) : true,
     };
+  }
+
+  /** Seconds a held page still answers 503 without a render (0: not held). */
+  private heldFor(key: string): number {
+    const until = this.held.get(key);
+    if (until === undefined) return 0;
+    const left = until - this.now();
+    if (left > 0) return Math.ceil(left / 1000);
+    this.held.delete(key);
+    return 0;
   }
 
   private invalidatedSince(startEpoch: number, tags: string[]): boolean {

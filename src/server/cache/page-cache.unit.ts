@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { PageCache, type CacheAnswer } from "./page-cache";
+import { HELD_MS, PageCache, type CacheAnswer } from "./page-cache";
+import { RenderUnavailable } from "../render/unavailable";
 import { cacheTarget, type CacheTarget } from "./key";
 import type { RenderResult } from "./entry";
 import { pageListTags } from "../backend/tags";
@@ -208,5 +209,62 @@ describe("PageCache", () => {
     t.pages.set("dupont/p/", { status: 200, body: "x", tags: [], headers: { "cache-control": "private, max-age=0" } });
     await t.cache.answer(target("dupont", "/p/"));
     expect(t.cache.store.count).toBe(0);
+  });
+});
+
+describe("a page whose render kills workers (issue 26: a 3.88 MB payload killed two workers per request)", () => {
+  it("answers 503 without a render for HELD_MS, then renders again; an invalidation lifts it at once", async () => {
+    let clock = 1_000_000;
+    const started: string[] = [];
+    let poison = true;
+    const cache = new PageCache({
+      maxBytes: 10_000_000,
+      ttlMs: 60_000,
+      now: () => clock,
+      invalidateData: () => {},
+      render: async (target) => {
+        started.push(target.url);
+        if (poison && target.url === "/lourde/") throw new RenderUnavailable("render worker exited (code 134)", 5, true, true);
+        return result(200, `<p>${target.url}</p>`, ["page:lourde"]);
+      },
+    });
+    const lourde = cacheTarget("GET", "dupont", "dupont.example", "https", "/lourde/")!;
+    const statusOf = async () => {
+      const a = await cache.answer(lourde);
+      return a.kind === "render" ? a.result.status : (a.entry.status ?? 200);
+    };
+    expect(await statusOf()).toBe(503);
+    expect(started).toEqual(["/lourde/"]);
+    for (let i = 0; i < 10; i++) expect(await statusOf()).toBe(503);
+    const held = await cache.answer(lourde);
+    expect(held.kind === "render" && held.result.headers.get("retry-after")).toBe(String(HELD_MS / 1000));
+    expect(started).toEqual(["/lourde/"]); // no render while held
+    // Another page of the practice still renders.
+    await cache.answer(cacheTarget("GET", "dupont", "dupont.example", "https", "/contact/")!);
+    expect(started).toEqual(["/lourde/", "/contact/"]);
+    clock += HELD_MS;
+    expect(await statusOf()).toBe(503);
+    expect(started.filter((u) => u === "/lourde/")).toHaveLength(2); // tried again once the hold ran out
+    // An edit (its webhook) lifts the hold: the fixed page renders on the next request.
+    poison = false;
+    cache.invalidate(["page:lourde"]);
+    expect(await statusOf()).toBe(200);
+  });
+
+  it("a render refused for load (a full queue) holds nothing", async () => {
+    const started: string[] = [];
+    const cache = new PageCache({
+      maxBytes: 10_000_000,
+      ttlMs: 60_000,
+      invalidateData: () => {},
+      render: async (target) => {
+        started.push(target.url);
+        throw new RenderUnavailable("too many renders waiting", 5, false);
+      },
+    });
+    const t = cacheTarget("GET", "dupont", "dupont.example", "https", "/x/")!;
+    await cache.answer(t);
+    await cache.answer(t);
+    expect(started).toHaveLength(2);
   });
 });

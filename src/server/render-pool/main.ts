@@ -213,7 +213,8 @@ export class RenderPool<Task = RenderTask, Answer = WireResult, Message = Broadc
       if (pending.slot !== slot) continue;
       this.settle(id, pending);
       if (this.closed || pending.requeued > 0 || pending.transfer.length > 0) {
-        pending.reject(new RenderUnavailable(reason));
+        // Run again alone on a live worker and lost with it too: this task is what ends workers.
+        pending.reject(new RenderUnavailable(reason, 5, true, !this.closed && pending.requeued > 0));
         continue;
       }
       const { task, transfer, resolve, reject } = pending;

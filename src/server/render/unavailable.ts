@@ -11,6 +11,11 @@ export class RenderUnavailable extends Error {
     readonly retryAfterSeconds = 5,
     /** False for plain overload (a full queue): expected under a storm, not worth an error event each. */
     readonly reportable = true,
+    /**
+     * The render was lost with two workers (its own, then the one it ran on alone): it kills what renders it,
+     * and the page cache does not try it again for a while (cache/page-cache.ts).
+     */
+    readonly killsWorkers = false,
   ) {
     super(message);
     this.name = "RenderUnavailable";
