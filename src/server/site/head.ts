@@ -4,14 +4,14 @@
  * The route's `head` export only maps this onto Qwik City's DocumentHead.
  */
 import type { DocumentHeadValue } from "@builder.io/qwik-city";
-import type { Environment } from "../../env";
-import type { PracticeInfo, SiteConfig } from "../../backend";
-import { isIndexable, NOINDEX_META } from "../indexing";
-import { mediaProxyUrl } from "../../media/url";
-import type { PageView } from "../page-view";
-import { absoluteUrl, siteOrigin } from "./canonical";
-import { lcpImage, lcpPreloadLink, type LcpImage } from "./lcp-preload";
-import { breadcrumbJsonLd, dentistJsonLd, faqPageJsonLd, serializeJsonLd } from "./json-ld";
+import type { Environment } from "../env";
+import type { PracticeInfo, SiteConfig } from "../backend";
+import { isIndexable, NOINDEX_META } from "./indexing";
+import { mediaProxyUrl } from "../media/url";
+import type { PageView } from "./page-view";
+import { absoluteUrl, siteOrigin } from "./seo/canonical";
+import { lcpImage, lcpPreloadLink, type LcpImage } from "./seo/lcp-preload";
+import { breadcrumbJsonLd, dentistJsonLd, faqPageJsonLd, serializeJsonLd } from "./seo/json-ld";
 
 export interface HeadInput {
   env: { ENVIRONMENT: Environment };
@@ -45,7 +45,7 @@ export function pageTitle(config: HeadInput["config"], view: PageView | null): s
 }
 
 export function buildPageHead({ env, config, practice, view, requestOrigin }: HeadInput): PageHead {
-  const origin = siteOrigin(env, config.domain.primary_domain, requestOrigin);
+  const origin = siteOrigin(isIndexable(env), config.domain.primary_domain, requestOrigin);
   const title = pageTitle(config, view);
   const description = view?.page.description ?? config.seo.default_description ?? "";
   const canonical = view ? absoluteUrl(origin, view.page.path) : null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { PracticeInfo } from "../../backend";
-import type { PageView } from "../page-view";
+import type { PracticeInfo } from "../backend";
+import type { PageView } from "./page-view";
 import { buildPageHead, pageTitle, toDocumentHead, type HeadInput } from "./head";
 
 const practice: PracticeInfo = {
