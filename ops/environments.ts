@@ -142,8 +142,8 @@ export function composeFile(map: EnvironmentMap, env: DeployEnv, image: string, 
       read_only: true,
       tmpfs: ["/tmp"],
       // No healthcheck here: the image's HEALTHCHECK (/readyz) is the one definition, so the two cannot
-      // disagree (docs/decisions/containers.md); podman-compose 1.0.3 also mangles a CMD-form test.
-      // The server drains within SHUTDOWN_GRACE_MS (docs/decisions/readiness-and-shutdown.md); then SIGKILL.
+      // disagree (docs/decisions/0042-containers.md); podman-compose 1.0.3 also mangles a CMD-form test.
+      // The server drains within SHUTDOWN_GRACE_MS (docs/decisions/0001-readiness-and-shutdown.md); then SIGKILL.
       stop_grace_period: "15s",
       ...(e.redis ? { depends_on: ["redis"] } : {}),
     };

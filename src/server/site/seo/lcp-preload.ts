@@ -2,7 +2,7 @@
  * The page's largest paint is its first hero image: preloaded from the <head> with the same srcset and
  * sizes as the <img>, so the browser picks the same candidate, and at high priority, so the request starts
  * while the head is still being parsed instead of after the header and navigation markup. It comes from the
- * page's own origin (site/blocks.ts, docs/decisions/lcp-image.md): no connection to open first.
+ * page's own origin (site/blocks.ts, docs/decisions/0046-lcp-image.md): no connection to open first.
  */
 import type { DocumentLink } from "@builder.io/qwik-city";
 
