@@ -24,7 +24,7 @@ export interface Environment {
   memory: string;
   /** V8 old-space cap of the main thread, well under `memory` (V8 sizes itself from the machine's memory). */
   heapMb: number;
-  /** Render worker threads (each capped at 64+8 MB of heap, src/server/render/pool-config.ts). */
+  /** Render worker threads (each capped at 64+8 MB of heap, src/server/render-pool/config.ts). */
   renderWorkers: number;
   /** PAGE_CACHE_MAX_MB: the page store's byte budget, outside the V8 heap. */
   pageCacheMb: number;
@@ -41,7 +41,7 @@ export interface EnvironmentMap {
 }
 
 const MEMORY = /^\d+[kmg]$/;
-/** A render worker's heap caps, old + young (src/server/render/pool-config.ts). */
+/** A render worker's heap caps, old + young (src/server/render-pool/config.ts). */
 export const WORKER_CAPS_MB = 64 + 8;
 /** What Node holds outside the V8 heaps and the page store (code, libraries, buffers): measured ~60 MB. */
 export const NODE_BASELINE_MB = 64;

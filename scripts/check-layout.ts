@@ -54,7 +54,7 @@ export interface Violation {
   reason: string;
 }
 
-/** The imports (pairs of src/server/-relative paths) that break the order of ranks. */
+/** The imports (pairs of paths relative to src/server/) that break the order of ranks. */
 export function orderViolations(imports: Iterable<[string, string]>, ranks: readonly string[][]): Violation[] {
   const rank = new Map<string, number>();
   ranks.forEach((names, index) => names.forEach((name) => rank.set(name, index)));
