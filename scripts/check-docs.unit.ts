@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { claimOf, cleanToken, mentions, recordProblems, unlisted, type Mention } from "./check-docs";
+import { claimOf, cleanToken, commentMentions, decisionsSection, indexProblems, mentions, recordProblems, unlisted, type Mention } from "./check-docs";
 
 const top = new Set(["src", "ops", "tests", "docs", "bench", "scripts", ".ci"]);
 const code = (token: string): Mention => ({ token, line: 1, where: "code" });
@@ -7,17 +7,44 @@ const prose = (token: string): Mention => ({ token, line: 1, where: "prose" });
 
 describe("mentions", () => {
   it("finds link targets, code span tokens and fenced tokens as code, the rest as prose, with their lines", () => {
-    const found = mentions(["See [the pool](0021-render-pool.md) and `src/server/x.ts --flag`.", "```", "ops/nginx  the proxy", "```", "prose src/y.ts"].join("\n"));
+    const found = mentions(["See [the pool](0021-render-pool.md) and `src/server/x.ts --flag` `[N](x.md)`.", "```", "ops/nginx  the proxy", "```", "prose src/y.ts"].join("\n"));
     expect(found.filter((m) => m.where === "link")).toEqual([{ token: "0021-render-pool.md", line: 1, where: "link" }]);
     expect(found.filter((m) => m.where === "code").map((m) => [m.token, m.line])).toEqual([
       ["src/server/x.ts", 1],
       ["--flag", 1],
+      ["[N](x.md)", 1],
       ["ops/nginx", 3],
       ["the", 3],
       ["proxy", 3],
     ]);
     expect(found.filter((m) => m.where === "prose").map((m) => m.token)).toContain("src/y.ts");
     expect(found.filter((m) => m.where === "prose").map((m) => m.token)).not.toContain("0021-render-pool.md");
+  });
+});
+
+describe("commentMentions", () => {
+  it("reads the words of comment lines and line-end comments, never a string or code", () => {
+    const source = [
+      "/**",
+      " * The pool (docs/decisions/0022-render-pool.md).",
+      " */",
+      'import { x } from "src/not/a/comment.ts";',
+      "const a = 1; // see src/server/env.ts",
+      "# a shell comment naming ops/deploy.sh",
+      "#!/bin/bash",
+    ].join("\n");
+    expect(commentMentions(source).map((m) => [m.token, m.line])).toEqual([
+      ["The", 2],
+      ["pool", 2],
+      ["(docs/decisions/0022-render-pool.md).", 2],
+      ["see", 5],
+      ["src/server/env.ts", 5],
+      ["a", 6],
+      ["shell", 6],
+      ["comment", 6],
+      ["naming", 6],
+      ["ops/deploy.sh", 6],
+    ]);
   });
 });
 
@@ -30,7 +57,7 @@ describe("cleanToken", () => {
     expect(cleanToken("../shared/DESIGN.md")).toBe("../shared/DESIGN.md");
   });
   it("refuses templates, globs, URLs, URL paths, options and other relative spellings", () => {
-    for (const token of ["migrations/{code}/redirects.json", "$DEPLOY_ROOT/tls/", "dist/media/<code>/", "*.unit.ts", "https://x.example/a.md", "/api/og", "--max-pages", "ops/...", "./x.ts", "../other/x.md", "a=b/c.ts"]) {
+    for (const token of ["migrations/{code}/redirects.json", "$DEPLOY_ROOT/tls/", "dist/media/<code>/", "*.unit.ts", "https://x.example/a.md", "/api/og", "--max-pages", "ops/...", "./x.ts", "../other/x.md", "a=b/c.ts", "docs/decisions/NNNN-slug.md"]) {
       expect(cleanToken(token), token).toBeNull();
     }
   });
@@ -106,8 +133,22 @@ describe("recordProblems", () => {
   });
 });
 
-describe("unlisted", () => {
-  it("is every record the index does not name", () => {
-    expect(unlisted("| `docs/decisions/0001-a.md` | x |", ["0001-a.md", "0002-b.md"])).toEqual(["0002-b.md"]);
+describe("the indexes", () => {
+  it("README's Decisions section must name every record by its path; other sections do not count", () => {
+    const readme = "## Layout\n\n`docs/decisions/0002-b.md`\n\n## Decisions\n\n| `docs/decisions/0001-a.md` | x |\n\n## Next\n";
+    expect(unlisted(decisionsSection(readme), ["0001-a.md", "0002-b.md"])).toEqual(["0002-b.md"]);
+  });
+  it("docs/decisions/README.md has a line per record ending with the record's status", () => {
+    const records = [
+      { name: "0001-a.md", text: header("0001", "accepted; amended by [0002](0002-b.md)") },
+      { name: "0002-b.md", text: header("0002", "accepted") },
+      { name: "0003-c.md", text: header("0003", "accepted") },
+    ];
+    // 0001's line links 0002 in its status: 0002's own line is the one that starts with its link.
+    const index = "- [0001](0001-a.md) A: accepted; amended by [0002](0002-b.md), [0003](0003-c.md)\n- [0002](0002-b.md) B: accepted\n";
+    expect(indexProblems(index, records)).toEqual([
+      'docs/decisions/README.md: the line of 0001-a.md does not end with its status "accepted; amended by [0002](0002-b.md)"',
+      'docs/decisions/README.md: no line starts with "- [0003](0003-c.md) "',
+    ]);
   });
 });
