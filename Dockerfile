@@ -49,7 +49,7 @@ COPY migrations ./migrations
 # Non-root; the root file system is read-only at run time (compose read_only, /tmp a tmpfs).
 USER node
 EXPOSE 3000
-# /readyz, the same probe as compose's (docs/decisions/container-health.md): a draining or not yet
+# /readyz, the same probe as compose's (docs/decisions/0042-containers.md, "Health"): a draining or not yet
 # seeded instance is unhealthy, so the proxy and the engine agree on what "healthy" means.
 HEALTHCHECK --interval=5s --timeout=2s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:3000/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]

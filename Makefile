@@ -34,7 +34,7 @@ demo-twice: install ## make demo twice in a row: the second must be ready in < 1
 dev: install ## Vite dev server on port 3000 against the demo backend
 	bash ops/demo.sh --dev
 
-# `npm run build` (qwik build) runs `npm run lint` (ESLint, TypeScript, import cycles) beside the client and
+# `npm run build` (qwik build) runs `npm run lint` (ESLint, TypeScript, import cycles, folder order, docs' paths) beside the client and
 # server builds, and fails when it fails: no separate lint step.
 test: install chromium ## Lint (types, import cycles) and build, then run every test (unit, integration, browser)
 	npm run build
@@ -44,7 +44,7 @@ test: install chromium ## Lint (types, import cycles) and build, then run every 
 	npx vitest run --project unit --file-parallelism --max-workers 2
 	npx vitest run --project integration --file-parallelism --max-workers 2
 
-lint: install ## ESLint + TypeScript + import cycles
+lint: install ## ESLint + TypeScript + import cycles + folder order (README) + paths named in the docs
 	npm run lint
 
 bench: build ## Benchmarks (figures printed side by side)

@@ -12,7 +12,7 @@
  *                      q-data.json, robots, sitemap, one card per allowed title) for each scheme
  *   5xx                answers >= 500 other than the documented 502/503/504 of backend trouble
  * The same seed sends the same requests. Exit status 1 when a figure is out of bounds.
- * docs/decisions/fuzz-run.md.
+ * docs/decisions/0029-fuzz-run.md.
  */
 import { request } from "node:http";
 import { startBackendProcess, startFrontendProcess, type Proc } from "./processes";

@@ -142,7 +142,7 @@ done
 
 # The reverse proxy: one nginx container for every environment of this machine (host network, reaching the
 # instances' loopback ports), its server names from the same practice list as the frontend's.
-# TLS: the operator's certificate and key (docs/decisions/tls-at-the-proxy.md), only named by the config, so
+# TLS: the operator's certificate and key (docs/decisions/0041-tls-at-the-proxy.md), only named by the config, so
 # regenerating it keeps them. Production refuses to go on without them; dev and staging get a self-signed
 # pair made once (kept on later deploys).
 TLS_CERTIFICATE="${TLS_CERTIFICATE:-$DEPLOY_ROOT/tls/practice-sites.crt}"

@@ -2,7 +2,7 @@
 #   ENGINE       docker or podman
 #   COMPOSE      the compose command: (docker compose) where a Docker engine answers, else (podman-compose)
 # On a Debian machine without either, as root, it installs Debian's podman (with runc and podman-compose).
-# podman is configured once, system-wide, for what these machines allow (docs/decisions/containers.md):
+# podman is configured once, system-wide, for what these machines allow (docs/decisions/0042-containers.md):
 # the runc runtime and ulimits no higher than the current ones.
 
 engine_fail() { echo "engine: $*" >&2; exit 1; }

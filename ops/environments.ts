@@ -24,7 +24,7 @@ export interface Environment {
   memory: string;
   /** V8 old-space cap of the main thread, well under `memory` (V8 sizes itself from the machine's memory). */
   heapMb: number;
-  /** Render worker threads (each capped at 64+8 MB of heap, src/server/render/pool-config.ts). */
+  /** Render worker threads (each capped at 64+8 MB of heap, src/server/render-pool/config.ts). */
   renderWorkers: number;
   /** PAGE_CACHE_MAX_MB: the page store's byte budget, outside the V8 heap. */
   pageCacheMb: number;
@@ -41,7 +41,7 @@ export interface EnvironmentMap {
 }
 
 const MEMORY = /^\d+[kmg]$/;
-/** A render worker's heap caps, old + young (src/server/render/pool-config.ts). */
+/** A render worker's heap caps, old + young (src/server/render-pool/config.ts). */
 export const WORKER_CAPS_MB = 64 + 8;
 /** What Node holds outside the V8 heaps and the page store (code, libraries, buffers): measured ~60 MB. */
 export const NODE_BASELINE_MB = 64;
@@ -142,8 +142,8 @@ export function composeFile(map: EnvironmentMap, env: DeployEnv, image: string, 
       read_only: true,
       tmpfs: ["/tmp"],
       // No healthcheck here: the image's HEALTHCHECK (/readyz) is the one definition, so the two cannot
-      // disagree (docs/decisions/containers.md); podman-compose 1.0.3 also mangles a CMD-form test.
-      // The server drains within SHUTDOWN_GRACE_MS (docs/decisions/readiness-and-shutdown.md); then SIGKILL.
+      // disagree (docs/decisions/0042-containers.md); podman-compose 1.0.3 also mangles a CMD-form test.
+      // The server drains within SHUTDOWN_GRACE_MS (docs/decisions/0001-readiness-and-shutdown.md); then SIGKILL.
       stop_grace_period: "15s",
       ...(e.redis ? { depends_on: ["redis"] } : {}),
     };

@@ -2,7 +2,7 @@
 // Authenticated encryption of one env file (AES-256-GCM), for ops/secrets.sh. Replaces
 // `openssl enc -aes-256-cbc`, which is malleable: a flipped bit in the committed file changed the
 // decrypted secrets without any error. Here any change to the file (or a file of another environment
-// put in its place) is refused. docs/decisions/env-file-encryption.md.
+// put in its place) is refused. docs/decisions/0027-env-file-encryption.md.
 //
 //   node ops/secrets-crypt.mjs encrypt|decrypt KEY_FILE ENV IN OUT
 //

@@ -5,42 +5,8 @@
  * folder that names another's types depends on it as much as one that calls it (a reader must know both).
  * Prints every cycle found and exits 1; exits 0 when there is none.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-
-const ROOT = resolve("src");
-const SERVER = join(ROOT, "server");
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(name) && !/\.(unit|test)\.tsx?$/.test(name) ? [path] : [];
-  });
-}
-
-function resolveImport(from: string, spec: string): string | null {
-  const base = spec.startsWith("~/") ? join(ROOT, spec.slice(2)) : spec.startsWith(".") ? resolve(dirname(from), spec) : null;
-  if (!base) return null;
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts"), join(base, "index.tsx")]) {
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      /* try the next form */
-    }
-  }
-  return null;
-}
-
-/** Imports and re-exports of a file, type-only ones included. */
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, "utf8");
-  const specs: string[] = [];
-  const pattern = /^\s*(import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?["']([^"']+)["']/gm;
-  for (const match of text.matchAll(pattern)) specs.push(match[3]);
-  for (const match of text.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)) specs.push(match[1]);
-  return specs.flatMap((spec) => resolveImport(file, spec) ?? []);
-}
+import { relative } from "node:path";
+import { SERVER, SRC, importsOf, sourceFiles } from "./source-imports";
 
 /** Strongly connected components with more than one node (or a self-loop): the cycles. */
 function cycles(graph: Map<string, Set<string>>): string[][] {
@@ -86,7 +52,7 @@ function folderOf(file: string): string | null {
 
 const files = new Map<string, Set<string>>();
 const folders = new Map<string, Set<string>>();
-for (const file of sourceFiles(ROOT)) {
+for (const file of sourceFiles(SRC)) {
   const imports = importsOf(file);
   files.set(file, new Set(imports));
   const from = folderOf(file);

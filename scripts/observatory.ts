@@ -1,8 +1,8 @@
 /**
  * Grades one URL with Mozilla's HTTP Observatory rules, offline: the `@mdn/mdn-http-observatory` package's
  * own retriever (http:// then https://, every redirect, the robots.txt and CORS requests it makes), its
- * ten tests and its grader, exactly as its scan() combines them (src/scanner/index.js), with three
- * differences that a scan of a site on this machine needs (docs/decisions/content-security-policy.md):
+ * ten tests and its grader, exactly as its scan() combines them (the package's scanner/index.js), with three
+ * differences that a scan of a site on this machine needs (docs/decisions/0043-content-security-policy.md):
  *
  * - ports and path: scan() calls retrieve(hostname) without the options retrieve() takes (httpPort,
  *   httpsPort, path), so the test nginx's free ports and a page other than / could not be graded;

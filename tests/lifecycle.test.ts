@@ -1,5 +1,5 @@
 /**
- * Readiness and graceful shutdown of the built server (src/server/lifecycle.ts): /readyz says ready once
+ * Readiness and graceful shutdown of the built server (src/server/http/lifecycle.ts): /readyz says ready once
  * started; on SIGTERM the listener closes at once, a request already in flight still gets its whole answer,
  * and the process exits 0.
  */

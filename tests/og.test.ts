@@ -35,7 +35,7 @@ afterAll(async () => {
 
 const card = (code: string, query = "") => httpBytes(frontend.url, `${code}.dev.localhost:${frontend.port}`, `/api/og${query}`);
 
-/** Titles of the practice's own pages: the only ones its card draws (docs/decisions/og-titles.md). */
+/** Titles of the practice's own pages: the only ones its card draws (docs/decisions/0031-og-titles.md). */
 async function pageTitles(code: string): Promise<string[]> {
   const { pages } = await backendJson<{ pages: { title: string; kind: string }[] }>(backend, `/api/v1/websites/sites/${code}/pages/`);
   return pages.filter((p) => p.kind !== "home").map((p) => p.title);

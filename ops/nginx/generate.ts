@@ -10,7 +10,7 @@
  * contact message the dying instance already relayed must not be sent twice, and the backend retries its
  * own webhook.
  *
- * With --tls-certificate and --tls-key (docs/decisions/tls-at-the-proxy.md), every server answers on
+ * With --tls-certificate and --tls-key (docs/decisions/0041-tls-at-the-proxy.md), every server answers on
  * HTTPS (--https-listen, default 443) with HSTS, and port 80 only redirects there (301), keeping
  * /.well-known/acme-challenge/ reachable so a certificate can be renewed over plain HTTP. The certificate
  * files are the operator's: this script only names them, never writes them, so regenerating the config on

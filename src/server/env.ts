@@ -92,7 +92,7 @@ const envSchema = z.object({
   BACKEND_API_URL: httpUrl,
   /** Shared with the backend's FRONTEND_REVALIDATION_SECRET; short secrets are guessable. */
   REVALIDATION_SECRET: z.string().min(16, "must be at least 16 characters"),
-  /** Only `prod` allows indexing (src/server/indexing.ts). Other spellings are refused, not silently noindexed. */
+  /** Only `prod` allows indexing (src/server/site/indexing.ts). Other spellings are refused, not silently noindexed. */
   ENVIRONMENT: z.enum(ENVIRONMENTS, { error: `must be one of ${ENVIRONMENTS.join(", ")}` }),
   /** Time-based revalidation interval in seconds (the specification's default: 1 hour). */
   BACKEND_REVALIDATE_TTL: positiveInt(3600, 7 * 24 * 3600),
@@ -111,7 +111,7 @@ const envSchema = z.object({
   PREPASS_DIR: z.preprocess(emptyToUndefined, z.string().default("server/prepass")),
   /** Server-side error tracking (Sentry). Unset: errors are only logged. */
   SENTRY_DSN: z.preprocess(emptyToUndefined, z.string().url("must be a DSN URL").optional()),
-  /** Contact relay: submissions forwarded per client address and window (src/server/rate-limit.ts). */
+  /** Contact relay: submissions forwarded per client address and window (src/server/util/rate-limit.ts). */
   CONTACT_RATE_LIMIT: positiveInt(5, 10_000),
   CONTACT_RATE_WINDOW_S: positiveInt(600, 24 * 3600),
   /**
@@ -119,7 +119,7 @@ const envSchema = z.object({
    * default trusts a proxy on this machine or the container network only; "false" trusts nobody.
    */
   TRUSTED_PROXY: z.preprocess(emptyToUndefined, trustedProxy.default("loopback, uniquelocal")),
-  /** Where the build-time media cache (logos for the social card) is read; see src/server/media-cache.ts. */
+  /** Where the build-time media cache (logos for the social card) is read; see src/server/media/build-cache.ts. */
   MEDIA_CACHE_DIR: z.preprocess(emptyToUndefined, z.string().optional()),
   /**
    * Render worker threads (src/server/render-pool/config.ts); unset: one per CPU; 0: render in the main

@@ -214,7 +214,7 @@ async function main() {
   // bare node container and a plain HTTP server on the host: every request failed for 6 s), so a stop
   // tested the engine, not the product (2 of 5 runs failed on it). A frozen Redis answers nothing, as a
   // stopped, crashed or partitioned one: the instances' commands time out and they go on alone.
-  // docs/decisions/containers.md says what it means for an operator restarting Redis.
+  // docs/decisions/0042-containers.md says what it means for an operator restarting Redis.
   {
     // Pages no drill rendered yet: they must be rendered and served without the shared store.
     const other = practices[1];

@@ -14,7 +14,7 @@ import { TeamBlock } from "./team";
 
 /**
  * One component per block type of the contract. Unknown and invalid blocks never get here: the
- * server skipped them with a warning (src/server/blocks.ts).
+ * server skipped them with a warning (src/server/site/blocks.ts).
  */
 export const BlockList = ({ blocks, practice }: { blocks: Block[]; practice: PracticeView }) => {
   const firstHero = blocks.find((b) => b.type === "hero");

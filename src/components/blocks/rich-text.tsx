@@ -1,6 +1,6 @@
 import type { BlockOf } from "./types";
 
-/** Backend HTML, already sanitised with the allow-list on the server (src/server/sanitize.ts). */
+/** Backend HTML, already sanitised with the allow-list on the server (src/server/site/sanitize.ts). */
 export const RichTextBlock = ({ block }: { block: BlockOf<"rich_text"> }) =>
   block.html ? (
     <section class="block block-rich-text">

@@ -20,7 +20,7 @@ export const SiteHeader = ({ site, path }: { site: SiteChrome; path: string }) =
         <a href="/" class="brand" aria-label={`${site.name}, accueil`}>
           {site.logo ? (
             // Low priority: the logo is small and never the largest paint; the hero image is fetched first
-            // (docs/decisions/lcp-image.md).
+            // (docs/decisions/0046-lcp-image.md).
             <img src={site.logo.src} width={site.logo.width} height={site.logo.height} alt="" class="brand-logo" fetchPriority="low" />
           ) : (
             <span class="brand-name">{site.name}</span>

@@ -4,7 +4,7 @@ import { useDocumentHead } from "@builder.io/qwik-city";
 /**
  * Renders the <head> entries of the routes' `head` exports: title, meta (description, robots, Open
  * Graph, Twitter), links (canonical, icon), JSON-LD scripts. Everything is computed on the server by
- * src/server/seo/head.ts; a page without a canonical link (the 404 page) gets none.
+ * src/server/site/head.ts; a page without a canonical link (the 404 page) gets none.
  */
 export const RouterHead = component$(() => {
   const head = useDocumentHead();

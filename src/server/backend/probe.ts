@@ -8,7 +8,7 @@
  * - no answer, or 5xx: the backend is down or not there; the reason says which.
  * Until it succeeds it runs again every few seconds, and the reason is what /readyz answers. Once it has
  * succeeded it stops: a backend failing later is answered per request (stale pages, 503 for cold ones),
- * not by taking every instance out of the proxy (docs/decisions/backend-probe.md).
+ * not by taking every instance out of the proxy (docs/decisions/0039-backend-probe.md).
  */
 import { request, type HttpOptions } from "./http";
 import { isBackendError } from "./errors";

@@ -1,6 +1,6 @@
 /**
  * A practice's 404 page, rendered once and cached under one key per practice and host
- * (docs/decisions/cached-404.md), so that a storm of unknown paths costs no render: a render worker
+ * (docs/decisions/0020-cached-404.md), so that a storm of unknown paths costs no render: a render worker
  * finds from the practice's page list that a path is no page (site/unknown-page.ts) and the cache
  * answers this entry, status 404, instead of rendering the path.
  *

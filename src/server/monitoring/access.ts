@@ -5,7 +5,7 @@
  *
  * The access line holds: request id, method, practice, host, path (never the query string: it can carry
  * a visitor's e-mail, a campaign id), status, cache result, duration, bytes sent. Never the client's
- * address (docs/decisions/error-tracking-privacy.md: the address is personal data and only the rate limit
+ * address (docs/decisions/0028-error-tracking-privacy.md: the address is personal data and only the rate limit
  * uses it), cookies, or a body. Host and path are the visitor's own spelling, so both are cut to a bound.
  *
  * The request id: a client's or proxy's X-Request-Id when it is a short token (letters, digits, `.`, `_`,

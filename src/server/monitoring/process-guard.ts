@@ -7,7 +7,7 @@
  *   process starts from the build's pre-pass pages and renders the rest on demand.
  * - An unhandled rejection is one request's stray promise: reported, and the process keeps serving.
  * - SIGUSR2 prints one `[stats]` line (page-store keys and bytes, renders started and still running, heap): how the hostile-traffic tests and
- *   the fuzz run read the store's size without any network route (docs/decisions/process-guard.md).
+ *   the fuzz run read the store's size without any network route (docs/decisions/0034-process-guard.md).
  */
 
 export interface GuardDeps {

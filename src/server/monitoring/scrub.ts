@@ -3,7 +3,7 @@
  * no request body, cookie, query string, client address or personal field may reach a third party.
  * Sentry is configured not to collect them (sendDefaultPii: false, no request bodies), and every event,
  * transaction and breadcrumb still passes through these functions before it is sent, so a new SDK
- * default or a careless `extra` cannot leak them. docs/decisions/error-tracking-privacy.md.
+ * default or a careless `extra` cannot leak them. docs/decisions/0028-error-tracking-privacy.md.
  */
 import { stripQuery } from "~/lib/url-privacy";
 

@@ -1,9 +1,9 @@
 /**
  * Which titles a practice's social card may carry: only those its own pages print in `og:image`
- * (src/server/seo/head.ts), so `/api/og?title=<anything>` can neither make us draw attacker text on a
+ * (src/server/site/head.ts), so `/api/og?title=<anything>` can neither make us draw attacker text on a
  * practice's card nor fill the page cache with one stored card per invented title. The set is bounded by
  * the practice's content: its site title and name, each page's title (and the home page's SEO title), each
- * team member's name, each job's title, and the title of its 404 page. docs/decisions/og-titles.md.
+ * team member's name, each job's title, and the title of its 404 page. docs/decisions/0031-og-titles.md.
  */
 import type { BackendClient } from "../backend";
 import type { RenderContext } from "../render/context";

@@ -12,7 +12,7 @@
  *
  * Bound to METRICS_HOST (default 127.0.0.1; the container sets its own network address). The purge needs
  * no secret because only this network reaches the port: the same trust as Prometheus scraping it
- * (docs/decisions/operator-view.md).
+ * (docs/decisions/0044-operator-view.md).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { registry, lastBackendError } from "../monitoring/metrics";

@@ -4,8 +4,11 @@
  * the public app. METRICS_PORT=0 turns the metrics and the internal port off; LOG_FORMAT=off the log.
  */
 import type { RequestListener, Server } from "node:http";
-import type { Services } from "../services";
-import { resolveHost } from "../tenancy";
+import type { Env } from "../env";
+import type { PageCache } from "../cache/page-cache";
+import type { SharedCache } from "../cache/shared";
+import type { CacheRenderer } from "../render-pool/renderer";
+import { resolveHost, type HostRules } from "../tenancy";
 import { observeRequests } from "../monitoring/access";
 import { flushLog, getAccessLogger } from "../monitoring/log";
 import { setPractices, startMetrics } from "../monitoring/metrics";
@@ -18,7 +21,19 @@ export interface OperatorView {
   close: () => void;
 }
 
-export async function startOperatorView(services: Services): Promise<OperatorView> {
+/**
+ * What the operator's view reads of the server's services. Declared here rather than taken from services.ts:
+ * the composition root sits below operator/ in the folder order (README, "Layout") and passes its Services.
+ */
+export interface OperatorServices {
+  env: Env;
+  hostRules: HostRules;
+  pageCache: PageCache;
+  renderer: Pick<CacheRenderer, "pool">;
+  shared?: SharedCache;
+}
+
+export async function startOperatorView(services: OperatorServices): Promise<OperatorView> {
   const { env, pageCache, shared, hostRules } = services;
   const { pool } = services.renderer;
   const log = env.ACCESS_LOG === "on" ? getAccessLogger() : null;

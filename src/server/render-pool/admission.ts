@@ -1,6 +1,6 @@
 /**
  * Render admission: which render runs next when more are asked for than the render pool can run
- * (docs/decisions/admission.md).
+ * (docs/decisions/0019-admission.md).
  *
  * - Bounded concurrency: at most `concurrency` renders run at once (the pool's capacity).
  * - Fair between practices: each practice has its own queue and the queues are served in turn, so a

@@ -1,6 +1,6 @@
 /**
  * The render pool of a built server or of the pre-pass, from the environment
- * (docs/decisions/render-pool.md): RENDER_WORKERS workers (default: one per CPU; the workers run at the
+ * (docs/decisions/0022-render-pool.md): RENDER_WORKERS workers (default: one per CPU; the workers run at the
  * lowest priority, so the hit path keeps its core), each running a few renders at once, each capped in
  * heap, a render given a time limit derived from the backend's.
  */
@@ -15,7 +15,7 @@ export const RENDERS_PER_WORKER = 4;
 /**
  * Scheduling of a server's render threads: the main thread, which answers hits, gets the CPU first;
  * renders take what it leaves (at least the other cores: the main thread uses one). Linux's SCHED_IDLE
- * policy where it can be set (docs/decisions/render-worker-scheduling.md), else nice 10. The pre-pass has
+ * policy where it can be set (docs/decisions/0038-render-worker-scheduling.md), else nice 10. The pre-pass has
  * no hits to protect: its workers run at normal priority.
  */
 export const SERVER_WORKER_NICE = 10;

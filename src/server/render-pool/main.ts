@@ -1,7 +1,7 @@
 /**
  * A pool of worker threads (node:worker_threads) that run tasks posted from the main thread, so the CPU
  * of rendering and compressing never runs on the thread that answers cache hits
- * (docs/decisions/render-pool.md says why not piscina).
+ * (docs/decisions/0022-render-pool.md says why not piscina).
  *
  * - Each worker runs up to `perWorker` tasks at once: a render spends most of its time waiting for the
  *   backend, so a few in flight keep a core busy. Tasks beyond the pool's capacity wait here, in order

@@ -6,10 +6,10 @@
  * - inProcessRenderer(): in this thread (RENDER_WORKERS=0).
  *
  * Both put every render a visitor can cause behind the same admission control (admission.ts,
- * docs/decisions/admission.md: bounded, fair between practices, visitors first), so a server without
+ * docs/decisions/0019-admission.md: bounded, fair between practices, visitors first), so a server without
  * workers behaves the same under load, only with less CPU. Both also own the backend read caches their
  * renders read through: an invalidation drops the tags from each of them before any render posted after it
- * starts (docs/decisions/read-cache-placement.md).
+ * starts (docs/decisions/0021-read-cache-placement.md).
  */
 import type { RenderRequest } from "../render/render";
 import type { CacheTarget } from "../cache/key";

@@ -1,9 +1,9 @@
 /**
  * A render worker thread (src/entry.render-worker.tsx starts it): lower this thread's scheduling priority
  * (a server's workers: the main thread, which answers cache hits, always wins the CPU; the pre-pass's run at
- * normal priority; config.ts, docs/decisions/render-worker-scheduling.md), build the worker's own renders
+ * normal priority; config.ts, docs/decisions/0038-render-worker-scheduling.md), build the worker's own renders
  * (src/server/services.ts, createWorkerRenders: a backend client and its read cache, one per worker,
- * docs/decisions/read-cache-placement.md), then answer render tasks and apply broadcasts (protocol.ts).
+ * docs/decisions/0021-read-cache-placement.md), then answer render tasks and apply broadcasts (protocol.ts).
  */
 import { execFileSync } from "node:child_process";
 import { readlinkSync } from "node:fs";

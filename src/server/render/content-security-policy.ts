@@ -13,7 +13,7 @@
  * - Everything else (images, the social card, media, JSON, text, robots.txt, the tenancy 404s):
  *   `default-src 'none'` — such a response opened as a document may load nothing and run nothing.
  *
- * The vite dev server sends neither (docs/decisions/content-security-policy.md): vite injects its own
+ * The vite dev server sends neither (docs/decisions/0043-content-security-policy.md): vite injects its own
  * scripts and the policy is a property of the built server.
  */
 import { createHash } from "node:crypto";

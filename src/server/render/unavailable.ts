@@ -1,7 +1,7 @@
 /**
  * The one error a render that could not run answers with: the queue was full, the render timed out or
  * its worker died. The page cache turns it into the last good copy (STALE) or a 503 with Retry-After,
- * never a 500 and never a wait without end (docs/decisions/admission.md).
+ * never a 500 and never a wait without end (docs/decisions/0019-admission.md).
  */
 export class RenderUnavailable extends Error {
   readonly status = 503;

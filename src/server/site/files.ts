@@ -68,7 +68,7 @@ export async function handleRobots(ev: RequestEvent): Promise<void> {
     return;
   }
   const config = await withBackend(ev, (backend, ctx) => backend.config(ctx, ctx.code));
-  ev.text(200, robotsTxt(true, siteOrigin(requestContext(ev).services.env, config.domain.primary_domain, ev.url.origin)));
+  ev.text(200, robotsTxt(true, siteOrigin(true, config.domain.primary_domain, ev.url.origin)));
 }
 
 export async function handleSitemap(ev: RequestEvent): Promise<void> {
@@ -82,7 +82,7 @@ export async function handleSitemap(ev: RequestEvent): Promise<void> {
     ]);
     return { config, pages: pages.pages, team: team.members, jobs: jobs.jobs };
   });
-  const origin = siteOrigin(requestContext(ev).services.env, config.domain.primary_domain, ev.url.origin);
+  const origin = siteOrigin(isIndexable(requestContext(ev).services.env), config.domain.primary_domain, ev.url.origin);
   const body = sitemapXml(sitemapEntries(origin, pages, team, jobs));
   ev.headers.set("Content-Type", "application/xml; charset=utf-8");
   ev.headers.set("Cache-Control", MAX_AGE);

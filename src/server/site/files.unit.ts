@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Job, PageSummary, TeamMember } from "../backend";
 import { robotsTxt, sitemapEntries, sitemapXml } from "./files";
+import { isIndexable } from "./indexing";
 import { siteOrigin } from "./seo/canonical";
 
 const prod = { ENVIRONMENT: "prod" as const };
@@ -30,12 +31,12 @@ describe("robots.txt", () => {
 
 describe("siteOrigin, the origin of robots.txt and the sitemap", () => {
   it("is the primary domain over https where indexable, else the requested origin", () => {
-    expect(siteOrigin(prod, "www.cabinet-dupont.fr", "http://dupont.prod.localhost:3000")).toBe("https://www.cabinet-dupont.fr");
-    expect(siteOrigin(prod, null, "http://petit.prod.localhost:3000")).toBe("http://petit.prod.localhost:3000");
+    expect(siteOrigin(isIndexable(prod), "www.cabinet-dupont.fr", "http://dupont.prod.localhost:3000")).toBe("https://www.cabinet-dupont.fr");
+    expect(siteOrigin(isIndexable(prod), null, "http://petit.prod.localhost:3000")).toBe("http://petit.prod.localhost:3000");
   });
 
   it("is the requested origin on a deployment that is not indexed (a preview host lists its own URLs)", () => {
-    expect(siteOrigin({ ENVIRONMENT: "staging" }, "www.cabinet-dupont.fr", "http://dupont.staging.localhost:3000")).toBe(
+    expect(siteOrigin(isIndexable({ ENVIRONMENT: "staging" }), "www.cabinet-dupont.fr", "http://dupont.staging.localhost:3000")).toBe(
       "http://dupont.staging.localhost:3000",
     );
   });
@@ -49,7 +50,7 @@ describe("siteOrigin, the origin of robots.txt and the sitemap", () => {
     "evil.example?x=",
     "localhost",
   ])("a primary_domain that is no bare host (%j) falls back to the requested origin, and robots.txt stays clean", (bad) => {
-    const origin = siteOrigin(prod, bad, "https://dupont.example:3000");
+    const origin = siteOrigin(isIndexable(prod), bad, "https://dupont.example:3000");
     expect(origin).toBe("https://dupont.example:3000");
     const robots = robotsTxt(true, origin);
     expect(robots.match(/^Sitemap:/gm)).toHaveLength(1);

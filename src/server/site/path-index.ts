@@ -1,6 +1,6 @@
 /**
  * A practice's path index: what its cached 404 page knows of its paths, so the cache's fast path can tell
- * that a path is no page without a render (docs/decisions/cached-404.md). Read by site/unknown-page.ts,
+ * that a path is no page without a render (docs/decisions/0020-cached-404.md). Read by site/unknown-page.ts,
  * stored with the 404 entry (cache/not-found.ts), asked by the fast path (http/cache-front.ts).
  */
 

@@ -23,7 +23,7 @@ import { readSiteShell, type SiteShell } from "./shell";
 
 export { readSiteShell, type SiteShell };
 import { safeHref } from "./sanitize";
-import { buildPageHead, type PageHead } from "./seo/head";
+import { buildPageHead, type PageHead } from "./head";
 import { themeStyle, validTheme } from "./theme";
 
 /** Loaders and request handlers both have `error()`; only that, the URL and the request's map are needed. */

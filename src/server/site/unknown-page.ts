@@ -1,6 +1,6 @@
 /**
  * Whether a path is no page of its practice, decided from the practice's page list before anything
- * renders (docs/decisions/cached-404.md): the same resolution the page route uses (resolvePage), run in
+ * renders (docs/decisions/0020-cached-404.md): the same resolution the page route uses (resolvePage), run in
  * a render worker against its read cache, so an unknown path costs a few map lookups, not a render.
  *
  * Only paths the catch-all page route ([...path]) would answer are checked: with a trailing slash (Qwik

@@ -2,7 +2,7 @@
  * The shared cache of several instances (CACHE_URL; none without it: one instance, on its own), in three
  * parts over one Redis link (link.ts), every key and channel named in names.ts:
  *
- *   membership.ts     leases, the subscription probe, trust (docs/decisions/shared-invalidation.md)
+ *   membership.ts     leases, the subscription probe, trust (docs/decisions/0002-shared-invalidation.md)
  *   invalidation.ts   the webhook's invalidation, acknowledged by every live instance
  *   pages.ts          pages rendered by one instance, served by the others (SharedPages of the page cache)
  *

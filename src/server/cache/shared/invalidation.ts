@@ -1,5 +1,5 @@
 /**
- * Acknowledged invalidation across the instances of one environment (docs/decisions/shared-invalidation.md):
+ * Acknowledged invalidation across the instances of one environment (docs/decisions/0002-shared-invalidation.md):
  * the webhook on any instance invalidates there, publishes on the environment's channel, waits until every
  * live instance acknowledged (or its lease lapsed), then bumps the tags' versions and answers. Every instance
  * applies a message to its own cache before acknowledging. When that cannot be known (Redis unreachable, an

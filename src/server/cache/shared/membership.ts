@@ -1,6 +1,6 @@
 /**
  * Membership and trust of one instance among the instances of its environment
- * (docs/decisions/shared-invalidation.md):
+ * (docs/decisions/0002-shared-invalidation.md):
  *
  * - Each instance holds a lease (PX 3 s) renewed every second, only while its subscriber is confirmed
  *   subscribed (a probe published to this instance came back through it). An instance whose lease lapsed

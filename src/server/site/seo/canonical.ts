@@ -4,8 +4,6 @@
  * site must not point search engines at the live domain's pages, nor the live site at a preview host).
  * Built per request from the Host: one process serves many practices, so there is no global ORIGIN.
  */
-import type { Environment } from "../../env";
-import { isIndexable } from "../indexing";
 
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
@@ -25,8 +23,9 @@ export function primaryDomainOrigin(primaryDomain: string | null | undefined): s
   return null;
 }
 
-export function siteOrigin(env: { ENVIRONMENT: Environment }, primaryDomain: string | null, requestOrigin: string): string {
-  return (isIndexable(env) && primaryDomainOrigin(primaryDomain)) || new URL(requestOrigin).origin;
+/** `indexable`: site/indexing.ts's decision, asked by the caller (seo/ sits above site/ in the folder order). */
+export function siteOrigin(indexable: boolean, primaryDomain: string | null, requestOrigin: string): string {
+  return (indexable && primaryDomainOrigin(primaryDomain)) || new URL(requestOrigin).origin;
 }
 
 /** An absolute URL on that origin for a site path ("/implantologie/"). */

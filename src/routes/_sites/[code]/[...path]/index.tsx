@@ -1,7 +1,7 @@
 import { component$ } from "@builder.io/qwik";
 import { routeLoader$, type DocumentHead } from "@builder.io/qwik-city";
 import { loadPage } from "~/server/site/site";
-import { toDocumentHead } from "~/server/site/seo/head";
+import { toDocumentHead } from "~/server/site/head";
 import { ContentPage } from "~/components/pages/content-page";
 import { MemberPage } from "~/components/pages/member-page";
 import { JobPage } from "~/components/pages/job-page";
