@@ -86,8 +86,6 @@ export function orderViolations(imports: Iterable<[string, string]>, ranks: read
  * occurs fails the run, so that this list is emptied as the moves land.
  */
 export const PENDING_MOVES: ReadonlyArray<readonly [string, string]> = [
-  // The migration 404 watch names its Redis keys with cache/shared/'s names: it leaves cache/ for a folder of its own.
-  ["cache/not-found-watch.ts", "cache/shared/names.ts"],
 ];
 
 function main(): void {

@@ -3,7 +3,7 @@
  * `/contact/`; each spelling rendered and stored its own copy, so a few hundred requests could evict every
  * other practice's pages. Every non-canonical spelling is answered with a redirect to the canonical path
  * (before the page cache, so it is never rendered nor stored), and the cache key only ever sees canonical
- * paths. docs/decisions/canonical-paths.md records the choice.
+ * paths. docs/decisions/0025-canonical-paths.md records the choice.
  *
  * Canonical (RFC 3986 section 6.2.2): percent-encoded unreserved characters decoded, other escapes in upper
  * case, runs of slashes collapsed to one, dot segments removed. `%2F` stays encoded (it is not a separator).

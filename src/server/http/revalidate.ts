@@ -8,7 +8,7 @@
  * 401 on a wrong or missing secret (and the warning `revalidate: auth rejected`), 400 naming what is
  * wrong with a malformed body, 200 with the tags and the number of page entries invalidated. With several
  * instances, 503 when the invalidation could not be confirmed on every one (applied here all the same):
- * the backend retries, so its edit is never silently lost (docs/decisions/webhook-without-redis.md).
+ * the backend retries, so its edit is never silently lost (docs/decisions/0004-webhook-without-redis.md).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, Response } from "express";

@@ -1,6 +1,6 @@
 /**
  * The HTTP server's own timeouts, set deliberately instead of Node's defaults (a connection sending half a
- * header was held for over a minute; a slow request for five). docs/decisions/server-timeouts.md.
+ * header was held for over a minute; a slow request for five). docs/decisions/0036-server-timeouts.md.
  *
  * - headersTimeout 10 s: a client has this long to send the request line and headers (408, then closed).
  * - requestTimeout 30 s: the whole request, body included (the body reader's own limit is 10 s).
