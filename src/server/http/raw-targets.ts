@@ -40,7 +40,13 @@ export function encodedTarget(rawPacket: Buffer | undefined): string | null {
 
 export function answerRefusedRequests(server: Server): Server {
   server.on("clientError", (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => {
-    if (socket.writable && (socket as Duplex & { bytesWritten?: number }).bytesWritten === 0) {
+    // Answer unless a response of this connection has begun and is not yet all written (its bytes and ours
+    // would mix). Not "nothing written on the socket yet": on a kept-alive connection the earlier answers
+    // were, and a refused request after them got no answer at all (the fuzz run's resets). Node's own test
+    // (an in-flight response whose headers went out) refuses the same case: the earlier response, ended, is
+    // still the socket's message until its "finish" is handled.
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean; writableEnded?: boolean } | null })._httpMessage;
+    if (socket.writable && (!inFlight?.headersSent || inFlight.writableEnded)) {
       const target = error.code === "HPE_INVALID_URL" ? encodedTarget(error.rawPacket) : null;
       socket.write(
         target

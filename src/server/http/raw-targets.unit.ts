@@ -67,4 +67,12 @@ describe("answerRefusedRequests on a real server", () => {
       expect(await raw(port, huge)).toBe("HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n");
     });
   });
+
+  it("answers a refused request that follows an answered one on a kept-alive connection (it got none: the fuzz run's resets)", async () => {
+    await withServer(async (port) => {
+      const answer = await raw(port, packet("GET /ok HTTP/1.1\r\nHost: x\r\n\r\nGET /a\x01b HTTP/1.1\r\nHost: x\r\n\r\n"));
+      expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nok/);
+      expect(answer.endsWith("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n")).toBe(true);
+    });
+  });
 });
