@@ -5,9 +5,11 @@
  * HTTP redirected, unknown names refused at the handshake, old protocol versions refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFrontend, type Frontend } from "./support/frontend";
+import { until } from "./support/until";
+import { ASSET_BURST, CONN_PER_ADDRESS } from "../ops/nginx/generate";
 import { http } from "./support/http";
 import { httpsGet, startNginx, type TestNginx } from "./support/nginx";
 import { practiceName, startBackend, type DemoBackend } from "./support/demo-backend";
@@ -25,6 +27,15 @@ beforeAll(async () => {
   proxyUrl = nginx.url;
   tlsNginx = await startNginx([`127.0.0.1:${frontend.port}`], { tls: true });
 });
+
+/** The instance's access lines so far (LOG_FORMAT=json, one JSON object per request). */
+function accessLines(): Record<string, unknown>[] {
+  return frontend
+    .output()
+    .split("\n")
+    .filter((l) => l.startsWith("{") && l.includes('"msg":"access"'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
 
 afterAll(async () => {
   nginx?.stop();
@@ -53,12 +64,62 @@ describe("nginx in front of the frontend", () => {
     await expect(http(proxyUrl, "dupont.dev.localhost.evil.test", "/")).rejects.toThrow(/socket hang up|ECONNRESET/);
   });
 
-  it("serves build assets as immutable for a year", async () => {
+  it("serves build assets as immutable for a year, and a missing one is never marked so", async () => {
     const asset = readdirSync("dist/build").find((f) => f.endsWith(".js"))!;
     const res = await http(proxyUrl, "dupont.dev.localhost", `/build/${asset}`);
     expect(res.status).toBe(200);
-    expect(res.headers["cache-control"]).toContain("immutable");
-    expect(res.headers["cache-control"]).toContain("max-age=31536000");
+    expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    // A 404 (or the redirect to its canonical spelling) kept for a year would outlive the deploy that adds the file.
+    for (const [path, status] of [["/build/q-no-such-file.js/", 404], ["/build/q-no-such-file.js", 301]] as const) {
+      const missing = await http(proxyUrl, "dupont.dev.localhost", path);
+      expect(missing.status).toBe(status);
+      expect(String(missing.headers["cache-control"] ?? ""), path).not.toMatch(/immutable|max-age=31536000/);
+      expect(missing.headers.expires, path).toBeUndefined();
+    }
+  });
+
+  it("limits /build/ too, per address and environment: a first visit's files pass, a flood gets 429", async () => {
+    const asset = readdirSync("dist/build").find((f) => f.endsWith(".js"))!;
+    // Waves of 40 at once (under the 64 requests in progress allowed per address), back to back: the burst
+    // (100) passes, then the zone refills at 50 r/s only.
+    const statuses: number[] = [];
+    for (let wave = 0; wave < 5; wave++) {
+      statuses.push(
+        ...(await Promise.all(Array.from({ length: 40 }, async () => (await http(proxyUrl, "martin.staging.localhost", `/build/${asset}`)).status))),
+      );
+    }
+    const passed = statuses.filter((s) => s === 200).length;
+    expect(passed).toBeGreaterThanOrEqual(ASSET_BURST);
+    expect(passed).toBeLessThan(200);
+    expect(statuses.filter((s) => s === 429).length).toBe(200 - passed);
+    const log = readFileSync(join(nginx!.configDir, "error.log"), "utf8");
+    expect(log).toMatch(/limiting requests, excess: .* by zone "assets_staging"/);
+    // The pages of the environment keep their own allowance, and another environment's zones are untouched.
+    expect((await http(proxyUrl, "martin.staging.localhost", "/healthz")).status).toBe(200);
+    expect(log).not.toMatch(/zone "(assets|pages|conn)_prod"/);
+  });
+
+  it("caps the requests in progress from one address (limit_conn: 429 past 64 at once)", async () => {
+    const asset = readdirSync("dist/build").find((f) => f.endsWith(".js"))!;
+    // All at once, on the assets (their burst of 100 lets more than 64 reach the connection limit).
+    const statuses = await Promise.all(
+      Array.from({ length: 3 * CONN_PER_ADDRESS }, async () => (await http(proxyUrl, "petit.dev.localhost", `/build/${asset}`)).status),
+    );
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    expect(readFileSync(join(nginx!.configDir, "error.log"), "utf8")).toMatch(/limiting connections by zone "conn_dev"/);
+  });
+
+  it("sets its own X-Request-Id: a client's never reaches the instance's access line or the answer", async () => {
+    const chosen = "client-chosen-id-26";
+    const res = await http(proxyUrl, "www.cabinet-dupont.fr", "/", { headers: { "x-request-id": chosen } });
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(res.headers)).not.toContain(chosen);
+    expect(res.body).not.toContain(chosen);
+    // The instance logs nginx's $request_id (32 hex digits) as the request's id.
+    await until(() => accessLines().some((l) => l.path === "/" && l.host === "www.cabinet-dupont.fr"), "the access line of /");
+    const line = accessLines().filter((l) => l.path === "/" && l.host === "www.cabinet-dupont.fr").at(-1)!;
+    expect(line.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(frontend.output()).not.toContain(chosen);
   });
 
   it("limits bursts in the general zone (burst 20, no delay) with 429", async () => {
