@@ -80,7 +80,7 @@ const LABEL = /^[a-z0-9](?:[a-z0-9_-]{0,61}[a-z0-9])?$/;
  *   current browser; none of the real clients sends either. Refused on every method: the reads ask the
  *   backend for every practice, which a page must not make the instance do either.
  */
-export function refusal(req: IncomingMessage, port: number): string | null {
+function refusal(req: IncomingMessage, port: number): string | null {
   const host = (req.headers.host ?? "").toLowerCase();
   const parsed = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(host);
   if (!parsed) return "a Host header naming this machine is required";
