@@ -1,11 +1,13 @@
 /**
  * The generated reverse-proxy config, checked by real nginx in front of the real server: the Host
- * header reaches the frontend unchanged, unknown hosts get nothing, build assets are immutable, and
- * the `general` zone limits bursts. With TLS on (as deployed): pages over HTTPS with HSTS, plain
+ * header reaches the frontend unchanged, unknown hosts get nothing, build assets are immutable (a missing
+ * one never is), every location is limited per address in its environment's zones, and nginx sets the
+ * request id. With TLS on (as deployed): pages over HTTPS with HSTS, plain
  * HTTP redirected, unknown names refused at the handshake, old protocol versions refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { startFrontend, type Frontend } from "./support/frontend";
 import { until } from "./support/until";
@@ -100,29 +102,45 @@ describe("nginx in front of the frontend", () => {
   });
 
   it("caps the requests in progress from one address (limit_conn: 429 past 64 at once)", async () => {
-    const asset = readdirSync("dist/build").find((f) => f.endsWith(".js"))!;
-    // All at once, on the assets (their burst of 100 lets more than 64 reach the connection limit).
-    const statuses = await Promise.all(
-      Array.from({ length: 3 * CONN_PER_ADDRESS }, async () => (await http(proxyUrl, "petit.dev.localhost", `/build/${asset}`)).status),
-    );
-    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
-    expect(readFileSync(join(nginx!.configDir, "error.log"), "utf8")).toMatch(/limiting connections by zone "conn_dev"/);
+    // Requests held in progress: a POST whose body never comes (nginx reads it, up to client_body_timeout,
+    // before it proxies anything). On /build/, whose burst (100) lets every one reach the connection limit.
+    const extra = 6;
+    const answers: string[] = [];
+    const sockets = Array.from({ length: CONN_PER_ADDRESS + extra }, (_, i) => {
+      const socket = connect(Number(new URL(proxyUrl).port), "127.0.0.1");
+      answers[i] = "";
+      socket.on("data", (chunk) => (answers[i] += chunk.toString("latin1")));
+      socket.on("error", () => {});
+      socket.write("POST /build/held HTTP/1.1\r\nHost: petit.dev.localhost\r\nContent-Length: 1000\r\n\r\n");
+      return socket;
+    });
+    try {
+      await until(() => answers.filter((a) => a.startsWith("HTTP/1.1 429")).length === extra, `${extra} answers 429`);
+      // The others are still held, unanswered: exactly 64 in progress at once.
+      expect(answers.filter((a) => a !== "" && !a.startsWith("HTTP/1.1 429"))).toEqual([]);
+      expect(answers.filter((a) => a === "")).toHaveLength(CONN_PER_ADDRESS);
+      expect(readFileSync(join(nginx!.configDir, "error.log"), "utf8")).toMatch(/limiting connections by zone "conn_dev"/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
   });
 
   it("sets its own X-Request-Id: a client's never reaches the instance's access line or the answer", async () => {
     const chosen = "client-chosen-id-26";
-    const res = await http(proxyUrl, "www.cabinet-dupont.fr", "/", { headers: { "x-request-id": chosen } });
-    expect(res.status).toBe(200);
+    // A path of this test's own (a 404), so its access line is told from every other.
+    const path = "/request-id-26/";
+    const res = await http(proxyUrl, "www.cabinet-dupont.fr", path, { headers: { "x-request-id": chosen } });
+    expect(res.status).toBe(404);
     expect(JSON.stringify(res.headers)).not.toContain(chosen);
     expect(res.body).not.toContain(chosen);
     // The instance logs nginx's $request_id (32 hex digits) as the request's id.
-    await until(() => accessLines().some((l) => l.path === "/" && l.host === "www.cabinet-dupont.fr"), "the access line of /");
-    const line = accessLines().filter((l) => l.path === "/" && l.host === "www.cabinet-dupont.fr").at(-1)!;
+    await until(() => accessLines().some((l) => l.path === path), "the access line of this request");
+    const line = accessLines().find((l) => l.path === path)!;
     expect(line.id).toMatch(/^[0-9a-f]{32}$/);
     expect(frontend.output()).not.toContain(chosen);
   });
 
-  it("limits bursts in the general zone (burst 20, no delay) with 429", async () => {
+  it("limits bursts in the environment's pages zone (burst 20, no delay) with 429", async () => {
     // Sent at once, so the 10 r/s zone cannot refill between requests however loaded the machine is.
     const statuses = await Promise.all(
       Array.from({ length: 40 }, async () => (await http(proxyUrl, "bernard.dev.localhost", "/healthz")).status),

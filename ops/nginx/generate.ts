@@ -84,11 +84,12 @@ export const ASSET_BURST = 100;
 function limitZones(rate: number): string {
   const zones = ENVS.map(
     (env) => `limit_req_zone $binary_remote_addr zone=pages_${env}:10m rate=${rate}r/s;
-# Assets: five times the pages' rate, a whole first visit's files in the burst.
 limit_req_zone $binary_remote_addr zone=assets_${env}:10m rate=${rate * 5}r/s;
 limit_conn_zone $binary_remote_addr zone=conn_${env}:10m;`,
   ).join("\n");
-  return `${zones}
+  return `# Per address and environment: pages, /build/ files (five times the pages' rate, a first visit's files in
+# the burst), and requests in progress.
+${zones}
 limit_req_status 429;
 limit_conn_status 429;`;
 }
