@@ -220,6 +220,36 @@ describe("on a hostile old site (issue 26): pages the parser cannot afford are r
       rmSync(dir, { recursive: true, force: true });
     }
   }, 100_000);
+
+  it("a 4 MB sitemap of 100,000 URLs: read at once (50,000 kept), the queue bounded, the crawl done", async () => {
+    const sitemap = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from({ length: 100_000 }, (_, i) => `<url><loc>http://old.example/s/${i}/</loc></url>`).join("")}</urlset>`;
+    const server = createServer((req, res) => {
+      if (req.url === "/robots.txt") return void res.writeHead(404).end();
+      if (req.url === "/sitemap.xml") return void res.writeHead(200, { "content-type": "application/xml" }).end(sitemap);
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<title>Page ${req.url}</title><main><p>Une page.</p></main>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const dir = mkdtempSync(join(tmpdir(), "hostile-sitemap-"));
+    const BOUND_MS = 45_000; // about 2 s here; cheerio's selectors took 85 s on this sitemap alone
+    try {
+      const { port } = server.address() as AddressInfo;
+      const started = Date.now();
+      const run = migrate(["crawl", "hostile", "http://old.example/", "--max-pages", "5", "--connect", `127.0.0.1:${port}`, "--dir", dir]);
+      const timer = setTimeout(() => run.kill("SIGKILL"), BOUND_MS);
+      const { code, out } = await run.finally(() => clearTimeout(timer));
+      const ms = Date.now() - started;
+      expect(ms, `the crawl took ${ms} ms (stopped at ${BOUND_MS}):\n${out.slice(-2000)}`).toBeLessThan(BOUND_MS);
+      expect(code, out).toBe(0);
+      expect(crawlSchema.parse(JSON.parse(readFileSync(join(dir, "hostile", "crawl.json"), "utf8")))).toHaveLength(5);
+      // 50,000 locations kept of the sitemap; the queue takes 1,000 of them.
+      // (the start page took one place in the queue: 999 of the sitemap's)
+    expect(out).toMatch(/crawl: 49001 links not queued: the queue holds 1000 URLs at most/);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 100_000);
 });
 
 describe("a practice's migration, step by step", () => {
