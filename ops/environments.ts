@@ -28,8 +28,11 @@ export interface Environment {
   renderWorkers: number;
   /** PAGE_CACHE_MAX_MB: the page store's byte budget, outside the V8 heap. */
   pageCacheMb: number;
-  /** The shared page store of the instances, a Redis container of the environment; null: none. */
-  redis: { port: number; db: number; maxMemoryMb: number } | null;
+  /**
+   * The shared page store of the instances, a Redis container of the environment on the compose network only
+   * (`port` is no longer published on the host: issue 26; kept for the maps that name it); null: none.
+   */
+  redis: { port?: number; db: number; maxMemoryMb: number } | null;
 }
 
 export interface EnvironmentMap {
@@ -85,7 +88,8 @@ export function loadEnvironments(file = process.env.ENVIRONMENTS_FILE || resolve
       if (!/^https?:\/\/[^\s'"$`\\]+$/.test(e[key])) fail(`${env}.${key} must be an http(s) URL`);
     }
     if (e.ref !== null && !/^[A-Za-z0-9._/-]+$/.test(e.ref)) fail(`${env}.ref may hold letters, digits and . _ / - only`);
-    if (e.redis) port(e.redis.port, `${env}.redis.port`);
+    if (e.redis && e.redis.port !== undefined) port(e.redis.port, `${env}.redis.port`);
+    if (e.redis && !(Number.isInteger(e.redis.db) && e.redis.db >= 0 && e.redis.db <= 15)) fail(`${env}.redis.db must be a database 0-15`);
   }
   return raw;
 }
@@ -131,8 +135,8 @@ export function composeFile(map: EnvironmentMap, env: DeployEnv, image: string, 
         METRICS_HOST: "0.0.0.0",
         METRICS_PORT: "9464",
         LOG_FORMAT: "json",
-        // The topology is the map's: an env file's CACHE_URL cannot point the instances elsewhere.
-        ...(e.redis ? { CACHE_URL: `redis://redis:6379/${e.redis.db}` } : {}),
+        // CACHE_URL comes from the env file: it carries the Redis password (a secret, never in this file).
+        // `compose` checks it names this map's Redis (cacheUrlProblem), so the topology stays the map's.
       },
       ports: [`127.0.0.1:${hostPort}:3000`],
       mem_limit: e.memory,
@@ -152,15 +156,62 @@ export function composeFile(map: EnvironmentMap, env: DeployEnv, image: string, 
     services.redis = {
       container_name: `${project}-${env}-redis`,
       image: "docker.io/library/redis:7-bookworm",
-      // A cache, not a database: nothing is saved, the oldest pages make room.
-      command: ["redis-server", "--protected-mode", "no", "--save", "", "--appendonly", "no", "--maxmemory", `${e.redis.maxMemoryMb}mb`, "--maxmemory-policy", "allkeys-lru"],
-      ports: [`127.0.0.1:${e.redis.port}:6379`],
+      // The password is read from the env file's CACHE_URL in the container (redisCommand): never in this file.
+      env_file: [envFile],
+      command: ["sh", "-c", redisCommand(e.redis.maxMemoryMb)],
+      // Not published: only the instances, on the compose network, reach it (issue 26: on the host's loopback,
+      // without a password, any local process could rewrite a page an instance then served).
       mem_limit: `${e.redis.maxMemoryMb + 64}m`,
       restart: "unless-stopped",
       read_only: true,
+      tmpfs: ["/tmp"],
     };
   }
   return { services };
+}
+
+/** Who may use the Redis: letters and digits (no escaping in a URL or redis.conf), 32 at least (openssl rand -hex 16). */
+export const REDIS_PASSWORD = /^[A-Za-z0-9]{32,256}$/;
+
+/**
+ * The Redis container's command (sh -c, `$$` is compose's escaped `$`): the password is taken from the env
+ * file's CACHE_URL (redis://:<password>@redis:6379/<db>) and handed to redis-server on its standard input,
+ * never in its arguments (which `ps` on the host shows). A cache, not a database: nothing is saved, the oldest
+ * pages make room. With a password, Redis's protected mode (on by default) lets the network's clients in.
+ */
+export function redisCommand(maxMemoryMb: number): string {
+  return [
+    'pass="$${CACHE_URL#redis://:}"; pass="$${pass%%@*}"',
+    `case "$$pass" in ""|*[!A-Za-z0-9]*) echo "redis: CACHE_URL in the env file must be redis://:<password>@redis:6379/<db>, the password letters and digits" >&2; exit 1;; esac`,
+    `exec redis-server - --save "" --appendonly no --maxmemory ${maxMemoryMb}mb --maxmemory-policy allkeys-lru <<EOF`,
+    "requirepass $$pass",
+    "EOF",
+  ].join("\n");
+}
+
+/**
+ * What is wrong with an env file's CACHE_URL for this environment, or null: where the map has a Redis, it must
+ * be that Redis (the compose service, its database) with a password; where it has none, there must be none
+ * (an instance would wait for a Redis that is not there). Never prints the password.
+ */
+export function cacheUrlProblem(map: EnvironmentMap, env: DeployEnv, envFileText: string): string | null {
+  const line = envFileText.split(/\r?\n/).filter((l) => /^CACHE_URL=/.test(l)).at(-1);
+  const value = line?.slice("CACHE_URL=".length).trim().replace(/^(["'])(.*)\1$/, "$2") ?? "";
+  const redis = map.environments[env].redis;
+  if (!redis) return value ? `${env} has no Redis in the environment map: remove CACHE_URL from the env file` : null;
+  const wanted = `redis://:<password>@redis:6379/${redis.db}`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `the env file must set CACHE_URL=${wanted} (the password: openssl rand -hex 32)`;
+  }
+  const password = decodeURIComponent(url.password);
+  if (url.protocol !== "redis:" || url.hostname !== "redis" || (url.port || "6379") !== "6379" || url.pathname !== `/${redis.db}` || url.username) {
+    return `the env file's CACHE_URL must name this environment's Redis: ${wanted}`;
+  }
+  if (!REDIS_PASSWORD.test(password)) return `the env file's CACHE_URL needs a password of at least 32 letters and digits: ${wanted} (openssl rand -hex 32)`;
+  return null;
 }
 
 /** Shell-safe single-quoted word. */
@@ -196,6 +247,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     else if (command === "compose") {
       const [image, envFile] = rest;
       if (!image || !envFile) fail("compose ENV IMAGE ENV_FILE");
+      const problem = cacheUrlProblem(map, known(env), readFileSync(envFile, "utf8"));
+      if (problem) fail(`${envFile}: ${problem}`);
       process.stdout.write(JSON.stringify(composeFile(map, known(env), image, envFile), null, 2) + "\n");
     } else fail(`unknown command '${command ?? ""}' (shell, compose)`);
   } catch (error) {

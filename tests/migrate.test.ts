@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findRedirect, loadRedirects, parseRedirects } from "../src/server/redirects/map";
 import { crawlSchema, type CrawlEntry } from "../ops/migrate/files";
+import { MAX_IMAGES, MAX_URL_CHARS } from "../ops/migrate/page";
 import { startOldSite, type OldSite } from "../ops/migrate/fixtures/old-site";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
 import { startFrontend, type Frontend } from "./support/frontend";
@@ -164,6 +165,91 @@ describe("on a hostile old site (issue 17): the crawl stays bounded", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe("on a hostile old site (issue 26): pages the parser cannot afford are read in part", () => {
+  it("4.4 MB pages of 120,000 <img> and 500 links of 3.9 KB: recorded truncated and marked, the crawl goes on and saves", async () => {
+    // A menu first (the other pages), then 120,000 images, then a link generator's 500 links of 3.9 KB each.
+    const hostile = (n: string) =>
+      `<html><head><title>Hostile ${n}</title></head><body><main><h1>Galerie ${n}</h1><p>Nos photos.</p>` +
+      `<a href="/normal-1/">1</a><a href="/normal-2/">2</a>` +
+      "<img src=/img/p.jpg>".repeat(120_000) +
+      Array.from({ length: 500 }, (_, i) => `<a href="/gen/${n}-${i}/${"x".repeat(3850)}">g</a>`).join("") +
+      `</main></body></html>`;
+    const pages = new Map([["/hostile-1/", hostile("1")], ["/hostile-2/", hostile("2")]]);
+    expect(pages.get("/hostile-1/")!.length).toBeGreaterThan(4.3e6);
+    expect(pages.get("/hostile-1/")!.length).toBeLessThan(4.5e6);
+    const server = createServer((req, res) => {
+      if (req.url === "/robots.txt" || req.url === "/sitemap.xml") return void res.writeHead(404).end();
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      if (req.url === "/") return void res.end(`<title>Accueil</title><main><a href="/hostile-1/">h1</a><a href="/hostile-2/">h2</a><a href="/normal-3/">3</a></main>`);
+      res.end(pages.get(req.url!) ?? (req.url!.startsWith("/gen/") ? hostile("gen") : `<title>Page ${req.url}</title><main><p>Une page normale.</p></main>`));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const dir = mkdtempSync(join(tmpdir(), "hostile-parse-"));
+    // The bound of this test: the crawl must be over well within it (about 10 s here; the old parser was still
+    // busy after 150 s), and is stopped there if not.
+    const BOUND_MS = 45_000;
+    try {
+      const { port } = server.address() as AddressInfo;
+      const started = Date.now();
+      const run = migrate(["crawl", "hostile", "http://old.example/", "--max-pages", "20", "--connect", `127.0.0.1:${port}`, "--dir", dir]);
+      const timer = setTimeout(() => run.kill("SIGKILL"), BOUND_MS);
+      const { code, out } = await run.finally(() => clearTimeout(timer));
+      const ms = Date.now() - started;
+      expect(ms, `the crawl took ${ms} ms (stopped at ${BOUND_MS}):\n${out.slice(-2000)}`).toBeLessThan(BOUND_MS);
+      expect(code, out).toBe(0);
+      const entries = crawlSchema.parse(JSON.parse(readFileSync(join(dir, "hostile", "crawl.json"), "utf8")));
+      const byPath = new Map(entries.map((e) => [new URL(e.url).pathname, e]));
+      for (const path of ["/hostile-1/", "/hostile-2/"]) {
+        const e = byPath.get(path)!;
+        expect(e, [...byPath.keys()].join(" ")).toBeDefined();
+        expect([e.status, e.title, e.h1], e.error).toEqual([200, `Hostile ${path[9]}`, `Galerie ${path[9]}`]);
+        expect(e.error).toMatch(/^page over the crawler's bounds: read in part \(the first \d+ elements\)$/);
+        expect(e.images).toHaveLength(MAX_IMAGES);
+        expect(e.links).toEqual(["http://old.example/normal-1/", "http://old.example/normal-2/"]);
+      }
+      // The crawl went on: every ordinary page reached, no generated URL of 3.9 KB queued.
+      for (const path of ["/", "/normal-1/", "/normal-2/", "/normal-3/"]) expect(byPath.get(path)?.status, path).toBe(200);
+      expect(entries.every((e) => e.url.length <= MAX_URL_CHARS)).toBe(true);
+      expect(statSync(join(dir, "hostile", "crawl.json")).size).toBeLessThan(512 * 1024);
+      console.log(`hostile pages: crawl of ${entries.length} URLs (two of 4.4 MB) in ${ms} ms`);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 100_000);
+
+  it("a 4 MB sitemap of 100,000 URLs: read at once (50,000 kept), the queue bounded, the crawl done", async () => {
+    const sitemap = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from({ length: 100_000 }, (_, i) => `<url><loc>http://old.example/s/${i}/</loc></url>`).join("")}</urlset>`;
+    const server = createServer((req, res) => {
+      if (req.url === "/robots.txt") return void res.writeHead(404).end();
+      if (req.url === "/sitemap.xml") return void res.writeHead(200, { "content-type": "application/xml" }).end(sitemap);
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<title>Page ${req.url}</title><main><p>Une page.</p></main>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const dir = mkdtempSync(join(tmpdir(), "hostile-sitemap-"));
+    const BOUND_MS = 45_000; // about 2 s here; cheerio's selectors took 85 s on this sitemap alone
+    try {
+      const { port } = server.address() as AddressInfo;
+      const started = Date.now();
+      const run = migrate(["crawl", "hostile", "http://old.example/", "--max-pages", "5", "--connect", `127.0.0.1:${port}`, "--dir", dir]);
+      const timer = setTimeout(() => run.kill("SIGKILL"), BOUND_MS);
+      const { code, out } = await run.finally(() => clearTimeout(timer));
+      const ms = Date.now() - started;
+      expect(ms, `the crawl took ${ms} ms (stopped at ${BOUND_MS}):\n${out.slice(-2000)}`).toBeLessThan(BOUND_MS);
+      expect(code, out).toBe(0);
+      expect(crawlSchema.parse(JSON.parse(readFileSync(join(dir, "hostile", "crawl.json"), "utf8")))).toHaveLength(5);
+      // 50,000 locations kept of the sitemap; the queue takes 1,000 of them.
+      // (the start page took one place in the queue: 999 of the sitemap's)
+    expect(out).toMatch(/crawl: 49001 links not queued: the queue holds 1000 URLs at most/);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 100_000);
 });
 
 describe("a practice's migration, step by step", () => {

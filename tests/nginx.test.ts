@@ -1,13 +1,17 @@
 /**
  * The generated reverse-proxy config, checked by real nginx in front of the real server: the Host
- * header reaches the frontend unchanged, unknown hosts get nothing, build assets are immutable, and
- * the `general` zone limits bursts. With TLS on (as deployed): pages over HTTPS with HSTS, plain
+ * header reaches the frontend unchanged, unknown hosts get nothing, build assets are immutable (a missing
+ * one never is), every location is limited per address in its environment's zones, and nginx sets the
+ * request id. With TLS on (as deployed): pages over HTTPS with HSTS, plain
  * HTTP redirected, unknown names refused at the handshake, old protocol versions refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { startFrontend, type Frontend } from "./support/frontend";
+import { until } from "./support/until";
+import { ASSET_BURST, CONN_PER_ADDRESS } from "../ops/nginx/generate";
 import { http } from "./support/http";
 import { httpsGet, startNginx, type TestNginx } from "./support/nginx";
 import { practiceName, startBackend, type DemoBackend } from "./support/demo-backend";
@@ -25,6 +29,15 @@ beforeAll(async () => {
   proxyUrl = nginx.url;
   tlsNginx = await startNginx([`127.0.0.1:${frontend.port}`], { tls: true });
 });
+
+/** The instance's access lines so far (LOG_FORMAT=json, one JSON object per request). */
+function accessLines(): Record<string, unknown>[] {
+  return frontend
+    .output()
+    .split("\n")
+    .filter((l) => l.startsWith("{") && l.includes('"msg":"access"'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
 
 afterAll(async () => {
   nginx?.stop();
@@ -53,15 +66,81 @@ describe("nginx in front of the frontend", () => {
     await expect(http(proxyUrl, "dupont.dev.localhost.evil.test", "/")).rejects.toThrow(/socket hang up|ECONNRESET/);
   });
 
-  it("serves build assets as immutable for a year", async () => {
+  it("serves build assets as immutable for a year, and a missing one is never marked so", async () => {
     const asset = readdirSync("dist/build").find((f) => f.endsWith(".js"))!;
     const res = await http(proxyUrl, "dupont.dev.localhost", `/build/${asset}`);
     expect(res.status).toBe(200);
-    expect(res.headers["cache-control"]).toContain("immutable");
-    expect(res.headers["cache-control"]).toContain("max-age=31536000");
+    expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    // A 404 (or the redirect to its canonical spelling) kept for a year would outlive the deploy that adds the file.
+    for (const [path, status] of [["/build/q-no-such-file.js/", 404], ["/build/q-no-such-file.js", 301]] as const) {
+      const missing = await http(proxyUrl, "dupont.dev.localhost", path);
+      expect(missing.status).toBe(status);
+      expect(String(missing.headers["cache-control"] ?? ""), path).not.toMatch(/immutable|max-age=31536000/);
+      expect(missing.headers.expires, path).toBeUndefined();
+    }
   });
 
-  it("limits bursts in the general zone (burst 20, no delay) with 429", async () => {
+  it("limits /build/ too, per address and environment: a first visit's files pass, a flood gets 429", async () => {
+    const asset = readdirSync("dist/build").find((f) => f.endsWith(".js"))!;
+    // Waves of 40 at once (under the 64 requests in progress allowed per address), back to back: the burst
+    // (100) passes, then the zone refills at 50 r/s only.
+    const statuses: number[] = [];
+    for (let wave = 0; wave < 5; wave++) {
+      statuses.push(
+        ...(await Promise.all(Array.from({ length: 40 }, async () => (await http(proxyUrl, "martin.staging.localhost", `/build/${asset}`)).status))),
+      );
+    }
+    const passed = statuses.filter((s) => s === 200).length;
+    expect(passed).toBeGreaterThanOrEqual(ASSET_BURST);
+    expect(passed).toBeLessThan(200);
+    expect(statuses.filter((s) => s === 429).length).toBe(200 - passed);
+    const log = readFileSync(join(nginx!.configDir, "error.log"), "utf8");
+    expect(log).toMatch(/limiting requests, excess: .* by zone "assets_staging"/);
+    // The pages of the environment keep their own allowance, and another environment's zones are untouched.
+    expect((await http(proxyUrl, "martin.staging.localhost", "/healthz")).status).toBe(200);
+    expect(log).not.toMatch(/zone "(assets|pages|conn)_prod"/);
+  });
+
+  it("caps the requests in progress from one address (limit_conn: 429 past 64 at once)", async () => {
+    // Requests held in progress: a POST whose body never comes (nginx reads it, up to client_body_timeout,
+    // before it proxies anything). On /build/, whose burst (100) lets every one reach the connection limit.
+    const extra = 6;
+    const answers: string[] = [];
+    const sockets = Array.from({ length: CONN_PER_ADDRESS + extra }, (_, i) => {
+      const socket = connect(Number(new URL(proxyUrl).port), "127.0.0.1");
+      answers[i] = "";
+      socket.on("data", (chunk) => (answers[i] += chunk.toString("latin1")));
+      socket.on("error", () => {});
+      socket.write("POST /build/held HTTP/1.1\r\nHost: petit.dev.localhost\r\nContent-Length: 1000\r\n\r\n");
+      return socket;
+    });
+    try {
+      await until(() => answers.filter((a) => a.startsWith("HTTP/1.1 429")).length === extra, `${extra} answers 429`);
+      // The others are still held, unanswered: exactly 64 in progress at once.
+      expect(answers.filter((a) => a !== "" && !a.startsWith("HTTP/1.1 429"))).toEqual([]);
+      expect(answers.filter((a) => a === "")).toHaveLength(CONN_PER_ADDRESS);
+      expect(readFileSync(join(nginx!.configDir, "error.log"), "utf8")).toMatch(/limiting connections by zone "conn_dev"/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  });
+
+  it("sets its own X-Request-Id: a client's never reaches the instance's access line or the answer", async () => {
+    const chosen = "client-chosen-id-26";
+    // A path of this test's own (a 404), so its access line is told from every other.
+    const path = "/request-id-26/";
+    const res = await http(proxyUrl, "www.cabinet-dupont.fr", path, { headers: { "x-request-id": chosen } });
+    expect(res.status).toBe(404);
+    expect(JSON.stringify(res.headers)).not.toContain(chosen);
+    expect(res.body).not.toContain(chosen);
+    // The instance logs nginx's $request_id (32 hex digits) as the request's id.
+    await until(() => accessLines().some((l) => l.path === path), "the access line of this request");
+    const line = accessLines().find((l) => l.path === path)!;
+    expect(line.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(frontend.output()).not.toContain(chosen);
+  });
+
+  it("limits bursts in the environment's pages zone (burst 20, no delay) with 429", async () => {
     // Sent at once, so the 10 r/s zone cannot refill between requests however loaded the machine is.
     const statuses = await Promise.all(
       Array.from({ length: 40 }, async () => (await http(proxyUrl, "bernard.dev.localhost", "/healthz")).status),

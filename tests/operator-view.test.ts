@@ -223,6 +223,40 @@ describe("the operator's commands", () => {
     expect((await fetch(internal("/ops/purge?practice=dupont"))).status).toBe(405);
   });
 
+  it("answer only this machine's or the container network's names, and no web page (DNS rebinding, CSRF: 403)", async () => {
+    const base = internal("");
+    const port = String(metricsPort);
+    // Prometheus, curl and npm run ops name the port by loopback, IP address or compose service name.
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, "127.0.0.1", `10.89.0.5:${port}`, `frontend:${port}`, `practice-frontend-prod-frontend-2:${port}`]) {
+      expect((await http(base, host, "/metrics")).status, host).toBe(200);
+    }
+    // A rebound name, or this machine under another port's name, is refused: reads and commands alike.
+    for (const host of [`evil.example:${port}`, "evil.example", `localhost.evil.example:${port}`, `127.0.0.1:${metricsPort + 1}`, ""]) {
+      const read = await http(base, host, "/ops/practices");
+      expect(read.status, host).toBe(403);
+      expect(JSON.parse(read.body)).toMatchObject({ error: expect.stringMatching(/Host/) });
+      expect((await http(base, host, "/ops/purge?practice=dupont", { method: "POST" })).status, host).toBe(403);
+    }
+    // A page's request (a form or fetch from any site, this machine's own included) is refused, and purges nothing.
+    await get(frontend.url, DUPONT, "/");
+    const before = await get(frontend.url, DUPONT, "/");
+    expect(before.xcache).toBe("HIT");
+    const fromPages: Record<string, string>[] = [
+      { origin: "http://evil.example" },
+      { origin: "null" },
+      { origin: `http://127.0.0.1:${frontend.port}` },
+      { "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "same-site" },
+    ];
+    for (const headers of fromPages) {
+      const res = await http(base, `127.0.0.1:${port}`, "/ops/purge?practice=dupont", { method: "POST", headers });
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(JSON.parse(res.body)).toMatchObject({ error: expect.stringMatching(/web page/) });
+    }
+    const after = await get(frontend.url, DUPONT, "/");
+    expect([after.xcache, renderId(after.text)]).toEqual(["HIT", renderId(before.text)]);
+  });
+
   it("npm run ops: practices as a table, cache, purge a practice; a wrong command says how to use it", async () => {
     await get(frontend.url, DUPONT, "/");
     const before = await get(frontend.url, DUPONT, "/");

@@ -4,7 +4,8 @@
  * page cap. Each URL is recorded with its final status and the redirects on the way. Progress is saved
  * every second and on the way out (.crawl-state.json), so an interrupted crawl resumes where it stopped;
  * --restart starts over. Writes crawl.json when done. Bounded whatever the site does: a wall-clock limit
- * per page, a queue bound, text and links capped per page (page.ts).
+ * per page, the bytes read per page, a queue bound, what is parsed and kept of a page (page.ts: characters,
+ * elements, text, links, images, URL length), and the time spent saving progress.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -23,7 +24,7 @@ import {
   writeJson,
   type CrawlEntry,
 } from "./files";
-import { pathOf, readPage, readSitemap, safeUrl } from "./page";
+import { MAX_URL_CHARS, pathOf, readPage, readSitemap, safeUrl } from "./page";
 import type { StepIo } from "./io";
 
 export const crawlSpec: StepSpec = {
@@ -44,11 +45,19 @@ export const USER_AGENT = "practice-migration-crawler";
 const MAX_HOPS = 10;
 /** One page (every hop of its redirects) must be fetched within this long, however slowly it trickles. */
 const PAGE_DEADLINE_MS = 15_000;
+/**
+ * The bytes read of one answer (request.ts refuses a longer one: the page is recorded with that error). Of
+ * what is read, page.ts parses the first million characters at most.
+ */
+const MAX_PAGE_BYTES = 5 * 1024 * 1024;
 /** The progress file is written at most this often (it was rewritten after every page: 57 MB each time). */
 const SAVE_EVERY_MS = 1000;
+/** ...and takes at most this share of the crawl's time, however large the state grows (1/10). */
+const SAVE_TIME_SHARE = 10;
 /** A 5xx is asked once more after this pause: a temporary error must not make a real page look like one to skip. */
 const RETRY_5XX_MS = 500;
 const MAX_SITEMAPS = 20;
+const ROBOTS_MAX_CHARS = 500 * 1024;
 // Not pages: the crawl records images through the pages that show them, and skips other assets.
 const ASSET = /\.(?:jpe?g|png|gif|webp|avif|svg|ico|css|js|mjs|map|zip|gz|mp4|mp3|woff2?|ttf|eot|xml|txt|json)$/i;
 // Documents (a price list, a medical questionnaire): old URLs people keep and link to, recorded without their body.
@@ -80,6 +89,7 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
       method: DOCUMENT.test(new URL(url).pathname) ? "HEAD" : "GET",
       headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.5", "user-agent": USER_AGENT },
       deadlineMs: PAGE_DEADLINE_MS,
+      maxBytes: MAX_PAGE_BYTES,
     });
   // URLs waiting at most: enough for every page the cap allows and more; a link generator cannot grow it.
   const queueLimit = Math.max(2 * maxPages, 1000);
@@ -88,7 +98,7 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   /** Same site, the start URL's scheme, no fragment; null for another site or an asset. */
   const onSite = (href: string): string | null => {
     const url = safeUrl(href, startUrl);
-    if (!url) return null;
+    if (!url || url.length > MAX_URL_CHARS) return null;
     const u = new URL(url);
     if (u.host !== start.host || ASSET.test(u.pathname)) return null;
     u.protocol = start.protocol;
@@ -109,7 +119,9 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   let robotsText = "";
   try {
     const answer = await get(robotsUrl);
-    if (answer.status === 200) robotsText = answer.text;
+    // Google reads the first 500 KiB of a robots.txt and ignores the rest: so does the crawl (a longer file's
+    // hundreds of thousands of rules made every URL's check cost milliseconds).
+    if (answer.status === 200) robotsText = answer.text.slice(0, ROBOTS_MAX_CHARS);
   } catch (error) {
     io.log(`crawl: robots.txt could not be read (${(error as Error).message}): everything is allowed`);
   }
@@ -137,10 +149,13 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   const inflight = new Set<string>();
   const saveNow = () => writeJson(stateFile, { ...state, queue: [...inflight, ...state.queue] });
   let savedAt = 0;
+  let saveCostMs = 0;
   const save = () => {
-    if (Date.now() - savedAt < SAVE_EVERY_MS) return;
-    savedAt = Date.now();
+    if (Date.now() - savedAt < Math.max(SAVE_EVERY_MS, SAVE_TIME_SHARE * saveCostMs)) return;
+    const started = Date.now();
     saveNow();
+    savedAt = Date.now();
+    saveCostMs = savedAt - started;
   };
   // Ctrl-C exits at once (cli.ts): the last pages since a save are written on the way out.
   process.on("exit", saveNow);
@@ -189,8 +204,12 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
         }
         entry.content_type = header(answer, "content-type").split(";")[0].trim();
         if (answer.status === 200 && /html/i.test(entry.content_type)) {
-          const facts = readPage(answer.text, current);
-          if (entry.redirects.length === 0) Object.assign(entry, facts);
+          const { truncated, ...facts } = readPage(answer.text, current);
+          if (entry.redirects.length === 0) {
+            Object.assign(entry, facts);
+            // Recorded with what was read, and marked: the assessment lists it for a person to look at.
+            entry.error = truncated;
+          }
           // A redirect's content is the final page's own entry: crawled in its turn.
           for (const link of facts.links) enqueue(link);
         }

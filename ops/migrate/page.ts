@@ -21,10 +21,56 @@ export interface PageFacts {
 
 const clean = (text: string) => text.replace(/\s+/g, " ").trim();
 
-// Elements that are not the page's own content.
-const CHROME = "script, style, noscript, template, svg, iframe, form, header, nav, footer, aside, [role=navigation], [role=banner], [role=contentinfo]";
+// Elements that are not the page's own content (and the roles that say so).
+const CHROME = new Set(["script", "style", "noscript", "template", "svg", "iframe", "form", "header", "nav", "footer", "aside"]);
+const CHROME_ROLES = new Set(["navigation", "banner", "contentinfo"]);
 // Block elements: their text is separated by a space (cheerio's text() would glue paragraphs together).
-const BLOCKS = "p, div, section, article, main, li, h1, h2, h3, h4, h5, h6, td, th, br, blockquote, dd, dt";
+const BLOCKS = new Set(["p", "div", "section", "article", "main", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "br", "blockquote", "dd", "dt"]);
+
+/** The parsed tree as cheerio hands it (domhandler's nodes): what the walk below reads of it. */
+interface TreeNode {
+  type: string;
+  name?: string;
+  data?: string;
+  attribs?: Record<string, string>;
+  children?: TreeNode[];
+  parent?: TreeNode | null;
+}
+
+/**
+ * The text under `root`, in document order, read in one pass without recursion (a page of 20,000 nested
+ * <div> overflowed the stack) and without changing the tree (cheerio's selectors and insertions below a
+ * chosen element cost quadratically in its elements: 10,000 of them took seconds). With `content`: the
+ * page's own content only (CHROME left out, blocks apart), and its images handed to `image` in order.
+ */
+function textOf(root: TreeNode, content: boolean, image?: (el: TreeNode) => void): string {
+  const parts: string[] = [];
+  const stack: (TreeNode | null)[] = [root];
+  while (stack.length) {
+    const node = stack.pop();
+    if (node === null) {
+      parts.push(" "); // the end of a block
+      continue;
+    }
+    if (node === undefined) break;
+    if (node.type === "text") {
+      parts.push(node.data ?? "");
+      continue;
+    }
+    if (node.type === "comment" || node.type === "directive") continue;
+    const name = node.name?.toLowerCase() ?? "";
+    if (content && node !== root && (CHROME.has(name) || CHROME_ROLES.has(node.attribs?.role ?? ""))) continue;
+    if (content && name === "img" && node.attribs?.src !== undefined) image?.(node);
+    const block = content && BLOCKS.has(name);
+    if (block) {
+      parts.push(" ");
+      stack.push(null);
+    }
+    const children = node.children ?? [];
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+  return parts.join("");
+}
 
 /**
  * A page's text and links are kept up to these bounds (a 4.5 MB page was stored whole, and a link generator's
@@ -33,9 +79,50 @@ const BLOCKS = "p, div, section, article, main, li, h1, h2, h3, h4, h5, h6, td, 
  */
 export const MAX_TEXT_CHARS = 20_000;
 export const MAX_LINKS = 500;
+/** A page's own images kept: a gallery page shows a few dozen; the rest of a longer list is dropped. */
+export const MAX_IMAGES = 200;
+/**
+ * A link or image address longer than this is not kept: the sitemaps protocol's limit (a URL "must be less
+ * than 2,048 characters"); a generator's 3.9 KB links each made a queued URL and a stored link that large.
+ */
+export const MAX_URL_CHARS = 2048;
 
-/** The page's facts; links and image sources are absolute against `pageUrl` (or the page's <base>). */
-export function readPage(html: string, pageUrl: string): PageFacts {
+/**
+ * What is parsed of a page, so that its parse is bounded in time and memory (issue 26: 4.4 MB pages of
+ * 120,000 <img> held the crawl at 100% CPU for 150 s and more, nothing saved; 20,000 <img> alone took 13 s,
+ * as cheerio's selectors below an element cost quadratically in its elements). Lighthouse calls a page of
+ * 1,400 elements heavy; the heaviest page-builder pages have a few thousand. At these bounds a page parses in
+ * 0.1-0.5 s (10,000 nested <div> the slowest, on a loaded 2-core machine). A longer page is read up to the
+ * bound (its head, its menus, its first content) and marked.
+ */
+export const MAX_PARSE_CHARS = 1_000_000;
+export const MAX_ELEMENTS = 10_000;
+
+/** The page cut before its (MAX_ELEMENTS + 1)th tag and at MAX_PARSE_CHARS, and why it was cut ("" if whole). */
+export function boundedHtml(html: string): { html: string; truncated: string } {
+  let end = html.length;
+  let why = "";
+  if (end > MAX_PARSE_CHARS) {
+    end = MAX_PARSE_CHARS;
+    why = `the first ${MAX_PARSE_CHARS} characters of ${html.length}`;
+  }
+  const tag = /<[A-Za-z]/g;
+  for (let count = 0; tag.exec(html) !== null && tag.lastIndex <= end; ) {
+    if (++count > MAX_ELEMENTS) {
+      end = tag.lastIndex - 2;
+      why = `the first ${MAX_ELEMENTS} elements`;
+      break;
+    }
+  }
+  return { html: why ? html.slice(0, end) : html, truncated: why ? `page over the crawler's bounds: read in part (${why})` : "" };
+}
+
+/**
+ * The page's facts; links and image sources are absolute against `pageUrl` (or the page's <base>). `truncated`
+ * says what was left unread of a page over the bounds above ("" when it was read whole).
+ */
+export function readPage(fullHtml: string, pageUrl: string): PageFacts & { truncated: string } {
+  const { html, truncated } = boundedHtml(fullHtml);
   const $ = load(html);
   const base = safeUrl($("base[href]").attr("href") ?? "", pageUrl) ?? pageUrl;
   const robots = $('meta[name="robots" i], meta[name="googlebot" i]')
@@ -46,37 +133,40 @@ export function readPage(html: string, pageUrl: string): PageFacts {
   const links = new Set<string>();
   // WordPress names each post's shortlink (`/?p=34`) only in the head: an old URL someone may have shared.
   $('a[href], link[rel~="shortlink" i][href]').each((_, el) => {
-    const href = safeUrl($(el).attr("href")!, base);
+    const href = bounded(safeUrl($(el).attr("href")!, base));
     if (href && new URL(href).host === host) links.add(href);
   });
 
-  // Read before the chrome goes: WordPress puts the H1 in <header class="entry-header">.
-  const h1 = clean($("h1").first().text());
-  const main = $("main").first().length ? $("main").first() : $("body");
-  main.find(CHROME).remove();
-  // The page's own images (a logo in the header is not content to migrate).
-  const images = main
-    .find("img[src]")
-    .map((_, el) => {
-      const alt = $(el).attr("alt");
-      return { src: safeUrl($(el).attr("src")!, base) ?? "", alt: alt === undefined ? null : clean(alt) };
-    })
-    .get()
-    .filter((img) => img.src);
-  main.find(BLOCKS).each((_, el) => {
-    $(el).prepend(" ").append(" ");
-  });
-  const body = clean(main.text());
+  // The first H1 anywhere: WordPress puts it in <header class="entry-header">, which the content leaves out.
+  const h1Node = $("h1").get(0) as TreeNode | undefined;
+  const h1 = h1Node ? clean(textOf(h1Node, false)) : "";
+  const main = ($("main").get(0) ?? $("body").get(0) ?? $.root().get(0)) as TreeNode;
+  // The page's own images (a logo in the header is not content to migrate), its text without the chrome.
+  const images: PageFacts["images"] = [];
+  const body = clean(
+    textOf(main, true, (el) => {
+      if (images.length >= MAX_IMAGES) return;
+      const src = bounded(safeUrl(el.attribs!.src, base));
+      const alt = el.attribs!.alt;
+      if (src) images.push({ src, alt: alt === undefined ? null : clean(alt).slice(0, 1000) });
+    }),
+  );
   return {
-    title: clean($("title").first().text()),
-    meta_description: clean($('meta[name="description" i]').attr("content") ?? ""),
-    h1,
+    title: clean($("title").first().text()).slice(0, 1000),
+    meta_description: clean($('meta[name="description" i]').attr("content") ?? "").slice(0, 1000),
+    h1: h1.slice(0, 1000),
     body_text: body.slice(0, MAX_TEXT_CHARS),
     images,
     word_count: wordCount(body),
     links: [...links].slice(0, MAX_LINKS).sort(), // the first ones in the page (its menus), then sorted
     noindex: /noindex/i.test(robots),
+    truncated,
   };
+}
+
+/** A URL kept only under MAX_URL_CHARS. */
+function bounded(url: string | null): string | null {
+  return url !== null && url.length <= MAX_URL_CHARS ? url : null;
 }
 
 /** An absolute http(s) URL without its fragment, or null. */
@@ -97,13 +187,37 @@ export function pathOf(url: string): string {
   return `${u.pathname}${u.search}`;
 }
 
-/** The <loc> URLs of a sitemap, and whether it is a sitemap index (its locs are more sitemaps). */
+/** The <loc> URLs kept of one sitemap: the sitemaps protocol's own maximum per file. */
+export const MAX_SITEMAP_LOCS = 50_000;
+
+/**
+ * The <loc> URLs of a sitemap, and whether it is a sitemap index (its locs are more sitemaps). Read with a
+ * linear scan, not an XML parser: cheerio's `url > loc` took 85 s on a 4 MB sitemap of 100,000 URLs, and
+ * parsing 200,000 nested <url> took 10 s, before the crawl had asked a single page. A sitemap is <loc>
+ * elements in <url> (or <sitemap> in an index); `image:loc` and the like are other names, not read.
+ */
 export function readSitemap(xml: string): { index: boolean; locs: string[] } {
-  const $ = load(xml, { xml: true });
-  const index = $("sitemapindex").length > 0;
-  const locs = $(index ? "sitemap > loc" : "url > loc")
-    .map((_, el) => clean($(el).text()))
-    .get()
-    .filter(Boolean);
+  const index = /<sitemapindex[\s>]/.test(xml);
+  const locs: string[] = [];
+  for (let at = xml.indexOf("<loc>"); at !== -1 && locs.length < MAX_SITEMAP_LOCS; at = xml.indexOf("<loc>", at)) {
+    const end = xml.indexOf("</loc>", at);
+    if (end === -1) break; // never closed: nothing further is a location
+    const loc = clean(xmlText(xml.slice(at + "<loc>".length, end)));
+    if (loc) locs.push(loc);
+    at = end;
+  }
   return { index, locs };
+}
+
+/** An XML element's text: CDATA sections as they are, the five named entities and character references decoded. */
+function xmlText(raw: string): string {
+  return raw.replace(/<!\[CDATA\[([\s\S]*?)\]\]>|&(#x[0-9a-f]{1,6}|#\d{1,7}|amp|lt|gt|quot|apos);/gi, (_, cdata: string | undefined, entity: string | undefined) => {
+    if (cdata !== undefined) return cdata;
+    const e = entity!.toLowerCase();
+    if (e.startsWith("#")) {
+      const code = e.startsWith("#x") ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1));
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "";
+    }
+    return { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" }[e]!;
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_LINKS, MAX_TEXT_CHARS, readPage, readSitemap } from "./page";
+import { MAX_ELEMENTS, MAX_IMAGES, MAX_LINKS, MAX_PARSE_CHARS, MAX_SITEMAP_LOCS, MAX_TEXT_CHARS, MAX_URL_CHARS, readPage, readSitemap } from "./page";
 
 const html = `<!DOCTYPE html><html><head><title> Le  cabinet </title>
 <meta name="description" content="Présentation du cabinet."><meta name="ROBOTS" content="noindex, follow"></head>
@@ -52,11 +52,42 @@ describe("readPage", () => {
   });
 });
 
+describe("readPage at its bounds (issue 26)", () => {
+  it("reads a page of more elements than the bound in part, says so, and keeps at most 200 images", () => {
+    const page = readPage(`<title>T</title><main><h1>Galerie</h1>${"<img src=/p.jpg>".repeat(3 * MAX_ELEMENTS)}</main>`, "http://a.fr/");
+    expect(page.truncated).toBe(`page over the crawler's bounds: read in part (the first ${MAX_ELEMENTS} elements)`);
+    expect([page.title, page.h1, page.images.length]).toEqual(["T", "Galerie", MAX_IMAGES]);
+  });
+
+  it("parses at most a million characters, and keeps no link or image address over 2,048 characters", () => {
+    const long = `/gen/${"x".repeat(MAX_URL_CHARS)}`;
+    const page = readPage(`<main><a href="/ok/">ok</a><a href="${long}">g</a><img src="${long}"><p>${"mot ".repeat(MAX_PARSE_CHARS / 4)}</p></main>`, "http://a.fr/");
+    expect(page.truncated).toMatch(/^page over the crawler's bounds: read in part \(the first 1000000 characters of \d+\)$/);
+    expect(page.links).toEqual(["http://a.fr/ok/"]);
+    expect(page.images).toEqual([]);
+    expect(readPage("<main><p>Court.</p></main>", "http://a.fr/").truncated).toBe("");
+  });
+
+  it("reads deeply nested elements without overflowing the stack (20,000 <div> did)", () => {
+    const page = readPage(`<main>${"<div>".repeat(MAX_ELEMENTS - 10)}fond</main>`, "http://a.fr/");
+    expect([page.body_text, page.truncated]).toEqual(["fond", ""]);
+    expect(readPage(`<main>${"<div>".repeat(2 * MAX_ELEMENTS)}fond</main>`, "http://a.fr/").truncated).toMatch(/first 10000 elements/);
+  });
+});
+
 describe("readSitemap", () => {
   it("lists a sitemap's pages and an index's sitemaps", () => {
     const urlset = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc> http://a.fr/x.html </loc></url><url><loc>http://a.fr/y.html</loc></url></urlset>`;
     expect(readSitemap(urlset)).toEqual({ index: false, locs: ["http://a.fr/x.html", "http://a.fr/y.html"] });
     const index = `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>http://a.fr/s1.xml</loc></sitemap></sitemapindex>`;
     expect(readSitemap(index)).toEqual({ index: true, locs: ["http://a.fr/s1.xml"] });
+  });
+
+  it("reads a sitemap by scanning it: entities and CDATA decoded, image locations not pages, 50,000 at most, an unclosed <loc> ends it", () => {
+    const entities = `<urlset><url><loc> http://a.fr/x?a=1&amp;b=&#233; </loc><image:image><image:loc>http://a.fr/i.jpg</image:loc></image:image></url><url><loc><![CDATA[http://a.fr/y?a&b]]></loc></url></urlset>`;
+    expect(readSitemap(entities)).toEqual({ index: false, locs: ["http://a.fr/x?a=1&b=é", "http://a.fr/y?a&b"] });
+    const huge = `<urlset>${Array.from({ length: MAX_SITEMAP_LOCS + 10 }, (_, i) => `<url><loc>http://a.fr/${i}</loc></url>`).join("")}</urlset>`;
+    expect(readSitemap(huge).locs).toHaveLength(MAX_SITEMAP_LOCS);
+    expect(readSitemap(`<urlset><url><loc>http://a.fr/1</loc></url>${"<url><loc>".repeat(100_000)}</urlset>`).locs).toEqual(["http://a.fr/1"]);
   });
 });

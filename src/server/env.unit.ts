@@ -63,6 +63,16 @@ describe("parseEnv", () => {
     }
   });
 
+  it("reads a CACHE_URL with the Redis password (the generated compose's form) and never repeats it in a problem", () => {
+    const url = "redis://:0123456789abcdef0123456789abcdef@redis:6379/6";
+    expect(parseEnv({ ...valid, CACHE_URL: url }).CACHE_URL).toBe(url);
+    // node-redis takes the password from the URL: it is there, decoded, where the client looks.
+    expect(new URL(parseEnv({ ...valid, CACHE_URL: url }).CACHE_URL!).password).toBe("0123456789abcdef0123456789abcdef");
+    const problems = problemsOf({ ...valid, CACHE_URL: "redis://:0123456789abcdef0123456789abcdef@redis:6379/99" });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).not.toContain("0123456789abcdef");
+  });
+
   it("lists every problem at once", () => {
     expect(problemsOf({})).toHaveLength(3);
   });

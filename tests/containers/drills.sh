@@ -43,6 +43,8 @@ BACKEND_PORT=42140
 for env in dev staging prod; do
   printf 'BACKEND_API_URL=http://host.containers.internal:%s/api/v1/websites\nREVALIDATION_SECRET=drill-secret-0123456789abcdef\nPREVIEW_DOMAIN=preview.example.org\n' \
     "$BACKEND_PORT" > "$WORK/deploy/.env.$env"
+  # prod has a Redis in the map: its instances join it with the password of the env file (ops/environments.ts).
+  [[ $env == prod ]] && printf 'CACHE_URL=redis://:%s@redis:6379/6\n' "$(openssl rand -hex 16)" >> "$WORK/deploy/.env.$env"
   chmod 600 "$WORK/deploy/.env.$env"
 done
 # One certificate for every name the proxy serves here (production uses the operator's).

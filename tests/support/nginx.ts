@@ -30,7 +30,28 @@ export interface TestNginx {
 /** Names in the test certificate: the registered domains and the preview hosts under "localhost". */
 const TLS_HOSTS = ["www.cabinet-dupont.fr", "*.dev.localhost", "*.staging.localhost", "*.prod.localhost", "monitoring.localhost"];
 
-/** `rate`: the general zone's requests per second (a test sending many requests raises it). */
+/**
+ * The proxy's own main configuration (ops/nginx/nginx.conf: workers, slots, descriptors), so a test meets the
+ * limits production has; only its paths are made this test's.
+ */
+function mainConfig(dir: string): string {
+  let config = readFileSync("ops/nginx/nginx.conf", "utf8");
+  const replace = (from: string, to: string) => {
+    if (!config.includes(from)) throw new Error(`ops/nginx/nginx.conf no longer holds "${from}": update tests/support/nginx.ts`);
+    config = config.replace(from, to);
+  };
+  replace("pid /tmp/nginx.pid;", `daemon on;\npid ${dir}/nginx.pid;`);
+  replace("error_log stderr warn;", `error_log ${dir}/error.log warn;`);
+  replace(
+    "include /etc/practice-proxy/practice-sites.conf;",
+    `client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi;
+    uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
+    include ${dir}/practice-sites.conf;`,
+  );
+  return config;
+}
+
+/** `rate`: the pages zones' requests per second (a test sending many requests raises it). */
 export async function startNginx(upstreams: string[], opts: { rate?: number; tls?: boolean } = {}): Promise<TestNginx> {
   const dir = mkdtempSync(join(tmpdir(), "nginx-"));
   const nginx = (...args: string[]) =>
@@ -56,21 +77,7 @@ export async function startNginx(upstreams: string[], opts: { rate?: number; tls
   });
   writeFileSync(join(dir, "practice-sites.conf"), site);
   writeFileSync(join(dir, "htpasswd"), "ops:$apr1$8Qm0pV8c$Q2o7n0Yq0VQ0m0g9k6tL2/\n");
-  writeFileSync(
-    join(dir, "nginx.conf"),
-    `worker_processes 1;
-daemon on;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi;
-  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
-  include ${dir}/practice-sites.conf;
-}
-`,
-  );
+  writeFileSync(join(dir, "nginx.conf"), mainConfig(dir));
   const test = nginx("-t");
   if (test.status !== 0) throw new Error(`nginx -t failed:\n${test.stderr}`);
   const start = nginx();

@@ -12,9 +12,12 @@
  *
  * Bound to METRICS_HOST (default 127.0.0.1; the container sets its own network address). The purge needs
  * no secret because only this network reaches the port: the same trust as Prometheus scraping it
- * (docs/decisions/0044-operator-view.md).
+ * (docs/decisions/0044-operator-view.md). "Only this network" must also hold for a browser on that network, whose
+ * pages can send requests here (issue 26: a page on a `make demo` machine could POST /ops/purge): see
+ * `refusal` below.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { isIP } from "node:net";
 import { registry, lastBackendError } from "../monitoring/metrics";
 import { request, type HttpOptions } from "../backend/http";
 import { siteTag } from "../backend/tags";
@@ -61,7 +64,39 @@ async function activeAtBackend(backend: HttpOptions, code: string): Promise<stri
   }
 }
 
+/** Loopback names, as a browser or curl on this machine writes them. */
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/** One DNS label: a compose service or container name (frontend, practice-frontend-prod-frontend-2). */
+const LABEL = /^[a-z0-9](?:[a-z0-9_-]{0,61}[a-z0-9])?$/;
+
+/**
+ * Why a request to the internal port is refused (403), or null. Its clients are Prometheus, curl and
+ * `npm run ops`; a browser's page never is, yet a page can reach this port from the operator's own machine:
+ * - DNS rebinding (a page of evil.example whose name then resolves to 127.0.0.1) sends the attacker's name
+ *   as Host. Accepted: the loopback names, an IP address (the container's, as docs/operations.md has
+ *   operators write it), or a single label (the compose network's service and container names, resolved by
+ *   that network's DNS, never by a public one an attacker controls); with this port or none.
+ * - A cross-site request (a form or fetch POSTing /ops/purge) carries Origin, and Sec-Fetch-Site in every
+ *   current browser; none of the real clients sends either. Refused on every method: the reads ask the
+ *   backend for every practice, which a page must not make the instance do either.
+ */
+function refusal(req: IncomingMessage, port: number): string | null {
+  const host = (req.headers.host ?? "").toLowerCase();
+  const parsed = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(host);
+  if (!parsed) return "a Host header naming this machine is required";
+  const [, name, hostPort] = parsed;
+  const known = LOOPBACK.has(name) || isIP(name.replace(/^\[|\]$/g, "")) !== 0 || LABEL.test(name);
+  if (!known || (hostPort !== undefined && Number(hostPort) !== port)) return `Host ${JSON.stringify(host.slice(0, 100))} is not this internal port`;
+  if (req.headers.origin !== undefined) return "requests from a web page (Origin) are refused";
+  const site = req.headers["sec-fetch-site"];
+  if (site !== undefined && site !== "none") return "requests from a web page (Sec-Fetch-Site) are refused";
+  return null;
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse, ops: OpsSources): Promise<void> {
+  // The connection's local port is the port this server listens on.
+  const refused = refusal(req, req.socket.localPort ?? 0);
+  if (refused) return send(res, 403, { error: refused });
   const url = new URL(req.url ?? "/", "http://internal");
   if (req.method === "GET" && url.pathname === "/metrics") {
     const body = await registry.metrics();
