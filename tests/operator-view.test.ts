@@ -129,6 +129,8 @@ describe("metrics on the internal port", () => {
 
 describe("the access log", () => {
   it("is one JSON object per request with practice, host, status, cache result, duration, bytes and a request id", async () => {
+    // Cached here, not by whichever test asked for the page before (the line below must be a HIT).
+    expect((await get(frontend.url, DUPONT, "/tarifs/")).status).toBe(200);
     await get(frontend.url, DUPONT, "/tarifs/?utm_source=secret-campaign&email=someone%40example.org", { headers: { "x-request-id": "req-abc.123" } });
     await expect.poll(() => accessLines().find((l) => l.id === "req-abc.123"), { timeout: 10_000 }).toBeTruthy();
     const line = accessLines().find((l) => l.id === "req-abc.123")!;
