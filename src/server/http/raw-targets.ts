@@ -8,7 +8,9 @@
  * canonical spelling then handle as any other request (two hops for this rare spelling, one for every other).
  *
  * Every other client error gets what Node itself sends when nobody listens (a listener replaces Node's
- * default answer, so it is repeated here): 431, 413, 408 or 400, then the connection is closed.
+ * default answer, so it is repeated here): 431, 413, 408 or 400, with a length of 0 (the end of the answer is
+ * not the close: a body still arriving would turn the close into a reset before the answer is read), then the
+ * connection is closed.
  */
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
@@ -51,7 +53,7 @@ export function answerRefusedRequests(server: Server): Server {
       socket.write(
         target
           ? `HTTP/1.1 301 Moved Permanently\r\nLocation: ${target}\r\nContent-Length: 0\r\nCache-Control: public, max-age=3600\r\nConnection: close\r\n\r\n`
-          : `HTTP/1.1 ${NODE_ANSWERS[error.code ?? ""] ?? "400 Bad Request"}\r\nConnection: close\r\n\r\n`,
+          : `HTTP/1.1 ${NODE_ANSWERS[error.code ?? ""] ?? "400 Bad Request"}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
       );
     }
     socket.destroy(error);

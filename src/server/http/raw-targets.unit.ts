@@ -61,10 +61,10 @@ describe("answerRefusedRequests on a real server", () => {
 
   it("answers other refused requests as Node does: 400, 431 for oversized headers", async () => {
     await withServer(async (port) => {
-      expect(await raw(port, packet("GET /a\x01b HTTP/1.1\r\nHost: x\r\n\r\n"))).toBe("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+      expect(await raw(port, packet("GET /a\x01b HTTP/1.1\r\nHost: x\r\n\r\n"))).toBe("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
       expect(await raw(port, packet("GET //evil.example/é HTTP/1.1\r\nHost: x\r\n\r\n"))).toMatch(/^HTTP\/1\.1 400 /);
       const huge = packet(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
-      expect(await raw(port, huge)).toBe("HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n");
+      expect(await raw(port, huge)).toBe("HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
     });
   });
 
@@ -72,7 +72,7 @@ describe("answerRefusedRequests on a real server", () => {
     await withServer(async (port) => {
       const answer = await raw(port, packet("GET /ok HTTP/1.1\r\nHost: x\r\n\r\nGET /a\x01b HTTP/1.1\r\nHost: x\r\n\r\n"));
       expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nok/);
-      expect(answer.endsWith("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n")).toBe(true);
+      expect(answer.endsWith("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")).toBe(true);
     });
   });
 });
