@@ -194,7 +194,7 @@ describe("hostile requests answer 4xx, never 5xx", () => {
     ["forwarded host", "/", { headers: { "x-forwarded-host": "martin.dev.localhost", forwarded: "host=martin.dev.localhost" } }, 200],
   ];
   it.each(cases)("%s", async (what, path, opts, expected) => {
-    const sameOrigin = opts?.method && what !== "contact without an origin" ? { origin: `http://${dupont}` } : {};
+    const sameOrigin: Record<string, string> = opts?.method && what !== "contact without an origin" ? { origin: `http://${dupont}` } : {};
     const res = await send(dupont, path, { ...opts, headers: { ...sameOrigin, ...opts?.headers } });
     expect([expected].flat(), `${res.status} ${res.body.slice(0, 200)}`).toContain(res.status);
     // A redirect stays on the site and ends, within two more hops, at the practice's 404 page.
