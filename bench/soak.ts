@@ -41,10 +41,10 @@ export interface SoakResult {
  * - Errors (non-200): the backend fails 5% of its calls. A cached page answers without calling it, and a
  *   re-render that fails serves the last good copy (STALE): a failed call reaches a visitor as an error only
  *   on a page's first render, when there is no copy yet. Even if every answer had cost one backend call,
- *   5% would fail; the cache makes it far fewer (0.01% measured on an idle machine: 2 in 26,085, both 503s
- *   of a refused render). 5% is the bound: above it, failures reach visitors beyond what the backend
- *   injects. A busy machine answers fewer requests for the same first renders, so the share rises there:
- *   the bound leaves it some hundred times the idle figure.
+ *   5% would fail; the cache makes it far fewer (0.01-0.02% in 20 s runs here: 2 503s in 26,085 answers,
+ *   4 in 18,721; a 503 is a render that failed with no copy to serve). 5% is the bound: above it, failures
+ *   reach visitors beyond what the backend injects. A busy machine answers fewer requests for the same
+ *   first renders, so the share rises there: the bound leaves it some hundred times the measured figure.
  * - STALE: a failed re-render (one edit a second, each re-render failing about 5% of the time) keeps one page
  *   STALE until the next retry succeeds (page-cache.ts, at most 5 s later), so about 1 x 0.05 x 5 = 0.25
  *   page-seconds of every second are STALE: a fraction of one percent of the answers spread over the demo's
