@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { startFrontend, type Frontend } from "./support/frontend";
 import { practiceName, startBackend, type DemoBackend } from "./support/demo-backend";
@@ -223,6 +224,53 @@ describe("hostile requests answer 4xx, never 5xx", () => {
     expect(huge.status).toBe(431);
     const manyCookies = await send(dupont, "/", { headers: { cookie: Array.from({ length: 200 }, (_, i) => `c${i}=v`).join("; ") } });
     expect(manyCookies.status).toBe(200);
+  });
+});
+
+/**
+ * Two requests on one connection, the second written once the first answer is in (no pipelining): every
+ * status line the server sent, in order, until it closed the connection.
+ */
+function twoOnOneConnection(first: string, second: Buffer): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(frontend.port, "127.0.0.1");
+    let text = "";
+    let sentSecond = false;
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no close within 15 s: ${text.slice(0, 300)}`));
+    }, 15_000);
+    socket.on("data", (c: Buffer) => {
+      text += c.toString("latin1");
+      // The first answer is a HEAD's: complete at the end of its headers.
+      if (!sentSecond && text.includes("\r\n\r\n")) {
+        sentSecond = true;
+        socket.write(second);
+      }
+    });
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve([...text.matchAll(/^HTTP\/1\.1 (\d{3}[^\r]*)\r$/gm)].map((m) => m[1]));
+    });
+    socket.write(first);
+  });
+}
+
+describe("a refused request target on a connection kept alive", () => {
+  // The server's own answer to what Node's parser refuses (src/server/http/raw-targets.ts) must not depend on
+  // the connection being new: keep-alive clients (browsers, crawlers) send old URLs on reused connections.
+  // Found by the fuzz run (issue 25): today such a request gets no answer, the connection just closes.
+  const first = () => `HEAD /robots.txt HTTP/1.1\r\nHost: ${dupont}\r\n\r\n`;
+
+  it("a raw UTF-8 target gets its 301 to the percent-encoded one", async () => {
+    const second = Buffer.concat([Buffer.from("GET /contact/"), Buffer.from("é", "utf8"), Buffer.from(`/ HTTP/1.1\r\nHost: ${dupont}\r\n\r\n`)]);
+    expect(await twoOnOneConnection(first(), second)).toEqual(["200 OK", "301 Moved Permanently"]);
+  });
+
+  it("a target with backslashes gets its 400", async () => {
+    const second = Buffer.from(`GET \\contact\\ HTTP/1.1\r\nHost: ${dupont}\r\n\r\n`);
+    expect(await twoOnOneConnection(first(), second)).toEqual(["200 OK", "400 Bad Request"]);
   });
 });
 
