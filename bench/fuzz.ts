@@ -319,7 +319,8 @@ async function main() {
     console.log(`  restarts         ${restarts}`);
     console.log(`  leaks            ${leaks}${samples(leakSamples)}`);
     console.log(`  resets           ${resets}`);
-    console.log(`  hangs            ${hangs}${samples(failureSamples)}`);
+    console.log(`  hangs            ${hangs}`);
+    if (failureSamples.length) console.log(`  no whole answer (first ${failureSamples.length}):${samples(failureSamples)}`);
     console.log(`  store keys       ${storeKeys} (bound ${bound})`);
     console.log(`  5xx (undocumented) ${serverErrors}${samples(errorSamples)}`);
     console.log(`  time             ${figures.seconds.toFixed(1)} s`);
