@@ -6,7 +6,10 @@
  * checks, and prints:
  *   requests sent      generated + normal
  *   restarts           times the server process died and had to be started again (must be 0)
- *   leaks              normal page views that showed another practice's name (must be 0)
+ *   leaks              answers that showed a practice's name other than the one the Host names (every
+ *                      answer of every request; none at all for a host naming no practice) (must be 0)
+ *   resets, hangs      requests that got no whole answer: the connection failed (reset, closed early,
+ *                      cut short) or nothing came for 20 s (each must be 0; a few samples are printed)
  *   store keys         the page store's key count at the end (its `[stats]` line, asked with SIGUSR2),
  *                      against the bound: the practices' canonical cacheable URLs (pages, their
  *                      q-data.json, robots, sitemap, one card per allowed title) for each scheme
@@ -43,7 +46,7 @@ const random = rng(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
 const int = (max: number) => Math.floor(random() * max);
 
-interface Req {
+export interface Req {
   method: string;
   host: string;
   path: string;
@@ -55,24 +58,62 @@ interface Req {
   practice?: string;
 }
 
+/**
+ * The practice whose content this request may show: the one its Host names on the server's own port (any
+ * case), else none (another port, an unknown or inactive practice, an IP, no host): then no practice's
+ * name may appear in the answer. Forwarded-host headers name nothing (the product ignores them).
+ */
+export function owner(r: Pick<Req, "host">, port: number): string | null {
+  const m = /^([a-z]+)\.dev\.localhost:(\d+)$/i.exec(r.host);
+  const code = m?.[1].toLowerCase();
+  return m && Number(m[2]) === port && (PRACTICES as readonly string[]).includes(code!) ? code! : null;
+}
+
+/**
+ * What a client saw. `status` is set when the whole answer arrived (status line, headers, body to its end),
+ * whatever the connection did afterwards: a server may close a connection it refuses a body on, once the
+ * answer is sent. `failure` is set when no whole answer arrived: "reset" (the connection failed: reset,
+ * closed early, a broken pipe, or an answer cut short) or "hang" (nothing for HANG_MS).
+ */
 interface Answer {
   status: number;
   body: string;
+  failure?: "reset" | "hang";
+  /** For a failure: the client's error code, and the status if the headers came before the end. */
+  detail?: string;
 }
+
+/** A request with no answer for this long hangs (the server's own timeouts are all shorter). */
+const HANG_MS = 20_000;
 
 function send(port: number, r: Req): Promise<Answer> {
   return new Promise((resolve) => {
+    let settled = false;
+    let headersStatus: number | undefined;
+    const settle = (answer: Answer) => {
+      if (settled) return;
+      settled = true;
+      resolve(answer);
+    };
+    const fail = (failure: "reset" | "hang", error?: Error & { code?: string }) =>
+      settle({ status: -1, body: "", failure, detail: `${error?.code ?? error?.message ?? failure}${headersStatus ? ` after a ${headersStatus}'s headers` : ""}` });
     const req = request(
-      { host: "127.0.0.1", port, path: r.path, method: r.method, headers: { host: r.host, ...r.headers }, setHost: false, timeout: 20_000 },
+      { host: "127.0.0.1", port, path: r.path, method: r.method, headers: { host: r.host, ...r.headers }, setHost: false, timeout: HANG_MS },
       (res) => {
+        headersStatus = res.statusCode;
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-        res.on("error", () => resolve({ status: -1, body: "" }));
+        res.on("end", () => settle({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", (error) => fail("reset", error));
+        // An answer cut short: "aborted" comes before (or instead of) an error.
+        res.on("aborted", () => fail("reset", Object.assign(new Error("aborted"), { code: "ABORTED" })));
       },
     );
-    req.on("error", () => resolve({ status: -1, body: "" }));
-    req.on("timeout", () => req.destroy());
+    req.on("error", (error) => fail("reset", error));
+    req.on("timeout", () => {
+      fail("hang");
+      req.destroy();
+    });
     if (r.body && r.trickle) {
       void (async () => {
         for (let at = 0; at < r.body!.length && !req.destroyed; at += 1024) {
@@ -86,6 +127,11 @@ function send(port: number, r: Req): Promise<Answer> {
     if (r.body) req.write(r.body);
     req.end();
   });
+}
+
+/** The practices' names an answer shows that it must not: every one but the owner's (all for no owner). */
+export function leakedNames(body: string, own: string | null, names: ReadonlyMap<string, string>): string[] {
+  return [...names].filter(([code, name]) => code !== own && body.includes(name)).map(([, name]) => name);
 }
 
 async function backendJson<T>(backend: Proc, path: string): Promise<T> {
@@ -206,7 +252,13 @@ async function main() {
   let sent = 0;
   let leaks = 0;
   let serverErrors = 0;
+  let resets = 0;
+  let hangs = 0;
   const errorSamples: string[] = [];
+  const leakSamples: string[] = [];
+  const failureSamples: string[] = [];
+  const describe = (r: Req) =>
+    `${r.method} ${r.host || "(no host)"} ${r.path.slice(0, 80)}${r.body ? ` with ${r.body.length} bytes${r.headers["transfer-encoding"] ? " chunked" : ""}${r.trickle ? " trickled" : ""} ${r.headers["content-type"]}` : ""}`;
   const next = (): Req => {
     if (random() < 0.3) {
       const code = pick(PRACTICES);
@@ -219,12 +271,21 @@ async function main() {
     for (let r = queue.shift(); r; r = queue.shift()) {
       const answer = await send(frontend.port, r);
       sent += 1;
-      if (r.practice && answer.status === 200) {
-        for (const [code, name] of names) if (code !== r.practice && answer.body.includes(name)) leaks += 1;
+      // A connection reset or a hang is a failure, whatever the request: a client must get an answer (a 4xx
+      // for what the server refuses, its body sent before the server closes the connection on a body it
+      // will not read). A reset after the whole answer arrived is no failure: `send` reports the answer.
+      if (answer.failure === "reset") resets += 1;
+      if (answer.failure === "hang") hangs += 1;
+      if (answer.failure && failureSamples.length < 10) failureSamples.push(`${answer.failure} (${answer.detail}): ${describe(r)}`);
+      // Every answer, of every request: no practice's name but the one the Host names (none for a host that
+      // names no practice of ours on this port).
+      for (const name of leakedNames(answer.body, owner(r, frontend.port), names)) {
+        leaks += 1;
+        if (leakSamples.length < 10) leakSamples.push(`${answer.status} showed ${name}: ${describe(r)}`);
       }
       if (answer.status >= 500 && ![502, 503, 504].includes(answer.status)) {
         serverErrors += 1;
-        if (errorSamples.length < 5) errorSamples.push(`${answer.status} ${r.method} ${r.host} ${r.path.slice(0, 80)}`);
+        if (errorSamples.length < 5) errorSamples.push(`${answer.status} ${describe(r)}`);
       }
       if (frontend.child.exitCode !== null || frontend.child.signalCode !== null) {
         restarts += 1;
@@ -246,19 +307,27 @@ async function main() {
   await frontend.stop();
   await backend.stop();
 
-  const figures = { seed: SEED, requests: sent, restarts, leaks, storeKeys, storeKeyBound: bound, serverErrors, seconds: (Date.now() - started) / 1000 };
+  const figures = {
+    seed: SEED, requests: sent, restarts, leaks, resets, hangs, storeKeys, storeKeyBound: bound, serverErrors,
+    seconds: (Date.now() - started) / 1000, samples: { leaks: leakSamples, failures: failureSamples, serverErrors: errorSamples },
+  };
   if (JSON_OUT) console.log(JSON.stringify(figures));
   else {
+    const samples = (list: string[]) => list.map((l) => `\n      ${l}`).join("");
     console.log(`fuzz  seed ${SEED}`);
     console.log(`  requests sent    ${sent}`);
     console.log(`  restarts         ${restarts}`);
-    console.log(`  leaks            ${leaks}`);
+    console.log(`  leaks            ${leaks}${samples(leakSamples)}`);
+    console.log(`  resets           ${resets}`);
+    console.log(`  hangs            ${hangs}`);
+    if (failureSamples.length) console.log(`  no whole answer (first ${failureSamples.length}):${samples(failureSamples)}`);
     console.log(`  store keys       ${storeKeys} (bound ${bound})`);
-    console.log(`  5xx (undocumented) ${serverErrors}${errorSamples.length ? `: ${errorSamples.join("; ")}` : ""}`);
+    console.log(`  5xx (undocumented) ${serverErrors}${samples(errorSamples)}`);
     console.log(`  time             ${figures.seconds.toFixed(1)} s`);
   }
-  const ok = restarts === 0 && leaks === 0 && storeKeys >= 0 && storeKeys <= bound && serverErrors === 0;
+  const ok = restarts === 0 && leaks === 0 && resets === 0 && hangs === 0 && storeKeys >= 0 && storeKeys <= bound && serverErrors === 0;
   process.exit(ok ? 0 : 1);
 }
 
-void main();
+// Run as a script (npm run fuzz, tests/fuzz.test.ts spawns it); imported, it only lends its checks.
+if (import.meta.url === `file://${process.argv[1]}`) void main();

@@ -7,6 +7,27 @@
 
 engine_fail() { echo "engine: $*" >&2; exit 1; }
 
+# CI (.ci/run): whether the container drills run. Prints the decision on stderr and returns 0 (run them: an
+# engine is on the PATH, or engine_find can install podman here: root and apt-get), 1 (they cannot run and
+# nobody said to skip them: CI fails) or 2 (CI_SKIP_CONTAINERS=1: skipped on purpose, CI may pass).
+engine_ci_decision() {
+  if [[ "${CI_SKIP_CONTAINERS:-}" == 1 ]]; then
+    echo "ci: CI_SKIP_CONTAINERS=1: the container drills are skipped on purpose" >&2
+    return 2
+  fi
+  if command -v docker >/dev/null 2>&1 || command -v podman >/dev/null 2>&1; then
+    echo "ci: container drills with $(command -v docker >/dev/null 2>&1 && echo docker || echo podman)" >&2
+    return 0
+  fi
+  if [[ $EUID -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    echo "ci: container drills with podman, installed from Debian's packages first" >&2
+    return 0
+  fi
+  echo "ci: no container engine, and none can be installed here (not root, or no apt-get): the container drills cannot run." >&2
+  echo "ci: install Docker or podman, or set CI_SKIP_CONTAINERS=1 to skip them on purpose" >&2
+  return 1
+}
+
 # The engine that would be used, without installing or configuring anything (a dry run).
 engine_detect() {
   if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1 && docker compose version >/dev/null 2>&1; then

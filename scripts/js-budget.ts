@@ -11,7 +11,7 @@
  * Prints a table; exits non-zero when a content page (every kind but the contact page, whose form may
  * need script) goes over 2 KB. tests/e2e/site.test.ts runs the same measurement.
  */
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { pathToFileURL } from "node:url";
 
 export const JS_BUDGET_BYTES = 2048;
@@ -69,8 +69,15 @@ export async function pagesPerKind(backendOrigin: string, code: string): Promise
   return out;
 }
 
-/** Loads a URL in a fresh context and returns the JavaScript it transferred before any interaction. */
-export async function measurePageJs(browser: Browser, url: string): Promise<{ status: number; requests: JsRequest[] }> {
+/**
+ * Loads a URL in a fresh context and returns the JavaScript it transferred before any interaction; `inspect`,
+ * if given, sees the page once measured (the browser test runs axe there).
+ */
+export async function measurePageJs(
+  browser: Browser,
+  url: string,
+  inspect?: (page: Page) => Promise<void>,
+): Promise<{ status: number; requests: JsRequest[] }> {
   const context = await browser.newContext({ viewport: { width: 375, height: 812 }, locale: "fr-FR" });
   try {
     const page = await context.newPage();
@@ -87,16 +94,22 @@ export async function measurePageJs(browser: Browser, url: string): Promise<{ st
     await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())));
     await page.waitForLoadState("networkidle");
     const requests = (await Promise.all(pending)).filter((r): r is JsRequest => r !== null);
+    await inspect?.(page);
     return { status: response?.status() ?? 0, requests };
   } finally {
     await context.close();
   }
 }
 
-export async function measureSite(browser: Browser, siteOrigin: string, pages: KindPage[]): Promise<BudgetRow[]> {
+export async function measureSite(
+  browser: Browser,
+  siteOrigin: string,
+  pages: KindPage[],
+  inspect?: (page: Page) => Promise<void>,
+): Promise<BudgetRow[]> {
   const rows: BudgetRow[] = [];
   for (const page of pages) {
-    const { status, requests } = await measurePageJs(browser, `${siteOrigin}${page.path}`);
+    const { status, requests } = await measurePageJs(browser, `${siteOrigin}${page.path}`, inspect);
     rows.push({
       ...page,
       status,

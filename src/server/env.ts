@@ -29,6 +29,9 @@ const httpUrl = urlWhere((url) => url.protocol === "http:" || url.protocol === "
 
 const optionalHttpUrl = z.preprocess(emptyToUndefined, httpUrl.optional());
 
+/** BACKEND_TIMEOUT_MS when unset; tests calling the backend client directly use it too (env-in-tests.unit.ts). */
+export const BACKEND_TIMEOUT_DEFAULT_MS = 4000;
+
 /** A positive whole number given as a string, with a default when unset. */
 function positiveInt(defaultValue: number, max = Number.MAX_SAFE_INTEGER) {
   return z.preprocess(
@@ -97,7 +100,7 @@ const envSchema = z.object({
   /** Time-based revalidation interval in seconds (the specification's default: 1 hour). */
   BACKEND_REVALIDATE_TTL: positiveInt(3600, 7 * 24 * 3600),
   /** Per-call timeout toward the content backend. */
-  BACKEND_TIMEOUT_MS: positiveInt(4000, 60_000),
+  BACKEND_TIMEOUT_MS: positiveInt(BACKEND_TIMEOUT_DEFAULT_MS, 60_000),
   PORT: positiveInt(3000, 65535),
   /** Preview hosts are {code}.{ENVIRONMENT}.{PREVIEW_DOMAIN}; unset means no preview hosts. */
   PREVIEW_DOMAIN: z.preprocess(emptyToUndefined, hostname.optional()),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { probeBackend, watchBackendUntilUp, type ProbeOutcome } from "./probe";
+import { BACKEND_TIMEOUT_DEFAULT_MS } from "../env";
 
 /** A stand-in backend: answers each practice's config with the status `statuses` names (404 otherwise). */
 let server: Server;
@@ -21,7 +22,7 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const opts = (path = "/api/v1/websites") => ({ baseUrl: `${base}${path}`, timeoutMs: 2000 });
+const opts = (path = "/api/v1/websites") => ({ baseUrl: `${base}${path}`, timeoutMs: BACKEND_TIMEOUT_DEFAULT_MS });
 
 describe("probeBackend", () => {
   it("succeeds on the first practice whose configuration answers 200, past inactive ones", async () => {
@@ -57,7 +58,7 @@ describe("probeBackend", () => {
     await new Promise<void>((resolve) => spare.listen(0, "127.0.0.1", resolve));
     const port = (spare.address() as AddressInfo).port;
     await new Promise<void>((resolve) => spare.close(() => resolve()));
-    const closed = await probeBackend({ baseUrl: `http://127.0.0.1:${port}/api/v1/websites`, timeoutMs: 2000 }, ["dupont"]);
+    const closed = await probeBackend({ baseUrl: `http://127.0.0.1:${port}/api/v1/websites`, timeoutMs: BACKEND_TIMEOUT_DEFAULT_MS }, ["dupont"]);
     expect(closed).toEqual({ ok: false, reason: `backend http://127.0.0.1:${port}/api/v1/websites is unreachable (ECONNREFUSED)` });
   });
 });

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { postContact } from "./contact";
 import { getJson } from "./http";
 import { isBackendError } from "./errors";
+import { BACKEND_TIMEOUT_DEFAULT_MS } from "../env";
 
 let server: Server;
 let base: string;
@@ -45,14 +46,14 @@ const submission = {
 describe("backend redirects", () => {
   it.each([301, 303, 307, 308])("contact: a %i is a refusal, and the message goes nowhere else", async (status) => {
     seen.length = 0;
-    const outcome = await postContact({ baseUrl: `${base}/${status}`, timeoutMs: 2000 }, "dupont", submission);
+    const outcome = await postContact({ baseUrl: `${base}/${status}`, timeoutMs: BACKEND_TIMEOUT_DEFAULT_MS }, "dupont", submission);
     expect(outcome).toEqual({ kind: "refused", status });
     expect(seen).toEqual([`POST /${status}/sites/dupont/contact/`]);
   });
 
   it("reads: a 301 is a bad status, the Location is not read", async () => {
     seen.length = 0;
-    const error = await getJson({ baseUrl: `${base}/301`, timeoutMs: 2000 }, "/sites/dupont/config/", z.object({})).catch((e) => e);
+    const error = await getJson({ baseUrl: `${base}/301`, timeoutMs: BACKEND_TIMEOUT_DEFAULT_MS }, "/sites/dupont/config/", z.object({})).catch((e) => e);
     expect(isBackendError(error) && error.failure).toBe("bad_status");
     expect(seen).toEqual(["GET /301/sites/dupont/config/"]);
   });
