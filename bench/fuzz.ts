@@ -299,16 +299,21 @@ async function main() {
   const seen = frontend.output().length;
   frontend.child.kill("SIGUSR2");
   let storeKeys = -1;
+  // Renders on the main thread (docs/decisions/0047-main-thread-renders-nothing.md): must stay 0 whatever was sent.
+  let mainThreadRenders = -1;
   for (let i = 0; i < 100 && storeKeys < 0; i++) {
-    const m = /\[stats\] .*storeKeys=(\d+)/.exec(frontend.output().slice(seen));
-    if (m) storeKeys = Number(m[1]);
-    else await new Promise((r) => setTimeout(r, 50));
+    const line = /\[stats\] [^\n]*/.exec(frontend.output().slice(seen))?.[0] ?? "";
+    const keys = /storeKeys=(\d+)/.exec(line);
+    if (keys) {
+      storeKeys = Number(keys[1]);
+      mainThreadRenders = Number(/mainThreadRenders=(\d+)/.exec(line)?.[1] ?? -1);
+    } else await new Promise((r) => setTimeout(r, 50));
   }
   await frontend.stop();
   await backend.stop();
 
   const figures = {
-    seed: SEED, requests: sent, restarts, leaks, resets, hangs, storeKeys, storeKeyBound: bound, serverErrors,
+    seed: SEED, requests: sent, restarts, leaks, resets, hangs, storeKeys, storeKeyBound: bound, serverErrors, mainThreadRenders,
     seconds: (Date.now() - started) / 1000, samples: { leaks: leakSamples, failures: failureSamples, serverErrors: errorSamples },
   };
   if (JSON_OUT) console.log(JSON.stringify(figures));
@@ -322,10 +327,12 @@ async function main() {
     console.log(`  hangs            ${hangs}`);
     if (failureSamples.length) console.log(`  no whole answer (first ${failureSamples.length}):${samples(failureSamples)}`);
     console.log(`  store keys       ${storeKeys} (bound ${bound})`);
+    console.log(`  main-thread renders ${mainThreadRenders}`);
     console.log(`  5xx (undocumented) ${serverErrors}${samples(errorSamples)}`);
     console.log(`  time             ${figures.seconds.toFixed(1)} s`);
   }
-  const ok = restarts === 0 && leaks === 0 && resets === 0 && hangs === 0 && storeKeys >= 0 && storeKeys <= bound && serverErrors === 0;
+  const ok =
+    restarts === 0 && leaks === 0 && resets === 0 && hangs === 0 && storeKeys >= 0 && storeKeys <= bound && serverErrors === 0 && mainThreadRenders === 0;
   process.exit(ok ? 0 : 1);
 }
 

@@ -28,6 +28,8 @@ describe("fuzz run (seed 20261123, 2000 requests)", () => {
     expect(figures.resets, samples("failures")).toBe(0);
     expect(figures.hangs, samples("failures")).toBe(0);
     expect(figures.serverErrors, samples("serverErrors")).toBe(0);
+    // The main thread renders nothing, whatever was sent (docs/decisions/0047-main-thread-renders-nothing.md).
+    expect(figures.mainThreadRenders).toBe(0);
     expect(figures.storeKeys).toBeGreaterThan(0);
     expect(figures.storeKeys).toBeLessThanOrEqual(figures.storeKeyBound);
     expect(run.status, run.stderr).toBe(0);
