@@ -6,12 +6,13 @@
 # certificate authorities, for a registry reached through a CA of its own. It never enters a layer, and the
 # runtime stage has no npm step at all.
 
-FROM node:20-bookworm-slim AS deps
+# Node 24, the LTS line the tests run on (ops/node.sh; ops/images.sh makes this base where it cannot be pulled).
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # npm install, not npm ci: see the Makefile's install target. --ignore-scripts: no package's install script
-# runs (the image's npm 10 ignores package.json's allowScripts, and the test-only HTTP Observatory's libpq
-# would be compiled with node-gyp, which the image lacks); what the build needs ships prebuilt (esbuild's and
+# runs (the test-only HTTP Observatory's libpq would be compiled with node-gyp, which the image lacks, and an
+# npm that ignores package.json's allowScripts would try); what the build needs ships prebuilt (esbuild's and
 # sharp's platform packages).
 RUN --mount=type=secret,id=npm_ca \
     if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca npm_config_cafile=/run/secrets/npm_ca; fi; \
@@ -37,7 +38,7 @@ ENV ENVIRONMENT=$ENVIRONMENT BUILD_API_URL=$BUILD_API_URL BUILD_CMS_ORIGIN=$BUIL
     PUBLIC_ERROR_TRACKING_DSN=$PUBLIC_ERROR_TRACKING_DSN
 RUN npm run build
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -5,12 +5,30 @@ SHELL := /bin/bash
 help: ## List the targets
 	@grep -E '^[a-z.-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
+# Node 24 (the LTS line; ops/node.sh holds the version) for every recipe: tests, CI (.ci/run runs make),
+# demo, dev. Where the machine's node is another major (Debian's 20 here), the official binary and npm are
+# installed from the npm registry into .cache/node (gitignored) and that folder goes first on PATH, so npm,
+# npx and every script they start run on it. The check runs before PATH changes: the machine's node.
+NODE_MAJOR := $(firstword $(subst ., ,$(shell ops/node.sh version)))
+NODE_DIR := $(CURDIR)/.cache/node
+ifneq ($(shell node -p 'process.versions.node.split(".")[0]' 2>/dev/null),$(NODE_MAJOR))
+export PATH := $(NODE_DIR)/bin:$(PATH)
+NODE_INSTALL := $(NODE_DIR)/bin/node
+endif
+
+$(NODE_DIR)/bin/node: ops/node.sh
+	ops/node.sh install $(NODE_DIR)
+
+node: $(NODE_INSTALL) ## Node 24 and npm: the machine's if it is 24, else installed in .cache/node (ops/node.sh)
+	@echo "node $$(node --version) ($$(command -v node)), npm $$(npm --version)"
+
 # `npm install`, not `npm ci`: the registry reachable here lacks rollup's non-Linux optional packages, so
 # npm cannot record them and `npm ci` refuses every lock file written here. `npm install` installs the
 # locked versions all the same.
 # --prefer-offline: what the machine's npm cache holds is not asked for again (a fresh clone on a machine that
 # installed once takes seconds instead of more than a minute).
-node_modules/.package-lock.json: package-lock.json package.json
+# A new Node installs again (the prerequisite $(NODE_INSTALL)): a package may pick its build by Node's version.
+node_modules/.package-lock.json: package-lock.json package.json $(NODE_INSTALL)
 	npm install --prefer-offline --no-audit --no-fund
 	@touch $@
 
@@ -37,6 +55,7 @@ dev: install ## Vite dev server on port 3000 against the demo backend
 # `npm run build` (qwik build) runs `npm run lint` (ESLint, TypeScript, import cycles, folder order, docs' paths) beside the client and
 # server builds, and fails when it fails: no separate lint step.
 test: install chromium ## Lint (types, import cycles) and build, then run every test (unit, integration, browser)
+	@echo "make test: node $$(node --version) ($$(command -v node)), npm $$(npm --version)"
 	npm run build
 	# Unit files, then integration files, two at a time. Each test server runs in a session of its own (Linux
 	# autogroup, as a container in its cgroup), so its idle-priority render workers yield to its own main
@@ -57,10 +76,10 @@ soak: build ## Two instances on one Redis under edits and backend faults for 3 m
 test-containers: install ## Container drills: real dev and prod deploys, SIGKILL, Redis stop, SIGTERM drain, warm start, cache fill
 	bash tests/containers/drills.sh
 
-images: ## Base images (node, nginx, redis): pulled, else made here with mmdebstrap (cached in .cache/images)
+images: $(NODE_INSTALL) ## Base images (node, nginx, redis): pulled, else made here with mmdebstrap (cached in .cache/images)
 	ops/images.sh
 
-.PHONY: help install chromium build demo demo-cluster demo-twice dev test lint bench soak test-containers images
+.PHONY: help node install chromium build demo demo-cluster demo-twice dev test lint bench soak test-containers images
 
 ENV ?=
 REF ?=
@@ -76,11 +95,11 @@ export ENV REF ARGS
 CHECK_ENV = [[ "$$ENV" =~ ^(dev|staging|prod)$$ ]] || { echo "make: ENV must be dev, staging or prod" >&2; exit 2; }
 CHECK_REF = [[ "$$REF" =~ ^[A-Za-z0-9._/-]*$$ ]] || { echo "make: REF may hold letters, digits and . _ / - only" >&2; exit 2; }
 
-deploy: ## Deploy: ENV=dev (develop), ENV=staging, ENV=prod REF=v<major>.<minor>
+deploy: $(NODE_INSTALL) ## Deploy: ENV=dev (develop), ENV=staging, ENV=prod REF=v<major>.<minor>
 	@$(CHECK_ENV); $(CHECK_REF)
 	ops/deploy.sh "$$ENV" $${REF:+"$$REF"}
 
-quickdeploy: ## Deploy the working tree without fetching from git: ENV=<env> (prod: REF=v<major>.<minor> too)
+quickdeploy: $(NODE_INSTALL) ## Deploy the working tree without fetching from git: ENV=<env> (prod: REF=v<major>.<minor> too)
 	@$(CHECK_ENV); $(CHECK_REF)
 	ops/deploy.sh "$$ENV" $${REF:+"$$REF"} --quick
 

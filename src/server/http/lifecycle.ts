@@ -1,9 +1,13 @@
 /**
  * Readiness and graceful shutdown, for nginx and compose in front of several instances:
  *
- * - GET /readyz answers 200 once the instance is ready (its cache seeded, the backend answering our
+ * - GET /readyz answers 200 once the instance is ready (the backend has answered the probe for our
  *   practices, and with CACHE_URL joined to the others or given up waiting), 503 before that, saying what
- *   it waits for ("starting: backend ... answers 404 ..."), and while draining.
+ *   it waits for ("starting: backend not answering for the practice list: ..."), and while draining.
+ *   Ready is never the default: every condition is named when the Lifecycle is made, waiting, and only
+ *   its own result clears it. (It used to be "ready unless a condition had failed": /readyz said 200 for
+ *   the 167 ms before the backend probe's first answer, and a deploy switched to an instance whose
+ *   backend URL was wrong.) /readyz answers any Host: its reasons name no internal URL or practice.
  * - SIGTERM: /readyz turns 503, the instance leaves the cluster (webhooks stop waiting for it), the
  *   listener closes (nginx moves to the next upstream on the refused connection), in-flight requests
  *   finish, then the process exits; a hard deadline ends it if a request never finishes.
@@ -15,13 +19,13 @@ import type { Request, Response } from "express";
 const SHUTDOWN_DEADLINE_MS = 8000;
 
 export class Lifecycle {
-  private ready = false;
   private draining = false;
   /** What readiness still waits for, by name, with the reason an operator reads in /readyz. */
-  private readonly waiting = new Map<string, string>();
+  private readonly waiting: Map<string, string>;
 
-  markReady(): void {
-    this.ready = true;
+  /** `waits`: each condition readiness needs, by name, with what /readyz says until `waitFor(name, null)`. */
+  constructor(waits: Record<string, string>) {
+    this.waiting = new Map(Object.entries(waits));
   }
 
   /** Keeps the instance from being ready while `reason` holds (null: no longer). */
@@ -31,7 +35,7 @@ export class Lifecycle {
   }
 
   get state(): "starting" | "ready" | "draining" {
-    return this.draining ? "draining" : this.ready && this.waiting.size === 0 ? "ready" : "starting";
+    return this.draining ? "draining" : this.waiting.size === 0 ? "ready" : "starting";
   }
 
   /** GET /readyz: the state, and while starting what it waits for. */

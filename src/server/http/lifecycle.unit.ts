@@ -20,10 +20,21 @@ async function readyz(lifecycle: Lifecycle): Promise<[number, string]> {
 }
 
 describe("Lifecycle", () => {
-  it("answers 503 while starting, 200 once ready, 503 once draining", async () => {
-    const lifecycle = new Lifecycle();
-    expect(await readyz(lifecycle)).toEqual([503, "starting"]);
-    lifecycle.markReady();
+  it("answers 503 from the start until every condition named at construction has answered, then 200", async () => {
+    const lifecycle = new Lifecycle({ backend: "backend not probed yet", cluster: "joining" });
+    // Nothing has failed yet, and it is still not ready: ready is never the default.
+    expect(await readyz(lifecycle)).toEqual([503, "starting: backend not probed yet; joining"]);
+    lifecycle.waitFor("cluster", null);
+    expect(await readyz(lifecycle)).toEqual([503, "starting: backend not probed yet"]);
+    // A failing condition says why, and keeps it at 503 while it fails.
+    lifecycle.waitFor("backend", "backend not answering: HTTP 502");
+    expect(await readyz(lifecycle)).toEqual([503, "starting: backend not answering: HTTP 502"]);
+    lifecycle.waitFor("backend", null);
+    expect(await readyz(lifecycle)).toEqual([200, "ready"]);
+  });
+
+  it("answers 503 once draining", async () => {
+    const lifecycle = new Lifecycle({});
     expect(await readyz(lifecycle)).toEqual([200, "ready"]);
     const server = createServer().listen(0, "127.0.0.1");
     await new Promise((r) => server.once("listening", r));
@@ -36,7 +47,7 @@ describe("Lifecycle", () => {
   });
 
   it("lets a request in flight finish before exiting", async () => {
-    const lifecycle = new Lifecycle();
+    const lifecycle = new Lifecycle({});
     const server = createServer((_req, res) => setTimeout(() => res.end("late but whole"), 300));
     server.listen(0, "127.0.0.1");
     await new Promise((r) => server.once("listening", r));
