@@ -109,14 +109,20 @@ export function medianRatio(of: LoadResult[], to: LoadResult[]): number {
   return ratios[Math.floor(ratios.length / 2)];
 }
 
+/** Asks for `page` until it is cached: the HIT's answer (brotli), or an error naming what came instead. */
+export async function warmHit(frontend: Proc, page: { path: string; host: string }) {
+  await get(frontend.url, page.host, page.path);
+  const hit = await get(frontend.url, page.host, page.path, { headers: { "accept-encoding": "gzip, deflate, br" } });
+  if (hit.xcache !== "HIT") throw new Error(`expected a HIT on :${frontend.port}, got ${hit.xcache}`);
+  return hit;
+}
+
 /**
  * A bare node:http server answering `page`'s cached brotli bytes, with the headers `frontend` sends (bar
  * Date and the connection's): what the product's HIT is compared with. Checks that the page is a HIT first.
  */
 export async function startBareTwin(frontend: Proc, page: { path: string; host: string }, workDir: string): Promise<{ bare: Proc; raw: Buffer }> {
-  await get(frontend.url, page.host, page.path);
-  const hit = await get(frontend.url, page.host, page.path, { headers: { "accept-encoding": "gzip, deflate, br" } });
-  if (hit.xcache !== "HIT") throw new Error(`expected a HIT, got ${hit.xcache}`);
+  const hit = await warmHit(frontend, page);
   const headers: string[] = [];
   for (const [name, value] of Object.entries(hit.headers)) {
     if (["date", "connection", "keep-alive"].includes(name) || value === undefined) continue;

@@ -101,16 +101,16 @@ export function machineLine(): string {
   return `${cpus().length} cores (${model}), load average ${two(l1)} / ${two(l5)} / ${two(l15)} (1, 5, 15 min), Node ${process.version}`;
 }
 
-/** Beside a figure measured over several rounds: the other processes' CPU in each round, and the load. */
+/** Beside a figure measured over several rounds: the other processes' CPU over the rounds, and the load. */
 export function elsewhereText(rounds: Elsewhere[]): string {
   if (rounds.length === 0) return "";
-  const others = rounds.map((r) => two(r.otherCores)).join(", ");
+  const others = rounds.map((r) => r.otherCores).sort((a, b) => a - b);
   const steal = Math.max(...rounds.map((r) => r.stealCores));
   const loads = rounds.map((r) => r.load1);
   return (
-    `machine: ${cpus().length} cores, load ${two(Math.min(...loads))}-${two(Math.max(...loads))}, ` +
-    `other processes used ${others} cores during the rounds` +
-    (steal >= 0.01 ? ` (steal up to ${two(steal)})` : "")
+    `machine: ${cpus().length} cores, load ${two(Math.min(...loads))}-${two(Math.max(...loads))}, other processes used ` +
+    `${two(others[0])}-${two(others.at(-1)!)} cores (median ${two(others[Math.floor(others.length / 2)])}) during the ${rounds.length} measured runs` +
+    (steal >= 0.01 ? `, steal up to ${two(steal)}` : "")
   );
 }
 

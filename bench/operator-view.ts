@@ -16,7 +16,7 @@ import { EventEmitter } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { mkdirSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import { fmt, host, judgeThroughput, median, medianOf, medianRatio, note, startBareTwin, throughput, type Measured } from "./figures";
+import { fmt, host, judgeThroughput, median, medianOf, medianRatio, note, startBareTwin, throughput, warmHit, type Measured } from "./figures";
 import { countLines, startFrontendProcess, type Proc } from "./processes";
 import { TARGETS } from "./targets";
 import { observeRequests } from "../src/server/monitoring/access";
@@ -76,7 +76,7 @@ export async function operatorViewCost(backend: Proc): Promise<void> {
     servers.push(deployed);
     const { bare } = await startBareTwin(deployed, page, work);
     servers.push(bare);
-    for (const server of [off, noAccess]) await startBareTwin(server, page, work).then(({ bare: twin }) => twin.stop());
+    for (const server of [off, noAccess]) await warmHit(server, page);
     const modes = [
       { label: "bare node:http, the same bytes", proc: bare, rounds: [] as Measured[] },
       { label: "off (METRICS_PORT=0, LOG_FORMAT=off)", proc: off, rounds: [] as Measured[] },

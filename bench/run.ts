@@ -54,7 +54,7 @@ import {
   startFrontendProcess,
   type Proc,
 } from "./processes";
-import { machineLine } from "./machine";
+import { benchPids, machineLine } from "./machine";
 import { TARGETS, targetsTable } from "./targets";
 import { lcpGate } from "./lcp";
 import { agent, get } from "../tests/support/cache";
@@ -116,10 +116,15 @@ async function hitThroughput(frontend: Proc) {
     label: "(b)/(a) in server CPU per request (a's cost / b's cost; a diagnosis)",
     value: `${fmt((a.cpuUs / b.cpuUs) * 100, 1)}%`,
   });
+  // What the deployed server wrote meanwhile, read from its log file (lines still in its buffer come within a second).
+  await new Promise((r) => setTimeout(r, 1500));
   const lines = (await countLines(frontend.logFile, '"msg":"access"')) - linesBefore;
+  const answered = bs.reduce((sum, r) => sum + r.requests + r.warmupRequests, 0);
   note({
     label: "(b) the server's log file",
-    value: `${fmt(lines)} access lines written during (a)/(b) (${relative(process.cwd(), frontend.logFile)}, ${fmt(statSync(frontend.logFile).size / 1024 / 1024, 1)} MiB)`,
+    value:
+      `${fmt(lines)} access lines for the ${fmt(answered)} requests it answered during (b) ` +
+      `(${relative(process.cwd(), frontend.logFile)}, ${fmt(statSync(frontend.logFile).size / 1024 / 1024, 1)} MiB)`,
   });
 }
 
@@ -336,6 +341,20 @@ async function main() {
     console.log(`\n${missed} of ${judged.length} targets NOT met (exit 1).`);
     process.exitCode = 1;
   } else console.log(`\n${judged.length} of ${judged.length} targets met.`);
+}
+
+// Interrupted (Ctrl-C, a timeout): the servers and load generators it started stop with it.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    for (const pid of benchPids) {
+      try {
+        process.kill(pid, "SIGTERM");
+      } catch {
+        /* gone already */
+      }
+    }
+    process.exit(130);
+  });
 }
 
 main().catch((error) => {
