@@ -21,12 +21,18 @@ export interface Figure {
   value: string;
   target?: string;
   met?: boolean;
+  /** Why a figure with a target was not judged (it then counts as not met). */
+  notJudged?: string;
+  /** The machine's state while it was measured (printed in the section, not repeated in the summary). */
+  machine?: string;
 }
 export const figures: Figure[] = [];
 export const note = (f: Figure) => {
   figures.push(f);
-  const verdict = f.met === undefined ? "" : f.met ? "  [target met]" : "  [target NOT met]";
-  console.log(`  ${f.label}: ${f.value}${f.target ? `  (target ${f.target})` : ""}${verdict}`);
+  const verdict = f.met === undefined ? "" : f.notJudged ? "  [NOT JUDGED]" : f.met ? "  [target met]" : "  [target NOT met]";
+  const why = f.notJudged ? `; not judged: ${f.notJudged}` : "";
+  const machine = f.machine ? `; ${f.machine}` : "";
+  console.log(`  ${f.label}: ${f.value}${why}${machine}${f.target ? `  (target ${f.target})` : ""}${verdict}`);
 };
 
 /** A figure judged against one of bench/targets.ts's targets: `value` in the target's unit, `text` as printed. */
@@ -40,10 +46,14 @@ export const judge = (label: string, target: Target, value: number, text: string
  */
 export function judgeThroughput(label: string, target: Target, value: number, text: string, rounds: Elsewhere[]) {
   const machine = elsewhereText(rounds);
-  if (!wasBusy(rounds)) return note({ label, value: `${text}; ${machine}`, target: target.text, met: met(target, value) });
+  if (!wasBusy(rounds)) return note({ label, value: text, machine, target: target.text, met: met(target, value) });
   note({
     label,
-    value: `${text}; NOT JUDGED, a busy machine: other work used ${medianElsewhere(rounds).toFixed(2)} cores in the median round (${machine})`,
+    value: text,
+    machine,
+    notJudged:
+      `a busy machine, other work used ${medianElsewhere(rounds).toFixed(2)} cores in the median round ` +
+      `(on its face: ${met(target, value) ? "met" : "NOT met"})`,
     target: target.text,
     met: false,
   });

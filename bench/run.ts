@@ -334,11 +334,15 @@ async function main() {
   }
   console.log(`\nSummary (${startedAt.toISOString()} to ${new Date().toISOString()}; at the end: ${machineLine()})`);
   const judged = figures.filter((f) => f.met !== undefined);
-  for (const f of judged) console.log(`  ${f.met ? "met    " : "NOT met"}  ${f.label}: ${f.value} (target ${f.target})`);
-  const missed = judged.filter((f) => !f.met).length;
+  for (const f of judged) {
+    const verdict = f.notJudged ? "NOT JUDGED" : f.met ? "met       " : "NOT met   ";
+    console.log(`  ${verdict}  ${f.label}: ${f.value} (target ${f.target})${f.notJudged ? ` (${f.notJudged})` : ""}`);
+  }
+  const missed = judged.filter((f) => !f.met && !f.notJudged).length;
+  const notJudged = judged.filter((f) => f.notJudged).length;
   console.log(`  servers' logs: ${relative(process.cwd(), LOGS)}/`);
-  if (missed > 0) {
-    console.log(`\n${missed} of ${judged.length} targets NOT met (exit 1).`);
+  if (missed + notJudged > 0) {
+    console.log(`\n${judged.length - missed - notJudged} of ${judged.length} targets met, ${missed} NOT met, ${notJudged} not judged (exit 1).`);
     process.exitCode = 1;
   } else console.log(`\n${judged.length} of ${judged.length} targets met.`);
 }
