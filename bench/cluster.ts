@@ -25,6 +25,7 @@ import {
   type Measured,
 } from "./figures";
 import { startFrontendProcess, type Proc } from "./processes";
+import { elsewhereText } from "./machine";
 import { TARGETS } from "./targets";
 import { get } from "../tests/support/cache";
 import { startRedis, type TestRedis } from "../tests/support/redis";
@@ -143,7 +144,8 @@ async function behindNginx(a: Proc, b: Proc): Promise<void> {
   note({ label: "(h) nginx -> two instances", value: line(y, twos, false) });
   note({
     label: "(h) two / one, req/s",
-    value: `${fmt((y.rps / x.rps) * 100, 1)}% (nginx, the load generator and both instances share this machine's cores)`,
+    value: `${fmt((y.rps / x.rps) * 100, 1)}% (nginx, the load generator and both instances share this machine's cores; nginx without its access log, its CPU counted with the other processes)`,
+    machine: elsewhereText([...ones, ...twos].map((m) => m.elsewhere)),
   });
 }
 

@@ -31,6 +31,7 @@ import {
   host,
   judge,
   judgeThroughput,
+  measuredElsewhere,
   median,
   medianOf,
   medianRatio,
@@ -54,7 +55,7 @@ import {
   startFrontendProcess,
   type Proc,
 } from "./processes";
-import { benchPids, machineLine } from "./machine";
+import { benchPids, elsewhereText, machineLine } from "./machine";
 import { TARGETS, targetsTable } from "./targets";
 import { lcpGate } from "./lcp";
 import { agent, get } from "../tests/support/cache";
@@ -134,19 +135,22 @@ async function missRenders(backend: Proc, frontend: Proc) {
   const codes = await synthetic(backend, 40, 25);
   const paths = await pathsOf(backend, codes[0]);
   const targets = codes.flatMap((code) => paths.map((path) => ({ path, host: host(code) })));
-  const c = await runLoadInChild({
-    port: frontend.port,
-    targets,
-    connections: 8,
-    durationMs: 120_000,
-    maxRequests: targets.length,
-    headers: { "accept-encoding": "gzip, deflate, br" },
-  });
+  const { result: c, elsewhere } = await measuredElsewhere(() =>
+    runLoadInChild({
+      port: frontend.port,
+      targets,
+      connections: 8,
+      durationMs: 120_000,
+      maxRequests: targets.length,
+      headers: { "accept-encoding": "gzip, deflate, br" },
+    }),
+  );
   if ((c.xcache.MISS ?? 0) !== targets.length)
     throw new Error(`(c) expected ${targets.length} misses: ${JSON.stringify(c)}`);
   note({
     label: "(c) MISS renders",
     value: `${fmt(c.rps)} renders/s (${c.requests} pages, p50 ${c.latencyMs.p50} ms, p99 ${c.latencyMs.p99} ms; render, backend reads, brotli + gzip)`,
+    machine: elsewhereText([elsewhere]),
   });
 }
 
