@@ -15,7 +15,7 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["src/**/*.unit.ts", "ops/**/*.unit.ts", "scripts/**/*.unit.ts"], environment: "node" },
+        test: { name: "unit", include: ["src/**/*.unit.ts", "ops/**/*.unit.ts", "scripts/**/*.unit.ts", "bench/**/*.unit.ts"], environment: "node" },
       },
       {
         resolve: { alias },

@@ -7,6 +7,7 @@
 import { connect, type Socket } from "node:net";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { benchPids } from "./machine";
 
 export interface LoadOptions {
   port: number;
@@ -180,12 +181,15 @@ export function runLoadInChild(opts: LoadOptions): Promise<LoadResult> {
     const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
       stdio: ["pipe", "pipe", "inherit"],
     });
+    // Its CPU is the bench's own, not other work on the machine (bench/machine.ts).
+    if (child.pid) benchPids.add(child.pid);
     // Options on stdin: thousands of targets do not fit in argv.
     child.stdin.end(JSON.stringify(opts));
     let out = "";
     child.stdout.on("data", (c) => (out += c));
     child.on("error", reject);
     child.on("exit", (code) => {
+      benchPids.delete(child.pid!);
       if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
       resolve(JSON.parse(out) as LoadResult);
     });

@@ -19,7 +19,19 @@ export interface LighthouseResult {
   lcpMs?: number | null;
 }
 
-export async function runLighthouse(urls: string[], opts: { hostRules?: string; log?: (line: string) => void } = {}): Promise<LighthouseResult[]> {
+export async function runLighthouse(
+  urls: string[],
+  /**
+   * `report`: each run's whole Lighthouse JSON, for a caller that keeps it (bench/lcp.ts saves every one);
+   * `categories`: fewer than the four (a run of performance alone takes about half the time).
+   */
+  opts: {
+    hostRules?: string;
+    log?: (line: string) => void;
+    report?: (index: number, url: string, json: string) => void;
+    categories?: readonly Category[];
+  } = {},
+): Promise<LighthouseResult[]> {
   // Loaded here, not at the top: Lighthouse takes about 3 s to load, and every other migration step (each a
   // process of its own, the CLI imports this file through the gate) would pay for it.
   const { default: lighthouse } = await import("lighthouse");
@@ -37,16 +49,17 @@ export async function runLighthouse(urls: string[], opts: { hostRules?: string; 
   });
   const results: LighthouseResult[] = [];
   try {
-    for (const url of urls) {
+    for (const [index, url] of urls.entries()) {
       opts.log?.(`lighthouse: ${url}`);
       const run = await lighthouse(url, {
         port: chrome.port,
         output: "json",
         logLevel: "error",
-        onlyCategories: [...CATEGORIES],
+        onlyCategories: [...(opts.categories ?? CATEGORIES)],
         formFactor: "mobile",
       });
       if (!run) throw new Error(`no Lighthouse result for ${url}`);
+      opts.report?.(index, url, String(run.report));
       const { categories, audits } = run.lhr;
       const scores = Object.fromEntries(
         CATEGORIES.map((c) => [c, categories[c]?.score == null ? null : Math.round(categories[c].score! * 100)]),
