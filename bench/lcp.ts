@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- lcp`: the LCP of docs/decisions/lcp-image.md as a bench. Lighthouse's mobile profile (its
+ * `npm run bench -- lcp`: the LCP of docs/decisions/0046-lcp-image.md as a bench. Lighthouse's mobile profile (its
  * defaults: a mid-range phone, simulated slow 4G, 4x CPU slowdown; ops/lighthouse.ts runs it in Debian's
  * Chromium) on the built server as deployed, under the practices' own domains (ENVIRONMENT=prod, Chromium's
  * host resolver rules pointing them at the server, as `npm run migrate -- gate <code> <url> --connect` does):
@@ -81,7 +81,7 @@ export async function lcpGate(backend: Proc): Promise<void> {
   try {
     const pages = await pagesToScore(backend);
     // Every page and its preloaded hero asked for once, as a server that has been up has them (the pre-pass or
-    // the first visitor; the media proxy keeps a small hero in memory, docs/decisions/lcp-image.md). The first
+    // the first visitor; the media proxy keeps a small hero in memory, docs/decisions/0046-lcp-image.md). The first
     // round's home pages still measured 1.4-1.9 s against 0.8-1.0 s in the two others (2026-11-26, with and
     // without this warm-up; the other page kinds' first runs were not slower): why is not known yet, and the
     // median of three is what is judged.

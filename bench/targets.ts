@@ -80,7 +80,7 @@ export const TARGETS = {
     "at most",
     1000,
     "<= 1.0 s",
-    "issue 20 (home pages); docs/decisions/lcp-image.md (home 848-988 ms, service pages 769-781 ms)",
+    "issue 20 (home pages); docs/decisions/0046-lcp-image.md (home 848-988 ms, service pages 769-781 ms)",
   ),
 } satisfies Record<string, Target>;
 

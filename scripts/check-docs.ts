@@ -96,6 +96,8 @@ export function cleanToken(raw: string): string | null {
   if (/\.\.\.|…/.test(raw.replace(/\[\.\.\.\w+\]/g, ""))) return null;
   // Emphasis markers (`**x**`) go; any other `*` is a glob (`*.unit.ts`), a template.
   let token = raw.replace(/^\*\*|\*\*(?=[)"',;:.!]*$)/g, "").replace(/^[("'[_,;]+/, "").replace(/[)"',;:.!_\]]+$/, "");
+  // A possessive (`bench/targets.ts's table`) names the path before it.
+  token = token.replace(/'s$/, "").replace(/[)"',;:.!_\]]+$/, "");
   token = token.replace(/:\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*$/, "");
   if (!token || /[<>{}*$=?|\\`…]|NNNN/.test(token) || /^[a-z][a-z0-9+.-]*:/i.test(token)) return null;
   if (token.startsWith("/") || token.startsWith("-") || token.startsWith("~")) return null;

@@ -51,6 +51,7 @@ describe("commentMentions", () => {
 describe("cleanToken", () => {
   it("drops the punctuation around a path, emphasis and a line suffix", () => {
     expect(cleanToken("(src/server/http/app.ts:180),")).toBe("src/server/http/app.ts");
+    expect(cleanToken("bench/targets.ts's,")).toBe("bench/targets.ts");
     expect(cleanToken("bench/operator-view.ts:36-61,112")).toBe("bench/operator-view.ts");
     expect(cleanToken("**docs/benchmarks.md**.")).toBe("docs/benchmarks.md");
     expect(cleanToken("src/routes/_sites/[code]/[...path]/")).toBe("src/routes/_sites/[code]/[...path]/");
