@@ -19,6 +19,8 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   /** Any method: a flood of OPTIONS is one of the noisy-neighbour shapes (bench/noisy-neighbour.ts). */
   method?: string;
+  /** A body sent with every request (its Content-Length added): the invalid contact posts of (k). */
+  body?: string;
 }
 
 export interface LoadResult {
@@ -37,11 +39,12 @@ const CRLFCRLF = Buffer.from("\r\n\r\n");
 
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const method = opts.method ?? "GET";
-  const extra = Object.entries(opts.headers ?? {})
+  const body = opts.body === undefined ? null : Buffer.from(opts.body, "utf8");
+  const extra = Object.entries({ ...opts.headers, ...(body ? { "content-length": String(body.length) } : {}) })
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join("");
   const requests = opts.targets.map((t) =>
-    Buffer.from(`${method} ${t.path} HTTP/1.1\r\nHost: ${t.host}\r\n${extra}\r\n`, "latin1"),
+    Buffer.concat([Buffer.from(`${method} ${t.path} HTTP/1.1\r\nHost: ${t.host}\r\n${extra}\r\n`, "latin1"), body ?? Buffer.alloc(0)]),
   );
   const maxRequests = opts.maxRequests ?? Number.MAX_SAFE_INTEGER;
   const statuses: Record<string, number> = {};

@@ -10,6 +10,9 @@
  *     page title in whitespace spellings (`?title=%20%20Contact`…), Qwik call parameters (`/?qdata=N`),
  *     `OPTIONS /`, and raw backslash paths (`/zz9\..\contact\`); each once rendered on the main thread
  *     or stored under a key of its own before the fixes
+ *   - during issue 26's floods, the same way: the card through `q-data.json`, 404s under `/api/`, invalid
+ *     no-JS contact posts with the site's Origin, and invented preview hosts (20 codes, a new path each);
+ *     each rendered on the main thread, or got past fair admission, before the fixes
  *
  * Targets (bench/targets.ts, 2 cores): hit throughput during each storm >= 50% of alone, hit p99 <= 3x alone.
  * The storm's own progress is printed beside it, and the other processes' CPU on the machine during each
@@ -99,7 +102,7 @@ export async function noisyNeighbour(backend: Proc, pathsOf: (code: string) => P
 
     // The cheap-request floods (issue 17): each a shape that once cost a render per request.
     const title = await firstPageTitle(backend.url, "martin");
-    const floods = cheapFloods(title, host("martin"));
+    const floods = [...cheapFloods(title, host("martin")), ...issue26Floods(host("martin"), frontend.port)];
     const flood = async (shape: Flood, round: number) => {
       const storm = runLoadInChild({
         port: frontend.port,
@@ -107,7 +110,8 @@ export async function noisyNeighbour(backend: Proc, pathsOf: (code: string) => P
         method: shape.method,
         connections: STORM_CONNECTIONS,
         durationMs: WARMUP_MS + MEASURE_MS,
-        headers: { "accept-encoding": "gzip, deflate, br" },
+        headers: { "accept-encoding": "gzip, deflate, br", ...shape.headers },
+        body: shape.body,
       });
       const during = await hits();
       return { during, storm: await storm };
@@ -167,7 +171,34 @@ export async function noisyNeighbour(backend: Proc, pathsOf: (code: string) => P
 interface Flood {
   name: string;
   method?: string;
+  headers?: Record<string, string>;
+  body?: string;
   targets: (round: number) => { path: string; host: string }[];
+}
+
+/**
+ * Issue 26's floods: shapes that rendered on the main thread (the card through q-data.json, a 404 page
+ * under /api/, the form page of an invalid no-JS contact post) or each got an admission queue of their own
+ * (invented preview codes). Now each is a stored 404 page, a render in the pool behind admission (one queue
+ * for every unlisted code), or a refusal (docs/decisions/0047-main-thread-renders-nothing.md).
+ */
+function issue26Floods(stormHost: string, port: number): Flood[] {
+  const many = (n: number, target: (i: number) => { path: string; host: string }) => Array.from({ length: n }, (_, i) => target(i));
+  return [
+    { name: "an og q-data.json flood", targets: (round) => many(5000, (i) => ({ path: `/api/og/q-data.json?title=t${round}-${i}`, host: stormHost })) },
+    { name: "a flood of 404s under /api/", targets: (round) => many(5000, (i) => ({ path: `/api/nope-${round}-${i}/`, host: stormHost })) },
+    {
+      name: "an invalid no-JS contact flood",
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: `http://${stormHost}:${port}` },
+      body: "name=&email=pas-un-email&message=x&consent=on&elapsed_ms=5000",
+      targets: () => many(1, () => ({ path: "/api/contact", host: `${stormHost}:${port}` })),
+    },
+    {
+      name: "an invented-preview-host flood (20 codes)",
+      targets: (round) => many(5000, (i) => ({ path: `/p-${round}-${i}/`, host: `rtq${i % 20}.dev.localhost` })),
+    },
+  ];
 }
 
 /** Issue 17's cheap requests, each as a flood on one practice's host (many spellings: no per-URL cache helps). */
