@@ -33,6 +33,17 @@ function heldRenders() {
 
 const target = (code: string, path: string) => cacheTarget("GET", code, `${code}.example`, "https", path)!;
 
+/** Releases held renders one by one until every one of `renders` has settled; their answers. */
+async function releasedAll<T>(held: { releaseOne: () => void }, renders: Promise<T>[]): Promise<T[]> {
+  let settled = false;
+  const all = Promise.all(renders).then((answers) => ((settled = true), answers));
+  while (!settled) {
+    held.releaseOne();
+    await new Promise((r) => setImmediate(r));
+  }
+  return all;
+}
+
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((r) => setImmediate(r));
 }
@@ -55,12 +66,7 @@ describe("inProcessRenderer", () => {
     held.releaseOne();
     await until(() => held.started.length === renderer.capacity + 2);
     expect(held.started.slice(-2)).toContain("bravo /contact/");
-    let settled = false;
-    const all = Promise.all([...flood, quiet]).then((answers) => ((settled = true), answers));
-    while (!settled) {
-      held.releaseOne();
-      await new Promise((r) => setImmediate(r));
-    }
+    const all = releasedAll(held, [...flood, quiet]);
     const outcomes = (await all).slice(0, flood.length);
     // 4 running + 32 queued for one practice; the rest refused at once (the cache answers 503 or stale).
     expect(outcomes.filter((o) => o === "refused")).toHaveLength(40 - renderer.capacity - 32);
@@ -87,12 +93,7 @@ describe("admission by the practice list (issue 26: invented preview codes each 
     await until(() => held.started.length === renderer.capacity + 2);
     // The listed practice's turn came after at most one of the flood's renders, not after 32 of them.
     expect(held.started.slice(-2)).toContain("dupont /contact/");
-    let settled = false;
-    const all = Promise.all([...flood, listed]).then((answers) => ((settled = true), answers));
-    while (!settled) {
-      held.releaseOne();
-      await new Promise((r) => setImmediate(r));
-    }
+    const all = releasedAll(held, [...flood, listed]);
     const outcomes = (await all).slice(0, flood.length);
     expect(outcomes.filter((o) => o === "refused")).toHaveLength(80 - renderer.capacity - 32);
     expect(outcomes.filter((o) => o === "failed")).toHaveLength(0);
@@ -104,12 +105,7 @@ describe("admission by the practice list (issue 26: invented preview codes each 
     const flood = Array.from({ length: 40 }, (_, i) => renderer.renderOnce(target("alpha", `/p${i}/`), []).catch(() => null));
     await until(() => held.held() === renderer.capacity);
     expect(held.peak()).toBe(renderer.capacity);
-    let settled = false;
-    const all = Promise.all(flood).then((answers) => ((settled = true), answers));
-    while (!settled) {
-      held.releaseOne();
-      await new Promise((r) => setImmediate(r));
-    }
+    const all = releasedAll(held, flood);
     expect((await all).filter((a) => a === null)).toHaveLength(40 - renderer.capacity - 32);
     expect(held.peak()).toBe(renderer.capacity);
   });
