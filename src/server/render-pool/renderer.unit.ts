@@ -34,7 +34,7 @@ function heldRenders() {
 const target = (code: string, path: string) => cacheTarget("GET", code, `${code}.example`, "https", path)!;
 
 /** Releases held renders one by one until every one of `renders` has settled; their answers. */
-async function releasedAll<T>(held: { releaseOne: () => void }, renders: Promise<T>[]): Promise<T[]> {
+async function releasedAll<P extends Promise<unknown>>(held: { releaseOne: () => void }, renders: P[]): Promise<Awaited<P>[]> {
   let settled = false;
   const all = Promise.all(renders).then((answers) => ((settled = true), answers));
   while (!settled) {
