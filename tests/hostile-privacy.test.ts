@@ -115,7 +115,7 @@ describe("error tracking receives no personal data", () => {
     expect(frontend.output().match(/\[warn\] revalidate: auth rejected/g)?.length).toBeGreaterThanOrEqual(25);
   });
 
-  it("a flood of one error sends one error event per message, and logs every occurrence", async () => {
+  it("a flood of one error sends one error event per kind of message, and logs every occurrence", async () => {
     const events = (code: string) =>
       envelopes.filter((e) => e.includes('"type":"event"') && e.includes(`backend unreachable on /sites/${code}/contact/`)).length;
     const logged = () => frontend.output().match(/\[error\] backend unreachable on \/sites\/(dupont|martin)\/contact\//g)?.length ?? 0;
@@ -134,7 +134,8 @@ describe("error tracking receives no personal data", () => {
     }
     await expect.poll(logged, { timeout: 15_000 }).toBeGreaterThanOrEqual(before + 30);
     await untilQuiet(() => envelopes.length);
-    // One each within the minute (dupont's was sent by the first test of this file).
-    expect([events("dupont"), events("martin")]).toEqual([1, 1]);
+    // One within the minute for the kind, whatever path or practice the message names (the throttle keys on
+    // its shape: docs/decisions/0049-not-found-watch-bounds.md); dupont's was sent by the first test of this file.
+    expect(events("dupont") + events("martin")).toBe(1);
   });
 });

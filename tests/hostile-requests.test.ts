@@ -187,9 +187,10 @@ describe("hostile requests answer 4xx, never 5xx", () => {
     // Not hostile in what they answer: robots.txt ignores its query; the sitemap answers HEAD.
     ["robots with junk", "/robots.txt?x=%ff", {}, 200],
     ["sitemap HEAD", "/sitemap.xml", { method: "HEAD" }, 200],
-    // One spelling per path: /build/../../package.json is /package.json, itself spelled /package.json/ (each
-    // a 301, followed below to the practice's 404 page): no file of the repository is served.
-    ["build traversal", "/build/../../package.json", {}, 301],
+    // No file of the repository is served: under /build/, a path the build has no file for is a plain 404 (the
+    // static files refuse the traversal); /package.json is spelled /package.json/ (a 301, followed below to the
+    // practice's 404 page).
+    ["build traversal", "/build/../../package.json", {}, 404],
     ["package.json", "/package.json", {}, 301],
     // Forwarded host headers are ignored (the Host names the practice): Dupont's home page.
     ["forwarded host", "/", { headers: { "x-forwarded-host": "martin.dev.localhost", forwarded: "host=martin.dev.localhost" } }, 200],

@@ -38,7 +38,8 @@ describe("ops/smoke.ts", () => {
       const lines: string[] = [];
       const result = await runSmoke(orphan.url, ["dupont.dev.localhost", "martin.dev.localhost"], (l) => lines.push(l));
       expect(result.failed).toBeGreaterThan(5);
-      expect(lines.join("\n")).toContain(`cause: the instance is not ready: starting: backend ${gone.url}/api/v1/websites is unreachable (ECONNREFUSED)`);
+      // /readyz says why without naming the backend (docs/decisions/0050-readiness-probed.md); the log names it.
+      expect(lines.join("\n")).toContain("cause: the instance is not ready: starting: backend not answering for the practice list: unreachable (ECONNREFUSED)");
     } finally {
       await orphan.stop();
     }

@@ -15,7 +15,7 @@ import {
   type ContactErrors,
   type ContactValues,
 } from "~/lib/contact-fields";
-import { bodyKind, BodyTooLarge, isSameOrigin, readBodyWithLimit, type BodyKind } from "./request";
+import { bodyKind, BodyTooLarge, isFormWithoutOrigin, isSameOrigin, readBodyWithLimit, type BodyKind } from "./request";
 import { DEFAULT_CONTACT_PAGE, validateContact } from "./validate";
 
 export interface ContactResult {
@@ -62,7 +62,7 @@ export async function relayContact(input: RelayInput, deps: RelayDeps): Promise<
     ...extra,
   });
 
-  if (!isSameOrigin(request.headers, input.host)) return refuse(403, CONTACT_MESSAGES.crossOrigin);
+  if (!isSameOrigin(request.headers, input.host) || isFormWithoutOrigin(request.headers)) return refuse(403, CONTACT_MESSAGES.crossOrigin);
   if (!kind) return refuse(415, CONTACT_MESSAGES.unsupportedType);
 
   let text: string;

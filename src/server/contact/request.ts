@@ -25,6 +25,18 @@ export function isSameOrigin(headers: Headers, requestHost: string): boolean {
   return host !== null && host === own;
 }
 
+/**
+ * The content types a cross-site HTML form can send (no CORS preflight). Such a post must name its Origin:
+ * without one it is refused as cross-site, as Qwik City's CSRF check refused it before the relay was answered
+ * in front of Qwik City (docs/decisions/0047-main-thread-renders-nothing.md). JSON needs a preflight, which
+ * this server never grants, so a JSON post without Origin (an API client) is no forgery.
+ */
+export function isFormWithoutOrigin(headers: Headers): boolean {
+  const type = headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "text/plain";
+  const simple = type === "application/x-www-form-urlencoded" || type === "multipart/form-data" || type === "text/plain";
+  return simple && headers.get("origin") === null;
+}
+
 export type BodyKind = "json" | "form";
 
 /** The body kinds the relay reads: JSON (the enhanced form) and urlencoded (the same form without JS). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyKind, BodyTooLarge, isSameOrigin, readBodyWithLimit } from "./request";
+import { bodyKind, BodyTooLarge, isSameOrigin, readBodyWithLimit, isFormWithoutOrigin } from "./request";
 
 const headers = (h: Record<string, string>) => new Headers(h);
 
@@ -41,5 +41,17 @@ describe("readBodyWithLimit", () => {
   });
   it("refuses one byte more", async () => {
     await expect(readBodyWithLimit(new Request("http://x/", { method: "POST", body: "x".repeat(11) }), 10)).rejects.toBeInstanceOf(BodyTooLarge);
+  });
+});
+
+describe("isFormWithoutOrigin", () => {
+  it("refuses what a cross-site HTML form can send without naming its Origin; a JSON post needs none", () => {
+    const h = (headers: Record<string, string>) => new Headers(headers);
+    for (const type of ["application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain;charset=utf-8"]) {
+      expect(isFormWithoutOrigin(h({ "content-type": type })), type).toBe(true);
+      expect(isFormWithoutOrigin(h({ "content-type": type, origin: "http://dupont.example" })), type).toBe(false);
+    }
+    expect(isFormWithoutOrigin(h({}))).toBe(true); // no type: text/plain to a form
+    expect(isFormWithoutOrigin(h({ "content-type": "application/json" }))).toBe(false);
   });
 });
