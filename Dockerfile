@@ -36,7 +36,10 @@ ARG PUBLIC_ERROR_TRACKING_DSN=""
 ENV ENVIRONMENT=$ENVIRONMENT BUILD_API_URL=$BUILD_API_URL BUILD_CMS_ORIGIN=$BUILD_CMS_ORIGIN \
     PUBLIC_ANALYTICS_URL=$PUBLIC_ANALYTICS_URL PUBLIC_ANALYTICS_WEBSITE_ID=$PUBLIC_ANALYTICS_WEBSITE_ID \
     PUBLIC_ERROR_TRACKING_DSN=$PUBLIC_ERROR_TRACKING_DSN
-RUN npm run build
+# The build's steps (qwik build: the client, then the server; the pre-pass), with the code's lint (ESLint,
+# types, import cycles). Not `npm run build`: its lint also checks the tree against README.md and docs/
+# (folder order, every path the docs name), which this context leaves out (.dockerignore); CI runs it.
+RUN npm run lint.code && npm run build.client && npm run build.server && npm run build.prepass
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000
