@@ -140,8 +140,8 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   const rootFiles = express.static(distDir, { index: false, redirect: false, maxAge: "1h" });
   app.use((req: Request, res: Response, next: NextFunction) => (routeOf(req.method, req.path) === "file" ? rootFiles(req, res, next) : next()));
 
-  // The page cache: after tenancy and redirects, before the render. It stores only what the render below
-  // answers a 200 for; everything it does not answer falls through to the render.
+  // The page cache: after tenancy and redirects. Pages, robots, sitemap and the card are its routes (stored,
+  // or rendered in the pool); every other request falls through to the routes below.
   app.use(cacheMiddleware(pageCache, services.notFound));
 
   // GET and HEAD, and POST on the contact relay: any other method is a 405, never a render.
