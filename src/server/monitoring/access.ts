@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
-import type { AccessWriter } from "./log";
+import type { Logger } from "pino";
 import { recordRequest } from "./metrics";
 import { cacheResultOf, setRequestId } from "./request-marks";
 
@@ -25,8 +25,7 @@ const HOST_MEMO_MAX = 1024;
 export interface ObserveOptions {
   /** The practice a Host header names (tenancy's resolveHost), or null. */
   practiceOf: (host: string | undefined) => string | null;
-  /** The access line's writer (log.ts getAccessWriter), or null: no access line. */
-  log: AccessWriter | null;
+  log: Logger | null;
   metrics: boolean;
 }
 
@@ -86,9 +85,10 @@ export function observeRequests(listener: RequestListener, opts: ObserveOptions)
       const result = resultOf(res);
       if (metrics) recordRequest(practice, result, res.statusCode, ms);
       if (log) {
-        log({
+        log.info({
+          msg: "access",
           id,
-          method: req.method ?? "",
+          method: req.method,
           practice,
           host: host && host.length > MAX_HOST ? host.slice(0, MAX_HOST) : host,
           path: pathOnly(req.url),

@@ -45,61 +45,9 @@ export function getLogger(): Logger | null {
   return logger;
 }
 
-/** What one access line says (monitoring/access.ts decides what goes in it). */
-export interface AccessFields {
-  id: string;
-  method: string;
-  practice: string | null;
-  host: string | undefined;
-  path: string;
-  status: number;
-  cache: string;
-  ms: number;
-  bytes: number;
-  aborted?: true;
-}
-
-/** Writes one access line; null when logging is off. */
-export type AccessWriter = (fields: AccessFields) => void;
-
-/**
- * The access lines' writer. As JSON, each line is written out by hand into the asynchronous destination
- * (accessLine): pino's general serialiser (an object built, every key inspected) cost about a third of a
- * cache hit's time (issue 28), for a line whose keys are always these. Pretty logs (development) go through
- * pino-pretty as every other line.
- */
-export function getAccessWriter(): AccessWriter | null {
-  const pretty = accessLogger;
-  if (!pretty) return null;
-  const dest = destination;
-  if (!dest) return (fields) => pretty.info({ msg: "access", ...fields });
-  return (fields) => void dest.write(accessLine(fields));
-}
-
-let lastMs = 0;
-let lastIso = "";
-/** The time as pino's isoTime writes it, made at most once a millisecond. */
-function isoNow(): string {
-  const now = Date.now();
-  if (now !== lastMs) {
-    lastMs = now;
-    lastIso = new Date(now).toISOString();
-  }
-  return lastIso;
-}
-
-/** A token that needs no escaping in JSON (ids, methods, codes, cache results are made of these). */
-const PLAIN = /^[A-Za-z0-9._-]*$/;
-const text = (value: string) => (PLAIN.test(value) ? `"${value}"` : JSON.stringify(value));
-
-/** One access line as pino writes it (level, time, msg, the fields; no key whose value is undefined). */
-export function accessLine(f: AccessFields): string {
-  return (
-    `{"level":30,"time":"${isoNow()}","msg":"access","id":${text(f.id)},"method":${text(f.method)},` +
-    `"practice":${f.practice === null ? "null" : text(f.practice)},${f.host === undefined ? "" : `"host":${text(f.host)},`}` +
-    `"path":${JSON.stringify(f.path)},"status":${f.status},"cache":${text(f.cache)},"ms":${f.ms},"bytes":${f.bytes}` +
-    `${f.aborted ? ',"aborted":true' : ""}}\n`
-  );
+/** The access lines' logger (asynchronous writes), null when logging is off. */
+export function getAccessLogger(): Logger | null {
+  return accessLogger;
 }
 
 /** Writes what is buffered (before the process exits). */

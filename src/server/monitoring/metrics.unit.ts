@@ -13,7 +13,6 @@ import {
   lastBackendError,
 } from "./metrics";
 import { pathOnly, requestId } from "./access";
-import { accessLine } from "./log";
 
 startMetrics({ store: () => ({ keys: 7, bytes: 4096 }), pool: () => ({ workers: 2, replaced: 3 }), shared: () => null });
 setPractices(["dupont", "martin"]);
@@ -125,27 +124,6 @@ describe("access line helpers", () => {
   it("drop the query string and bound the path", () => {
     expect(pathOnly("/contact/?email=a%40b.org")).toBe("/contact/");
     expect(pathOnly(`/${"a".repeat(500)}`).length).toBeLessThanOrEqual(201);
-  });
-
-  it("an access line written by hand is the JSON object pino wrote, whatever the host and path hold", () => {
-    const fields = {
-      id: "abc-1",
-      method: "GET",
-      practice: null,
-      host: 'du"pont.\\example\u0001',
-      path: "/l-équipe/\"x\"\\\n",
-      status: 404,
-      cache: "404",
-      ms: 1.25,
-      bytes: 321,
-    };
-    const line = accessLine(fields);
-    expect(line.endsWith("}\n")).toBe(true);
-    const parsed = JSON.parse(line) as Record<string, unknown>;
-    expect(parsed).toMatchObject({ level: 30, msg: "access", ...fields });
-    expect(Number.isNaN(Date.parse(String(parsed.time)))).toBe(false);
-    expect(JSON.parse(accessLine({ ...fields, host: undefined, practice: "dupont", aborted: true }))).toMatchObject({ practice: "dupont", aborted: true });
-    expect("host" in JSON.parse(accessLine({ ...fields, host: undefined }))).toBe(false);
   });
 
   it("keep a short token X-Request-Id, generate one otherwise", () => {

@@ -10,7 +10,7 @@ import type { SharedCache } from "../cache/shared";
 import type { CacheRenderer } from "../render-pool/renderer";
 import { resolveHost, type HostRules } from "../tenancy";
 import { observeRequests } from "../monitoring/access";
-import { flushLog, getAccessWriter } from "../monitoring/log";
+import { flushLog, getAccessLogger } from "../monitoring/log";
 import { setPractices, startMetrics } from "../monitoring/metrics";
 import { startMetricsServer } from "./metrics-server";
 import { reportWarning } from "../monitoring";
@@ -36,7 +36,7 @@ export interface OperatorServices {
 export async function startOperatorView(services: OperatorServices): Promise<OperatorView> {
   const { env, pageCache, shared, hostRules } = services;
   const { pool } = services.renderer;
-  const log = env.ACCESS_LOG === "on" ? getAccessWriter() : null;
+  const log = env.ACCESS_LOG === "on" ? getAccessLogger() : null;
   const codes = hostRules.registry.practices.map((p) => p.code);
   setPractices(codes);
   let server: Server | undefined;
