@@ -10,11 +10,28 @@
  */
 import { spawn } from "node:child_process";
 import { get } from "node:http";
+import { pathToFileURL } from "node:url";
 
 const PORT = process.env.PORT ?? "3000";
 const BACKEND = process.env.DEMO_BACKEND_PORT ?? "4000";
 const METRICS = process.env.METRICS_PORT ?? "9464";
 const LIMIT_S = 15;
+
+/**
+ * Warnings the demo prints on purpose, so not start-up noise: the demo backend serves a block of a type
+ * outside the contract (ops/demo-backend/fixtures/dupont.ts, `carousel`) to show it is skipped, and the
+ * build's pre-pass renders that page. Each pattern matches one message exactly; any other warning fails.
+ */
+// The quotes may come escaped: the server logs JSON lines (LOG_FORMAT=json), the build's pre-pass plain text.
+const EXPECTED_WARNINGS = [/\[warn\] blocks: unknown block type \\?"carousel\\?" skipped/];
+
+/** The lines of a start that someone trying the demo would read as trouble (warnings, errors, curl noise). */
+export function unexpectedNoise(output: string): string[] {
+  return output
+    .split("\n")
+    .filter((l) => /\[warn\]|\[error\]|curl: \(/.test(l))
+    .filter((l) => !(/\[warn\]/.test(l) && EXPECTED_WARNINGS.some((expected) => expected.test(l))));
+}
 
 /** Whether a GET answers 200 (node:http: fetch would not send our Host header). */
 function answers(url: string, host?: string): Promise<boolean> {
@@ -68,7 +85,7 @@ async function once(label: string): Promise<number> {
     const rebuilt = !output.includes("Build up to date");
     console.log(`${label}: ready in ${seconds.toFixed(1)} s (${rebuilt ? "built" : "build reused"})`);
     // A start that is quick but shouts (a probe warning, curl noise) is not what someone trying it should see.
-    const noise = output.split("\n").filter((l) => /\[warn\]|\[error\]|curl: \(/.test(l));
+    const noise = unexpectedNoise(output);
     if (noise.length) throw new Error(`${label}: the start printed warnings:\n${noise.join("\n")}`);
     return seconds;
   } finally {
@@ -88,7 +105,9 @@ async function main() {
   if (!met) process.exitCode = 1;
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+// Run as a script (make demo-twice), not when its unit test imports unexpectedNoise.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href)
+  main().catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
