@@ -5,6 +5,7 @@ import { defineConfig, loadEnv, type Plugin, type UserConfig } from "vite";
 import { qwikVite } from "@builder.io/qwik/optimizer";
 import { qwikCity } from "@builder.io/qwik-city/vite";
 import { fileURLToPath } from "node:url";
+import { connect } from "node:net";
 import { loadRegistry } from "./src/server/tenancy/registry";
 import { checkBuildEnv, formatBuildWarnings } from "./src/server/build-checks";
 
@@ -31,6 +32,7 @@ export default defineConfig(({ command, mode }): UserConfig => {
       // enableRequestRewrite: ev.rewrite() keeps public URLs while routing to /_sites/<code>/ (DESIGN.md).
       qwikVite({ experimental: ["enableRequestRewrite"] }),
       practiceIndex(),
+      backendHint(),
     ],
     resolve: { alias: { "~": fileURLToPath(new URL("./src", import.meta.url)) } },
     server: {
@@ -71,4 +73,56 @@ function practiceIndex(): Plugin {
       });
     },
   };
+}
+
+/**
+ * `npm run dev` starts no content backend (`make dev` starts the demo backend beside it): without one, every
+ * page waited for the backend's timeout and answered a bare 503. While nothing listens at BACKEND_API_URL the
+ * dev server says what to run, in the terminal at start and at once as the 503 of a page. Checked on each page
+ * request (a local TCP connect), so starting the backend later needs no restart. Dev server only.
+ */
+function backendHint(): Plugin {
+  return {
+    name: "backend-hint",
+    apply: "serve",
+    configureServer(server) {
+      const api = process.env.BACKEND_API_URL ?? "";
+      const hint =
+        `The content backend is not running: nothing answers at ${api}. ` +
+        "Run `make dev` (the demo backend and this dev server) instead of `npm run dev`, or start your backend.";
+      void backendListening(api).then((up) => up || server.config.logger.warn(`\n  ${hint}\n`));
+      server.middlewares.use((req, res, next) => {
+        // Pages only (a navigation, or a path ending in "/"): vite's modules and static files need no backend.
+        const path = (req.url ?? "").split("?")[0];
+        if (!req.headers.accept?.includes("text/html") && !path.endsWith("/")) return next();
+        void backendListening(api).then((up) => {
+          if (up) return next();
+          res.statusCode = 503;
+          res.setHeader("Content-Type", "text/plain; charset=utf-8");
+          res.end(`503 Service Unavailable\n\n${hint}\n`);
+        });
+      });
+    },
+  };
+}
+
+/** Whether something accepts a TCP connection at the URL's host and port (within a second). */
+function backendListening(url: string): Promise<boolean> {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return Promise.resolve(false);
+  }
+  const port = Number(target.port) || (target.protocol === "https:" ? 443 : 80);
+  return new Promise((resolve) => {
+    const socket = connect({ host: target.hostname.replace(/^\[|\]$/g, ""), port, timeout: 1000 });
+    const done = (up: boolean) => {
+      socket.destroy();
+      resolve(up);
+    };
+    socket.once("connect", () => done(true));
+    socket.once("timeout", () => done(false));
+    socket.once("error", () => done(false));
+  });
 }

@@ -19,6 +19,11 @@ export FRONTEND_REVALIDATION_SECRET="$REVALIDATION_SECRET"
 # For people: the JSON log lines printed readable (pino-pretty); containers keep JSON (LOG_FORMAT=json).
 export LOG_FORMAT="${LOG_FORMAT:-pretty}"
 export METRICS_PORT="${METRICS_PORT:-9464}"
+# The pre-pass renders for the URLs printed below (http, the preview host, this port), not the practices'
+# https://www… domains: the cache key holds scheme, host and port, so the first page of the demo is a HIT.
+# A BUILD_ constant: a demo on another PORT rebuilds (ops/demo-build.sh).
+demo_origins="http://{code}.${ENVIRONMENT}.${PREVIEW_DOMAIN}:${PORT}"
+export BUILD_PREPASS_ORIGINS="${BUILD_PREPASS_ORIGINS:-$demo_origins}"
 # shellcheck source=ops/demo-build.sh
 source ops/demo-build.sh
 

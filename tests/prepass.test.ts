@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFrontend } from "./support/frontend";
+import { freePort, startFrontend } from "./support/frontend";
 import { reapOnExit } from "./support/reaper";
 import { ACTIVE_DEMO_PRACTICES, backendJson, startBackend, type DemoBackend } from "./support/demo-backend";
 import { get, revalidate } from "./support/cache";
@@ -141,6 +141,37 @@ describe("with the backend up", () => {
       // The page and bernard's sitemap (which lists the page, and was prerendered too).
       expect((await revalidate(frontend, "api", ["site:bernard:page:tarifs"])).json.invalidated).toBe(2);
       expect((await get(frontend.url, "www.dr-bernard-dentiste.fr", "/tarifs/", { headers: { "x-forwarded-proto": "https" } })).text).toContain(title);
+    } finally {
+      await frontend.stop();
+    }
+  });
+
+  it("renders for the origins BUILD_PREPASS_ORIGINS names: make demo's first page is a HIT on the URL it prints", async () => {
+    const demo = dirs("demo");
+    const onePractice = join(work, "demo-practice.json");
+    writeFileSync(onePractice, JSON.stringify(loadRegistry("tenants/practices.json").practices.filter((p) => p.code === "dupont")));
+    // What ops/demo.sh sets: http, the preview host {code}.{ENVIRONMENT}.{PREVIEW_DOMAIN}, the demo's PORT
+    // (a free one here: the server answers only the port it listens on, http/ says why).
+    const port = await freePort();
+    const origin = `http://dupont.dev.localhost:${port}`;
+    const run = await runPrepass({
+      BUILD_API_URL: backend.apiUrl,
+      ENVIRONMENT: "dev",
+      PREVIEW_DOMAIN: "localhost",
+      BUILD_PREPASS_ORIGINS: `http://{code}.dev.localhost:${port}`,
+      TENANTS_FILE: onePractice,
+      ...demo,
+    });
+    expect(run.code, run.output).toBe(0);
+    expect(new Set(manifestOf(demo.PREPASS_DIR).entries.map((e) => e.origin))).toEqual(new Set([origin]));
+    const frontend = await startFrontend({ backendUrl: backend.url, env: demo, port });
+    try {
+      // As the browser sends it from the printed URL: that Host, plain http (no proxy in front).
+      for (const path of ["/", "/implantologie/implant-unitaire/"]) {
+        const first = await get(frontend.url, new URL(origin).host, path);
+        expect([first.status, first.xcache], path).toEqual([200, "HIT"]);
+        expect(first.text).toContain(`${origin}/`);
+      }
     } finally {
       await frontend.stop();
     }

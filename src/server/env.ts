@@ -178,6 +178,36 @@ const envSchema = z.object({
   /** Build-time constants, also read by the build pre-pass and the security headers. */
   BUILD_API_URL: optionalHttpUrl,
   BUILD_CMS_ORIGIN: optionalHttpUrl,
+  /**
+   * The origins the build pre-pass renders each practice's pages for, comma-separated, `{host}` standing for
+   * its main host (prepass/prepass.ts) and `{code}` for its code. The cache key holds scheme, host and port
+   * (cache/key.ts), so only a page rendered for the origin a visitor uses is a HIT for them. Unset:
+   * `https://{host}`, what nginx forwards on the practices' domains. `make demo` sets it to the hosts it
+   * prints, `http://{code}.dev.localhost:3000` (ops/demo.sh).
+   */
+  BUILD_PREPASS_ORIGINS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .transform((value) => value.split(",").map((o) => o.trim()).filter(Boolean))
+      .refine(
+        (templates) =>
+          templates.length > 0 &&
+          templates.every((t) => {
+            // A template must name a practice, and become a bare http(s) origin once filled in.
+            if (!t.includes("{host}") && !t.includes("{code}")) return false;
+            const filled = t.replaceAll("{host}", "host.example").replaceAll("{code}", "code");
+            try {
+              const url = new URL(filled);
+              return (url.protocol === "http:" || url.protocol === "https:") && url.origin === filled;
+            } catch {
+              return false;
+            }
+          }),
+        "must list origins such as https://{host},http://{code}.dev.localhost:3000 (each naming {host} or {code}, no path)",
+      )
+      .default(["https://{host}"]),
+  ),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -53,8 +53,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startFrontend(opts: { backendUrl: string; env?: Record<string, string> }): Promise<Frontend> {
-  const frontend = launchFrontend({ ...opts, port: await freePort() });
+/** Starts the server and waits until it answers; `port` when the pages must be rendered for a known port. */
+export async function startFrontend(opts: { backendUrl: string; env?: Record<string, string>; port?: number }): Promise<Frontend> {
+  const frontend = launchFrontend({ ...opts, port: opts.port ?? (await freePort()) });
   const deadline = Date.now() + 15_000;
   for (;;) {
     const code = await Promise.race([frontend.exited, new Promise((r) => setTimeout(r, 100, "running"))]);

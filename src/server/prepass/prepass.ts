@@ -8,7 +8,8 @@
  *
  * The host a practice is rendered for is its primary domain when that is one of its registered domains,
  * else its first registered domain, else its preview host: the host its visitors use, so that their first
- * request after a deploy is a HIT (the cache key holds the host: key.ts says why).
+ * request after a deploy is a HIT (the cache key holds the host: key.ts says why). BUILD_PREPASS_ORIGINS
+ * names other origins instead (env.ts): `make demo` renders for the `http://{code}.dev.localhost:3000` it prints.
  */
 import type { Env } from "../env";
 import {
@@ -89,7 +90,8 @@ export async function runPrepass(opts: PrepassOptions): Promise<PrepassResult> {
       return;
     }
     const host = prepassHost(practice, config, opts.env);
-    if (!host) {
+    const origins = prepassOrigins(opts.env.BUILD_PREPASS_ORIGINS, practice.code, host);
+    if (!origins) {
       const reason = "no registered domain and no preview host (PREVIEW_DOMAIN unset)";
       skipped.push({ code: practice.code, reason });
       log(`activePracticeCodes: skipping ${practice.code}: ${reason}`);
@@ -109,10 +111,13 @@ export async function runPrepass(opts: PrepassOptions): Promise<PrepassResult> {
       log(`activePracticeCodes: skipping ${practice.code}: ${reason}`);
       return;
     }
-    hosts.set(practice.code, host);
-    for (const path of paths) {
-      const target = cacheTarget("GET", practice.code, host, "https", path);
-      if (target) renders.push(renderLater(practice.code, target));
+    hosts.set(practice.code, new URL(origins[0]).host);
+    for (const origin of origins) {
+      const { host: originHost, protocol } = new URL(origin);
+      for (const path of paths) {
+        const target = cacheTarget("GET", practice.code, originHost, protocol.slice(0, -1), path);
+        if (target) renders.push(renderLater(practice.code, target));
+      }
     }
     await writeMediaCache(
       { apiBaseUrl: opts.env.BACKEND_API_URL, timeoutMs: opts.env.BACKEND_TIMEOUT_MS, roots: opts.mediaDirs, log },
@@ -172,6 +177,15 @@ export function prepassHost(
   if (primary && practice.domains.includes(primary)) return primary;
   if (practice.domains.length) return practice.domains[0];
   return env.PREVIEW_DOMAIN ? `${practice.code}.${env.ENVIRONMENT}.${env.PREVIEW_DOMAIN}` : null;
+}
+
+/**
+ * The origins a practice is rendered for: BUILD_PREPASS_ORIGINS's templates filled in with its code and main
+ * host, or null when a template needs the main host and the practice has none.
+ */
+export function prepassOrigins(templates: readonly string[], code: string, host: string | null): string[] | null {
+  if (!host && templates.some((t) => t.includes("{host}"))) return null;
+  return [...new Set(templates.map((t) => t.replaceAll("{code}", code).replaceAll("{host}", host ?? "")))];
 }
 
 /**

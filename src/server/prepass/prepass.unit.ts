@@ -2,11 +2,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { prepassHost, prepassPaths } from "./prepass";
+import { prepassHost, prepassOrigins, prepassPaths } from "./prepass";
 import { readPrepass, writePrepass } from "./store";
 import { assembleEntry, buildEntry } from "../cache/entry";
 import { cacheTarget } from "../cache/key";
-import { initPrepassEnv } from "../env";
+import { initPrepassEnv, parseEnv } from "../env";
 import type { Job, PageSummary, TeamMember } from "../backend";
 
 const work = mkdtempSync(join(tmpdir(), "prepass-unit-"));
@@ -31,6 +31,28 @@ describe("prepassHost", () => {
     const config = { domain: { primary_domain: null, aliases: [] } };
     expect(prepassHost(preview, config, env)).toBe("petit.prod.preview.example.org");
     expect(prepassHost(preview, config, { ENVIRONMENT: "dev", PREVIEW_DOMAIN: undefined })).toBeNull();
+  });
+});
+
+describe("prepassOrigins (BUILD_PREPASS_ORIGINS)", () => {
+  const base = { BACKEND_API_URL: "http://127.0.0.1:4000/api/v1/websites", REVALIDATION_SECRET: "x".repeat(16), ENVIRONMENT: "dev" };
+
+  it("renders for the main host over https by default, and for the named origins when set", () => {
+    const byDefault = parseEnv(base).BUILD_PREPASS_ORIGINS;
+    expect(prepassOrigins(byDefault, "dupont", "www.cabinet-dupont.fr")).toEqual(["https://www.cabinet-dupont.fr"]);
+    const demo = parseEnv({ ...base, BUILD_PREPASS_ORIGINS: " http://{code}.dev.localhost:3000, https://{host} " }).BUILD_PREPASS_ORIGINS;
+    expect(prepassOrigins(demo, "dupont", "www.cabinet-dupont.fr")).toEqual([
+      "http://dupont.dev.localhost:3000",
+      "https://www.cabinet-dupont.fr",
+    ]);
+    // Without a main host, only templates that do not need one can render.
+    expect(prepassOrigins(["http://{code}.dev.localhost:3000"], "petit", null)).toEqual(["http://petit.dev.localhost:3000"]);
+    expect(prepassOrigins(demo, "petit", null)).toBeNull();
+  });
+
+  it("refuses a value that is not a list of origins naming a practice", () => {
+    for (const bad of ["http://dev.localhost:3000", "ftp://{code}.example", "http://{code}.example/path", ","])
+      expect(() => parseEnv({ ...base, BUILD_PREPASS_ORIGINS: bad }), bad).toThrow(/BUILD_PREPASS_ORIGINS must list origins/);
   });
 });
 
