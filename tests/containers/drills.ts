@@ -138,9 +138,9 @@ async function main() {
     }
     const during = await load.stop();
     check(refused.status !== 0, `the deploy of an instance that is never ready exited ${refused.status}:\n${deployLines(refused.out)}`);
+    check(during.statuses.get("200") === total(during.statuses), `through the proxy during the refused deploy: ${JSON.stringify(Object.fromEntries(during.statuses))}`);
     check(/frontend-next is not ready after 60 s: .*backend/.test(refused.out), `the refusal says the new instance is not ready and why:\n${refused.out.split("\n").slice(-15).join("\n")}`);
     check(/REFUSED: .* still serves/.test(refused.out), `the refusal says the old instance still serves:\n${refused.out.split("\n").slice(-15).join("\n")}`);
-    check(during.statuses.get("200") === total(during.statuses), `through the proxy during the refused deploy: ${JSON.stringify(Object.fromEntries(during.statuses))}`);
     check(inspect(devName, "{{.Id}}") === oldId && (await ready(devPort)), "the old dev instance still runs, ready");
     check(spawnSync(engine, ["container", "inspect", `${devName}-next`], { stdio: "ignore" }).status !== 0, "the refused candidate was removed");
     const reason = /is not ready after 60 s: (.*?) \(/.exec(refused.out)?.[1] ?? "";
