@@ -116,30 +116,6 @@ if (( DRY )); then echo "+ npx tsx ops/environments.ts compose $ENV_NAME $IMAGE 
 else npx tsx ops/environments.ts compose "$ENV_NAME" "$IMAGE" "$ENV_FILE" > "$COMPOSE_FILE"; fi
 PROJECT=(-p "$PROJECT_NAME-$ENV_NAME" -f "$COMPOSE_FILE")
 
-# Waits until an instance answers /readyz (seeded, joined, its backend answering), at most 3 minutes.
-wait_ready() { # port name
-  local i
-  for i in $(seq 1 360); do
-    curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$1/readyz" 2>/dev/null && return 0
-    sleep 0.5
-  done
-  fail "$2 is not ready after 3 minutes: ${ENGINE:-podman} logs $PROJECT_NAME-$ENV_NAME-$2"
-}
-
-# Redis first (the instances join it), then the instances one at a time: each old container is stopped
-# (SIGTERM: it drains) and replaced, and the next waits until this one is ready, so a second instance keeps
-# serving while the first is replaced.
-(( HAS_REDIS )) && run "${COMPOSE[@]}" "${PROJECT[@]}" up -d redis
-for i in "${!INSTANCE_SERVICES[@]}"; do
-  service="${INSTANCE_SERVICES[$i]}"
-  if (( DRY )) || "$ENGINE" container inspect "$PROJECT_NAME-$ENV_NAME-$service" >/dev/null 2>&1; then
-    run "$ENGINE" rm -f -t 15 "$PROJECT_NAME-$ENV_NAME-$service"
-  fi
-  run "${COMPOSE[@]}" "${PROJECT[@]}" up -d --no-deps "$service"
-  if (( DRY )); then echo "+ wait until http://127.0.0.1:${INSTANCE_PORTS[$i]}/readyz answers 200"
-  else wait_ready "${INSTANCE_PORTS[$i]}" "$service"; fi
-done
-
 # The reverse proxy: one nginx container for every environment of this machine (host network, reaching the
 # instances' loopback ports), its server names from the same practice list as the frontend's.
 # TLS: the operator's certificate and key (docs/decisions/0041-tls-at-the-proxy.md), only named by the config, so
@@ -157,14 +133,19 @@ if [[ ! -s "$TLS_CERTIFICATE" || ! -s "$TLS_KEY" ]]; then
 fi
 PROXY_DIR="$DEPLOY_ROOT/proxy"
 NEXT="$DEPLOY_ROOT/proxy.next"
+# gen_proxy [PORT...]: regenerates the proxy's configuration, tests it and reloads nginx (graceful: requests in
+# flight finish); this environment's upstream lists PORT... (default: the map's instance ports).
 gen_proxy() {
+  local upstream=()
+  (( $# )) && upstream=(--upstream "$ENV_NAME=$(printf '127.0.0.1:%s,' "$@" | sed 's/,$//')")
   rm -rf "$NEXT" && mkdir -p "$NEXT/acme" "$PROXY_DIR"
   cp ops/nginx/nginx.conf "$NEXT/nginx.conf"
   [[ -f "$PROXY_DIR/htpasswd" ]] && cp -p "$PROXY_DIR/htpasswd" "$NEXT/htpasswd" || : > "$NEXT/htpasswd"
   npx tsx ops/nginx/generate.ts --out "$NEXT/practice-sites.conf" --preview-domain "$PREVIEW_DOMAIN" \
     --listen "$PROXY_HTTP" --https-listen "$PROXY_HTTPS" --monitoring-htpasswd /etc/practice-proxy/htpasswd \
     --acme-root /etc/practice-proxy/acme \
-    --tls-certificate /etc/practice-proxy-tls/practice-sites.crt --tls-key /etc/practice-proxy-tls/practice-sites.key
+    --tls-certificate /etc/practice-proxy-tls/practice-sites.crt --tls-key /etc/practice-proxy-tls/practice-sites.key \
+    "${upstream[@]}"
   # The new configuration is tested in a throw-away container before it replaces the running one's.
   "$ENGINE" run --rm --network host -v "$NEXT:/etc/practice-proxy:ro" \
     -v "$TLS_CERTIFICATE:/etc/practice-proxy-tls/practice-sites.crt:ro" -v "$TLS_KEY:/etc/practice-proxy-tls/practice-sites.key:ro" \
@@ -172,7 +153,16 @@ gen_proxy() {
   # Copied into the mounted directory (a renamed directory would leave the container on the old one).
   cp -rp "$NEXT/." "$PROXY_DIR/" && rm -rf "$NEXT"
   if [[ "$("$ENGINE" container inspect -f '{{.State.Running}}' "$PROJECT_NAME-proxy" 2>/dev/null)" == true ]]; then
+    # A reload is graceful but asynchronous: the old workers go on sending requests to the old upstreams
+    # until they have finished theirs. The caller stops an instance just taken out of the upstream, so wait
+    # (up to 20 s) until the workers running before the reload have exited.
+    local workers='for p in /proc/[0-9]*; do grep -qa "worker process" "$p/cmdline" 2>/dev/null && echo "${p#/proc/}"; done' old
+    old=$("$ENGINE" exec "$PROJECT_NAME-proxy" sh -c "$workers" | tr '\n' ' ')
     "$ENGINE" exec "$PROJECT_NAME-proxy" nginx -s reload -c /etc/practice-proxy/nginx.conf
+    for _ in $(seq 1 40); do
+      [[ -z "$("$ENGINE" exec "$PROJECT_NAME-proxy" sh -c "for p in $old; do [ -d /proc/\$p ] && echo \$p; done")" ]] && break
+      sleep 0.5
+    done
   else
     # Started with the engine itself, not compose: podman-compose 1.0.3 adds a network to a host-network
     # service, which podman refuses.
@@ -183,12 +173,70 @@ gen_proxy() {
       docker.io/library/nginx:stable-bookworm nginx -g "daemon off;" -c /etc/practice-proxy/nginx.conf >/dev/null
   fi
 }
-if (( DRY )); then
-  echo "+ npx tsx ops/nginx/generate.ts --out $NEXT/practice-sites.conf --preview-domain $PREVIEW_DOMAIN --listen $PROXY_HTTP --https-listen $PROXY_HTTPS --tls-certificate $TLS_CERTIFICATE --tls-key $TLS_KEY"
-  echo "+ $ENGINE run --rm nginx:stable-bookworm nginx -t (the new configuration), then reload or start $PROJECT_NAME-proxy"
-else
-  gen_proxy
-fi
+proxy() { # [PORT...]
+  if (( DRY )); then
+    local upstream=""
+    (( $# )) && upstream=" --upstream $ENV_NAME=$(printf '127.0.0.1:%s,' "$@" | sed 's/,$//')"
+    echo "+ npx tsx ops/nginx/generate.ts --out $NEXT/practice-sites.conf --preview-domain $PREVIEW_DOMAIN --listen $PROXY_HTTP --https-listen $PROXY_HTTPS --tls-certificate $TLS_CERTIFICATE --tls-key $TLS_KEY$upstream"
+    echo "+ $ENGINE run --rm nginx:stable-bookworm nginx -t (the new configuration), then reload or start $PROJECT_NAME-proxy"
+  else gen_proxy "$@"; fi
+}
+
+# Waits until an instance answers /readyz (seeded, joined, its backend answering), at most
+# DEPLOY_READY_TIMEOUT_S (3 minutes): a new instance slower than that is refused. On a timeout it prints the
+# instance's own reason (/readyz answers 503 with it, docs/decisions/0050-readiness-probed.md).
+READY_TIMEOUT_S="${DEPLOY_READY_TIMEOUT_S:-180}"
+[[ "$READY_TIMEOUT_S" =~ ^[1-9][0-9]*$ ]] || fail "DEPLOY_READY_TIMEOUT_S must be a number of seconds"
+wait_ready() { # port name
+  local deadline=$((SECONDS + READY_TIMEOUT_S))
+  while (( SECONDS < deadline )); do
+    curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$1/readyz" 2>/dev/null && return 0
+    sleep 0.5
+  done
+  local reason
+  reason=$(curl -sS --max-time 5 "http://127.0.0.1:$1/readyz" 2>&1) || true
+  echo "deploy: $2 is not ready after ${READY_TIMEOUT_S} s: ${reason:-no answer} (${ENGINE:-podman} logs $PROJECT_NAME-$ENV_NAME-$2)" >&2
+  return 1
+}
+container_exists() { "$ENGINE" container inspect "$1" >/dev/null 2>&1; }
+
+# Each instance is replaced without a gap, and only by a new instance proven first:
+#   1. the new one starts beside it, as the candidate (the service <name>-next of the compose file: same image,
+#      env file, network and Redis, on the instance port + 1000), is waited for and smoke-checked there;
+#      refused, it is removed and the deploy stops: the old instance was never touched and still serves;
+#   2. nginx is pointed at the candidate and reloaded (graceful), then the old instance is stopped (SIGTERM:
+#      it drains the requests it holds);
+#   3. the new image starts on the instance's own port and name, and once ready nginx is pointed back and
+#      the candidate stopped (drained too).
+# At rest every instance is on its map port under its compose name, so a deploy never has to find out which
+# port is live. The other instances serve throughout.
+(( HAS_REDIS )) && run "${COMPOSE[@]}" "${PROJECT[@]}" up -d redis
+for i in "${!INSTANCE_SERVICES[@]}"; do
+  service="${INSTANCE_SERVICES[$i]}" port="${INSTANCE_PORTS[$i]}"
+  candidate="${CANDIDATE_SERVICES[$i]}" candidate_port="${CANDIDATE_PORTS[$i]}"
+  live="$PROJECT_NAME-$ENV_NAME-$service" next="$PROJECT_NAME-$ENV_NAME-$candidate"
+  # A candidate left by an interrupted deploy is not serving (nginx points back at the instance at rest).
+  (( DRY )) || ! container_exists "$next" || "$ENGINE" rm -f -t 0 "$next" >/dev/null
+  run "${COMPOSE[@]}" "${PROJECT[@]}" up -d --no-deps "$candidate"
+  # The smoke checks of one instance, and every practice the live instance serves must be served by the new one.
+  CHECK=(env SMOKE_HOST="http://127.0.0.1:$candidate_port" SMOKE_COMPARE="http://127.0.0.1:$port" npx tsx ops/smoke.ts)
+  if (( DRY )); then
+    echo "+ wait until http://127.0.0.1:$candidate_port/readyz answers 200"
+    run "${CHECK[@]}"
+  elif ! wait_ready "$candidate_port" "$candidate" || ! "${CHECK[@]}"; then
+    "$ENGINE" rm -f -t 0 "$next" >/dev/null
+    fail "REFUSED: the new instance of $service ($IMAGE) did not pass (above) and was removed; $live was not touched and still serves"
+  fi
+  # The other instances keep their map ports in the proxy meanwhile.
+  ports=("${INSTANCE_PORTS[@]}"); ports[i]="$candidate_port"
+  proxy "${ports[@]}"
+  if (( DRY )) || container_exists "$live"; then run "$ENGINE" rm -f -t 15 "$live"; fi
+  run "${COMPOSE[@]}" "${PROJECT[@]}" up -d --no-deps "$service"
+  if (( DRY )); then echo "+ wait until http://127.0.0.1:$port/readyz answers 200"
+  else wait_ready "$port" "$service" || fail "$service did not start on its own port: nginx still sends its traffic to $next, which serves the new image; deploy again once the cause is fixed"; fi
+  proxy
+  run "$ENGINE" rm -f -t 15 "$next"
+done
 
 # The smoke checks run against every instance of the environment, then through the proxy over HTTPS.
 SMOKE=(env SMOKE_ENV="$ENV_NAME" SMOKE_PROXY="https://127.0.0.1:${PROXY_HTTPS##*:}" SMOKE_PREVIEW_DOMAIN="$PREVIEW_DOMAIN"

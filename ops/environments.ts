@@ -18,7 +18,10 @@ export interface Environment {
   ref: string | null;
   buildApiUrl: string;
   buildCmsOrigin: string;
-  /** Host ports, on loopback, of the instances: one container each, in this order. */
+  /**
+   * Host ports, on loopback, of the instances: one container each, in this order. A deploy also uses each
+   * port + CANDIDATE_OFFSET for the new instance it proves before the switch (candidatePort).
+   */
   instancePorts: number[];
   /** The container's memory limit (compose `mem_limit`). */
   memory: string;
@@ -71,7 +74,9 @@ export function loadEnvironments(file = process.env.ENVIRONMENTS_FILE || resolve
     const e = raw.environments?.[env];
     if (!e) fail(`${file}: environment ${env} is missing`);
     if (!Array.isArray(e.instancePorts) || e.instancePorts.length < 1) fail(`${env}.instancePorts needs at least one port`);
-    const ports = [...e.instancePorts.map((p, i) => port(p, `${env}.instancePorts[${i}]`))];
+    const ports = e.instancePorts.map((p, i) => port(p, `${env}.instancePorts[${i}]`));
+    // The candidates' ports are taken too: a deploy must never start a new instance on another's port.
+    ports.push(...ports.map((p, i) => port(candidatePort(p), `${env}.instancePorts[${i}] + ${CANDIDATE_OFFSET} (its candidate's port)`)));
     for (const p of ports) {
       if (seen.has(p)) fail(`port ${p} is used by both ${seen.get(p)} and ${env}`);
       seen.set(p, env);
@@ -104,6 +109,14 @@ export function upstreams(map: EnvironmentMap): Record<DeployEnv, string[]> {
   return Object.fromEntries(ENVS.map((env) => [env, map.environments[env].instancePorts.map((p) => `127.0.0.1:${p}`)])) as Record<DeployEnv, string[]>;
 }
 
+/**
+ * A deploy starts each new instance beside the running one, as the service `<name>-next` on its instance port +
+ * CANDIDATE_OFFSET, and proves it (ready, smoke checks) before the old one is touched (ops/deploy.sh).
+ */
+export const CANDIDATE_OFFSET = 1000;
+export const candidatePort = (instancePort: number) => instancePort + CANDIDATE_OFFSET;
+export const candidateName = (service: string) => `${service}-next`;
+
 /** The instances' compose service names: frontend, frontend-2, ... (the first keeps the historical name). */
 export function serviceName(index: number): string {
   return index === 0 ? "frontend" : `frontend-${index + 1}`;
@@ -117,11 +130,17 @@ export function composeFile(map: EnvironmentMap, env: DeployEnv, image: string, 
   const e = map.environments[env];
   const project = map.project ?? "practice-frontend";
   const services: Record<string, unknown> = {};
-  e.instancePorts.forEach((hostPort, i) => {
-    services[serviceName(i)] = {
+  // Each instance, and its candidate: the same image, env file, network and limits on another port, started
+  // only by a deploy (`up --no-deps <name>-next`), removed once the instance is switched or refused.
+  const instances = e.instancePorts.flatMap((p, i) => [
+    { name: serviceName(i), hostPort: p },
+    { name: candidateName(serviceName(i)), hostPort: candidatePort(p) },
+  ]);
+  for (const { name, hostPort } of instances) {
+    services[name] = {
       // Named, not numbered by the engine: ops/deploy.sh and the drills address each instance (docker compose
       // and podman-compose number them differently).
-      container_name: `${project}-${env}-${serviceName(i)}`,
+      container_name: `${project}-${env}-${name}`,
       image,
       env_file: [envFile],
       environment: {
@@ -151,7 +170,7 @@ export function composeFile(map: EnvironmentMap, env: DeployEnv, image: string, 
       stop_grace_period: "15s",
       ...(e.redis ? { depends_on: ["redis"] } : {}),
     };
-  });
+  }
   if (e.redis) {
     services.redis = {
       container_name: `${project}-${env}-redis`,
@@ -228,6 +247,8 @@ export function shellAssignments(map: EnvironmentMap, env: DeployEnv): string {
     `BUILD_CMS_ORIGIN=${q(e.buildCmsOrigin)}`,
     `INSTANCE_PORTS=(${e.instancePorts.map(q).join(" ")})`,
     `INSTANCE_SERVICES=(${e.instancePorts.map((_, i) => q(serviceName(i))).join(" ")})`,
+    `CANDIDATE_PORTS=(${e.instancePorts.map((p) => q(candidatePort(p))).join(" ")})`,
+    `CANDIDATE_SERVICES=(${e.instancePorts.map((_, i) => q(candidateName(serviceName(i)))).join(" ")})`,
     `HAS_REDIS=${e.redis ? 1 : 0}`,
     `PROXY_HTTP=${q(map.proxy.http)}`,
     `PROXY_HTTPS=${q(map.proxy.https)}`,

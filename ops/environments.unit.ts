@@ -14,8 +14,9 @@ describe("the environment map", () => {
     const compose = composeFile(map, "prod", "practice-frontend:prod-v1.4", "/srv/practice-frontend/.env.prod") as {
       services: Record<string, Record<string, unknown>>;
     };
-    expect(Object.keys(compose.services)).toEqual(["frontend", "frontend-2", "redis"]);
-    for (const [name, port] of [["frontend", 3000], ["frontend-2", 3003]] as const) {
+    // Each instance has its candidate, the same service on its port + 1000: a deploy proves a new instance there.
+    expect(Object.keys(compose.services)).toEqual(["frontend", "frontend-next", "frontend-2", "frontend-2-next", "redis"]);
+    for (const [name, port] of [["frontend", 3000], ["frontend-next", 4000], ["frontend-2", 3003], ["frontend-2-next", 4003]] as const) {
       const s = compose.services[name];
       expect(s.ports).toEqual([`127.0.0.1:${port}:3000`]);
       expect(s).toMatchObject({ mem_limit: "1g", read_only: true, restart: "unless-stopped", tmpfs: ["/tmp"] });
@@ -25,6 +26,7 @@ describe("the environment map", () => {
       expect(s.env_file).toEqual(["/srv/practice-frontend/.env.prod"]);
       // The image's HEALTHCHECK is the only one: compose must not declare another.
       expect(s.healthcheck).toBeUndefined();
+      expect(s.depends_on).toEqual(["redis"]);
     }
     expect(composeFile(map, "dev", "i", "f").services.frontend).toMatchObject({ mem_limit: "512m" });
     expect((composeFile(map, "dev", "i", "f").services.frontend as { environment: object }).environment).not.toHaveProperty("CACHE_URL");
@@ -89,6 +91,14 @@ describe("the environment map", () => {
     bad.environments.dev.heapMb = 256;
     writeFileSync(join(dir, "m.json"), JSON.stringify(bad));
     expect(() => loadEnvironments(join(dir, "m.json"))).toThrow(/dev: .* = 560 MB must stay under memory \(512m\)/);
+  });
+
+  it("refuses a map where a candidate's port (instance port + 1000) is another instance's", () => {
+    const dir = mkdtempSync(join(tmpdir(), "map-"));
+    const bad = structuredClone(map);
+    bad.environments.dev.instancePorts = [4000];
+    writeFileSync(join(dir, "m.json"), JSON.stringify(bad));
+    expect(() => loadEnvironments(join(dir, "m.json"))).toThrow(/port 4000 is used by both prod and dev/);
   });
 
   it("is where the nginx generator finds every instance", () => {

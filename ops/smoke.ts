@@ -7,6 +7,10 @@
  *   SMOKE_SITES=host1,host2           two practice hosts to check (default: the first domain of the
  *                                     first two practices in tenants/practices.json)
  *
+ *   SMOKE_COMPARE=http://127.0.0.1:3002  with SMOKE_HOST: the instance in service; every practice whose homepage
+ *                                     answers 200 there must answer 200 here (a deploy's new instance,
+ *                                     ops/deploy.sh); skipped when nothing answers there (a first deploy)
+ *
  *   SMOKE_ENV=prod                    instead of SMOKE_HOST: every instance of that environment (its ports
  *                                     in ops/environments.json), then the proxy:
  *   SMOKE_PROXY=https://127.0.0.1:443 the proxy over HTTPS: a site's page with HSTS (prod: a practice domain;
@@ -17,6 +21,7 @@
 import { call, type Answer } from "./request";
 import { loadRegistry } from "../src/server/tenancy/registry";
 import { ENVS, loadEnvironments, type DeployEnv } from "./environments";
+import { CARD_HEIGHT, CARD_WIDTH } from "../src/server/og/card";
 
 class CheckFailed extends Error {}
 function expect(condition: unknown, message: string): asserts condition {
@@ -116,6 +121,9 @@ export async function runSmoke(base: string, sites: [string, string], log = cons
       const r = await call(base, a, `${url.pathname}${url.search}`);
       expect(r.status === 200, `status ${r.status}`);
       expect(r.body.subarray(1, 4).toString() === "PNG", `content-type ${r.headers["content-type"]}`);
+      // The IHDR chunk's width and height: a card drawn at another size is a broken renderer.
+      const [width, height] = [r.body.readUInt32BE(16), r.body.readUInt32BE(20)];
+      expect(width === CARD_WIDTH && height === CARD_HEIGHT, `${width}x${height}, not ${CARD_WIDTH}x${CARD_HEIGHT}`);
     }],
     ["an image of the page loads through the media proxy", async () => {
       const src = /src="(\/api\/media\?[^"]+)"/.exec((await home(a)).text)?.[1]?.replace(/&amp;/g, "&");
@@ -192,6 +200,28 @@ function defaultSites(): [string, string] {
   return [hosts[0], hosts[1]];
 }
 
+/**
+ * Every practice the instance in service (`live`) serves, the new one (`base`) serves too: a homepage answering
+ * 200 there must answer 200 here. Returns the failures; none when `live` does not answer (a first deploy).
+ */
+export async function compareSites(base: string, live: string, log = console.log): Promise<number> {
+  const { practices } = loadRegistry(process.env.TENANTS_FILE || "tenants/practices.json");
+  let failed = 0;
+  let compared = 0;
+  for (const host of practices.filter((p) => p.domains.length).map((p) => p.domains[0])) {
+    const before = await call(live, host, "/", { headers: { accept: "text/html" } }).catch(() => null);
+    if (before?.status !== 200) continue;
+    compared++;
+    const after = await call(base, host, "/", { headers: { accept: "text/html" } }).catch((e: Error) => ({ status: e.message }));
+    if (after.status !== 200) {
+      failed++;
+      log(`FAIL ${host} answers 200 on ${live} but ${after.status} here`);
+    }
+  }
+  log(`${failed ? "FAIL" : "ok  "} every practice ${live} serves (${compared}) is served here${compared ? "" : " (it serves none: nothing to compare)"}`);
+  return failed;
+}
+
 /** Through the proxy over HTTPS: the site answers 200 with HSTS, and plain HTTP would redirect (checked by nginx.test.ts). */
 export async function smokeProxy(proxy: string, host: string, log = console.log): Promise<boolean> {
   try {
@@ -247,7 +277,10 @@ if (import.meta.url === `file://${process.argv[1]}` && process.env.SMOKE_ENV) {
   }
   console.log(`smoke: ${base} with ${sites.join(" and ")}`);
   runSmoke(base, sites).then(
-    ({ failed }) => process.exit(failed ? 1 : 0),
+    async ({ failed }) => {
+      const compare = process.env.SMOKE_COMPARE;
+      process.exit(failed || (compare && (await compareSites(base, compare))) ? 1 : 0);
+    },
     (error) => {
       console.error(`smoke: ${(error as Error).message}`);
       process.exit(1);

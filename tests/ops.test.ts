@@ -66,6 +66,12 @@ describe("ops/deploy.sh", () => {
     expect(out).toMatch(/compose -p practice-frontend-prod -f \S+\/compose.prod.json up -d redis/);
     // Both instances, replaced in turn, each waited for on its own port (ops/environments.json).
     expect(out).toMatch(/up -d --no-deps frontend\n\+ wait until http:\/\/127.0.0.1:3000\/readyz[^]*up -d --no-deps frontend-2\n\+ wait until http:\/\/127.0.0.1:3003\/readyz/);
+    // Each new instance is proven beside the old one (its candidate on port + 1000: ready, smoke checks, the
+    // same practices served) before nginx is pointed at it and the old one is stopped.
+    expect(out).toMatch(
+      /up -d --no-deps frontend-next\n\+ wait until http:\/\/127.0.0.1:4000\/readyz[^\n]*\n\+ env SMOKE_HOST=http:\/\/127.0.0.1:4000 SMOKE_COMPARE=http:\/\/127.0.0.1:3000 npx tsx ops\/smoke.ts\n.*--upstream prod=127.0.0.1:4000,127.0.0.1:3003\n.*\n\+ \S+ rm -f -t 15 practice-frontend-prod-frontend\n/,
+    );
+    expect(out).toMatch(/--upstream prod=127.0.0.1:3000,127.0.0.1:4003\n.*\n\+ \S+ rm -f -t 15 practice-frontend-prod-frontend-2\n/);
     expect(out).toContain("nginx -t");
     expect(out).toMatch(/--tls-certificate \S+\/tls\/practice-sites.crt --tls-key \S+\/tls\/practice-sites.key/);
     expect(out).not.toContain("self-signed.sh");

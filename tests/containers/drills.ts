@@ -5,6 +5,8 @@
  * the figures measured so far (image size, build times, RSS).
  *
  *   1. deploy dev and prod for real (build, compose up, proxy with TLS, smoke checks on every instance)
+ *   1b. a dev deploy whose new instance never gets ready (a wrong backend URL) is refused and the old one
+ *      serves on; then a good one switches: the proxy answers 200 throughout both
  *   2. SIGKILL one prod instance: the proxy answers 200 throughout, the restart policy brings it back
  *   3. `stop` (SIGTERM) while a request is in flight: the request completes (drained)
  *   4. a new instance starts warm from the shared store (its first answer is a HIT)
@@ -12,7 +14,8 @@
  *   6. 300 practices x 25 pages through a 512 MB dev instance: the page cache fills its budget and evicts,
  *      the container is not killed
  */
-import { execFile, execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawn, spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { call } from "../../ops/request";
 import { loadEnvironments } from "../../ops/environments";
@@ -69,13 +72,23 @@ async function json<T>(path: string, body?: unknown): Promise<T> {
   return (await res.json()) as T;
 }
 
-function deploy(args: string[]) {
+/** Runs ops/deploy.sh without blocking the event loop (a drill's traffic runs meanwhile). */
+function deployAsync(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; out: string; ms: number }> {
   const start = Date.now();
-  const r = spawnSync("bash", ["ops/deploy.sh", ...args, "--quick"], { encoding: "utf8", env: { ...process.env, DEPLOY_LABEL: "drill" } });
-  const out = `${r.stdout}${r.stderr}`;
-  check(r.status === 0, `ops/deploy.sh ${args.join(" ")} exited ${r.status}:\n${out.split("\n").slice(-40).join("\n")}`);
-  console.log(out.split("\n").filter((l) => /^(images|smoke|deploy|ok   proxy)/.test(l)).join("\n"));
-  return Date.now() - start;
+  const child = spawn("bash", ["ops/deploy.sh", ...args, "--quick"], { env: { ...process.env, DEPLOY_LABEL: "drill", ...env } });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d));
+  child.stderr.on("data", (d: Buffer) => (out += d));
+  return new Promise((resolve) => child.on("close", (status) => resolve({ status, out, ms: Date.now() - start })));
+}
+
+const deployLines = (out: string) => out.split("\n").filter((l) => /^(images|smoke|deploy|ok   proxy)/.test(l)).join("\n");
+
+async function deploy(args: string[]) {
+  const { status, out, ms } = await deployAsync(args);
+  check(status === 0, `ops/deploy.sh ${args.join(" ")} exited ${status}:\n${out.split("\n").slice(-40).join("\n")}`);
+  console.log(deployLines(out));
+  return ms;
 }
 
 async function main() {
@@ -97,8 +110,52 @@ async function main() {
     figure(`${env} image build`, `${(firstMs / 1000).toFixed(0)} s this run (cold if the layers were not cached), ${((Date.now() - again) / 1000).toFixed(0)} s warm`);
   }
   figure("image size", `${Math.round(Number(sh(engine, ["image", "inspect", "-f", "{{.Size}}", "practice-frontend:prod-drill"])) / 1e6)} MB (practice-frontend:prod-drill)`);
-  figure("deploy dev (no build)", `${(deploy(["dev", "--no-build"]) / 1000).toFixed(0)} s, smoke checks passed`);
-  figure("deploy prod (no build)", `${(deploy(["prod", "v9.9", "--no-build"]) / 1000).toFixed(0)} s, smoke checks passed on both instances and the proxy`);
+  figure("deploy dev (no build)", `${((await deploy(["dev", "--no-build"])) / 1000).toFixed(0)} s, smoke checks passed`);
+
+  // 1b. A deploy cannot take a working site down. dev's env file gets a backend URL without its
+  // /api/v1/websites: the new instance never gets ready (its /readyz says why), so the deploy refuses it and
+  // the old one serves on, through the proxy, throughout. Then a good deploy switches without a gap.
+  {
+    const devName = `${project}-dev-frontend`;
+    const devTargets: Target[] = [];
+    for (const p of practices) {
+      const host = `${p.code}.dev.preview.example.org`;
+      if ((await call(`http://127.0.0.1:${devPort}`, host, "/")).status === 200) devTargets.push({ host, path: "/" });
+    }
+    check(devTargets.length >= 2, `live dev pages to drive traffic: ${JSON.stringify(devTargets)}`);
+    const total = (statuses: Map<string, number>) => [...statuses.values()].reduce((a, b) => a + b, 0);
+    const envFile = `${process.env.DEPLOY_ROOT}/.env.dev`;
+    const good = readFileSync(envFile, "utf8");
+    const oldId = inspect(devName, "{{.Id}}");
+    writeFileSync(envFile, good.replace(/^(BACKEND_API_URL=.*)\/api\/v1\/websites$/m, "$1"));
+    let refused;
+    const load = trafficThroughProxy(devTargets);
+    try {
+      // 60 s: a new instance is ready within seconds here; this one never will be (the default waits 3 min).
+      refused = await deployAsync(["dev", "--no-build"], { DEPLOY_READY_TIMEOUT_S: "60" });
+    } finally {
+      writeFileSync(envFile, good);
+    }
+    const during = await load.stop();
+    check(refused.status !== 0, `the deploy of an instance that is never ready exited ${refused.status}:\n${deployLines(refused.out)}`);
+    check(during.statuses.get("200") === total(during.statuses), `through the proxy during the refused deploy: ${JSON.stringify(Object.fromEntries(during.statuses))}`);
+    check(/frontend-next is not ready after 60 s: .*backend/.test(refused.out), `the refusal says the new instance is not ready and why:\n${refused.out.split("\n").slice(-15).join("\n")}`);
+    check(/REFUSED: .* still serves/.test(refused.out), `the refusal says the old instance still serves:\n${refused.out.split("\n").slice(-15).join("\n")}`);
+    check(inspect(devName, "{{.Id}}") === oldId && (await ready(devPort)), "the old dev instance still runs, ready");
+    check(spawnSync(engine, ["container", "inspect", `${devName}-next`], { stdio: "ignore" }).status !== 0, "the refused candidate was removed");
+    const reason = /is not ready after 60 s: (.*?) \(/.exec(refused.out)?.[1] ?? "";
+    figure("refused deploy (dev, wrong backend URL)", `exited ${refused.status} in ${(refused.ms / 1000).toFixed(0)} s ("${reason}"); ${total(during.statuses)}/${total(during.statuses)} answers 200 through the proxy; the old instance serves on`);
+
+    const load2 = trafficThroughProxy(devTargets);
+    const switched = await deployAsync(["dev", "--no-build"]);
+    const after = await load2.stop();
+    check(switched.status === 0, `the good redeploy exited ${switched.status}:\n${switched.out.split("\n").slice(-40).join("\n")}`);
+    check(after.statuses.get("200") === total(after.statuses), `through the proxy during the switch: ${JSON.stringify(Object.fromEntries(after.statuses))}`);
+    check(inspect(devName, "{{.Id}}") !== oldId, "the good redeploy replaced the dev instance");
+    check(spawnSync(engine, ["container", "inspect", `${devName}-next`], { stdio: "ignore" }).status !== 0, "the candidate was removed after the switch");
+    figure("switched deploy (dev)", `${(switched.ms / 1000).toFixed(0)} s; ${total(after.statuses)}/${total(after.statuses)} answers 200 through the proxy, 0 others`);
+  }
+  figure("deploy prod (no build)", `${((await deploy(["prod", "v9.9", "--no-build"])) / 1000).toFixed(0)} s, smoke checks passed on both instances and the proxy`);
   for (let i = 0; i < prodPorts.length; i++) figure(`RSS of ${prodName(i)} after start`, `${rssMiB(prodName(i))} MiB`);
   figure(`RSS of ${project}-dev-frontend after start`, `${rssMiB(`${project}-dev-frontend`)} MiB`);
   for (const name of [prodName(0), `${project}-dev-frontend`]) {
