@@ -73,14 +73,26 @@ export function readNodeBody(req: IncomingMessage, limits: BodyLimits = DEFAULT_
 
 /**
  * After a refusal: keep reading (and dropping) what the client still sends, up to DRAIN_MAX_BYTES or
- * BODY_TIMEOUT_MS, then destroy the socket. Only Node streams are touched here, never a web stream.
+ * BODY_TIMEOUT_MS, then destroy the socket; `done` runs once, when the rest has been read or the bounds
+ * are reached (before the socket is destroyed). Only Node streams are touched here, never a web stream.
  */
-export function discardRest(req: IncomingMessage): void {
-  if (req.readableEnded || req.destroyed) return;
+export function discardRest(req: IncomingMessage, done: () => void = () => {}): void {
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(timer);
+    done();
+  };
+  if (req.readableEnded || req.destroyed) {
+    finished = true;
+    done();
+    return;
+  }
   let dropped = 0;
   const stop = () => {
-    clearTimeout(timer);
     req.off("data", onData);
+    finish();
     if (!req.readableEnded) req.destroy();
   };
   const onData = (chunk: Buffer) => {
@@ -89,8 +101,8 @@ export function discardRest(req: IncomingMessage): void {
   };
   const timer = setTimeout(stop, BODY_TIMEOUT_MS);
   req.on("data", onData);
-  req.once("end", () => clearTimeout(timer));
-  req.once("error", () => clearTimeout(timer));
+  req.once("end", finish);
+  req.once("error", finish);
   req.resume();
 }
 
@@ -106,12 +118,24 @@ const EMPTY = Buffer.alloc(0);
 const BODILESS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ error: message });
   res.statusCode = status;
   res.setHeader("Connection", "close");
   res.setHeader("Cache-Control", "no-store");
   res.setHeader("Content-Type", "application/json; charset=utf-8");
-  res.end(JSON.stringify({ error: message }));
-  discardRest(req);
+  res.setHeader("Content-Length", Buffer.byteLength(body));
+  // A body too large: the answer is written whole at once (its length says where it ends) but ended only once
+  // the rest of the body was read (bounded by discardRest): Node closes a `Connection: close` socket as the
+  // answer ends, and closing with the client's bytes unread sends a reset, which can drop the answer from the
+  // client's buffers before it reads it (a flaky "no answer" on a busy machine). A body too slow is not waited
+  // for again: its answer ends at once.
+  if (status !== 413) {
+    res.end(body);
+    discardRest(req);
+    return;
+  }
+  res.write(body);
+  discardRest(req, () => res.end());
 }
 
 /**
