@@ -1,12 +1,14 @@
 # syntax=docker/dockerfile:1
 # The frontend container: build (client, server, pre-pass against BUILD_API_URL), then a slim runtime
-# with production dependencies only. Listens on 3000. Built by ops/images.sh (`make images`, ops/deploy.sh).
+# with production dependencies only. Listens on 3000. Built by ops/images/images.sh (`make images`, ops/deploy/deploy.sh).
+# It stays at the root (the build context); its siblings, the base images' Containerfiles (node, nginx, redis),
+# are in ops/images/, and what runs the containers (compose files, nginx, smoke checks) in ops/deploy/.
 #
 # Dependencies are installed in their own stages with the build secret `npm_ca` (optional): the machine's
 # certificate authorities, for a registry reached through a CA of its own. It never enters a layer, and the
 # runtime stage has no npm step at all.
 
-# Node 24, the LTS line the tests run on (ops/node.sh; ops/images.sh makes this base where it cannot be pulled).
+# Node 24, the LTS line the tests run on (ops/images/node.sh; ops/images/images.sh makes this base where it cannot be pulled).
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -25,7 +27,7 @@ RUN --mount=type=secret,id=npm_ca \
 
 FROM deps AS build
 COPY . .
-# Build-time constants, fixed per environment by ops/environments.json (never read from the env file).
+# Build-time constants, fixed per environment by ops/deploy/environments.json (never read from the env file).
 ARG ENVIRONMENT
 ARG BUILD_API_URL
 ARG BUILD_CMS_ORIGIN

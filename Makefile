@@ -5,21 +5,21 @@ SHELL := /bin/bash
 help: ## List the targets
 	@grep -E '^[a-z.-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
-# Node 24 (the LTS line; ops/node.sh holds the version) for every recipe: tests, CI (.ci/run runs make),
+# Node 24 (the LTS line; ops/images/node.sh holds the version) for every recipe: tests, CI (.ci/run runs make),
 # demo, dev. Where the machine's node is another major (Debian's 20 here), the official binary and npm are
 # installed from the npm registry into .cache/node (gitignored) and that folder goes first on PATH, so npm,
 # npx and every script they start run on it. The check runs before PATH changes: the machine's node.
-NODE_MAJOR := $(firstword $(subst ., ,$(shell ops/node.sh version)))
+NODE_MAJOR := $(firstword $(subst ., ,$(shell ops/images/node.sh version)))
 NODE_DIR := $(CURDIR)/.cache/node
 ifneq ($(shell node -p 'process.versions.node.split(".")[0]' 2>/dev/null),$(NODE_MAJOR))
 export PATH := $(NODE_DIR)/bin:$(PATH)
 NODE_INSTALL := $(NODE_DIR)/bin/node
 endif
 
-$(NODE_DIR)/bin/node: ops/node.sh
-	ops/node.sh install $(NODE_DIR)
+$(NODE_DIR)/bin/node: ops/images/node.sh
+	ops/images/node.sh install $(NODE_DIR)
 
-node: $(NODE_INSTALL) ## Node 24 and npm: the machine's if it is 24, else installed in .cache/node (ops/node.sh)
+node: $(NODE_INSTALL) ## Node 24 and npm: the machine's if it is 24, else installed in .cache/node (ops/images/node.sh)
 	@echo "node $$(node --version) ($$(command -v node)), npm $$(npm --version)"
 
 # `npm install`, not `npm ci`: the registry reachable here lacks rollup's non-Linux optional packages, so
@@ -41,16 +41,16 @@ build: install ## Production build (client, server, pre-pass)
 	npm run build
 
 demo: install ## Run the product on the demo content backend with the demo practices
-	bash ops/demo.sh
+	bash ops/demo/demo.sh
 
 demo-cluster: install chromium ## Two instances sharing a Redis behind nginx, on the demo backend
-	bash ops/demo-cluster.sh
+	bash ops/demo/demo-cluster.sh
 
 demo-twice: install ## make demo twice in a row: the second must be ready in < 15 s (slow: the first may build)
 	npx tsx scripts/demo-twice.ts
 
 dev: install ## Vite dev server on port 3000 against the demo backend
-	bash ops/demo.sh --dev
+	bash ops/demo/demo.sh --dev
 
 # `npm run build` (qwik build) runs `npm run lint` (ESLint, TypeScript, import cycles, folder order, docs' paths) beside the client and
 # server builds, and fails when it fails: no separate lint step.
@@ -77,7 +77,7 @@ test-containers: install ## Container drills: real dev and prod deploys, SIGKILL
 	bash tests/containers/drills.sh
 
 images: $(NODE_INSTALL) ## Base images (node, nginx, redis): pulled, else made here with mmdebstrap (cached in .cache/images)
-	ops/images.sh
+	ops/images/images.sh
 
 .PHONY: help node install chromium build demo demo-cluster demo-twice dev test lint bench soak test-containers images
 
@@ -97,25 +97,25 @@ CHECK_REF = [[ "$$REF" =~ ^[A-Za-z0-9._/-]*$$ ]] || { echo "make: REF may hold l
 
 deploy: $(NODE_INSTALL) ## Deploy: ENV=dev (develop), ENV=staging, ENV=prod REF=v<major>.<minor>
 	@$(CHECK_ENV); $(CHECK_REF)
-	ops/deploy.sh "$$ENV" $${REF:+"$$REF"}
+	ops/deploy/deploy.sh "$$ENV" $${REF:+"$$REF"}
 
 quickdeploy: $(NODE_INSTALL) ## Deploy the working tree without fetching from git: ENV=<env> (prod: REF=v<major>.<minor> too)
 	@$(CHECK_ENV); $(CHECK_REF)
-	ops/deploy.sh "$$ENV" $${REF:+"$$REF"} --quick
+	ops/deploy/deploy.sh "$$ENV" $${REF:+"$$REF"} --quick
 
 smoke: install ## Post-deploy smoke checks; target with SMOKE_HOST=http://host:port
-	npx tsx ops/smoke.ts
+	npx tsx ops/deploy/smoke.ts
 
 setup: ## Create the secrets key on this machine (once)
-	ops/secrets.sh setup
+	ops/deploy/secrets.sh setup
 
-decrypt: ## Decrypt ops/secrets/.env.ENV.enc to the server's owner-only plaintext: ENV=<env>
+decrypt: ## Decrypt ops/deploy/secrets/.env.ENV.enc to the server's owner-only plaintext: ENV=<env>
 	@$(CHECK_ENV)
-	ops/secrets.sh decrypt "$$ENV"
+	ops/deploy/secrets.sh decrypt "$$ENV"
 
-encrypt: ## Encrypt the server's plaintext env file back into ops/secrets/: ENV=<env>
+encrypt: ## Encrypt the server's plaintext env file back into ops/deploy/secrets/: ENV=<env>
 	@$(CHECK_ENV)
-	ops/secrets.sh encrypt "$$ENV"
+	ops/deploy/secrets.sh encrypt "$$ENV"
 
 # ARGS is split into words by bash's `read`, which runs nothing: `;`, `$(...)` and backquotes stay text.
 migrate: install ## Migration toolkit step: ARGS="crawl <code> <old-site-url>" (README "Migrating a practice")

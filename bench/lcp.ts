@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- lcp`: the LCP of docs/decisions/0046-lcp-image.md as a bench. Lighthouse's mobile profile (its
- * defaults: a mid-range phone, simulated slow 4G, 4x CPU slowdown; ops/lighthouse.ts runs it in Debian's
+ * defaults: a mid-range phone, simulated slow 4G, 4x CPU slowdown; ops/operator/lighthouse.ts runs it in Debian's
  * Chromium) on the built server as deployed, under the practices' own domains (ENVIRONMENT=prod, Chromium's
  * host resolver rules pointing them at the server, as `npm run migrate -- gate <code> <url> --connect` does):
  * the home page of each demo practice and one page of every other page kind (the first practice that has it),
@@ -11,7 +11,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { loadavg } from "node:os";
-import { runLighthouse } from "../ops/lighthouse";
+import { runLighthouse } from "../ops/operator/lighthouse";
 import { ACTIVE_DEMO_PRACTICES } from "../tests/support/demo-backend";
 import { get } from "../tests/support/cache";
 import { fmt, judge, json, note } from "./figures";

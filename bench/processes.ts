@@ -2,7 +2,7 @@
  * The processes a benchmark runs: the demo backend, the built frontend, the bare server, the pre-pass.
  *
  * The frontend runs as deployed: the environment a deploy gives the container (the prod compose file's, built
- * by ops/environments.ts) over src/server/env.ts's defaults, so JSON log lines, an access line for every request
+ * by ops/deploy/environments.ts) over src/server/env.ts's defaults, so JSON log lines, an access line for every request
  * and the metrics on their own port, as an operator runs it. Its stdout and stderr go to a file under
  * tmp/bench/logs/ (what a container runtime does with them), not a pipe the bench would hold in memory; the
  * bench reads what it needs from the file. BENCH_DIFFERENCES lists the few settings the bench must change, and
@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, createReadStream, mkdirSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { freePort } from "../tests/support/frontend";
-import { composeFile, loadEnvironments } from "../ops/environments";
+import { composeFile, loadEnvironments } from "../ops/deploy/environments";
 import { parseEnv } from "../src/server/env";
 import { benchPids, processCpuSeconds } from "./machine";
 
@@ -48,7 +48,7 @@ export const BENCH_DIFFERENCES: Record<string, { value: string | undefined; why:
   PREPASS_DIR: { value: "tmp/bench-no-prepass", why: "no pre-rendered pages: the sections fill the cache themselves" },
 };
 
-/** What a deploy sets in the frontend's container (ops/environments.ts: the one place), for `environment`. */
+/** What a deploy sets in the frontend's container (ops/deploy/environments.ts: the one place), for `environment`. */
 export function deployedEnv(environment: "prod" | "staging" | "dev" = "prod"): Record<string, string> {
   const { services } = composeFile(loadEnvironments(), environment, "bench", "bench.env");
   return { ...(services.frontend as { environment: Record<string, string> }).environment };
@@ -75,7 +75,7 @@ export function describeDeployed(): string {
     .map(([k, { value, why }]) => `    ${k}=${value ?? "(unset)"}: ${why}`)
     .join("\n");
   return [
-    "Servers run as deployed (bench/processes.ts): what ops/environments.ts gives the prod container,",
+    "Servers run as deployed (bench/processes.ts): what ops/deploy/environments.ts gives the prod container,",
     `  ${set}`,
     `  resolved by src/server/env.ts: LOG_FORMAT=${parsed.LOG_FORMAT}, ACCESS_LOG=${parsed.ACCESS_LOG} (an access line for every request),`,
     `  metrics on (METRICS_PORT: a free port per server), stdout and stderr to a file per process under ${relative(process.cwd(), LOGS)}/.`,
@@ -182,7 +182,7 @@ async function waitFor(check: () => Promise<boolean>, what: string, output: () =
 export async function startBackendProcess(): Promise<Proc> {
   const port = await freePort();
   const logFile = logFileFor(`backend-${port}`);
-  const child = spawnLogged(logFile, ["--import", "tsx", "ops/demo-backend/main.ts"], { PATH: process.env.PATH, DEMO_BACKEND_PORT: String(port) });
+  const child = spawnLogged(logFile, ["--import", "tsx", "ops/demo/backend/main.ts"], { PATH: process.env.PATH, DEMO_BACKEND_PORT: String(port) });
   const { output, tail, stop } = track(child, logFile);
   const url = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${url}/healthz`)).ok, "demo backend", output);

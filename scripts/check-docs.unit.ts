@@ -7,13 +7,13 @@ const prose = (token: string): Mention => ({ token, line: 1, where: "prose" });
 
 describe("mentions", () => {
   it("finds link targets, code span tokens and fenced tokens as code, the rest as prose, with their lines", () => {
-    const found = mentions(["See [the pool](0021-render-pool.md) and `src/server/x.ts --flag` `[N](x.md)`.", "```", "ops/nginx  the proxy", "```", "prose src/y.ts"].join("\n"));
+    const found = mentions(["See [the pool](0021-render-pool.md) and `src/server/x.ts --flag` `[N](x.md)`.", "```", "ops/deploy/nginx  the proxy", "```", "prose src/y.ts"].join("\n"));
     expect(found.filter((m) => m.where === "link")).toEqual([{ token: "0021-render-pool.md", line: 1, where: "link" }]);
     expect(found.filter((m) => m.where === "code").map((m) => [m.token, m.line])).toEqual([
       ["src/server/x.ts", 1],
       ["--flag", 1],
       ["[N](x.md)", 1],
-      ["ops/nginx", 3],
+      ["ops/deploy/nginx", 3],
       ["the", 3],
       ["proxy", 3],
     ]);
@@ -30,7 +30,7 @@ describe("commentMentions", () => {
       " */",
       'import { x } from "src/not/a/comment.ts";',
       "const a = 1; // see src/server/env.ts",
-      "# a shell comment naming ops/deploy.sh",
+      "# a shell comment naming ops/deploy/deploy.sh",
       "#!/bin/bash",
     ].join("\n");
     expect(commentMentions(source).map((m) => [m.token, m.line])).toEqual([
@@ -43,7 +43,7 @@ describe("commentMentions", () => {
       ["shell", 6],
       ["comment", 6],
       ["naming", 6],
-      ["ops/deploy.sh", 6],
+      ["ops/deploy/deploy.sh", 6],
     ]);
   });
 });

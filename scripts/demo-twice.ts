@@ -2,7 +2,7 @@
  * `make demo-twice`: `make demo` twice in a row, as someone trying the product would, and how long each
  * takes from the command to the first practice's homepage answering 200 (and /readyz 200), that first answer a
  * cache HIT (the pre-pass rendered the URL the demo prints), and no unexpected warning printed. The second
- * start must be under 15 s (the build is reused, ops/demo-build.sh). Slow (the first run may build for
+ * start must be under 15 s (the build is reused, ops/demo/demo-build.sh). Slow (the first run may build for
  * minutes), so not part of `make test`.
  *
  * Ports: PORT, DEMO_BACKEND_PORT and METRICS_PORT from the environment, else 3000, 4000 and 9464 as
@@ -20,7 +20,7 @@ const LIMIT_S = 15;
 
 /**
  * Warnings the demo prints on purpose, so not start-up noise: the demo backend serves a block of a type
- * outside the contract (ops/demo-backend/fixtures/dupont.ts, `carousel`) to show it is skipped, and the
+ * outside the contract (ops/demo/backend/fixtures/dupont.ts, `carousel`) to show it is skipped, and the
  * build's pre-pass renders that page. Each pattern matches one message exactly; any other warning fails.
  */
 // The quotes may come escaped: the server logs JSON lines (LOG_FORMAT=json), the build's pre-pass plain text.
@@ -92,7 +92,7 @@ async function once(label: string): Promise<number> {
     // A start that is quick but shouts (a probe warning, curl noise) is not what someone trying it should see.
     const noise = unexpectedNoise(output);
     if (noise.length) throw new Error(`${label}: the start printed warnings:\n${noise.join("\n")}`);
-    // The URL the demo prints is served from the pre-pass (ops/demo.sh: BUILD_PREPASS_ORIGINS), not rendered cold.
+    // The URL the demo prints is served from the pre-pass (ops/demo/demo.sh: BUILD_PREPASS_ORIGINS), not rendered cold.
     if (firstPage?.xcache !== "HIT")
       throw new Error(`${label}: the demo's first page answered X-Cache ${firstPage?.xcache}, not HIT: the pre-pass did not render for the host the demo prints`);
     return seconds;

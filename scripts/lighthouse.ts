@@ -5,12 +5,12 @@
  *   npm run lighthouse -- [--frontend http://127.0.0.1:3000] [--backend http://127.0.0.1:4000] [--code dupont] [--env dev]
  *
  * Needs a running frontend and the content backend it reads (`make demo`). Chromium comes from
- * CHROME_PATH (default /usr/bin/chromium; ops/lighthouse.ts runs it). Not part of CI: scores move with the machine's load.
+ * CHROME_PATH (default /usr/bin/chromium; ops/operator/lighthouse.ts runs it). Not part of CI: scores move with the machine's load.
  * Note: a deployment that is not ENVIRONMENT=prod is noindex by design, which Lighthouse's SEO
  * category counts against the page ("Page is blocked from indexing"); run the frontend with
  * ENVIRONMENT=prod (and --env prod here) for the production figure.
  */
-import { formatScores, runLighthouse } from "../ops/lighthouse";
+import { formatScores, runLighthouse } from "../ops/operator/lighthouse";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -58,7 +58,7 @@ describe("serving", () => {
     ["/media/bernard/logo.jpg", "image/jpeg"],
     ["/media/shared/implant.webp", "image/webp"],
   ])("streams %s with its type, length and long cache headers", async (p, type) => {
-    const file = readFileSync(`ops/demo-backend${p}`);
+    const file = readFileSync(`ops/demo/backend${p}`);
     const res = await media(path(p));
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe(type);
@@ -105,7 +105,7 @@ describe("serving", () => {
   });
 
   it("never serves an inactive practice's files through an active practice's host", async () => {
-    const files = readdirSync("ops/demo-backend/media/leroy").filter((name) => name.includes("."));
+    const files = readdirSync("ops/demo/backend/media/leroy").filter((name) => name.includes("."));
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       const res = await media(path(`/media/leroy/${file}`));
@@ -127,8 +127,8 @@ describe("resizing (w)", () => {
     const meta = await sharp(first.body).metadata();
     expect(meta.format).toBe(format);
     expect(meta.width).toBe(w);
-    const original = await sharp(readFileSync(`ops/demo-backend${p}`)).metadata();
-    expect(first.body.byteLength).toBeLessThan(readFileSync(`ops/demo-backend${p}`).byteLength);
+    const original = await sharp(readFileSync(`ops/demo/backend${p}`)).metadata();
+    expect(first.body.byteLength).toBeLessThan(readFileSync(`ops/demo/backend${p}`).byteLength);
     expect(meta.height).toBe(Math.round((original.height! * w) / original.width!));
 
     const stats = await backendJson<{ requests: Record<string, number> }>(backend, "/admin/stats");
@@ -146,7 +146,7 @@ describe("resizing (w)", () => {
   it("serves an SVG as it is", async () => {
     const res = await media(`${path("/media/dupont/logo.svg")}&w=160`);
     expect(res.status).toBe(200);
-    expect(res.body.equals(readFileSync("ops/demo-backend/media/dupont/logo.svg"))).toBe(true);
+    expect(res.body.equals(readFileSync("ops/demo/backend/media/dupont/logo.svg"))).toBe(true);
   });
 
   it("passes a 404 through", async () => {

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../ops/migrate/cli";
-import { call } from "../ops/request";
+import { call } from "../ops/operator/request";
 import { readNotFoundFiles } from "../src/server/migration-watch/not-found-watch";
 import type { CrawlEntry } from "../ops/migrate/files";
 import { startOldSite } from "../ops/migrate/fixtures/old-site";

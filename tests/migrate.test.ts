@@ -16,7 +16,7 @@ import { startBackend, type DemoBackend } from "./support/demo-backend";
 import { startFrontend, type Frontend } from "./support/frontend";
 import { migrate } from "./support/migrate";
 import { main } from "../ops/migrate/cli";
-import { call, target } from "../ops/request";
+import { call, target } from "../ops/operator/request";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 

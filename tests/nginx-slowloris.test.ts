@@ -1,5 +1,5 @@
 /**
- * Issue 26: a slowloris against the generated proxy (ops/nginx/generate.ts and ops/nginx/nginx.conf, real
+ * Issue 26: a slowloris against the generated proxy (ops/deploy/nginx/generate.ts and ops/deploy/nginx/nginx.conf, real
  * nginx, the built server behind it), on loopback only. Thousands of connections each send an unfinished
  * request head and nothing more, while a visitor keeps asking a practice's page on new connections: the
  * visitor keeps getting 200 quickly, and nginx closes the slow connections at its header timeout (10 s; the
@@ -21,7 +21,7 @@ import { until } from "./support/until";
 const WANTED = 9000;
 /** Descriptors this process keeps for everything else (vitest, the visitor, the servers' pipes). */
 const SPARE_FDS = 1500;
-/** nginx's client_header_timeout (ops/nginx/generate.ts) and the slack a busy machine needs on top. */
+/** nginx's client_header_timeout (ops/deploy/nginx/generate.ts) and the slack a busy machine needs on top. */
 const HEADER_TIMEOUT_MS = 10_000;
 const CLOSE_SLACK_MS = 4_000;
 /** What the visitor must get during the attack: every answer 200, each within this long. */

@@ -11,7 +11,7 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { startFrontend, type Frontend } from "./support/frontend";
 import { until } from "./support/until";
-import { ASSET_BURST, CONN_PER_ADDRESS } from "../ops/nginx/generate";
+import { ASSET_BURST, CONN_PER_ADDRESS } from "../ops/deploy/nginx/generate";
 import { http } from "./support/http";
 import { httpsGet, startNginx, type TestNginx } from "./support/nginx";
 import { practiceName, startBackend, type DemoBackend } from "./support/demo-backend";

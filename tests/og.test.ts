@@ -21,7 +21,7 @@ beforeAll(async () => {
   cacheDir = mkdtempSync(join(tmpdir(), "media-cache-"));
   for (const [code, ext] of Object.entries(LOGOS)) {
     mkdirSync(join(cacheDir, code));
-    copyFileSync(join("ops/demo-backend/media", code, `logo.${ext}`), join(cacheDir, code, `logo.${ext}`));
+    copyFileSync(join("ops/demo/backend/media", code, `logo.${ext}`), join(cacheDir, code, `logo.${ext}`));
   }
   backend = await startBackend();
   frontend = await startFrontend({ backendUrl: backend.url, env: { MEDIA_CACHE_DIR: cacheDir } });

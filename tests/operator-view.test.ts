@@ -15,7 +15,7 @@ import { promisify } from "node:util";
 /** `npm run ops -- <args>` against this test's server (its internal port). */
 async function ops(args: string[]): Promise<{ code: number; out: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", "ops/operator.ts", ...args], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", "ops/operator/operator.ts", ...args], {
       env: { PATH: process.env.PATH, METRICS_PORT: String(metricsPort) },
       timeout: 20_000,
     });

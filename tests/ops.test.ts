@@ -22,14 +22,14 @@ function deployRoot(mode = 0o600, content = "REVALIDATION_SECRET=x\nPREVIEW_DOMA
   return root;
 }
 
-describe("ops/deploy.sh", () => {
+describe("ops/deploy/deploy.sh", () => {
   it.each([
     [["prod"], /a production deploy needs a tag/],
     [["prod", "main"], /REF must be a tag of the form v<major>.<minor>, got 'main'/],
     [["prod", "v1"], /REF must be a tag/],
     [["qa"], /ENV must be dev, staging or prod, got 'qa'/],
   ])("refuses %j", (args, message) => {
-    const { status, out } = run("ops/deploy.sh", [...args, "--dry-run"], { DEPLOY_ROOT: deployRoot() });
+    const { status, out } = run("ops/deploy/deploy.sh", [...args, "--dry-run"], { DEPLOY_ROOT: deployRoot() });
     expect(status).toBe(1);
     expect(out).toMatch(message);
   });
@@ -37,18 +37,18 @@ describe("ops/deploy.sh", () => {
   it("refuses when the decrypted env file is missing or readable by others", () => {
     const empty = mkdtempSync(join(tmpdir(), "deploy-"));
     // A real deploy stops before it runs anything (GIT_DIR: were it to go on, git could not touch this clone).
-    const missing = run("ops/deploy.sh", ["dev"], { DEPLOY_ROOT: empty, GIT_DIR: "/nonexistent" });
+    const missing = run("ops/deploy/deploy.sh", ["dev"], { DEPLOY_ROOT: empty, GIT_DIR: "/nonexistent" });
     expect(missing.status).toBe(1);
     expect(missing.out).toContain("make decrypt ENV=dev");
     expect(missing.out).not.toContain("+ ");
-    const open = run("ops/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot(0o644) });
+    const open = run("ops/deploy/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot(0o644) });
     expect(open.status).toBe(1);
     expect(open.out).toContain("chmod 600");
   });
 
   it("a dry run needs no decrypted secrets: it says what is missing and what it would do", () => {
     const empty = mkdtempSync(join(tmpdir(), "deploy-"));
-    const { status, out } = run("ops/deploy.sh", ["staging", "v1.2", "--dry-run"], { DEPLOY_ROOT: empty });
+    const { status, out } = run("ops/deploy/deploy.sh", ["staging", "v1.2", "--dry-run"], { DEPLOY_ROOT: empty });
     expect(status, out).toBe(0);
     expect(out).toContain(`deploy: (dry run) ${empty}/.env.staging is missing: a real deploy would stop here`);
     expect(out).toContain("+ git checkout --detach refs/tags/v1.2");
@@ -58,13 +58,13 @@ describe("ops/deploy.sh", () => {
   });
 
   it("deploys a prod tag: fetch, image, compose file from the map, instances one by one, proxy, smoke on every instance", () => {
-    const { status, out } = run("ops/deploy.sh", ["prod", "v1.4", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
+    const { status, out } = run("ops/deploy/deploy.sh", ["prod", "v1.4", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
     expect(status, out).toBe(0);
     expect(out).toContain("+ git checkout --detach refs/tags/v1.4");
-    expect(out).toContain("+ ops/images.sh product prod v1.4");
+    expect(out).toContain("+ ops/images/images.sh product prod v1.4");
     expect(out).toMatch(/\+ npx tsx ops\/environments.ts compose prod practice-frontend:prod-v1.4 \S+\/.env.prod > \S+\/compose.prod.json/);
     expect(out).toMatch(/compose -p practice-frontend-prod -f \S+\/compose.prod.json up -d redis/);
-    // Both instances, replaced in turn, each waited for on its own port (ops/environments.json).
+    // Both instances, replaced in turn, each waited for on its own port (ops/deploy/environments.json).
     expect(out).toMatch(/up -d --no-deps frontend\n\+ wait until http:\/\/127.0.0.1:3000\/readyz[^]*up -d --no-deps frontend-2\n\+ wait until http:\/\/127.0.0.1:3003\/readyz/);
     // Each new instance is proven beside the old one (its candidate on port + 1000: ready, smoke checks, the
     // same practices served) before nginx is pointed at it and the old one is stopped.
@@ -81,39 +81,39 @@ describe("ops/deploy.sh", () => {
   });
 
   it("checks out a staging tag as the tag, a branch as origin's", () => {
-    const tag = run("ops/deploy.sh", ["staging", "v1.2", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
+    const tag = run("ops/deploy/deploy.sh", ["staging", "v1.2", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
     expect(tag.status, tag.out).toBe(0);
     expect(tag.out).toContain("+ git checkout --detach refs/tags/v1.2");
-    const branch = run("ops/deploy.sh", ["staging", "feature/x", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
+    const branch = run("ops/deploy/deploy.sh", ["staging", "feature/x", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
     expect(branch.out).toContain("+ git checkout --detach origin/feature/x");
     expect(branch.out).toContain("practice-frontend:staging-feature-x");
   });
 
   it("takes every port from the environment map (ENVIRONMENTS_FILE), and refuses a map that reuses a port", () => {
-    const map = JSON.parse(readFileSync("ops/environments.json", "utf8"));
+    const map = JSON.parse(readFileSync("ops/deploy/environments.json", "utf8"));
     map.environments.prod.instancePorts = [42100, 42101, 42102];
     map.proxy = { http: "127.0.0.1:42180", https: "127.0.0.1:42143" };
     const file = join(mkdtempSync(join(tmpdir(), "map-")), "environments.json");
     writeFileSync(file, JSON.stringify(map));
-    const { status, out } = run("ops/deploy.sh", ["prod", "v1.4", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ENVIRONMENTS_FILE: file });
+    const { status, out } = run("ops/deploy/deploy.sh", ["prod", "v1.4", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ENVIRONMENTS_FILE: file });
     expect(status, out).toBe(0);
     expect(out).toContain("up -d --no-deps frontend-3\n+ wait until http://127.0.0.1:42102/readyz");
     expect(out).toContain("--listen 127.0.0.1:42180 --https-listen 127.0.0.1:42143");
     expect(out).toContain("SMOKE_PROXY=https://127.0.0.1:42143");
     map.environments.dev.instancePorts = [42100];
     writeFileSync(file, JSON.stringify(map));
-    const refused = run("ops/deploy.sh", ["prod", "v1.4", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ENVIRONMENTS_FILE: file });
+    const refused = run("ops/deploy/deploy.sh", ["prod", "v1.4", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ENVIRONMENTS_FILE: file });
     expect(refused.status).toBe(1);
     expect(refused.out).toContain("port 42100 is used by both prod and dev");
   });
 
   it("deploys develop to dev and skips git with --quick", () => {
-    const dev = run("ops/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
+    const dev = run("ops/deploy/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
     expect(dev.status).toBe(0);
     expect(dev.out).toContain("+ git checkout --detach origin/develop");
     expect(dev.out).toContain("practice-frontend-dev");
     expect(dev.out).toMatch(/\+ ops\/nginx\/self-signed.sh \S+ \S+ \\\*\.dev\.preview\.example\.org/);
-    const quick = run("ops/deploy.sh", ["staging", "--quick", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
+    const quick = run("ops/deploy/deploy.sh", ["staging", "--quick", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
     expect(quick.status).toBe(0);
     expect(quick.out).not.toContain("git fetch");
     expect(quick.out).toContain("practice-frontend-staging");
@@ -121,10 +121,10 @@ describe("ops/deploy.sh", () => {
   });
 });
 
-describe("ops/deploy.sh reads the deployment's values from the env file only", () => {
+describe("ops/deploy/deploy.sh reads the deployment's values from the env file only", () => {
   it("takes PREVIEW_DOMAIN (and the build's public values) from the env file, not from the operator's shell", () => {
     const root = deployRoot(0o600, 'PREVIEW_DOMAIN="preview.praticiens.example.org"\nPUBLIC_ERROR_TRACKING_DSN=https://k@errors.example.org/3\n');
-    const { status, out } = run("ops/deploy.sh", ["dev", "--dry-run"], {
+    const { status, out } = run("ops/deploy/deploy.sh", ["dev", "--dry-run"], {
       DEPLOY_ROOT: root,
       PREVIEW_DOMAIN: "shell.evil.example",
     });
@@ -135,7 +135,7 @@ describe("ops/deploy.sh reads the deployment's values from the env file only", (
 
   it("refuses an env file without a valid PREVIEW_DOMAIN", () => {
     for (const content of ["REVALIDATION_SECRET=x\n", "PREVIEW_DOMAIN=evil.example;id\n"]) {
-      const { status, out } = run("ops/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot(0o600, content), PREVIEW_DOMAIN: "preview.example.org" });
+      const { status, out } = run("ops/deploy/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot(0o600, content), PREVIEW_DOMAIN: "preview.example.org" });
       expect(status).toBe(1);
       expect(out).toMatch(/PREVIEW_DOMAIN in .* must be a host name/);
     }
@@ -199,15 +199,15 @@ describe("Makefile", () => {
   });
 });
 
-describe("ops/secrets.sh", () => {
+describe("ops/deploy/secrets.sh", () => {
   it("refuses a modified encrypted file, and another environment's file, without touching the plaintext", () => {
     const home = mkdtempSync(join(tmpdir(), "secrets-"));
     const env = { SECRETS_KEY_FILE: join(home, "key"), DEPLOY_ROOT: join(home, "srv"), SECRETS_DIR: join(home, "enc") };
-    run("ops/secrets.sh", ["setup"], env);
+    run("ops/deploy/secrets.sh", ["setup"], env);
     spawnSync("mkdir", ["-p", env.DEPLOY_ROOT]);
     const original = "BACKEND_API_URL=http://backend:8000/api/v1/websites\nREVALIDATION_SECRET=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n";
     writeFileSync(join(env.DEPLOY_ROOT, ".env.prod"), original);
-    expect(run("ops/secrets.sh", ["encrypt", "prod"], env).status).toBe(0);
+    expect(run("ops/deploy/secrets.sh", ["encrypt", "prod"], env).status).toBe(0);
     const encFile = join(env.SECRETS_DIR, ".env.prod.enc");
     const good = readFileSync(encFile);
     // Flip one bit in the middle of the ciphertext (CBC without a MAC decrypted this to altered secrets).
@@ -215,32 +215,32 @@ describe("ops/secrets.sh", () => {
     tampered[Math.floor(tampered.length / 2)] ^= 0x01;
     writeFileSync(encFile, tampered);
     writeFileSync(join(env.DEPLOY_ROOT, ".env.prod"), "KEPT=1\n");
-    const result = run("ops/secrets.sh", ["decrypt", "prod"], env);
+    const result = run("ops/deploy/secrets.sh", ["decrypt", "prod"], env);
     expect(result.status).toBe(1);
     expect(result.out).toMatch(/cannot decrypt/);
     expect(readFileSync(join(env.DEPLOY_ROOT, ".env.prod"), "utf8")).toBe("KEPT=1\n");
     // The prod file copied over staging's is refused too: the environment is authenticated with it.
     writeFileSync(join(env.SECRETS_DIR, ".env.staging.enc"), good);
-    expect(run("ops/secrets.sh", ["decrypt", "staging"], env).status).toBe(1);
+    expect(run("ops/deploy/secrets.sh", ["decrypt", "staging"], env).status).toBe(1);
     writeFileSync(encFile, good);
-    expect(run("ops/secrets.sh", ["decrypt", "prod"], env).status).toBe(0);
+    expect(run("ops/deploy/secrets.sh", ["decrypt", "prod"], env).status).toBe(0);
     expect(readFileSync(join(env.DEPLOY_ROOT, ".env.prod"), "utf8")).toBe(original);
   });
 
   it("round-trips an env file through encryption, owner-only on the server", () => {
     const home = mkdtempSync(join(tmpdir(), "secrets-"));
     const env = { SECRETS_KEY_FILE: join(home, "key"), DEPLOY_ROOT: join(home, "srv"), SECRETS_DIR: join(home, "enc") };
-    expect(run("ops/secrets.sh", ["decrypt", "dev"], env).out).toContain("no key at");
-    expect(run("ops/secrets.sh", ["setup"], env).status).toBe(0);
+    expect(run("ops/deploy/secrets.sh", ["decrypt", "dev"], env).out).toContain("no key at");
+    expect(run("ops/deploy/secrets.sh", ["setup"], env).status).toBe(0);
     expect(statSync(env.SECRETS_KEY_FILE).mode & 0o777).toBe(0o600);
     const original = "BACKEND_API_URL=http://backend:8000/api/v1/websites\nREVALIDATION_SECRET=s3cret-value-long-enough\n";
     spawnSync("mkdir", ["-p", env.DEPLOY_ROOT]);
     writeFileSync(join(env.DEPLOY_ROOT, ".env.staging"), original);
-    expect(run("ops/secrets.sh", ["encrypt", "staging"], env).status).toBe(0);
+    expect(run("ops/deploy/secrets.sh", ["encrypt", "staging"], env).status).toBe(0);
     const encrypted = readFileSync(join(env.SECRETS_DIR, ".env.staging.enc"));
     expect(encrypted.toString("latin1")).not.toContain("s3cret");
     writeFileSync(join(env.DEPLOY_ROOT, ".env.staging"), "overwritten");
-    expect(run("ops/secrets.sh", ["decrypt", "staging"], env).status).toBe(0);
+    expect(run("ops/deploy/secrets.sh", ["decrypt", "staging"], env).status).toBe(0);
     expect(readFileSync(join(env.DEPLOY_ROOT, ".env.staging"), "utf8")).toBe(original);
     expect(statSync(join(env.DEPLOY_ROOT, ".env.staging")).mode & 0o777).toBe(0o600);
   });
@@ -248,12 +248,12 @@ describe("ops/secrets.sh", () => {
   it("refuses a wrong key without touching the plaintext", () => {
     const home = mkdtempSync(join(tmpdir(), "secrets-"));
     const env = { SECRETS_KEY_FILE: join(home, "key"), DEPLOY_ROOT: join(home, "srv"), SECRETS_DIR: join(home, "enc") };
-    run("ops/secrets.sh", ["setup"], env);
+    run("ops/deploy/secrets.sh", ["setup"], env);
     spawnSync("mkdir", ["-p", env.DEPLOY_ROOT]);
     writeFileSync(join(env.DEPLOY_ROOT, ".env.prod"), "A=1\n");
-    run("ops/secrets.sh", ["encrypt", "prod"], env);
+    run("ops/deploy/secrets.sh", ["encrypt", "prod"], env);
     writeFileSync(env.SECRETS_KEY_FILE, "another key\n");
-    const result = run("ops/secrets.sh", ["decrypt", "prod"], env);
+    const result = run("ops/deploy/secrets.sh", ["decrypt", "prod"], env);
     expect(result.status).toBe(1);
     expect(result.out).toContain("wrong key?");
     expect(readFileSync(join(env.DEPLOY_ROOT, ".env.prod"), "utf8")).toBe("A=1\n");

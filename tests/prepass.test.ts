@@ -150,7 +150,7 @@ describe("with the backend up", () => {
     const demo = dirs("demo");
     const onePractice = join(work, "demo-practice.json");
     writeFileSync(onePractice, JSON.stringify(loadRegistry("tenants/practices.json").practices.filter((p) => p.code === "dupont")));
-    // What ops/demo.sh sets: http, the preview host {code}.{ENVIRONMENT}.{PREVIEW_DOMAIN}, the demo's PORT
+    // What ops/demo/demo.sh sets: http, the preview host {code}.{ENVIRONMENT}.{PREVIEW_DOMAIN}, the demo's PORT
     // (a free one here: the server answers only the port it listens on, http/ says why).
     const port = await freePort();
     const origin = `http://dupont.dev.localhost:${port}`;

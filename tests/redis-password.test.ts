@@ -1,6 +1,6 @@
 /**
  * Issue 26: the shared Redis has a password, carried by CACHE_URL (redis://:<password>@host:port/db, the form
- * ops/environments.ts checks in the env file). The real server joins a Redis that requires it, is refused by
+ * ops/deploy/environments.ts checks in the env file). The real server joins a Redis that requires it, is refused by
  * one with another password (and says so), and never prints the password, whatever happens.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

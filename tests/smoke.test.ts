@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { runSmoke } from "../ops/smoke";
+import { runSmoke } from "../ops/deploy/smoke";
 import { freePort, startFrontend, type Frontend } from "./support/frontend";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
 
@@ -21,7 +21,7 @@ afterAll(async () => {
   await backend?.close();
 });
 
-describe("ops/smoke.ts", () => {
+describe("ops/deploy/smoke.ts", () => {
   it("passes its 20 checks on a healthy deployment", async () => {
     const lines: string[] = [];
     const result = await runSmoke(frontend.url, ["dupont.dev.localhost", "martin.dev.localhost"], (l) => lines.push(l));
@@ -47,7 +47,7 @@ describe("ops/smoke.ts", () => {
 
   it("exits non-zero and prints the failed checks when the deployment is down", async () => {
     const port = await freePort();
-    const run = spawnSync(process.execPath, ["--import", "tsx", "ops/smoke.ts"], {
+    const run = spawnSync(process.execPath, ["--import", "tsx", "ops/deploy/smoke.ts"], {
       encoding: "utf8",
       env: { PATH: process.env.PATH, SMOKE_HOST: `http://127.0.0.1:${port}`, SMOKE_SITES: "dupont.dev.localhost,martin.dev.localhost" },
     });

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import robotsParser from "robots-parser";
 import { z } from "zod";
-import { call, header, target } from "../request";
+import { call, header, target } from "../operator/request";
 import { connectOption, intOption, urlArgument, type Parsed, type StepSpec } from "./args";
 import {
   CRAWL_FILE,

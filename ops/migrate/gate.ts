@@ -7,7 +7,7 @@
  * to 85 on the same page minutes apart on a loaded machine, and the gate must give the same verdict twice.
  */
 import { PAGE_KINDS, type PageKind } from "../../src/server/backend/schemas";
-import { CATEGORIES, formatScores, runLighthouse, type Category, type LighthouseResult } from "../lighthouse";
+import { CATEGORIES, formatScores, runLighthouse, type Category, type LighthouseResult } from "../operator/lighthouse";
 import { connectOption, intOption, UsageError, urlArgument, type Parsed, type StepSpec } from "./args";
 import { practiceCode } from "./files";
 import type { StepIo } from "./io";

@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import robotsParser from "robots-parser";
 import { findRedirect, parseRedirects } from "../../src/server/redirects/map";
-import { call, header, target, type Answer } from "../request";
+import { call, header, target, type Answer } from "../operator/request";
 import { connectOption, urlArgument, type Parsed, type StepSpec } from "./args";
 import { readAssessment } from "./assess";
 import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, VERIFY_REPORT_FILE, writeFileAtomic, writeJson } from "./files";

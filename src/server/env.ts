@@ -183,7 +183,7 @@ const envSchema = z.object({
    * its main host (prepass/prepass.ts) and `{code}` for its code. The cache key holds scheme, host and port
    * (cache/key.ts), so only a page rendered for the origin a visitor uses is a HIT for them. Unset:
    * `https://{host}`, what nginx forwards on the practices' domains. `make demo` sets it to the hosts it
-   * prints, `http://{code}.dev.localhost:3000` (ops/demo.sh).
+   * prints, `http://{code}.dev.localhost:3000` (ops/demo/demo.sh).
    */
   BUILD_PREPASS_ORIGINS: z.preprocess(
     emptyToUndefined,

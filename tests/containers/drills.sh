@@ -43,17 +43,17 @@ BACKEND_PORT=42140
 for env in dev staging prod; do
   printf 'BACKEND_API_URL=http://host.containers.internal:%s/api/v1/websites\nREVALIDATION_SECRET=drill-secret-0123456789abcdef\nPREVIEW_DOMAIN=preview.example.org\n' \
     "$BACKEND_PORT" > "$WORK/deploy/.env.$env"
-  # prod has a Redis in the map: its instances join it with the password of the env file (ops/environments.ts).
+  # prod has a Redis in the map: its instances join it with the password of the env file (ops/deploy/environments.ts).
   [[ $env == prod ]] && printf 'CACHE_URL=redis://:%s@redis:6379/6\n' "$(openssl rand -hex 16)" >> "$WORK/deploy/.env.$env"
   chmod 600 "$WORK/deploy/.env.$env"
 done
 # One certificate for every name the proxy serves here (production uses the operator's).
 mapfile -t domains < <(node -e 'for (const p of require("./tenants/practices.json")) for (const d of p.domains) console.log(d)')
-ops/nginx/self-signed.sh "$WORK/deploy/tls/practice-sites.crt" "$WORK/deploy/tls/practice-sites.key" \
+ops/deploy/nginx/self-signed.sh "$WORK/deploy/tls/practice-sites.crt" "$WORK/deploy/tls/practice-sites.key" \
   "${domains[@]}" '*.dev.preview.example.org' '*.prod.preview.example.org' monitoring.preview.example.org
 
 # The demo content backend, on the host: the containers reach it as host.containers.internal.
-DEMO_BACKEND_HOST=0.0.0.0 DEMO_BACKEND_PORT=$BACKEND_PORT node --import tsx ops/demo-backend/main.ts > "$WORK/backend.log" 2>&1 &
+DEMO_BACKEND_HOST=0.0.0.0 DEMO_BACKEND_PORT=$BACKEND_PORT node --import tsx ops/demo/backend/main.ts > "$WORK/backend.log" 2>&1 &
 BACKEND_PID=$!
 
 export ENVIRONMENTS_FILE="$WORK/environments.json" DEPLOY_ROOT="$WORK/deploy" DRILL_BACKEND="http://127.0.0.1:$BACKEND_PORT"

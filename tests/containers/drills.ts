@@ -17,8 +17,8 @@
 import { execFile, execFileSync, spawn, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { promisify } from "node:util";
-import { call } from "../../ops/request";
-import { loadEnvironments } from "../../ops/environments";
+import { call } from "../../ops/operator/request";
+import { loadEnvironments } from "../../ops/deploy/environments";
 import { loadRegistry } from "../../src/server/tenancy/registry";
 import { notRenderedFirst, traffic, type Target } from "./traffic";
 
@@ -72,10 +72,10 @@ async function json<T>(path: string, body?: unknown): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** Runs ops/deploy.sh without blocking the event loop (a drill's traffic runs meanwhile). */
+/** Runs ops/deploy/deploy.sh without blocking the event loop (a drill's traffic runs meanwhile). */
 function deployAsync(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; out: string; ms: number }> {
   const start = Date.now();
-  const child = spawn("bash", ["ops/deploy.sh", ...args, "--quick"], { env: { ...process.env, DEPLOY_LABEL: "drill", ...env } });
+  const child = spawn("bash", ["ops/deploy/deploy.sh", ...args, "--quick"], { env: { ...process.env, DEPLOY_LABEL: "drill", ...env } });
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d));
   child.stderr.on("data", (d: Buffer) => (out += d));
@@ -86,7 +86,7 @@ const deployLines = (out: string) => out.split("\n").filter((l) => /^(images|smo
 
 async function deploy(args: string[]) {
   const { status, out, ms } = await deployAsync(args);
-  check(status === 0, `ops/deploy.sh ${args.join(" ")} exited ${status}:\n${out.split("\n").slice(-40).join("\n")}`);
+  check(status === 0, `ops/deploy/deploy.sh ${args.join(" ")} exited ${status}:\n${out.split("\n").slice(-40).join("\n")}`);
   console.log(deployLines(out));
   return ms;
 }
@@ -97,9 +97,9 @@ async function main() {
   // 1. Build (twice: the second build of the same tree is the warm figure) and deploy.
   const build = (env: string) => {
     const log = `${process.env.DEPLOY_ROOT}/build-${env}.log`;
-    const r = spawnSync("bash", ["ops/images.sh", "product", env, "drill"], { encoding: "utf8", env: { ...process.env, PRODUCT_BUILD_LOG: log } });
+    const r = spawnSync("bash", ["ops/images/images.sh", "product", env, "drill"], { encoding: "utf8", env: { ...process.env, PRODUCT_BUILD_LOG: log } });
     const tail = () => spawnSync("tail", ["-n", "30", log], { encoding: "utf8" }).stdout;
-    check(r.status === 0, `ops/images.sh product ${env} drill exited ${r.status}:\n${tail()}${r.stderr.split("\n").slice(-10).join("\n")}`);
+    check(r.status === 0, `ops/images/images.sh product ${env} drill exited ${r.status}:\n${tail()}${r.stderr.split("\n").slice(-10).join("\n")}`);
   };
   for (const env of ["dev", "prod"]) {
     const first = Date.now();

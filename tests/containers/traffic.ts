@@ -8,7 +8,7 @@ export interface Target {
   path: string;
 }
 
-/** What the drills need of an answer (the Answer of ops/request.ts has it). */
+/** What the drills need of an answer (the Answer of ops/operator/request.ts has it). */
 export interface TrafficAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;

@@ -1,5 +1,5 @@
 /** The demo content backend, in-process on a free port, with helpers to read and steer it. */
-import { startDemoBackend } from "../../ops/demo-backend/app";
+import { startDemoBackend } from "../../ops/demo/backend/app";
 
 export type DemoBackend = Awaited<ReturnType<typeof startDemoBackend>>;
 

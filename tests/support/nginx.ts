@@ -1,7 +1,7 @@
 /**
- * Real nginx with the generated configuration (ops/nginx/generate.ts), on a free port, every
+ * Real nginx with the generated configuration (ops/deploy/nginx/generate.ts), on a free port, every
  * environment's upstream pointing at the given instances. With `tls`, HTTPS on a second free port
- * with a certificate from ops/nginx/self-signed.sh, and the first port redirecting there.
+ * with a certificate from ops/deploy/nginx/self-signed.sh, and the first port redirecting there.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -9,7 +9,7 @@ import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import type { SecureVersion } from "node:tls";
 import { join } from "node:path";
-import { generateNginxConfig, DEFAULTS } from "../../ops/nginx/generate";
+import { generateNginxConfig, DEFAULTS } from "../../ops/deploy/nginx/generate";
 import { loadRegistry } from "../../src/server/tenancy/registry";
 import { freePort } from "./frontend";
 import { collectAnswer, type HttpResult } from "./http";
@@ -31,13 +31,13 @@ export interface TestNginx {
 const TLS_HOSTS = ["www.cabinet-dupont.fr", "*.dev.localhost", "*.staging.localhost", "*.prod.localhost", "monitoring.localhost"];
 
 /**
- * The proxy's own main configuration (ops/nginx/nginx.conf: workers, slots, descriptors), so a test meets the
+ * The proxy's own main configuration (ops/deploy/nginx/nginx.conf: workers, slots, descriptors), so a test meets the
  * limits production has; only its paths are made this test's.
  */
 function mainConfig(dir: string): string {
-  let config = readFileSync("ops/nginx/nginx.conf", "utf8");
+  let config = readFileSync("ops/deploy/nginx/nginx.conf", "utf8");
   const replace = (from: string, to: string) => {
-    if (!config.includes(from)) throw new Error(`ops/nginx/nginx.conf no longer holds "${from}": update tests/support/nginx.ts`);
+    if (!config.includes(from)) throw new Error(`ops/deploy/nginx/nginx.conf no longer holds "${from}": update tests/support/nginx.ts`);
     config = config.replace(from, to);
   };
   replace("pid /tmp/nginx.pid;", `daemon on;\npid ${dir}/nginx.pid;`);
@@ -61,7 +61,7 @@ export async function startNginx(upstreams: string[], opts: { rate?: number; tls
   const certificate = join(dir, "tls.crt");
   const key = join(dir, "tls.key");
   if (opts.tls) {
-    execFileSync("ops/nginx/self-signed.sh", [certificate, key, ...TLS_HOSTS]);
+    execFileSync("ops/deploy/nginx/self-signed.sh", [certificate, key, ...TLS_HOSTS]);
     // nginx's workers (not root) serve the ACME directory inside it; the key stays owner-only.
     chmodSync(dir, 0o755);
   }

@@ -167,7 +167,7 @@ export const jobsSchema = z.object({ jobs: z.array(jobSchema) });
 
 /*
  * What the backend may send: the schemas' input types (fields with a default may be left out, nullish
- * ones may be null or absent). The demo backend (ops/demo-backend) types its fixtures and payloads with
+ * ones may be null or absent). The demo backend (ops/demo/backend) types its fixtures and payloads with
  * these, so it serves what this client parses instead of keeping a second copy of the contract.
  */
 export type MediaInput = z.input<typeof mediaSchema>;

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import sharp from "sharp";
 import { createResizeCache, MediaNotFound } from "./resize";
 
-const photo = readFileSync("ops/demo-backend/media/shared/implant.webp");
+const photo = readFileSync("ops/demo/backend/media/shared/implant.webp");
 
 describe("createResizeCache", () => {
   it("resizes to the width in the original's format, once for concurrent requests, then from the cache", async () => {

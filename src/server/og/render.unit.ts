@@ -8,7 +8,7 @@ import { renderCardPng } from "./render";
 import { pngSize } from "../../../tests/support/png";
 
 const colors = { primary: "#005d8d", accent: "#00735a" };
-const DEMO_MEDIA = "ops/demo-backend/media";
+const DEMO_MEDIA = "ops/demo/backend/media";
 
 describe("the social card", () => {
   it.each([

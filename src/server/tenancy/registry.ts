@@ -1,6 +1,6 @@
 /**
  * The practice list (tenants/practices.json): the single source of truth for registered hosts. The
- * reverse-proxy server names are generated from the same file (ops/nginx). It is validated at start:
+ * reverse-proxy server names are generated from the same file (ops/deploy/nginx). It is validated at start:
  * a duplicate or a malformed host would otherwise route a visitor to the wrong practice.
  */
 import { readFileSync } from "node:fs";

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes a self-signed TLS certificate for the proxy in dev and tests (production uses the operator's).
 #
-#   ops/nginx/self-signed.sh CERT_FILE KEY_FILE [HOST ...]
+#   ops/deploy/nginx/self-signed.sh CERT_FILE KEY_FILE [HOST ...]
 #
 # The certificate names every HOST given (wildcards allowed, e.g. '*.dev.preview.example.org') and is
 # valid for 825 days; the key is ECDSA P-256, readable by its owner only. An existing pair is kept, so

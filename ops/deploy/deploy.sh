@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Deploys the frontend container of one environment, then runs the smoke checks.
 #
-#   ops/deploy.sh ENV [REF] [--quick] [--dry-run]
+#   ops/deploy/deploy.sh ENV [REF] [--quick] [--dry-run]
 #
 #   dev      deploys the develop branch (REF ignored)
 #   staging  deploys REF, default main
@@ -13,7 +13,7 @@
 # A failing smoke check does not roll back: the failures are printed, the exit status is non-zero,
 # and reverting means deploying the previous ref.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 fail() { echo "deploy: $*" >&2; exit 1; }
@@ -30,7 +30,7 @@ for arg in "$@"; do
   esac
 done
 
-# The environment's ref, build constants, ports and limits come from the one map (ops/environments.json,
+# The environment's ref, build constants, ports and limits come from the one map (ops/deploy/environments.json,
 # or ENVIRONMENTS_FILE), never from the operator's shell. Build constants are never read from the env file:
 # an empty BUILD_CMS_ORIGIN would silently drop frame-ancestors and break the CMS preview iframe.
 case "$ENV_NAME" in
@@ -39,7 +39,7 @@ case "$ENV_NAME" in
   *) fail "ENV must be dev, staging or prod, got '$ENV_NAME'" ;;
 esac
 [[ -z "$REF" || "$REF" =~ ^[A-Za-z0-9._/-]+$ ]] || fail "REF may hold letters, digits and . _ / - only"
-map=$(npx tsx ops/environments.ts shell "$ENV_NAME") || fail "the environment map is not valid (above)"
+map=$(npx tsx ops/deploy/environments.ts shell "$ENV_NAME") || fail "the environment map is not valid (above)"
 eval "$map"
 case "$ENV_NAME" in
   dev) REF="$MAP_REF" ;;
@@ -101,19 +101,19 @@ fi
 # The image tag: the ref with its slashes made dashes (feature/x -> feature-x).
 IMAGE_REF="${REF//\//-}"
 
-# The engine is found, not assumed (ops/engine.sh): docker compose where a Docker engine answers, else podman.
-# shellcheck source=ops/engine.sh
-source ops/engine.sh
+# The engine is found, not assumed (ops/deploy/engine.sh): docker compose where a Docker engine answers, else podman.
+# shellcheck source=ops/deploy/engine.sh
+source ops/deploy/engine.sh
 if (( DRY )); then engine_detect; else engine_find; fi
 IMAGE="practice-frontend:$ENV_NAME-$IMAGE_REF"
-run ops/images.sh
-if (( BUILD )); then run ops/images.sh product "$ENV_NAME" "$IMAGE_REF"
+run ops/images/images.sh
+if (( BUILD )); then run ops/images/images.sh product "$ENV_NAME" "$IMAGE_REF"
 elif (( ! DRY )); then "$ENGINE" image inspect "$IMAGE" >/dev/null 2>&1 || fail "--no-build: $IMAGE is not built"; fi
 
 # The compose file of the environment, generated from the map beside the env file it names.
 COMPOSE_FILE="$DEPLOY_ROOT/compose.$ENV_NAME.json"
-if (( DRY )); then echo "+ npx tsx ops/environments.ts compose $ENV_NAME $IMAGE $ENV_FILE > $COMPOSE_FILE"
-else npx tsx ops/environments.ts compose "$ENV_NAME" "$IMAGE" "$ENV_FILE" > "$COMPOSE_FILE"; fi
+if (( DRY )); then echo "+ npx tsx ops/deploy/environments.ts compose $ENV_NAME $IMAGE $ENV_FILE > $COMPOSE_FILE"
+else npx tsx ops/deploy/environments.ts compose "$ENV_NAME" "$IMAGE" "$ENV_FILE" > "$COMPOSE_FILE"; fi
 PROJECT=(-p "$PROJECT_NAME-$ENV_NAME" -f "$COMPOSE_FILE")
 
 # The reverse proxy: one nginx container for every environment of this machine (host network, reaching the
@@ -128,7 +128,7 @@ if [[ ! -s "$TLS_CERTIFICATE" || ! -s "$TLS_KEY" ]]; then
     (( DRY )) && echo "deploy: (dry run) $TLS_CERTIFICATE or $TLS_KEY is missing: a real prod deploy would stop here" \
       || fail "$TLS_CERTIFICATE and $TLS_KEY must hold the operator's certificate and key (TLS_CERTIFICATE, TLS_KEY)"
   else
-    run ops/nginx/self-signed.sh "$TLS_CERTIFICATE" "$TLS_KEY" "*.$ENV_NAME.$PREVIEW_DOMAIN" "monitoring.$PREVIEW_DOMAIN"
+    run ops/deploy/nginx/self-signed.sh "$TLS_CERTIFICATE" "$TLS_KEY" "*.$ENV_NAME.$PREVIEW_DOMAIN" "monitoring.$PREVIEW_DOMAIN"
   fi
 fi
 PROXY_DIR="$DEPLOY_ROOT/proxy"
@@ -139,9 +139,9 @@ gen_proxy() {
   local upstream=()
   (( $# )) && upstream=(--upstream "$ENV_NAME=$(printf '127.0.0.1:%s,' "$@" | sed 's/,$//')")
   rm -rf "$NEXT" && mkdir -p "$NEXT/acme" "$PROXY_DIR"
-  cp ops/nginx/nginx.conf "$NEXT/nginx.conf"
+  cp ops/deploy/nginx/nginx.conf "$NEXT/nginx.conf"
   [[ -f "$PROXY_DIR/htpasswd" ]] && cp -p "$PROXY_DIR/htpasswd" "$NEXT/htpasswd" || : > "$NEXT/htpasswd"
-  npx tsx ops/nginx/generate.ts --out "$NEXT/practice-sites.conf" --preview-domain "$PREVIEW_DOMAIN" \
+  npx tsx ops/deploy/nginx/generate.ts --out "$NEXT/practice-sites.conf" --preview-domain "$PREVIEW_DOMAIN" \
     --listen "$PROXY_HTTP" --https-listen "$PROXY_HTTPS" --monitoring-htpasswd /etc/practice-proxy/htpasswd \
     --acme-root /etc/practice-proxy/acme \
     --tls-certificate /etc/practice-proxy-tls/practice-sites.crt --tls-key /etc/practice-proxy-tls/practice-sites.key \
@@ -177,7 +177,7 @@ proxy() { # [PORT...]
   if (( DRY )); then
     local upstream=""
     (( $# )) && upstream=" --upstream $ENV_NAME=$(printf '127.0.0.1:%s,' "$@" | sed 's/,$//')"
-    echo "+ npx tsx ops/nginx/generate.ts --out $NEXT/practice-sites.conf --preview-domain $PREVIEW_DOMAIN --listen $PROXY_HTTP --https-listen $PROXY_HTTPS --tls-certificate $TLS_CERTIFICATE --tls-key $TLS_KEY$upstream"
+    echo "+ npx tsx ops/deploy/nginx/generate.ts --out $NEXT/practice-sites.conf --preview-domain $PREVIEW_DOMAIN --listen $PROXY_HTTP --https-listen $PROXY_HTTPS --tls-certificate $TLS_CERTIFICATE --tls-key $TLS_KEY$upstream"
     echo "+ $ENGINE run --rm nginx:stable-bookworm nginx -t (the new configuration), then reload or start $PROJECT_NAME-proxy"
   else gen_proxy "$@"; fi
 }
@@ -219,7 +219,7 @@ for i in "${!INSTANCE_SERVICES[@]}"; do
   (( DRY )) || ! container_exists "$next" || "$ENGINE" rm -f -t 0 "$next" >/dev/null
   run "${COMPOSE[@]}" "${PROJECT[@]}" up -d --no-deps "$candidate"
   # The smoke checks of one instance, and every practice the live instance serves must be served by the new one.
-  CHECK=(env SMOKE_HOST="http://127.0.0.1:$candidate_port" SMOKE_COMPARE="http://127.0.0.1:$port" npx tsx ops/smoke.ts)
+  CHECK=(env SMOKE_HOST="http://127.0.0.1:$candidate_port" SMOKE_COMPARE="http://127.0.0.1:$port" npx tsx ops/deploy/smoke.ts)
   if (( DRY )); then
     echo "+ wait until http://127.0.0.1:$candidate_port/readyz answers 200"
     run "${CHECK[@]}"
@@ -240,7 +240,7 @@ done
 
 # The smoke checks run against every instance of the environment, then through the proxy over HTTPS.
 SMOKE=(env SMOKE_ENV="$ENV_NAME" SMOKE_PROXY="https://127.0.0.1:${PROXY_HTTPS##*:}" SMOKE_PREVIEW_DOMAIN="$PREVIEW_DOMAIN"
-  NODE_EXTRA_CA_CERTS="$TLS_CERTIFICATE" npx tsx ops/smoke.ts)
+  NODE_EXTRA_CA_CERTS="$TLS_CERTIFICATE" npx tsx ops/deploy/smoke.ts)
 if (( DRY )); then
   run "${SMOKE[@]}"
   echo "deploy: dry run: nothing was changed; the commands above would deploy $REF to $ENV_NAME"

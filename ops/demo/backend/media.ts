@@ -1,5 +1,5 @@
 /**
- * GET/HEAD /media/<path>: serves the files of ops/demo-backend/media/.
+ * GET/HEAD /media/<path>: serves the files of ops/demo/backend/media/.
  *
  * Hand-written rather than express.static so the contract's four image types get exactly their MIME
  * types, anything else is refused, and traversal is rejected explicitly (a test checks it).

@@ -8,7 +8,7 @@ import { cacheUrlProblem, composeFile, loadEnvironments, memoryMb, NODE_BASELINE
 import { DEFAULTS } from "./nginx/generate";
 
 describe("the environment map", () => {
-  const map = loadEnvironments("ops/environments.json");
+  const map = loadEnvironments("ops/deploy/environments.json");
 
   it("gives prod two instances with the specification's limits, sharing the environment's Redis", () => {
     const compose = composeFile(map, "prod", "practice-frontend:prod-v1.4", "/srv/practice-frontend/.env.prod") as {

@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# Encrypted env files per environment: ops/secrets/.env.<env>.enc in git; the plaintext only on the
+# Encrypted env files per environment: ops/deploy/secrets/.env.<env>.enc in git; the plaintext only on the
 # server, owner-only, never committed.
 #
-#   ops/secrets.sh setup             create the key file (once per operator machine/server)
-#   ops/secrets.sh decrypt ENV       .env.<env>.enc -> $DEPLOY_ROOT/.env.<env> (mode 600)
-#   ops/secrets.sh encrypt ENV       $DEPLOY_ROOT/.env.<env> -> .env.<env>.enc (then commit it)
+#   ops/deploy/secrets.sh setup             create the key file (once per operator machine/server)
+#   ops/deploy/secrets.sh decrypt ENV       .env.<env>.enc -> $DEPLOY_ROOT/.env.<env> (mode 600)
+#   ops/deploy/secrets.sh encrypt ENV       $DEPLOY_ROOT/.env.<env> -> .env.<env>.enc (then commit it)
 #
 # To change a secret: edit the server plaintext, run encrypt, commit the encrypted file.
-# The encryption is authenticated (AES-256-GCM, ops/secrets-crypt.mjs): a modified file is refused.
+# The encryption is authenticated (AES-256-GCM, ops/deploy/secrets-crypt.mjs): a modified file is refused.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 umask 077
 
 KEY_FILE="${SECRETS_KEY_FILE:-$HOME/.config/practice-frontend/secrets.key}"
 DEPLOY_ROOT="${DEPLOY_ROOT:-/srv/practice-frontend}"
-ENC_DIR="${SECRETS_DIR:-ops/secrets}"
+ENC_DIR="${SECRETS_DIR:-ops/deploy/secrets}"
 fail() { echo "secrets: $*" >&2; exit 1; }
 
 cmd="${1:-}"; env_name="${2:-}"
@@ -24,7 +24,7 @@ if [[ "$cmd" != "setup" ]]; then
 fi
 enc="$ENC_DIR/.env.$env_name.enc"
 plain="$DEPLOY_ROOT/.env.$env_name"
-crypt() { node ops/secrets-crypt.mjs "$1" "$KEY_FILE" "$env_name" "$2" "$3"; }
+crypt() { node ops/deploy/secrets-crypt.mjs "$1" "$KEY_FILE" "$env_name" "$2" "$3"; }
 
 case "$cmd" in
   setup)
@@ -45,5 +45,5 @@ case "$cmd" in
     mkdir -p "$ENC_DIR"
     crypt encrypt "$plain" "$enc.tmp" && mv "$enc.tmp" "$enc"
     echo "secrets: wrote $enc: commit it" ;;
-  *) fail "usage: ops/secrets.sh setup | decrypt ENV | encrypt ENV" ;;
+  *) fail "usage: ops/deploy/secrets.sh setup | decrypt ENV | encrypt ENV" ;;
 esac

@@ -2,7 +2,7 @@
  * Contract tests of the demo content backend: it must serve content-backend-api.md to the letter, since
  * the frontend's own tests and demos run against it.
  *
- * Run: npx vitest run ops/demo-backend
+ * Run: npx vitest run ops/demo/backend
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,8 +11,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startDemoBackend, type RunningDemoBackend } from "./app.js";
 // What the frontend parses (its output types): the served payloads are read as the frontend reads them.
-import { PAGE_KINDS, type Media, type NavItem, type Page } from "../../src/server/backend/schemas.js";
-import type { BlockType } from "../../src/server/site/blocks.js";
+import { PAGE_KINDS, type Media, type NavItem, type Page } from "../../../src/server/backend/schemas.js";
+import type { BlockType } from "../../../src/server/site/blocks.js";
 import type { ContactSubmissionRecord, WebhookDelivery, WebhookResult } from "./model.js";
 
 // ---------------------------------------------------------------------------------------------

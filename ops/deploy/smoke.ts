@@ -9,19 +9,19 @@
  *
  *   SMOKE_COMPARE=http://127.0.0.1:3002  with SMOKE_HOST: the instance in service; every practice whose homepage
  *                                     answers 200 there must answer 200 here (a deploy's new instance,
- *                                     ops/deploy.sh); skipped when nothing answers there (a first deploy)
+ *                                     ops/deploy/deploy.sh); skipped when nothing answers there (a first deploy)
  *
  *   SMOKE_ENV=prod                    instead of SMOKE_HOST: every instance of that environment (its ports
- *                                     in ops/environments.json), then the proxy:
+ *                                     in ops/deploy/environments.json), then the proxy:
  *   SMOKE_PROXY=https://127.0.0.1:443 the proxy over HTTPS: a site's page with HSTS (prod: a practice domain;
  *                                     dev, staging: its preview host under SMOKE_PREVIEW_DOMAIN)
  *
  * It needs no secret: webhook checks only prove that a wrong or missing secret is refused.
  */
-import { call, type Answer } from "./request";
-import { loadRegistry } from "../src/server/tenancy/registry";
+import { call, type Answer } from "../operator/request";
+import { loadRegistry } from "../../src/server/tenancy/registry";
 import { ENVS, loadEnvironments, type DeployEnv } from "./environments";
-import { CARD_HEIGHT, CARD_WIDTH } from "../src/server/og/card";
+import { CARD_HEIGHT, CARD_WIDTH } from "../../src/server/og/card";
 
 class CheckFailed extends Error {}
 function expect(condition: unknown, message: string): asserts condition {

@@ -12,7 +12,7 @@ import type { PageRecord, SiteRecord, WebhookResult } from "./model.js";
 import { toSummary } from "./serialize.js";
 import { SYNTHETIC_LIMITS, type DemoState } from "./state.js";
 import { sendRevalidation } from "./webhook.js";
-import { MAX_TAGS as WEBHOOK_MAX_TAGS } from "../../src/server/backend/tags.js";
+import { MAX_TAGS as WEBHOOK_MAX_TAGS } from "../../../src/server/backend/tags.js";
 
 // --- Request bodies. Shapes are checked, not contract ranges: tests may push odd values on purpose
 // --- (a hue of 999, a block of an unknown type) to exercise the frontend's defences.

@@ -1,11 +1,11 @@
 /**
- * The one map of environments (ops/environments.json, or ENVIRONMENTS_FILE): each environment's ref, build
- * constants, instance ports, memory limits and Redis, and the proxy's ports. Read by ops/deploy.sh (through
+ * The one map of environments (ops/deploy/environments.json, or ENVIRONMENTS_FILE): each environment's ref, build
+ * constants, instance ports, memory limits and Redis, and the proxy's ports. Read by ops/deploy/deploy.sh (through
  * the commands below), the compose files (generated from it: `compose`), the nginx generator (its upstreams)
  * and the smoke checks (every instance). A port is written once, here.
  *
- *   npx tsx ops/environments.ts shell ENV              shell assignments for ops/deploy.sh
- *   npx tsx ops/environments.ts compose ENV IMAGE ENV_FILE   the environment's compose file (JSON is YAML)
+ *   npx tsx ops/deploy/environments.ts shell ENV              shell assignments for ops/deploy/deploy.sh
+ *   npx tsx ops/deploy/environments.ts compose ENV IMAGE ENV_FILE   the environment's compose file (JSON is YAML)
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -111,7 +111,7 @@ export function upstreams(map: EnvironmentMap): Record<DeployEnv, string[]> {
 
 /**
  * A deploy starts each new instance beside the running one, as the service `<name>-next` on its instance port +
- * CANDIDATE_OFFSET, and proves it (ready, smoke checks) before the old one is touched (ops/deploy.sh).
+ * CANDIDATE_OFFSET, and proves it (ready, smoke checks) before the old one is touched (ops/deploy/deploy.sh).
  */
 export const CANDIDATE_OFFSET = 1000;
 export const candidatePort = (instancePort: number) => instancePort + CANDIDATE_OFFSET;
@@ -138,7 +138,7 @@ export function composeFile(map: EnvironmentMap, env: DeployEnv, image: string, 
   ]);
   for (const { name, hostPort } of instances) {
     services[name] = {
-      // Named, not numbered by the engine: ops/deploy.sh and the drills address each instance (docker compose
+      // Named, not numbered by the engine: ops/deploy/deploy.sh and the drills address each instance (docker compose
       // and podman-compose number them differently).
       container_name: `${project}-${env}-${name}`,
       image,

@@ -1,4 +1,4 @@
-# Sourced by ops/demo.sh and ops/demo-cluster.sh: `build_if_changed` runs `npm run build` only when the build in
+# Sourced by ops/demo/demo.sh and ops/demo/demo-cluster.sh: `build_if_changed` runs `npm run build` only when the build in
 # place is older than a source file, or was made with other build-time constants (BUILD_*, PUBLIC_*: a build
 # made for another backend port writes that port into the pre-passed pages). A second `make demo` with
 # nothing changed then starts in seconds instead of rebuilding for minutes.

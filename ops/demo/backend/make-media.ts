@@ -1,7 +1,7 @@
 /**
- * Draws the demo media files (ops/demo-backend/media/) from SVG and encodes them with sharp.
+ * Draws the demo media files (ops/demo/backend/media/) from SVG and encodes them with sharp.
  *
- * Run once after changing the catalogue or a drawing: `npx tsx ops/demo-backend/make-media.ts`.
+ * Run once after changing the catalogue or a drawing: `npx tsx ops/demo/backend/make-media.ts`.
  * The outputs are committed, so neither the server nor the tests depend on sharp at run time.
  * Drawings are flat vector illustrations on purpose: they encode to a few KB each.
  */

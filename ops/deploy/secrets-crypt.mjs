@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// Authenticated encryption of one env file (AES-256-GCM), for ops/secrets.sh. Replaces
+// Authenticated encryption of one env file (AES-256-GCM), for ops/deploy/secrets.sh. Replaces
 // `openssl enc -aes-256-cbc`, which is malleable: a flipped bit in the committed file changed the
 // decrypted secrets without any error. Here any change to the file (or a file of another environment
 // put in its place) is refused. docs/decisions/0027-env-file-encryption.md.
 //
-//   node ops/secrets-crypt.mjs encrypt|decrypt KEY_FILE ENV IN OUT
+//   node ops/deploy/secrets-crypt.mjs encrypt|decrypt KEY_FILE ENV IN OUT
 //
 // File layout: "PFSE1" | salt (16) | iv (12) | tag (16) | ciphertext. The key is scrypt(key file, salt);
 // the magic, the salt and the environment's name are authenticated with the content.
@@ -14,7 +14,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 const MAGIC = Buffer.from("PFSE1");
 const [mode, keyFile, envName, input, output] = process.argv.slice(2);
 if (!["encrypt", "decrypt"].includes(mode) || !keyFile || !envName || !input || !output) {
-  console.error("usage: node ops/secrets-crypt.mjs encrypt|decrypt KEY_FILE ENV IN OUT");
+  console.error("usage: node ops/deploy/secrets-crypt.mjs encrypt|decrypt KEY_FILE ENV IN OUT");
   process.exit(2);
 }
 const secret = readFileSync(keyFile, "utf8").trim();

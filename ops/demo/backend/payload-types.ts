@@ -7,8 +7,8 @@
  * The types say what the frontend would accept, not everything the specification requires (a field with a
  * default may be left out); the demo's contract test (demo-backend.test.ts) checks the served bytes strictly.
  */
-import type { MediaInput, PracticeInput, SiteConfigInput } from "../../src/server/backend/schemas.js";
-import type { BlockType, BlockValueInputs } from "../../src/server/site/blocks.js";
+import type { MediaInput, PracticeInput, SiteConfigInput } from "../../../src/server/backend/schemas.js";
+import type { BlockType, BlockValueInputs } from "../../../src/server/site/blocks.js";
 
 export type {
   JobInput as Job,
@@ -24,7 +24,7 @@ export type {
   TeamInput as TeamResponse,
   TeamMemberInput as TeamMember,
   ThemeInput as Theme,
-} from "../../src/server/backend/schemas.js";
+} from "../../../src/server/backend/schemas.js";
 
 export type MediaMimeType = MediaInput["mime_type"];
 export type SiteSeo = NonNullable<SiteConfigInput["seo"]>;

@@ -1,5 +1,5 @@
 /**
- * CI's decision about the container drills (ops/engine.sh engine_ci_decision, used by .ci/run): run them
+ * CI's decision about the container drills (ops/deploy/engine.sh engine_ci_decision, used by .ci/run): run them
  * where an engine is or can be installed, fail where none can be unless CI_SKIP_CONTAINERS=1 says to skip
  * them on purpose. Run with a PATH of a temporary directory holding only the commands each case needs.
  */
@@ -9,7 +9,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-const ROOT = resolve(import.meta.dirname, "..");
+const ROOT = resolve(import.meta.dirname, "../..");
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -27,7 +27,7 @@ function fakePath(commands: Record<string, number> = {}): string {
 }
 
 function decide(path: string, env: Record<string, string> = {}) {
-  const run = spawnSync("/bin/bash", ["-c", "source ops/engine.sh && engine_ci_decision"], {
+  const run = spawnSync("/bin/bash", ["-c", "source ops/deploy/engine.sh && engine_ci_decision"], {
     cwd: ROOT,
     encoding: "utf8",
     env: { PATH: path, ...env },

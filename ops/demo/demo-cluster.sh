@@ -3,7 +3,7 @@
 # production server instances sharing that Redis, and nginx in front of both (README, "Several
 # instances"). Prints how to watch an edit reach both instances. Ctrl-C stops everything.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 set -a
 # shellcheck disable=SC1091
@@ -19,8 +19,8 @@ WORK="$PWD/tmp/demo-cluster"
 backend_origin="http://127.0.0.1:${DEMO_BACKEND_PORT}"
 export BACKEND_API_URL="${backend_origin}/api/v1/websites" BUILD_API_URL="${backend_origin}/api/v1/websites"
 export BUILD_CMS_ORIGIN="$backend_origin"
-# shellcheck source=ops/demo-build.sh
-source ops/demo-build.sh
+# shellcheck source=ops/demo/demo-build.sh
+source ops/demo/demo-build.sh
 
 for port in "$PORT_A" "$PORT_B" "$NGINX_PORT" "$REDIS_PORT" "$DEMO_BACKEND_PORT"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
@@ -49,7 +49,7 @@ pids+=($!)
 
 # The backend's webhook goes to instance A; the invalidation reaches B through Redis.
 FRONTEND_URL="http://127.0.0.1:${PORT_A}" FRONTEND_REVALIDATION_SECRET="$REVALIDATION_SECRET" \
-  DEMO_BACKEND_PORT="$DEMO_BACKEND_PORT" node --import tsx ops/demo-backend/main.ts > "$WORK/backend.log" 2>&1 &
+  DEMO_BACKEND_PORT="$DEMO_BACKEND_PORT" node --import tsx ops/demo/backend/main.ts > "$WORK/backend.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 100); do
   curl -fs -o /dev/null "${backend_origin}/api/v1/websites/sites/dupont/config/" 2>/dev/null && break
@@ -71,7 +71,7 @@ for port in "$PORT_A" "$PORT_B"; do
 done
 
 : > "$WORK/htpasswd"
-npx tsx ops/nginx/generate.ts --out "$WORK/practice-sites.conf" --preview-domain localhost \
+npx tsx ops/deploy/nginx/generate.ts --out "$WORK/practice-sites.conf" --preview-domain localhost \
   --listen "127.0.0.1:${NGINX_PORT}" --monitoring-htpasswd "$WORK/htpasswd" \
   --upstream "dev=127.0.0.1:${PORT_A},127.0.0.1:${PORT_B}"
 cat > "$WORK/nginx.conf" <<CONF

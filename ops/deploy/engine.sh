@@ -1,4 +1,4 @@
-# Sourced by ops/images.sh and ops/deploy.sh: finds the container engine rather than assuming one.
+# Sourced by ops/images/images.sh and ops/deploy/deploy.sh: finds the container engine rather than assuming one.
 #   ENGINE       docker or podman
 #   COMPOSE      the compose command: (docker compose) where a Docker engine answers, else (podman-compose)
 # On a Debian machine without either, as root, it installs Debian's podman (with runc and podman-compose).
@@ -74,7 +74,7 @@ podman_configure() {
   [[ -w "$(dirname "$PODMAN_CONF")" ]] || engine_fail "cannot write $PODMAN_CONF (run as root once)"
   echo "engine: writing $PODMAN_CONF: runtime runc, ulimits nofile=$nofile nproc=$nproc (no higher than this shell's)"
   cat > "$PODMAN_CONF" <<CONF
-# Written by practice-frontend ops/engine.sh. crun fails on hybrid cgroups ("cgroups in hybrid mode not
+# Written by practice-frontend ops/deploy/engine.sh. crun fails on hybrid cgroups ("cgroups in hybrid mode not
 # supported"): runc works. Ulimits at or below the current ones: raising them is not permitted here.
 [containers]
 default_ulimits = ["nofile=$nofile:$nofile", "nproc=$nproc:$nproc"]

@@ -1,5 +1,5 @@
 /**
- * CLI: `npx tsx ops/demo-backend/main.ts` (or `npm run demo-backend`).
+ * CLI: `npx tsx ops/demo/backend/main.ts` (or `npm run demo-backend`).
  *
  * Environment:
  *   DEMO_BACKEND_PORT              listening port, default 4000 (0 = any free port)

@@ -2,7 +2,7 @@
 # Runs the product on its embedded default: the demo content backend with the demo practices, then
 # the production server (or, with --dev, the vite dev server). Ctrl-C stops both.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 set -a
 # shellcheck disable=SC1091
@@ -21,11 +21,11 @@ export LOG_FORMAT="${LOG_FORMAT:-pretty}"
 export METRICS_PORT="${METRICS_PORT:-9464}"
 # The pre-pass renders for the URLs printed below (http, the preview host, this port), not the practices'
 # https://www… domains: the cache key holds scheme, host and port, so the first page of the demo is a HIT.
-# A BUILD_ constant: a demo on another PORT rebuilds (ops/demo-build.sh).
+# A BUILD_ constant: a demo on another PORT rebuilds (ops/demo/demo-build.sh).
 demo_origins="http://{code}.${ENVIRONMENT}.${PREVIEW_DOMAIN}:${PORT}"
 export BUILD_PREPASS_ORIGINS="${BUILD_PREPASS_ORIGINS:-$demo_origins}"
-# shellcheck source=ops/demo-build.sh
-source ops/demo-build.sh
+# shellcheck source=ops/demo/demo-build.sh
+source ops/demo/demo-build.sh
 
 for port in "$PORT" "$DEMO_BACKEND_PORT"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
@@ -44,7 +44,7 @@ stop_children() {
 trap stop_children EXIT
 trap 'exit 130' INT TERM
 
-DEMO_BACKEND_PORT="$DEMO_BACKEND_PORT" node --import tsx ops/demo-backend/main.ts &
+DEMO_BACKEND_PORT="$DEMO_BACKEND_PORT" node --import tsx ops/demo/backend/main.ts &
 pids+=($!)
 backend_pid=$!
 # With the build in place, the server starts beside the backend instead of after it (both take seconds to

@@ -2,7 +2,7 @@
  * One HTTP request from an operator script to a site, sent to a chosen address with the site's Host
  * header (the way curl's --connect-to does), so a deployment can be checked before DNS points at it.
  * No redirect is followed: the scripts check redirects themselves. The body is bounded, a slow server
- * is cut at the timeout. Used by the smoke checks (ops/smoke.ts) and the migration toolkit (ops/migrate).
+ * is cut at the timeout. Used by the smoke checks (ops/deploy/smoke.ts) and the migration toolkit (ops/migrate).
  */
 import { request } from "node:http";
 import { request as httpsRequest } from "node:https";
