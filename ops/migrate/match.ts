@@ -5,6 +5,7 @@
  * sent to the home page for lack of a better match.
  */
 import { normaliseRedirectPath } from "../../src/server/redirects/map";
+import type { Platform } from "../../src/server/redirects/grammar";
 import type { NewPage } from "./new-site";
 import { containment, jaccard, keywords, slugWords } from "./text";
 
@@ -28,7 +29,7 @@ const WEIGHTS = { slug: 0.25, title: 0.25, text: 0.5 };
 const stem = (word: string) => word.slice(0, 7);
 const stems = (list: string[]) => new Set(list.map(stem));
 
-export function createMatcher(pages: NewPage[]) {
+export function createMatcher(pages: NewPage[], platform: Platform | null = null) {
   const candidates = pages.filter((p) => p.kind !== "home");
   const home = pages.find((p) => p.kind === "home");
   const docs = candidates.map((p) => keywords(p.text).map(stem));
@@ -58,10 +59,10 @@ export function createMatcher(pages: NewPage[]) {
 
   /** The best new page for an old one, or null with the best guess's confidence. */
   return (old: OldPage): { match: Match | null; best: Match | null } => {
-    const form = normaliseRedirectPath(old.path);
+    const form = normaliseRedirectPath(old.path, platform);
     if (form === "/" && home) return { match: { target: home.path, confidence: 1, by: "home page" }, best: null };
     // An old URL that is a spelling of a new page's own URL goes there (else it would shadow that page).
-    const same = candidates.find((p) => normaliseRedirectPath(p.path) === form);
+    const same = candidates.find((p) => normaliseRedirectPath(p.path, platform) === form);
     if (same) return { match: { target: same.path, confidence: 1, by: "same path" }, best: null };
 
     const slug = stems(slugWords(old.path));

@@ -8,7 +8,8 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { formatProblem, normaliseRedirectPath, parseRedirects } from "../../src/server/redirects/map";
+import { formatProblem, normaliseRedirectPath, parseRedirects, PLATFORM_KEY } from "../../src/server/redirects/map";
+import { isPlatform, type Platform } from "../../src/server/redirects/grammar";
 import type { Parsed, StepSpec } from "./args";
 import { assessPages, isDocument, readAssessment } from "./assess";
 import { ownContent } from "./boilerplate";
@@ -17,6 +18,7 @@ import type { StepIo } from "./io";
 import { createMatcher, MIN_CONFIDENCE, type Match } from "./match";
 import { backendOption, newPages } from "./new-site";
 import { pathOf } from "./page";
+import { detectPlatform } from "./platform";
 import { formatTable } from "./table";
 
 export const redirectsSpec: StepSpec = {
@@ -49,8 +51,14 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   if (verdicts.size === 0) io.log(`redirects: no ${ASSESSMENT_FILE} with verdicts: every old page is matched (run assess first to skip some)`);
   const pages = await newPages(backend, code);
   if (pages.length === 0) throw new StepError(`the backend lists no page for ${code}`);
-  const match = createMatcher(pages);
   const newPaths = new Set(pages.map((p) => p.path));
+  const existing = join(dir, REDIRECTS_FILE);
+  const previous = !parsed.flags.has("fresh") && existsSync(existing) ? readMap(dir) : {};
+  // The old site's URL grammar: the operator's declaration kept, else recognised from the crawl.
+  const detected = detectPlatform(entries);
+  const platform: Platform = isPlatform(previous[PLATFORM_KEY]) ? previous[PLATFORM_KEY] : detected.platform;
+  const form = (path: string) => normaliseRedirectPath(path, platform);
+  const match = createMatcher(pages, platform);
 
   const byUrl = new Map(entries.map((e) => [e.url, e]));
   // Each page's own title and text: the old site's title suffix, cookie banner and sidebars left out.
@@ -81,22 +89,28 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   };
   // The operator's entries (an earlier draft, edited): never dropped. One whose target is not a page of the
   // new site (a typo, a page since removed) is kept as written and reported, for the operator to correct.
-  const existing = join(dir, REDIRECTS_FILE);
   const kept = new Map<string, { key: string; target: string }>();
+  /** Old URLs the operator dropped by hand (null) that the crawl never saw: kept. */
+  const keptGone = new Map<string, string>();
   const invalid: string[] = [];
-  if (!parsed.flags.has("fresh") && existsSync(existing)) {
-    for (const [key, target] of Object.entries(readMap(dir))) {
-      const form = normaliseRedirectPath(key);
-      if (form === null) continue; // readMap refused the file if a key did not load
-      kept.set(form, { key, target });
-      if (!newPaths.has(target)) invalid.push(`${key} -> ${target}: not a page of the new site (kept as written: correct it)`);
+  for (const [key, target] of Object.entries(previous)) {
+    if (key === PLATFORM_KEY) continue;
+    const keyForm = form(key);
+    if (keyForm === null) continue; // readMap refused the file if a key did not load
+    // A dropped URL (null) is drafted anew from the verdicts each run: a page to drop is marked skip.
+    if (target === null) {
+      keptGone.set(keyForm, key);
+      continue;
     }
+    if (typeof target !== "string") continue;
+    kept.set(keyForm, { key, target });
+    if (!newPaths.has(target)) invalid.push(`${key} -> ${target}: not a page of the new site (kept as written: correct it)`);
   }
   const skipped: string[] = [];
   const unmatched: { path: string; best: Match | null }[] = [];
   for (const e of entries) {
     const path = pathOf(e.url);
-    const keptEntry = kept.get(normaliseRedirectPath(path) ?? "");
+    const keptEntry = kept.get(form(path) ?? "");
     if (verdicts.get(path)?.verdict === "skip" || (!verdicts.size && e.status !== 200)) {
       if (keptEntry) rows.push({ path, target: keptEntry.target, confidence: null, by: `kept from ${REDIRECTS_FILE} (the page is marked skip)` });
       else skipped.push(path);
@@ -117,29 +131,52 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     rows.push({ path, target: found.target, confidence: found.confidence, by });
   }
 
-  const map: Record<string, string> = {};
+  const map: Record<string, string | null> = {};
+  /** The key of each normalised form written: one entry serves every spelling of an old URL. */
+  const keyOf = new Map<string, string>();
+  // Every page of the new site under the form its spellings share (`/Contact`, `/contact.html`): one 301 to it
+  // (its own path is left to the site: the map never redirects a URL to itself).
+  const pageForms = new Map(pages.map((p) => [form(p.path)!, p.path]));
   for (const row of rows.sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    // The new site already answers this URL itself (the same path, or its slash form): no entry.
+    // The new site already answers this URL itself (the same path, or its slash form): no entry of its own.
     if (row.path === row.target || `${row.path}/` === row.target) continue;
-    const form = normaliseRedirectPath(row.path);
-    const taken = Object.keys(map).find((k) => normaliseRedirectPath(k) === form);
+    const rowForm = form(row.path)!;
+    const taken = keyOf.get(rowForm);
     if (taken) {
-      // One entry serves every spelling of an old URL.
       if (map[taken] !== row.target) unmatched.push({ path: row.path, best: { target: row.target!, confidence: row.confidence ?? 0, by: `conflicts with ${taken}` } });
       else row.by += ` (served by the entry ${taken})`;
       continue;
     }
     map[row.path] = row.target!;
+    keyOf.set(rowForm, row.path);
+  }
+  for (const [pageForm, path] of pageForms) {
+    if (keyOf.has(pageForm) || pageForm === "/" || pageForm === path) continue;
+    map[pageForm] = path;
+    keyOf.set(pageForm, pageForm);
   }
   // Entries by hand for URLs the crawl did not see stay too.
-  const crawled = new Set(entries.map((e) => normaliseRedirectPath(pathOf(e.url))));
-  for (const [form, { key, target }] of kept) if (!crawled.has(form)) map[key] = target;
+  const crawled = new Set(entries.map((e) => form(pathOf(e.url))));
+  for (const [keyForm, { key, target }] of kept) {
+    if (crawled.has(keyForm) || keyOf.has(keyForm)) continue;
+    map[key] = target;
+    keyOf.set(keyForm, key);
+  }
+  // The skipped and the unmatched old URLs answer one 404 (not a 301 adding a slash, then 404): null entries.
+  // Never a spelling of a page of the new site, nor one a query rule already answers 404 (an old CMS query).
+  const dropped = [...skipped, ...unmatched.map((u) => u.path), ...keptGone.values()];
+  for (const path of dropped) {
+    const pathForm = form(path);
+    if (pathForm === null || pathForm === "/" || keyOf.has(pathForm) || pageForms.has(pathForm) || pathForm.includes("?")) continue;
+    map[path] = null;
+    keyOf.set(pathForm, path);
+  }
   const file = existing;
-  const sorted = Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const sorted = { [PLATFORM_KEY]: platform, ...Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : 1))) };
   const { errors, warnings } = parseRedirects(sorted, file);
   const problems = [...errors, ...warnings];
   if (problems.length) throw new StepError(`the drafted map would not load cleanly:\n${problems.map((p) => `  - ${formatProblem(p)}`).join("\n")}`);
-  const missing = Object.entries(map).filter(([k, t]) => !newPaths.has(t) && !kept.has(normaliseRedirectPath(k) ?? ""));
+  const missing = Object.entries(map).filter(([k, t]) => t !== null && !newPaths.has(t) && !kept.has(form(k) ?? ""));
   if (missing.length) throw new StepError(`targets that are not pages of the new site: ${missing.map(([, t]) => t).join(", ")}`);
 
   writeJson(file, sorted);
@@ -148,7 +185,8 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   io.log(formatTable(["old URL", "new URL", "confidence", "matched by"], rows.map((r) => [r.path, r.target ?? "", String(r.confidence ?? "-"), r.by])));
   for (const u of unmatched) io.log(`unmatched: ${u.path}${u.best ? ` (best guess ${u.best.target}, confidence ${u.best.confidence})` : ""}`);
   for (const line of invalid) io.log(`your entry ${line}`);
-  io.log(`redirects: ${Object.keys(map).length} redirects written to ${file}; ${unmatched.length} unmatched, ${skipped.length} skipped: see ${review}`);
+  io.log(`redirects: old site recognised as ${platform}${detected.platform === platform ? "" : ` (declared in ${REDIRECTS_FILE})`}`);
+  io.log(`redirects: ${Object.values(map).filter((t) => t !== null).length} redirects written to ${file}; ${unmatched.length} unmatched, ${skipped.length} skipped: see ${review}`);
   // The files are written either way; the status says an entry of the operator needs a look.
   if (invalid.length) io.log(`redirects: ${invalid.length} of your entries point to no page of the new site: correct them in ${file}`);
   return invalid.length ? 1 : 0;
@@ -181,10 +219,10 @@ function renderReview(code: string, rows: DraftRow[], unmatched: { path: string;
 }
 
 /** The map as written, for the verify step. */
-export function readMap(dir: string): Record<string, string> {
+export function readMap(dir: string): Record<string, string | null> {
   const file = join(dir, REDIRECTS_FILE);
   const json = readJsonInput(file, "redirects");
   const { errors } = parseRedirects(json, file);
   if (errors.length) throw new StepError(`${file} does not load:\n${errors.map((p) => `  - ${formatProblem(p)}`).join("\n")}`);
-  return json as Record<string, string>;
+  return json as Record<string, string | null>;
 }

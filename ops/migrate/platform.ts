@@ -1,0 +1,36 @@
+/**
+ * Which platform the old site ran on, recognised from what the crawl saw (its URLs, the links of its pages,
+ * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, or a static site. The redirect
+ * map declares it (`"$platform"`), and the server then reads every old URL in that platform's grammar
+ * (src/server/redirects/grammar.ts): `?page_id=12` and `?p=12` are one page, `id=12:alias` is `id=12`...
+ *
+ * Each platform leaves marks no other one does (its upload folders, its query parameters, its CDN); the one
+ * with the most marked URLs wins, from MIN_MARKS of them (one stray link to `/wp-content/` on a static site
+ * is no WordPress). Nothing marked: static.
+ */
+import type { Platform } from "../../src/server/redirects/grammar";
+import type { CrawlEntry } from "./files";
+
+const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
+  wordpress: /\/wp-(?:content|includes|json|admin|login\.php)\b|[?&](?:p|page_id|cat|attachment_id)=\d/i,
+  joomla: /[?&](?:amp;)?option=com_|[?&](?:amp;)?itemid=\d|\/component\/(?:content|contact|users)\/|\/media\/(?:jui|system)\/|\/index\.php\/[a-z]/i,
+  drupal: /[?&]q=(?:node|taxonomy|user)\/|\/node\/\d+\b|\/sites\/(?:default|all)\/files\/|\/taxonomy\/term\/\d/i,
+  wix: /\/\/(?:static|video)\.wixstatic\.com\/|\/_files\/ugd\/|\/\/[^/]*\.wix(?:site)?\.com\/|\/_api\/|[?&]lightbox=/i,
+  squarespace: /\/\/(?:images|static1?)\.squarespace(?:-cdn)?\.com\/|[?&]format=(?:json|amp)|\/s\/[^/]+\.pdf$|\/universal\/images-v6\//i,
+};
+const MIN_MARKS = 2;
+
+export function detectPlatform(entries: CrawlEntry[]): { platform: Platform; marks: number } {
+  const counts = new Map<Platform, number>();
+  const seen = new Set<string>();
+  const urls = entries.flatMap((e) => [e.url, e.final_url, ...e.links, ...e.images.map((i) => i.src)]);
+  for (const url of urls) {
+    if (seen.has(url)) continue;
+    seen.add(url);
+    for (const [platform, mark] of Object.entries(MARKS) as [Platform, RegExp][]) {
+      if (mark.test(url)) counts.set(platform, (counts.get(platform) ?? 0) + 1);
+    }
+  }
+  const [best] = [...counts].sort((a, b) => b[1] - a[1]);
+  return best && best[1] >= MIN_MARKS ? { platform: best[0], marks: best[1] } : { platform: "static", marks: 0 };
+}
