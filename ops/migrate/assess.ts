@@ -50,6 +50,22 @@ const MONTHS = "janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octob
 const DATED = new RegExp(`\\b(?:${MONTHS})\\s+((?:19|20)\\d\\d)\\b`);
 const DOCUMENT_TYPE = /^application\/(?:pdf|msword|vnd\.openxmlformats|vnd\.oasis\.opendocument|vnd\.ms-)/i;
 
+/**
+ * A notice of its time: a closure, holidays, a move, a newcomer welcomed, open days, season's greetings. Named
+ * so by its title, headline or URL, and dated (a year there, or a day and month in its text) in a past year.
+ * An advice post of a past year is no notice: it is kept.
+ */
+const NOTICE = /\b(?:conges|fermeture|fermetures|ferme|fermee|vacances|nouveau|nouvelle|bienvenue|arrivee|depart|retraite|portes ouvertes|voeux|bonne annee|demenagement|demenage|noel|feries?|greve|reouverture|closed|closure|holidays?)\b/;
+const YEAR = /\b((?:19|20)\d\d)\b/;
+
+function datedNotice(e: CrawlEntry, text: string): string | null {
+  const named = words(`${e.title} ${e.headline} ${e.h1} ${pathOf(e.url).replace(/[-_/.]/g, " ")}`).join(" ");
+  const what = NOTICE.exec(named);
+  if (!what) return null;
+  const year = YEAR.exec(named)?.[1] ?? DATED.exec(words(text.slice(0, 600)).join(" "))?.[1];
+  return year && Number(year) < new Date().getFullYear() ? `${what[0]} ${year}` : null;
+}
+
 export const isDocument = (e: CrawlEntry) => e.status === 200 && e.redirects.length === 0 && DOCUMENT_TYPE.test(e.content_type);
 
 export interface SiteFacts {
@@ -154,6 +170,8 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (original) return { verdict: "rewrite", reason: `near-duplicate of ${pathOf(original.url)} (similarity ${original.similarity.toFixed(2)}): merge into one page` };
     const count = wordsOf(e);
     if (count === 0) return { verdict: "skip", reason: "no text of its own" };
+    const notice = datedNotice(e, own.get(e.url)?.text ?? e.body_text);
+    if (notice) return { verdict: "skip", reason: `dated notice: ${notice}, past` };
     if (count < THIN_WORDS) {
       const dated = DATED.exec(words(own.get(e.url)!.text).join(" "));
       if (dated) return { verdict: "skip", reason: `news of its time: ${count} words about ${dated[0]}` };
@@ -167,7 +185,7 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (isPage(e)) {
       if (!e.title) issues.push("no title");
       if (!e.meta_description) issues.push("no meta description");
-      if (!e.h1) issues.push("no H1");
+      if (!e.h1) issues.push(e.headline ? "headline not in an H1" : "no H1");
       // A decorative image (alt="") is right as it is; only a missing attribute is an issue.
       const noAlt = e.images.filter((i) => i.alt === null).length;
       if (noAlt) issues.push(`${noAlt} image${noAlt > 1 ? "s" : ""} without alt`);

@@ -37,6 +37,15 @@ export const crawlEntrySchema = z.object({
   /** Same-site links the page makes (absolute, without fragment), sorted. */
   links: z.array(z.string()),
   noindex: z.boolean(),
+  /**
+   * What the page calls itself beyond its <title>: its headline (the H1, else a heading marked
+   * `itemprop="headline"` or the first heading of its content: Joomla's articles have an <h2>), its og:title,
+   * and the text of each same-site link it makes (menu labels, anchors: what the old site calls the pages it
+   * links to). Absent from a crawl.json of an earlier version: read as empty.
+   */
+  headline: z.string().default(""),
+  og_title: z.string().default(""),
+  anchors: z.array(z.object({ url: z.string(), text: z.string() })).default([]),
   /** The request failure (timeout, refused...), empty when the site answered. */
   error: z.string(),
 });

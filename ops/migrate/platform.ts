@@ -34,3 +34,20 @@ export function detectPlatform(entries: CrawlEntry[]): { platform: Platform; mar
   const [best] = [...counts].sort((a, b) => b[1] - a[1]);
   return best && best[1] >= MIN_MARKS ? { platform: best[0], marks: best[1] } : { platform: "static", marks: 0 };
 }
+
+/**
+ * Other names the platform gives a page the crawl saw under one: WordPress names a post or page by its slug,
+ * made from its title when it was written (`/?p=34` "Pourquoi mes gencives saignent ?" is also
+ * `/pourquoi-mes-gencives-saignent/`, with or without its date: old pretty permalinks still linked elsewhere).
+ */
+export function aliasesOf(platform: Platform, path: string, headline: string): string[] {
+  if (platform !== "wordpress" || !/[?&](?:p|page_id)=\d+/.test(path) || !headline) return [];
+  const slug = headline
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/['’]/g, "")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return slug && !/^\d+$/.test(slug) ? [`/${slug}/`] : [];
+}

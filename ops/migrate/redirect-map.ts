@@ -15,10 +15,10 @@ import { assessPages, isDocument, readAssessment } from "./assess";
 import { ownContent } from "./boilerplate";
 import { ASSESSMENT_FILE, type CrawlEntry, migrationDir, practiceCode, readCrawl, readJsonInput, REDIRECTS_FILE, REVIEW_FILE, StepError, writeFileAtomic, writeJson } from "./files";
 import type { StepIo } from "./io";
-import { createMatcher, MIN_CONFIDENCE, type Match } from "./match";
+import { createMatcher, MIN_CONFIDENCE, siteThreshold, type Match } from "./match";
 import { backendOption, newPages } from "./new-site";
 import { pathOf } from "./page";
-import { detectPlatform } from "./platform";
+import { aliasesOf, detectPlatform } from "./platform";
 import { formatTable } from "./table";
 
 export const redirectsSpec: StepSpec = {
@@ -34,6 +34,9 @@ export const redirectsSpec: StepSpec = {
   --backend URL   the content backend's API (default $BACKEND_API_URL), e.g. http://127.0.0.1:4000/api/v1/websites
   --dir DIR       the migrations directory (default $MIGRATIONS_DIR, else migrations)`,
 };
+
+/** Link texts that name no page ("Lire la suite", "En savoir plus", "ici"). */
+const GENERIC_ANCHOR = /^(?:lire la suite|la suite|suite|en savoir plus|savoir plus|plus|ici|cliquez ici|voir|voir plus|read more|more|continuer|\W*|\d+|suivant|précédent|page \d+|accueil|home|»|›)$/i;
 
 export interface DraftRow {
   path: string;
@@ -58,29 +61,60 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   const detected = detectPlatform(entries);
   const platform: Platform = isPlatform(previous[PLATFORM_KEY]) ? previous[PLATFORM_KEY] : detected.platform;
   const form = (path: string) => normaliseRedirectPath(path, platform);
-  const match = createMatcher(pages, platform);
-
   const byUrl = new Map(entries.map((e) => [e.url, e]));
+  const origin = entries.length ? new URL(entries[0].url).origin : "http://old.invalid";
   // Each page's own title and text: the old site's title suffix, cookie banner and sidebars left out.
   const own = ownContent(entries);
   const { duplicateOf, linkedFrom } = assessPages(entries);
-  const oldPage = (e: CrawlEntry) => ({ path: pathOf(e.url), title: own.get(e.url)?.title ?? e.title, h1: e.h1, text: own.get(e.url)?.text ?? e.body_text });
+  // What the other pages call each URL: their links' texts (menu labels, anchors), the generic ones left out.
+  const calledBy = new Map<string, string[]>();
+  for (const e of entries) {
+    for (const { url, text } of e.anchors) {
+      if (url === e.url || GENERIC_ANCHOR.test(text) || text.length > 80) continue;
+      const list = calledBy.get(url) ?? [];
+      if (list.length < 10 && !list.includes(text)) calledBy.set(url, [...list, text]);
+    }
+  }
+  const oldPage = (e: CrawlEntry) => ({
+    path: pathOf(e.url),
+    title: own.get(e.url)?.title ?? e.title,
+    h1: e.h1,
+    text: own.get(e.url)?.text ?? e.body_text,
+    names: [...new Set([e.headline, e.og_title, ...(calledBy.get(e.url) ?? [])].filter(Boolean))],
+  });
+  // The site's own bar: from the best guesses of all its pages (match.ts siteThreshold).
+  const firstPass = createMatcher(pages, { platform });
+  const bests = entries.filter((e) => e.status === 200 && !isDocument(e) && /html/i.test(e.content_type)).map((e) => firstPass(oldPage(e)).best?.confidence ?? 0);
+  const threshold = siteThreshold(bests);
+  const match = createMatcher(pages, { platform, threshold });
   const rows: DraftRow[] = [];
   const matchOf = new Map<string, { match: Match | null; best: Match | null }>();
-  /** A page's match; a duplicate follows its original, a document the page linking to it. */
+  /**
+   * A page's match; a duplicate follows its original. A document goes where its own words (file name, the
+   * texts of the links to it) clearly point; otherwise it is left for review, with the page linking to it
+   * as the best guess (a questionnaire linked from the contact page belongs with the first visit).
+   */
   const matchPage = (url: string, seen = new Set<string>()): { match: Match | null; best: Match | null } => {
     if (!matchOf.has(url)) {
       const e = byUrl.get(url)!;
       seen.add(url);
       const original = duplicateOf.get(url);
-      const linker = isDocument(e) ? (linkedFrom.get(url) ?? []).find((l) => !seen.has(l) && byUrl.get(l)?.status === 200) : undefined;
-      const follow = original ?? linker;
-      const followed = follow && !seen.has(follow) ? matchPage(follow, seen) : null;
+      const followed = original && !seen.has(original) ? matchPage(original, seen) : null;
       if (followed?.match) {
-        const why = original ? `duplicate of ${pathOf(follow!)}` : `document linked from ${pathOf(follow!)}`;
-        matchOf.set(url, { match: { ...followed.match, by: `${why}: follows it` }, best: null });
+        matchOf.set(url, { match: { ...followed.match, by: `duplicate of ${pathOf(original!)}: follows it` }, best: null });
       } else if (isDocument(e)) {
-        matchOf.set(url, { match: null, best: null });
+        // Taken when its name is clear and the page linking to it does not say otherwise, or when its name's
+        // best guess is the linking page's match; else left for review with both.
+        const named = match.document(pathOf(url), calledBy.get(url) ?? []);
+        const linker = (linkedFrom.get(url) ?? []).find((l) => !seen.has(l) && byUrl.get(l)?.status === 200);
+        const linked = linker ? matchPage(linker, seen).match : null;
+        const agree = linked !== null && named.best?.target === linked.target && named.best.confidence >= 0.3;
+        if ((named.match && (linked === null || linked.target === named.match.target)) || agree) {
+          matchOf.set(url, { match: { ...named.best!, by: agree ? `the document's name and the page linking to it (${pathOf(linker!)})` : named.best!.by }, best: null });
+        } else {
+          const why = linked ? `document linked from ${pathOf(linker!)} (matched to ${linked.target}); its name says ${named.best?.target ?? "nothing clear"}: review it` : "";
+          matchOf.set(url, { match: null, best: linked ? { ...linked, by: why } : named.best });
+        }
       } else {
         matchOf.set(url, match(oldPage(e)));
       }
@@ -113,7 +147,13 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     const keptEntry = kept.get(form(path) ?? "");
     if (verdicts.get(path)?.verdict === "skip" || (!verdicts.size && e.status !== 200)) {
       if (keptEntry) rows.push({ path, target: keptEntry.target, confidence: null, by: `kept from ${REDIRECTS_FILE} (the page is marked skip)` });
-      else skipped.push(path);
+      else {
+        // An old URL that states an intent (`/rdv`, a 302 to the booking service; `/prendre-rendez-vous/`, a
+        // form) keeps its visitors: it goes to the new site's page for that intent, not to a 404.
+        const intent = match({ path, title: "", h1: "", text: "", names: [e.headline].filter(Boolean) }).match;
+        if (intent?.by.startsWith("intent:")) rows.push({ path, target: intent.target, confidence: intent.confidence, by: `${intent.by} (the page is marked skip)` });
+        else skipped.push(path);
+      }
       continue;
     }
     const final = e.redirects.length ? byUrl.get(e.final_url) : e;
@@ -149,6 +189,17 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     }
     map[row.path] = row.target!;
     keyOf.set(rowForm, row.path);
+  }
+  // The platform's other names of each page redirected (a WordPress post's slug): the same target.
+  for (const row of rows) {
+    const e = byUrl.get(new URL(row.path, "http://old.invalid").href.replace("http://old.invalid", origin));
+    if (!e || !row.target) continue;
+    for (const alias of aliasesOf(platform, row.path, e.h1 || e.headline)) {
+      const aliasForm = form(alias);
+      if (aliasForm === null || keyOf.has(aliasForm) || pageForms.has(aliasForm)) continue;
+      map[alias] = row.target;
+      keyOf.set(aliasForm, alias);
+    }
   }
   for (const [pageForm, path] of pageForms) {
     if (keyOf.has(pageForm) || pageForm === "/" || pageForm === path) continue;

@@ -64,7 +64,7 @@ export async function runWatch(parsed: Parsed, io: StepIo): Promise<number> {
   const pages = await newPages(backend, code);
   const mapFile = join(dir, REDIRECTS_FILE);
   const table = existsSync(mapFile) ? new Map([[code, parseRedirects(readJsonInput(mapFile, "redirects"), mapFile).map]]) : new Map<string, PracticeRedirects>();
-  const match = createMatcher(pages, table.get(code)?.platform ?? null);
+  const match = createMatcher(pages, { platform: table.get(code)?.platform ?? null });
   // The old site's page, when the crawl saw it, gives the matcher its title and text; else its URL's words.
   const crawled = existsSync(join(dir, CRAWL_FILE)) ? new Map(readCrawl(dir).map((e) => [pathOf(e.url), e])) : new Map();
   const rows = listed.map(([url, n]) => {

@@ -11,7 +11,8 @@
  * from HTML), tracking (utm_*, fbclid, gclid...) and language (`lang`...) parameters dropped, the others in
  * name order. Then per platform, by identity:
  *
- *   wordpress    `page_id=N` is `p=N` (one id space), on any path; `replytocom` dropped (a comment form);
+ *   wordpress    `page_id=N` is `p=N` (one id space), on any path; a post's slug names it with or without its
+ *                date (`/2017/03/14/slug/`, `?name=slug`, `/slug/`); `replytocom` dropped (a comment form);
  *                `/index.php/` (PATHINFO permalinks) and a language prefix (`/fr/`) dropped
  *   joomla       `option/view/id` on any path (`/index.php?...`), `id=12:alias` is `id=12`, `Itemid`,
  *                `tmpl`, `print`, `format` dropped (menu position, print view); the SEF spellings
@@ -140,7 +141,11 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
       const renamed = list.map(([name, value]): [string, string] => [name === "page_id" ? "p" : name, value]);
       const id = renamed.find(([name]) => name === "p" || name === "attachment_id");
       // A post or page by its id is that post on any path (`/index.php?p=3`, `/blog/?p=3`).
-      return id ? { path: "/", list: [id] } : { path, list: renamed };
+      if (id) return { path: "/", list: [id] };
+      // A post by its slug: `?name=slug`, `/2017/03/14/slug/` (day and name permalinks) and `/slug/` are one post.
+      const name = renamed.find(([n]) => n === "name");
+      if (name) return { path: `/${name[1]}`, list: renamed.filter((p) => p !== name) };
+      return { path: path.replace(/^\/\d{4}\/\d{1,2}(?:\/\d{1,2})?(?=\/[^/\d][^/]*\/?$)/, ""), list: renamed };
     }
     case "joomla": {
       const cleaned = list.map(([name, value]): [string, string] => [name, name === "id" || name === "catid" ? value.replace(/:.*$/, "") : value]);

@@ -12,7 +12,7 @@ const table = (json: Record<string, string | null>): RedirectTable => {
 describe("an old site's URL grammar: every spelling of one page has one form", () => {
   const same: [Platform, string, string[]][] = [
     ["wordpress", "/?page_id=12", ["/?p=12", "/index.php?page_id=12", "/?page_id=12&amp;utm_source=x", "/?lang=fr&page_id=12", "/?page_id=12&replytocom=3", "/fr/?p=12"]],
-    ["wordpress", "/2019/05/gencives/", ["/index.php/2019/05/gencives", "/2019/05/Gencives/?amp", "/fr/2019/05/gencives/"]],
+    ["wordpress", "/2019/05/gencives/", ["/index.php/2019/05/gencives", "/2019/05/Gencives/?amp", "/fr/2019/05/gencives/", "/2019/05/14/gencives/", "/gencives", "/?name=gencives"]],
     [
       "joomla",
       "/index.php?option=com_content&view=article&id=12&Itemid=101",
