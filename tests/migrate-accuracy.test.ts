@@ -21,6 +21,8 @@ import { answerRequest, parseRedirects } from "../src/server/redirects/map";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
 import { startFrontend, type Frontend } from "./support/frontend";
 import { until } from "./support/until";
+import { migrate } from "./support/migrate";
+import type { ReviewData } from "../ops/migrate/redirect-map";
 
 let backend: DemoBackend;
 let root: string;
@@ -132,6 +134,34 @@ describe("the redirects the toolkit drafts, against each fake old site's ground 
   it("the Dr Martin's WordPress site (plain permalinks, blog, documents): recall >= 90%, precision >= 95%, no unknown ?p= answered by the home page", async () => {
     expectTargets("martin", await draft(MARTIN));
   }, 30_000);
+});
+
+describe("review: the operator walks the unmatched and low-confidence URLs, a key each, on the command line", () => {
+  it("takes a guess with Enter, refuses a path that is no page, sends one to a typed page, drops one, and quits keeping what was decided", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "migrate-review-"));
+    try {
+      await draft(MARTIN, dir);
+      const data = JSON.parse(readFileSync(join(dir, "martin", "redirects-review.json"), "utf8")) as ReviewData;
+      const items = data.items.filter((i) => i.guess);
+      expect(items.length, "the draft leaves something to review").toBeGreaterThanOrEqual(2);
+      const typed = data.pages.find((p) => p !== items[1].guess!.target && p !== "/")!;
+      // Item 1: Enter (its guess). Item 2: a path that is no page (refused, asked again), then a page. Item 3 (if any): d. Then q.
+      const keys = ["", "/no-such-page/", typed, ...(data.items.length > 2 ? ["d"] : []), "q"].join("\n") + "\n";
+      const run = await migrate(["review", "martin", "--dir", dir], {}, keys);
+      expect(run.code, run.out).toBe(0);
+      expect(run.out).toContain("/no-such-page/ is no page of the new site");
+      const map = JSON.parse(readFileSync(join(dir, "martin", "redirects.json"), "utf8")) as Record<string, string | null>;
+      expect(map[data.items[0].path]).toBe(data.items[0].guess!.target);
+      expect(map[data.items[1].path]).toBe(typed);
+      if (data.items.length > 2) expect(map[data.items[2].path]).toBeNull();
+      expect(parseRedirects(map, "redirects.json").errors).toEqual([]);
+      // The next run starts with what is left.
+      const again = await migrate(["review", "martin", "--dir", dir], {}, "q\n");
+      expect(again.out).toMatch(new RegExp(`review: ${data.items.length - Math.min(3, data.items.length)} old URLs to look at \\(${Math.min(3, data.items.length)} already reviewed\\)`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe("verify on the built product serving the WordPress site's drafted map", () => {

@@ -15,6 +15,8 @@ export const CRAWL_FILE = "crawl.json";
 export const CRAWL_STATE_FILE = ".crawl-state.json";
 export const ASSESSMENT_FILE = "content-assessment.md";
 export const REVIEW_FILE = "redirects-review.md";
+/** The same review for `migrate review` to walk: the unmatched and low-confidence old URLs with their best guesses. */
+export const REVIEW_DATA_FILE = "redirects-review.json";
 export const VERIFY_REPORT_FILE = "verify-report.json";
 export { REDIRECTS_FILE };
 

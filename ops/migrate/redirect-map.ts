@@ -13,7 +13,7 @@ import { isPlatform, type Platform } from "../../src/server/redirects/grammar";
 import type { Parsed, StepSpec } from "./args";
 import { assessPages, isDocument, readAssessment } from "./assess";
 import { ownContent } from "./boilerplate";
-import { ASSESSMENT_FILE, type CrawlEntry, migrationDir, practiceCode, readCrawl, readJsonInput, REDIRECTS_FILE, REVIEW_FILE, StepError, writeFileAtomic, writeJson } from "./files";
+import { ASSESSMENT_FILE, type CrawlEntry, migrationDir, practiceCode, readCrawl, readJsonInput, REDIRECTS_FILE, REVIEW_DATA_FILE, REVIEW_FILE, StepError, writeFileAtomic, writeJson } from "./files";
 import type { StepIo } from "./io";
 import { createMatcher, MIN_CONFIDENCE, siteThreshold, type Match } from "./match";
 import { backendOption, newPages } from "./new-site";
@@ -37,6 +37,26 @@ export const redirectsSpec: StepSpec = {
 
 /** Link texts that name no page ("Lire la suite", "En savoir plus", "ici"). */
 const GENERIC_ANCHOR = /^(?:lire la suite|la suite|suite|en savoir plus|savoir plus|plus|ici|cliquez ici|voir|voir plus|read more|more|continuer|\W*|\d+|suivant|précédent|page \d+|accueil|home|»|›)$/i;
+
+/** A match under this confidence is listed for review (`migrate review`), though it is written to the map. */
+export const REVIEW_BELOW = 0.3;
+
+export interface ReviewItem {
+  path: string;
+  title: string;
+  /** The map's entry as drafted: a target, or null (left unmatched: 404). */
+  drafted: string | null;
+  guess: Match | null;
+  /** Set by `migrate review` once the operator decided. */
+  reviewed?: boolean;
+}
+
+export interface ReviewData {
+  code: string;
+  /** The new site's pages: the targets the operator may type. */
+  pages: string[];
+  items: ReviewItem[];
+}
 
 export interface DraftRow {
   path: string;
@@ -231,6 +251,13 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   if (missing.length) throw new StepError(`targets that are not pages of the new site: ${missing.map(([, t]) => t).join(", ")}`);
 
   writeJson(file, sorted);
+  // What `migrate review` walks: every unmatched old URL, and every match under REVIEW_BELOW, best guess first.
+  const titleOf = (path: string) => byUrl.get(`${origin}${path}`)?.title ?? "";
+  const toReview: ReviewItem[] = [
+    ...unmatched.map((u) => ({ path: u.path, title: titleOf(u.path), drafted: null, guess: u.best })),
+    ...rows.filter((r) => r.confidence !== null && r.confidence < REVIEW_BELOW && map[r.path] === r.target).map((r) => ({ path: r.path, title: titleOf(r.path), drafted: r.target, guess: { target: r.target!, confidence: r.confidence!, by: r.by } })),
+  ];
+  writeJson(join(dir, REVIEW_DATA_FILE), { code, pages: [...newPaths].sort(), items: toReview } satisfies ReviewData);
   const review = join(dir, REVIEW_FILE);
   writeFileAtomic(review, renderReview(code, rows, unmatched, skipped, invalid));
   io.log(formatTable(["old URL", "new URL", "confidence", "matched by"], rows.map((r) => [r.path, r.target ?? "", String(r.confidence ?? "-"), r.by])));
@@ -248,8 +275,9 @@ function renderReview(code: string, rows: DraftRow[], unmatched: { path: string;
     ...(invalid.length ? [`# ${code}: your entries to correct`, "", ...invalid.map((line) => `- \`${line.split(" -> ")[0]}\` -> ${line.split(" -> ").slice(1).join(" -> ")}`), ""] : []),
     `# ${code}: redirect map review`,
     "",
-    `Written by \`npm run migrate -- redirects ${code}\` beside \`redirects.json\`. Check the low confidences; a match`,
-    `below ${MIN_CONFIDENCE} is left out and listed as unmatched: add it to \`redirects.json\` by hand, or mark the page`,
+    `Written by \`npm run migrate -- redirects ${code}\` beside \`redirects.json\`; \`npm run migrate -- review ${code}\` walks the`,
+    `unmatched and low-confidence URLs below with their best guesses, a key each. Check the low confidences; a match`,
+    `below the site's calibrated bar (at most ${MIN_CONFIDENCE}) is left out and listed as unmatched (it answers 404): add it to \`redirects.json\` by hand, or mark the page`,
     "skip in `content-assessment.md`. Old URLs the new site already serves need no entry.",
     "",
     "## Matches",
