@@ -42,7 +42,7 @@ export interface Assessment {
 }
 
 /** A CMS's listing URLs: blog pages, categories, tags, archives by date or author, searches, feeds. */
-const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed)=|\/(?:category|categorie|tag|etiquette|author|auteur|page|feed)\/|\/\d{4}\/(?:\d{2}\/)?$/i;
+const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed|offset|category)=|[?&](?:amp;)?view=(?:category|tag|categories|featured)\b|\/(?:category|categories|categorie|tag|tags|etiquette|author|auteur|page|feed|taxonomy\/term)\/|\/component\/tags\/|\/\d{4}\/(?:\d{2}\/)?$/i;
 /** Share of a page's word triples found in the pages it links to, from which it is a listing of them. */
 const LISTING_COVERAGE = 0.5;
 // A date with its month: what a news item of its time names ("du 5 au 19 août 2019"), unlike "fondé en 2009".
@@ -51,11 +51,12 @@ const DATED = new RegExp(`\\b(?:${MONTHS})\\s+((?:19|20)\\d\\d)\\b`);
 const DOCUMENT_TYPE = /^application\/(?:pdf|msword|vnd\.openxmlformats|vnd\.oasis\.opendocument|vnd\.ms-)/i;
 
 /**
- * A notice of its time: a closure, holidays, a move, a newcomer welcomed, open days, season's greetings. Named
+ * A notice of its time: a closure, holidays, new opening hours, a move, open days, season's greetings. Named
  * so by its title, headline or URL, and dated (a year there, or a day and month in its text) in a past year.
- * An advice post of a past year is no notice: it is kept.
+ * An advice post of a past year is no notice: it is kept; so is a newcomer's welcome (it follows the member's
+ * page when the new site has one: redirect-map.ts).
  */
-const NOTICE = /\b(?:conges|fermeture|fermetures|ferme|fermee|vacances|nouveau|nouvelle|bienvenue|arrivee|depart|retraite|portes ouvertes|voeux|bonne annee|demenagement|demenage|noel|feries?|greve|reouverture|closed|closure|holidays?)\b/;
+const NOTICE = /\b(?:conges|fermeture|fermetures|ferme|fermee|vacances|horaires|depart|retraite|portes ouvertes|voeux|bonne annee|demenagement|demenage|noel|feries?|greve|reouverture|closed|closure|holidays?)\b/;
 const YEAR = /\b((?:19|20)\d\d)\b/;
 
 function datedNotice(e: CrawlEntry, text: string): string | null {
@@ -134,16 +135,16 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     const covered = new Set<string>();
     let sources = 0;
     const group = (url: string) => originalOf.get(url)?.url ?? url;
-    for (const l of linked) {
-      if (group(l) === group(e.url)) continue; // its own duplicate
-      const theirs = triples.get(l)!;
-      let shared = 0;
-      for (const t of mine) {
-        if (!theirs.has(t)) continue;
-        shared++;
-        covered.add(t);
-      }
-      if (shared >= 3) sources++;
+    // Each source must bring triples of its own: a short post whose one excerpt is on the blog page and on its
+    // category page (both linked from it) is covered twice by the same words, and is no listing of them.
+    const shares = linked
+      .filter((l) => group(l) !== group(e.url)) // not its own duplicate
+      .map((l) => [...mine].filter((t) => triples.get(l)!.has(t)))
+      .sort((a, b) => b.length - a.length);
+    for (const shared of shares) {
+      const fresh = shared.filter((t) => !covered.has(t));
+      for (const t of shared) covered.add(t);
+      if (fresh.length >= 3) sources++;
     }
     return sources >= 2 && covered.size / mine.size >= LISTING_COVERAGE ? linked.length : null;
   };
@@ -173,8 +174,10 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     const notice = datedNotice(e, own.get(e.url)?.text ?? e.body_text);
     if (notice) return { verdict: "skip", reason: `dated notice: ${notice}, past` };
     if (count < THIN_WORDS) {
-      const dated = DATED.exec(words(own.get(e.url)!.text).join(" "));
-      if (dated) return { verdict: "skip", reason: `news of its time: ${count} words about ${dated[0]}` };
+      // A short notice (its text says what: a closure, holidays...) dated in a past year; a short advice post stays.
+      const text = words(own.get(e.url)!.text).join(" ");
+      const dated = DATED.exec(text);
+      if (dated && NOTICE.test(text) && Number(dated[1]) < new Date().getFullYear()) return { verdict: "skip", reason: `news of its time: ${count} words about ${dated[0]}` };
       return { verdict: "rewrite", reason: `thin: ${count} words (fewer than ${THIN_WORDS})${from.length ? "" : ", linked from no page"}` };
     }
     return { verdict: "reuse", reason: `${count} words, linked from ${from.length} page${from.length === 1 ? "" : "s"}` };

@@ -46,7 +46,7 @@ export interface MatchResult {
 /** From this confidence a best guess is taken on any site. */
 export const MIN_CONFIDENCE = 0.2;
 /** No site's calibrated bar goes under this. */
-export const FLOOR_CONFIDENCE = 0.1;
+export const FLOOR_CONFIDENCE = 0.17;
 /** Under MIN_CONFIDENCE, the runner-up must stay under this share of the best guess. */
 const CLEAR_MARGIN = 0.75;
 const WEIGHTS = { slug: 0.25, title: 0.25, text: 0.5 };
@@ -62,7 +62,7 @@ const stems = (text: string) => new Set(keywords(text).map(stem));
 const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fallback?: (p: NewPage) => boolean }[] = [
   {
     name: "booking",
-    words: /^(?:rdv|rendez|rendezvous|reserver|reservation|booking|doctolib|prise)$/,
+    words: /^(?:rdv|rendez|rendezvous|reserver|reservation|booking|bookings|doctolib|prise|calendar|agenda)$/,
     page: (p) => /rendez|rdv|reserv/.test(`${p.slug} ${words(p.title).join(" ")}`),
     fallback: (p) => p.kind === "contact",
   },
@@ -127,7 +127,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const intentOf = (path: string, names: string[]): (typeof INTENTS)[number] | null => {
     const q = path.indexOf("?");
     const queryWords = q === -1 ? [] : path.slice(q + 1).split("&").flatMap((p) => words(p.split("=")[1] ?? ""));
-    for (const set of [[...slugWords(path), ...queryWords], ...names.map((n) => words(n))]) {
+    // The last segment with the query's values, the first segment alone (`/booking-calendar/bilan`), each name.
+    const segments = path.split("?")[0].split("/").filter(Boolean);
+    const first = segments.length > 1 ? [keywords(segments[0])] : [];
+    for (const set of [[...slugWords(path), ...queryWords], ...first, ...names.map((n) => words(n))]) {
       const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|un|une|et|a|l|d|html?|php|index)$/.test(w));
       if (meaningful.length === 0 || meaningful.length > 4) continue;
       const found = INTENTS.find((i) => meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));

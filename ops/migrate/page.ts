@@ -139,23 +139,24 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
   const host = new URL(pageUrl).host;
   const links = new Set<string>();
   const anchors: { url: string; text: string }[] = [];
-  $("a[href]").each((_, el) => {
-    if (anchors.length >= MAX_LINKS) return;
-    const href = bounded(safeUrl($(el).attr("href")!, base));
-    const text = clean(textOf(el as TreeNode, false) || ($(el).attr("title") ?? "")).slice(0, MAX_ANCHOR_CHARS);
-    if (href && text && new URL(href).host === host) anchors.push({ url: href, text });
-  });
   // WordPress names each post's shortlink (`/?p=34`) only in the head: an old URL someone may have shared.
   $('a[href], link[rel~="shortlink" i][href]').each((_, el) => {
     const href = bounded(safeUrl($(el).attr("href")!, base));
-    if (href && new URL(href).host === host) links.add(href);
+    if (!href || new URL(href).host !== host) return;
+    links.add(href);
+    // The link's text: what the old site calls the page it links to (a menu label, an anchor).
+    if ((el as TreeNode).name === "a" && anchors.length < MAX_LINKS) {
+      const text = clean(textOf(el as TreeNode, false) || ($(el).attr("title") ?? "")).slice(0, MAX_ANCHOR_CHARS);
+      if (text) anchors.push({ url: href, text });
+    }
   });
 
   // The first H1 anywhere: WordPress puts it in <header class="entry-header">, which the content leaves out.
   const h1Node = $("h1").get(0) as TreeNode | undefined;
   const h1 = h1Node ? clean(textOf(h1Node, false)) : "";
   // A headline outside <h1>: Joomla's `<h2 itemprop="headline">`, a theme's first <h2> in the article.
-  const headlineNode = (h1Node ?? $('[itemprop="headline" i]').get(0) ?? $("main h1, main h2, article h1, article h2, [role=main] h2, .content h2, #content h2").get(0)) as TreeNode | undefined;
+  // (Simple selectors only: a descendant combinator costs quadratically on deeply nested pages.)
+  const headlineNode = (h1Node ?? $('[itemprop="headline" i]').get(0) ?? $("h2").get(0)) as TreeNode | undefined;
   const headline = headlineNode ? clean(textOf(headlineNode, false)) : "";
   const main = ($("main").get(0) ?? $("body").get(0) ?? $.root().get(0)) as TreeNode;
   // The page's own images (a logo in the header is not content to migrate), its text without the chrome.

@@ -127,7 +127,9 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
         // best guess is the linking page's match; else left for review with both.
         const named = match.document(pathOf(url), calledBy.get(url) ?? []);
         const linker = (linkedFrom.get(url) ?? []).find((l) => !seen.has(l) && byUrl.get(l)?.status === 200);
-        const linked = linker ? matchPage(linker, seen).match : null;
+        const fromLinker = linker ? matchPage(linker, seen).match : null;
+        // Linked from the home page (a menu, a footer) says nothing of a document's subject.
+        const linked = fromLinker && fromLinker.by !== "home page" ? fromLinker : null;
         const agree = linked !== null && named.best?.target === linked.target && named.best.confidence >= 0.3;
         if ((named.match && (linked === null || linked.target === named.match.target)) || agree) {
           matchOf.set(url, { match: { ...named.best!, by: agree ? `the document's name and the page linking to it (${pathOf(linker!)})` : named.best!.by }, best: null });
@@ -170,8 +172,16 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
       else {
         // An old URL that states an intent (`/rdv`, a 302 to the booking service; `/prendre-rendez-vous/`, a
         // form) keeps its visitors: it goes to the new site's page for that intent, not to a 404.
+        // A spelling or copy of the old home page is the home page; a notice naming a member of the new team
+        // (a newcomer's welcome) is that member's page.
+        const original = duplicateOf.get(e.url);
+        const homeCopy = form(path) === "/" || (original !== undefined && form(pathOf(original)) === "/");
         const intent = match({ path, title: "", h1: "", text: "", names: [e.headline].filter(Boolean) }).match;
-        if (intent?.by.startsWith("intent:")) rows.push({ path, target: intent.target, confidence: intent.confidence, by: `${intent.by} (the page is marked skip)` });
+        const member = e.status === 200 && !isDocument(e) ? match(oldPage(e)).match : null;
+        const home = pages.find((p) => p.kind === "home");
+        if (homeCopy && home) rows.push({ path, target: home.path, confidence: 1, by: "a spelling or copy of the old home page" });
+        else if (intent?.by.startsWith("intent:")) rows.push({ path, target: intent.target, confidence: intent.confidence, by: `${intent.by} (the page is marked skip)` });
+        else if (member?.by === "member's name") rows.push({ path, target: member.target, confidence: member.confidence, by: `${member.by} (the page is marked skip)` });
         else skipped.push(path);
       }
       continue;

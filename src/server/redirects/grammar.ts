@@ -48,9 +48,22 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   joomla: new Set(["option", "view", "id", "catid", "task", "layout"]),
   drupal: new Set(["q"]),
   wix: new Set(),
-  squarespace: new Set(),
+  squarespace: new Set(["offset", "category", "tag", "author", "month"]),
   static: new Set(),
 };
+/**
+ * Paths only the platform makes (its components, uploads, listings, shortlinks): such an old URL the map does
+ * not know answers 404 at once, as an unknown CMS query does. Matched on the normalised path.
+ */
+const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
+  wordpress: /^\/(?:wp-content|wp-includes|wp-admin|wp-json|category|tag|author|feed)(?:\/|$)|^\/wp-login|\/feed$/,
+  joomla: /^\/(?:component|images|media|templates|modules|plugins|administrator|cache)(?:\/|$)/,
+  drupal: /^\/(?:node|taxonomy\/term|user|comment|sites\/[^/]+\/files|filter\/tips)(?:\/|$)/,
+  wix: /^\/(?:_files|_api|post|blog\/(?:categories|tags|hashtags|page)|service-page|booking-calendar|product-page|event-details)(?:\/|$)|^\/copy-of-/,
+  squarespace: /^\/(?:s|static|config|universal|blog\/(?:tag|category|page|\d{4}))(?:\/|$)/,
+  static: null,
+};
+
 /** Parameters a platform adds to a page's URL without naming another page. */
 const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   wordpress: new Set(["replytocom", "amp"]),
@@ -70,6 +83,8 @@ export interface OldUrlForm {
   path: string;
   /** Whether the URL names a page by a CMS query (`?p=12`, `?option=...`, `?q=node/12`), whatever its path. */
   cmsQuery: boolean;
+  /** Whether its path is one only the platform makes (PLATFORM_PATHS): `/component/...`, `/node/12`, `/s/x.pdf`. */
+  cmsPath: boolean;
 }
 
 function decode(text: string): string | null {
@@ -131,7 +146,8 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
   path = commonPath(path);
   list.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
   const query = list.map(([name, value]) => (value === "" ? name : `${name}=${value}`)).join("&");
-  return { form: query ? `${path}?${query}` : path, path, cmsQuery };
+  const shape = platform === null ? null : PLATFORM_PATHS[platform];
+  return { form: query ? `${path}?${query}` : path, path, cmsQuery, cmsPath: shape !== null && shape.test(path) };
 }
 
 /** The platform's own identity of a page (see the table at the top). */

@@ -98,7 +98,8 @@ export type OldUrlAnswer = { status: 301; target: string; matchedQuery: boolean 
  * 3. on a map that declares its old platform, a query URL of that platform (`?p=`, `?option=`, `?q=`) or any
  *    query on the home path the map does not know: 404, never the page at its path (a soft 404);
  * 4. its path alone is a key (the query was not part of the old URL's identity): 301, the whole query kept;
- * 5. on a map that declares its platform, an old page suffix (`.html`, `.php`...) the map does not know: 404.
+ * 5. on a map that declares its platform, a path only that platform makes (`/component/...`, `/node/12`, its
+ *    uploads: grammar.ts) or an old page suffix (`.html`, `.php`...) the map does not know: 404.
  */
 export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer {
   const hash = url.indexOf("#");
@@ -119,7 +120,7 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
     if (byPath !== undefined) return rawPath === decodePath(byPath) ? null : { status: 301, target: byPath, matchedQuery: false };
     if (map.gone.has(form.path)) return { status: 404 };
   }
-  if (map.platform !== null && rawPath !== null && OLD_FILE_SUFFIX.test(rawPath)) return { status: 404 };
+  if (map.platform !== null && rawPath !== null && (form.cmsPath || OLD_FILE_SUFFIX.test(rawPath))) return { status: 404 };
   return null;
 }
 
@@ -289,8 +290,10 @@ export function answerRequest(table: RedirectTable, code: string, url: string): 
   if (!map) return null;
   const entry = answerOldUrl(map, url);
   if (entry === null || entry.status === 404) return entry;
+  // Only the visitor's campaign tags follow: the old URL's other parameters (`?lang=en`, `?lightbox=...`) meant
+  // something to the old site only.
   const q = url.indexOf("?");
-  const query = q === -1 ? "" : entry.matchedQuery ? splitTracking(url.slice(q + 1)).tracking : url.slice(q + 1);
+  const query = q === -1 ? "" : splitTracking(url.slice(q + 1)).tracking;
   if (!query) return { status: 301, location: entry.target };
   // The visitor's query (campaign tags...) follows the redirect; a target with its own query gets them after it.
   return { status: 301, location: `${entry.target}${entry.target.includes("?") ? "&" : "?"}${query}` };
