@@ -97,8 +97,10 @@ async function draft(site: OldSiteCase, dir = root): Promise<SiteFigures> {
       spellings.total++;
       const answer = answerRequest(table, site.code, spelling);
       const target = answer?.status === 301 ? answer.location.split("?")[0] : null;
-      // A spelling of a URL the new site serves itself may also be that very page.
-      if ((target !== null && accepted.includes(target)) || (answer === null && accepted.includes(spelling))) spellings.right++;
+      // A spelling of a page the new site serves itself (`/?fbclid=...`, `/mentions-legales/?utm_source=...`) is that page.
+      const platform = table.get(site.code)!.platform;
+      const itself = answer === null && accepted.some((a) => normaliseRedirectPath(a, platform) === normaliseRedirectPath(spelling, platform) && spelling.split("?")[0].endsWith("/"));
+      if ((target !== null && accepted.includes(target)) || itself) spellings.right++;
       else spellings.wrong.push(`${spelling} -> ${answer === null ? "no answer of the map" : answer.status === 301 ? `301 ${answer.location}` : "404"} (expected ${accepted.join(" or ") || "404"})`);
     }
   }

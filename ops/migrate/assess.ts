@@ -13,6 +13,7 @@ import type { StepIo } from "./io";
 import { pathOf } from "./page";
 import { ownContent } from "./boilerplate";
 import { jaccard, shingles, words } from "./text";
+import { detectPlatform, isIdOnlyUrl, isItemUrl } from "./platform";
 
 export const assessSpec: StepSpec = {
   name: "assess",
@@ -104,7 +105,11 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
   }
 
   // Duplicates: the same text exactly, or most of its word triples. The shortest URL is the original.
-  const pages = entries.filter((e) => isPage(e) && wordsOf(e) > 0).sort((a, b) => a.url.length - b.url.length || (a.url < b.url ? -1 : 1));
+  // The original of a group: a URL that names its page by words before one naming it by an id (`/le-cabinet`
+  // before `/node/2`: its words help the matching), then the shortest.
+  const idOnly = (e: CrawlEntry) => (isIdOnlyUrl(pathOf(e.url)) ? 1 : 0);
+  const pages = entries.filter((e) => isPage(e) && wordsOf(e) > 0).sort((a, b) => idOnly(a) - idOnly(b) || a.url.length - b.url.length || (a.url < b.url ? -1 : 1));
+  const { platform } = detectPlatform(entries);
   const originalOf = new Map<string, { url: string; similarity: number }>();
   const groups: string[][] = [];
   const triples = new Map(pages.map((e) => [e.url, shingles(own.get(e.url)!.text)]));
@@ -129,6 +134,8 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (new URL(e.url).pathname === "/" && !new URL(e.url).search) return null; // the home page is the home page
     const linked = [...new Set(e.links.map(landing))].filter((l) => l !== e.url && triples.has(l));
     if (LISTING_URL.test(pathOf(e.url))) return linked.length;
+    // One post or page of the platform, however short (under any of its URLs: `/node/26` and its alias).
+    if ([...originalOf].some(([url, o]) => o.url === e.url && isItemUrl(platform, pathOf(url))) || isItemUrl(platform, pathOf(e.url))) return null;
     const mine = triples.get(e.url);
     if (!mine?.size) return null;
     // Excerpts of several pages: a page that repeats one other page (a practitioner's page and the team page) is not one.

@@ -221,12 +221,12 @@ export function accepted(confidence: number, runnerUp: number, threshold: number
 }
 
 /**
- * The site's bar: half the median best-guess confidence of its pages, between FLOOR_CONFIDENCE and
+ * The site's bar: a third of the median best-guess confidence of its pages, between FLOOR_CONFIDENCE and
  * MIN_CONFIDENCE. A site rewritten in other words scores lower throughout, and its right guesses with it.
  */
 export function siteThreshold(bests: number[]): number {
   if (bests.length === 0) return MIN_CONFIDENCE;
   const sorted = [...bests].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
-  return Math.min(MIN_CONFIDENCE, Math.max(FLOOR_CONFIDENCE, Math.round((median / 2) * 100) / 100));
+  return Math.min(MIN_CONFIDENCE, Math.max(FLOOR_CONFIDENCE, Math.round((median / 3) * 100) / 100));
 }

@@ -51,3 +51,28 @@ export function aliasesOf(platform: Platform, path: string, headline: string): s
     .replace(/^-+|-+$/g, "");
   return slug && !/^\d+$/.test(slug) ? [`/${slug}/`] : [];
 }
+
+/**
+ * A URL the platform gives one post or page (never a listing of several): WordPress `?p=`/`?page_id=`, a Joomla
+ * article (`view=article`, `/category/12-alias`), a Drupal `/node/12`, a Wix `/post/slug`, a Squarespace
+ * `/blog/2020/1/14/slug`. A short post whose excerpt is on the blog page and on its category page is still a post.
+ */
+const ITEM_URL: Record<Platform, RegExp | null> = {
+  wordpress: /[?&](?:p|page_id)=\d/,
+  joomla: /[?&](?:amp;)?view=article\b|\/\d+-[^/?]+(?:\.html?)?\/?(?:\?|$)|\/component\/content\/article\//i,
+  drupal: /^\/(?:index\.php\/)?node\/\d+\/?(?:\?|$)|[?&]q=node\/\d/,
+  wix: /^\/post\/[^/]+\/?(?:\?|$)/,
+  squarespace: /^\/[^/]+\/\d{4}\/\d{1,2}\/\d{1,2}\/[^/]+/,
+  static: null,
+};
+
+export function isItemUrl(platform: Platform, path: string): boolean {
+  return ITEM_URL[platform]?.test(path) ?? false;
+}
+
+/** A URL that names its page only by an id (`/node/12`, `/?p=3`): a worse original of a duplicate group than its alias. */
+export function isIdOnlyUrl(path: string): boolean {
+  const [p, q] = path.split("?");
+  const last = p.split("/").filter(Boolean).at(-1) ?? "";
+  return (q !== undefined && !/[a-z]{3}/i.test(last.replace(/\.(?:php|html?)$/i, "").replace(/^index$/i, ""))) || /^\d+$/.test(last);
+}

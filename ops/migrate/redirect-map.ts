@@ -176,7 +176,8 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
         // (a newcomer's welcome) is that member's page.
         const original = duplicateOf.get(e.url);
         const homeCopy = form(path) === "/" || (original !== undefined && form(pathOf(original)) === "/");
-        const intent = match({ path, title: "", h1: "", text: "", names: [e.headline].filter(Boolean) }).match;
+        // (By its URL only: a skipped listing's heading may name any topic.)
+        const intent = match({ path, title: "", h1: "", text: "" }).match;
         const member = e.status === 200 && !isDocument(e) ? match(oldPage(e)).match : null;
         const home = pages.find((p) => p.kind === "home");
         if (homeCopy && home) rows.push({ path, target: home.path, confidence: 1, by: "a spelling or copy of the old home page" });

@@ -45,7 +45,7 @@ export function isTrackingParam(param: string): boolean {
 /** The query parameters a platform names a page by: a request carrying one is an old CMS URL. */
 const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   wordpress: new Set(["p", "page_id", "cat", "tag", "m", "author", "attachment_id", "post_type", "paged", "s", "year", "monthnum", "name", "pagename", "feed"]),
-  joomla: new Set(["option", "view", "id", "catid", "task", "layout"]),
+  joomla: new Set(["option", "view", "id", "catid", "task", "layout", "itemid"]),
   drupal: new Set(["q"]),
   wix: new Set(),
   squarespace: new Set(["offset", "category", "tag", "author", "month"]),
@@ -134,7 +134,9 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
   if (platform !== null) {
     const identity = IDENTITY_PARAMS[platform];
     const noise = NOISE_PARAMS[platform];
-    list = noise === "all" ? [] : list.filter(([name]) => !noise.has(name));
+    // Joomla's Itemid alone names a menu item, a page: noise only beside the article it places.
+    const keep = (name: string) => platform === "joomla" && name === "itemid" && !list!.some(([n]) => n === "option" || n === "id");
+    list = noise === "all" ? [] : list.filter(([name]) => !noise.has(name) || keep(name));
     cmsQuery = list.some(([name]) => identity.has(name));
     if (platform !== "static" && platform !== "wix") {
       // `/index.php/contact` (PATHINFO URLs) is `/contact`; `/fr/contact` the one-language site's `/contact`.
@@ -170,9 +172,10 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
         const article = cleaned.some(([n, v]) => n === "view" && v === "article") && cleaned.some(([n]) => n === "id");
         return { path: "/", list: article ? cleaned.filter(([n]) => n !== "catid") : cleaned };
       }
-      // SEF: `/component/content/article/12-alias` and an article under its category, `/actualites/12-alias`.
+      // SEF: `/component/content/article/12-alias` and an article under its category, `/actualites/12-alias`
+      // or `/actualites/12` (the id without its alias).
       const clean = commonPath(path);
-      const sef = /^\/component\/content\/article\/(?:[^/]+\/)*?(\d+)(?:-[^/]*)?$/.exec(clean) ?? (/^\/component\//.test(clean) ? null : /\/(\d+)-[^/]+$/.exec(clean));
+      const sef = /^\/component\/content\/article\/(?:[^/]+\/)*?(\d+)(?:-[^/]*)?$/.exec(clean) ?? (/^\/component\//.test(clean) ? null : /^\/[^/]+(?:\/[^/]+)*\/(\d+)(?:-[^/]+)?$/.exec(clean));
       if (sef) return { path: "/", list: [["id", sef[1]], ["option", "com_content"], ["view", "article"]] };
       return { path, list: cleaned };
     }

@@ -111,6 +111,8 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
   const kept = q === -1 ? "" : splitTracking(raw.slice(q + 1)).kept;
   const asked = kept ? `${rawPath}?${decodePath(kept) ?? kept}` : rawPath;
   const exact = map.get(form.form);
+  // Another spelling of the home page on a map that declares its platform (`/index.php`, `/fr/`): one 301 home.
+  if (exact === undefined && map.platform !== null && form.form === "/" && rawPath !== "/" && !form.cmsQuery) return { status: 301, target: "/", matchedQuery: false };
   if (exact !== undefined) return asked === decodePath(exact) ? null : { status: 301, target: exact, matchedQuery: form.form !== form.path };
   if (map.gone.has(form.form)) return { status: 404 };
   const query = form.form !== form.path;
@@ -120,7 +122,7 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
     if (byPath !== undefined) return rawPath === decodePath(byPath) ? null : { status: 301, target: byPath, matchedQuery: false };
     if (map.gone.has(form.path)) return { status: 404 };
   }
-  if (map.platform !== null && rawPath !== null && (form.cmsPath || OLD_FILE_SUFFIX.test(rawPath))) return { status: 404 };
+  if (map.platform !== null && rawPath !== null && form.path !== "/" && (form.cmsPath || OLD_FILE_SUFFIX.test(rawPath))) return { status: 404 };
   return null;
 }
 
