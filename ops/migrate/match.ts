@@ -74,7 +74,7 @@ const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fal
     fallback: (p) => p.kind === "contact",
   },
   { name: "legal notice", words: /^(?:mentions|legales|legal|imprint)$/, page: (p) => p.kind === "legal" },
-  { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|cookies|donnees|personnelles|vie|privee)$/, page: (p) => p.kind === "privacy" },
+  { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|cookies)$/, page: (p) => p.kind === "privacy" },
 ];
 /** Words that say nothing of an intent but may stand beside one (`/nous-contacter`, `/prendre-rendez-vous`). */
 const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dentaire|infos?|informations?|pratiques?)$/;

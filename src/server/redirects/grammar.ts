@@ -15,7 +15,7 @@
  *                date (`/2017/03/14/slug/`, `?name=slug`, `/slug/`); `replytocom` dropped (a comment form);
  *                `/index.php/` (PATHINFO permalinks) and a language prefix (`/fr/`) dropped
  *   joomla       `option/view/id` on any path (`/index.php?...`), `id=12:alias` is `id=12`, `Itemid`,
- *                `tmpl`, `print`, `format` dropped (menu position, print view); the SEF spellings
+ *                `tmpl`, `print`, `format=html` dropped (menu position, print view); the SEF spellings
  *                `/component/content/article/12-alias` and `/any/category/12-alias` are article 12;
  *                `/index.php/` and a language prefix dropped
  *   drupal       `?q=node/12` is `/node/12` (clean URLs or not); `/index.php/` and a language prefix dropped
@@ -45,7 +45,7 @@ export function isTrackingParam(param: string): boolean {
 /** The query parameters a platform names a page by: a request carrying one is an old CMS URL. */
 const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   wordpress: new Set(["p", "page_id", "cat", "tag", "m", "author", "attachment_id", "post_type", "paged", "s", "year", "monthnum", "name", "pagename", "feed"]),
-  joomla: new Set(["option", "view", "id", "catid", "task", "layout", "itemid"]),
+  joomla: new Set(["option", "view", "id", "catid", "task", "layout", "itemid", "format"]),
   drupal: new Set(["q"]),
   wix: new Set(),
   squarespace: new Set(["offset", "category", "tag", "author", "month"]),
@@ -136,7 +136,9 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
     const noise = NOISE_PARAMS[platform];
     // Joomla's Itemid alone names a menu item, a page: noise only beside the article it places.
     const keep = (name: string) => platform === "joomla" && name === "itemid" && !list!.some(([n]) => n === "option" || n === "id");
-    list = noise === "all" ? [] : list.filter(([name]) => !noise.has(name) || keep(name));
+    // Joomla's `format=html` is the page; `format=feed`, `vcf`, `raw`... are other documents, kept apart.
+    const other = (name: string, value: string) => platform === "joomla" && name === "format" && value !== "html";
+    list = noise === "all" ? [] : list.filter(([name, value]) => !noise.has(name) || keep(name) || other(name, value));
     cmsQuery = list.some(([name]) => identity.has(name));
     if (platform !== "static" && platform !== "wix") {
       // `/index.php/contact` (PATHINFO URLs) is `/contact`; `/fr/contact` the one-language site's `/contact`.
