@@ -207,17 +207,21 @@ describe("verify on the built product serving the WordPress site's drafted map",
   let frontend: Frontend;
   beforeAll(async () => {
     frontend = await startFrontend({ backendUrl: backend.url, env: { ENVIRONMENT: "prod", MIGRATIONS_DIR: root, NOT_FOUND_FLUSH_MS: "200" } });
-  });
+    // The home page's first render, before verify times each request (a loaded machine took over 10 s for it).
+    await until(async () => (await call(`http://127.0.0.1:${frontend.port}`, "www.centre-dentaire-martin.fr", "/").catch(() => null))?.status === 200, "the home page rendered");
+  }, 60_000);
   afterAll(() => frontend?.stop());
 
-  it("no false failure: a skipped wp-login.php after the site's slash redirect, a skipped /?cat=3 answered by the page /; a Markdown report", async () => {
+  it("no false failure: a skipped wp-login.php, a skipped /?cat=3 answered by one 404; a Markdown report", async () => {
     const lines: string[] = [];
     const io = { log: (line: string) => void lines.push(line), progress: () => {}, progressDone: () => {} };
     const code = await main(["verify", "martin", "http://www.centre-dentaire-martin.fr", "--connect", `127.0.0.1:${frontend.port}`, "--dir", root], io);
     const out = lines.join("\n");
     expect(code, out).toBe(0);
-    expect(out).toMatch(/ok\s+skipped page answers 404\s+\/wp-login.php\s+status 404 after \/wp-login.php\//);
-    expect(out).toMatch(/ok\s+skipped page answers 404\s+\/\?cat=3\s+status 200: the page \/ itself/);
+    // One 404 at once (a WordPress-only path the map does not know), not the site's slash redirect then 404.
+    expect(out).toMatch(/ok\s+skipped page answers 404\s+\/wp-login.php\s+status 404\n/);
+    // An old WordPress query the map does not redirect answers 404 itself, not the home page (a soft 404).
+    expect(out).toMatch(/ok\s+skipped page answers 404\s+\/\?cat=3\s+status 404/);
     expect(out).toMatch(/ok\s+redirect\s+\/\?page_id=12\s+301 to \/parodontologie\//);
     expect(out).toMatch(/ok\s+target answers 200\s+\/tarifs\/\s+status 200 \(the target of \/wp-content\/uploads\/2018\/05\/grille-tarifaire.pdf\)/);
     const md = readFileSync(join(root, "martin", "verify-report.md"), "utf8");
@@ -233,12 +237,13 @@ describe("verify on the built product serving the WordPress site's drafted map",
       for (let i = 0; i < times; i++) expect((await call(`http://127.0.0.1:${frontend.port}`, host, path)).status).toBe(404);
     };
     await ask("/implants-dentaires-bordeaux/", 4);
-    await ask("/greffe-de-gencive.html?utm_source=newsletter", 2);
+    // (Not `/greffe-de-gencive.html`: the WordPress page "Greffe de gencive" was also its slug, now mapped.)
+    await ask("/greffe-gencive-laser.html?utm_source=newsletter", 2);
     await ask("/ancien-formulaire/?email=jeanne@example.fr", 1);
     // Flushed every 200 ms by the server (NOT_FOUND_FLUSH_MS): polled until every request is counted.
     const counted = () => readNotFoundFiles(root, "martin");
     await until(
-      () => counted().get("/greffe-de-gencive.html") === 2 && counted().get("/implants-dentaires-bordeaux/") === 4 && counted().has("/ancien-formulaire/"),
+      () => counted().get("/greffe-gencive-laser.html") === 2 && counted().get("/implants-dentaires-bordeaux/") === 4 && counted().has("/ancien-formulaire/"),
       "every 404 counted",
     );
     const lines: string[] = [];
@@ -249,7 +254,7 @@ describe("verify on the built product serving the WordPress site's drafted map",
     const rows = out.split("\n").filter((l) => /^\d+\s+\//.test(l));
     expect(rows[0]).toMatch(/^4\s+\/implants-dentaires-bordeaux\/\s+\/implantologie\/ \(0\.\d+\)/);
     // Tracking parameters are not part of the URL counted.
-    expect(rows[1]).toMatch(/^2\s+\/greffe-de-gencive.html\s+\/parodontologie\/greffe-gencive\/ \(0\.\d+\)/);
+    expect(rows[1]).toMatch(/^2\s+\/greffe-gencive-laser.html\s+\/parodontologie\/greffe-gencive\/ \(0\.\d+\)/);
     // A visitor's own values in a query are never kept.
     expect(out).toMatch(/^1\s+\/ancien-formulaire\/\s/m);
     expect(out).not.toContain("jeanne");
