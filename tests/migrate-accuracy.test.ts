@@ -16,10 +16,17 @@ import { readNotFoundFiles } from "../src/server/migration-watch/not-found-watch
 import type { CrawlEntry } from "../ops/migrate/files";
 import { startOldSite } from "../ops/migrate/fixtures/old-site";
 import { startWordPressSite, WORDPRESS_HOST, WORDPRESS_TRUTH } from "../ops/migrate/fixtures/wordpress-site";
+import { JOOMLA_HOST, JOOMLA_SPELLINGS, JOOMLA_TRUTH, JOOMLA_UNKNOWN_QUERIES, startJoomlaSite } from "../ops/migrate/fixtures/joomla-site";
+import { DRUPAL_HOST, DRUPAL_SPELLINGS, DRUPAL_TRUTH, DRUPAL_UNKNOWN_QUERIES, startDrupalSite } from "../ops/migrate/fixtures/drupal-site";
+import { startWixSite, WIX_HOST, WIX_SPELLINGS, WIX_TRUTH, WIX_UNKNOWN_QUERIES } from "../ops/migrate/fixtures/wix-site";
+import { SQUARESPACE_HOST, SQUARESPACE_SPELLINGS, SQUARESPACE_TRUTH, SQUARESPACE_UNKNOWN_QUERIES, startSquarespaceSite } from "../ops/migrate/fixtures/squarespace-site";
 import { DUPONT_TRUTH, formatAccuracy, measureAccuracy, type GroundTruth } from "../ops/migrate/fixtures/accuracy";
+import { answerRequest, normaliseRedirectPath, parseRedirects } from "../src/server/redirects/map";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
 import { startFrontend, type Frontend } from "./support/frontend";
 import { until } from "./support/until";
+import { migrate } from "./support/migrate";
+import type { ReviewData } from "../ops/migrate/redirect-map";
 
 let backend: DemoBackend;
 let root: string;
@@ -34,66 +41,187 @@ afterAll(async () => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-async function step(args: string[]): Promise<string> {
+async function step(args: string[], dir = root): Promise<string> {
   const lines: string[] = [];
   const io = { log: (line: string) => void lines.push(line), progress: () => {}, progressDone: () => {} };
-  const code = await main([...args, "--dir", root], io);
+  const code = await main([...args, "--dir", dir], io);
   expect(code, lines.join("\n")).toBe(0);
+  if (process.env.MIGRATE_ACCURACY_VERBOSE) console.log(lines.join("\n"));
   return lines.join("\n");
 }
 
-async function draft(code: string, oldUrl: string, start: () => Promise<{ port: number; close: () => Promise<void> }>, truth: GroundTruth) {
-  const site = await start();
+/** One old site: how to serve it, its ground truth, and (for the sites written blind) its other spellings and unknown CMS URLs. */
+interface OldSiteCase {
+  code: string;
+  url: string;
+  start: () => Promise<{ port: number; close: () => Promise<void> }>;
+  truth: GroundTruth;
+  /** Other spellings of mapped old URLs (reordered parameters, `&amp;`, aliases, case...), by the URL of the truth. */
+  spellings?: Record<string, string[]>;
+  /** Old CMS URLs the old site never had: each must answer 404, never the home page. */
+  unknownQueries?: string[];
+}
+
+interface SiteFigures {
+  accuracy: ReturnType<typeof measureAccuracy>;
+  spellings: { right: number; total: number; wrong: string[] };
+  homeAnswers: string[];
+  /** Unknown old URLs, and how many the map answers with one 404 (the others go on to the site: 404 after its own slash redirect). */
+  unknown: { total: number; oneNotFound: number };
+}
+
+async function draft(site: OldSiteCase, dir = root): Promise<SiteFigures> {
+  const server = await site.start();
   try {
-    await step(["crawl", code, oldUrl, "--connect", `127.0.0.1:${site.port}`]);
+    await step(["crawl", site.code, site.url, "--connect", `127.0.0.1:${server.port}`], dir);
   } finally {
-    await site.close();
+    await server.close();
   }
-  await step(["assess", code]);
-  await step(["redirects", code, "--backend", `${backend.url}/api/v1/websites`]);
-  const dir = join(root, code);
-  const crawl = JSON.parse(readFileSync(join(dir, "crawl.json"), "utf8")) as CrawlEntry[];
-  const map = JSON.parse(readFileSync(join(dir, "redirects.json"), "utf8")) as Record<string, string>;
+  await step(["assess", site.code], dir);
+  await step(["redirects", site.code, "--backend", `${backend.url}/api/v1/websites`], dir);
+  const codeDir = join(dir, site.code);
+  const crawl = JSON.parse(readFileSync(join(codeDir, "crawl.json"), "utf8")) as CrawlEntry[];
+  const map = JSON.parse(readFileSync(join(codeDir, "redirects.json"), "utf8")) as Record<string, string | null>;
   const paths = crawl.map((e) => {
     const u = new URL(e.url);
     return `${u.pathname}${u.search}`;
   });
-  const accuracy = measureAccuracy(code, paths, map, truth);
-  console.log(formatAccuracy(code, accuracy));
-  return accuracy;
+  const accuracy = measureAccuracy(site.code, paths, map, site.truth);
+  // Every other spelling of a mapped old URL must answer one 301 to that URL's target, as the server answers it.
+  const table = new Map([[site.code, parseRedirects(map, "redirects.json").map]]);
+  const spellings = { right: 0, total: 0, wrong: [] as string[] };
+  for (const [url, others] of Object.entries(site.spellings ?? {})) {
+    const expected = site.truth[url];
+    const accepted = expected === null || expected === undefined ? [] : [expected].flat();
+    for (const spelling of others) {
+      spellings.total++;
+      const answer = answerRequest(table, site.code, spelling);
+      const target = answer?.status === 301 ? answer.location.split("?")[0] : null;
+      // A spelling of a page the new site serves itself (`/?fbclid=...`, `/mentions-legales/?utm_source=...`) is that page.
+      const platform = table.get(site.code)!.platform;
+      const itself = answer === null && accepted.some((a) => normaliseRedirectPath(a, platform) === normaliseRedirectPath(spelling, platform) && spelling.split("?")[0].endsWith("/"));
+      if ((target !== null && accepted.includes(target)) || itself) spellings.right++;
+      else spellings.wrong.push(`${spelling} -> ${answer === null ? "no answer of the map" : answer.status === 301 ? `301 ${answer.location}` : "404"} (expected ${accepted.join(" or ") || "404"})`);
+    }
+  }
+  // An old URL the old site never had must never answer the home page: neither the page at its path when that
+  // path is `/` (`/?option=...`: the map did not answer), nor a 301 to `/`. Counted apart: those answered by one 404.
+  const homeAnswers: string[] = [];
+  let oneNotFound = 0;
+  for (const url of site.unknownQueries ?? []) {
+    const answer = answerRequest(table, site.code, url);
+    if (answer?.status === 404) oneNotFound++;
+    else if ((answer === null && normaliseRedirectPath(url, table.get(site.code)!.platform)?.split("?")[0] === "/") || (answer?.status === 301 && answer.location.split("?")[0] === "/")) homeAnswers.push(url);
+  }
+  const figures = { accuracy, spellings, homeAnswers, unknown: { total: site.unknownQueries?.length ?? 0, oneNotFound } };
+  console.log(formatFigures(site.code, figures));
+  return figures;
 }
+
+function formatFigures(code: string, f: SiteFigures): string {
+  const pct = (right: number, total: number) => (total ? `${((right / total) * 100).toFixed(1)}%` : "-");
+  return [
+    formatAccuracy(code, f.accuracy),
+    `${code}: spellings of mapped URLs answering one 301 to the target: ${f.spellings.right}/${f.spellings.total} (${pct(f.spellings.right, f.spellings.total)}); unknown old URLs answering the home page: ${f.homeAnswers.length}, answering one 404: ${f.unknown.oneNotFound}/${f.unknown.total}`,
+    ...f.spellings.wrong.map((w) => `  spelling: ${w}`),
+    ...f.homeAnswers.map((u) => `  home page answers: ${u}`),
+  ].join("\n");
+}
+
+/** The issue's targets, on every site: >= 95% of proposed redirects right, >= 90% of must-map URLs, >= 95% of spellings, 0 home answers. */
+function expectTargets(code: string, f: SiteFigures) {
+  const report = formatFigures(code, f);
+  expect(f.accuracy.unknown, report).toEqual([]);
+  expect(f.accuracy.precision, report).toBeGreaterThanOrEqual(0.95);
+  expect(f.accuracy.recall, report).toBeGreaterThanOrEqual(0.9);
+  if (f.spellings.total) expect(f.spellings.right / f.spellings.total, report).toBeGreaterThanOrEqual(0.95);
+  expect(f.homeAnswers, report).toEqual([]);
+}
+
+const DUPONT: OldSiteCase = { code: "dupont", url: "http://www.cabinet-dupont.fr", start: () => startOldSite(), truth: DUPONT_TRUTH };
+const MARTIN: OldSiteCase = { code: "martin", url: `http://${WORDPRESS_HOST}`, start: () => startWordPressSite(), truth: WORDPRESS_TRUTH, unknownQueries: ["/?p=999", "/?page_id=404&lang=fr", "/index.php?p=77"] };
 
 describe("the redirects the toolkit drafts, against each fake old site's ground truth", () => {
   it("the Cabinet Dupont's static site: recall >= 90% of must-map URLs, precision >= 95%", async () => {
-    const a = await draft("dupont", "http://www.cabinet-dupont.fr", () => startOldSite(), DUPONT_TRUTH);
-    expect(a.unknown).toEqual([]);
-    expect(a.recall, formatAccuracy("dupont", a)).toBeGreaterThanOrEqual(0.9);
-    expect(a.precision, formatAccuracy("dupont", a)).toBeGreaterThanOrEqual(0.95);
+    expectTargets("dupont", await draft(DUPONT));
   }, 30_000);
 
-  it("the Dr Martin's WordPress site (plain permalinks, blog, documents): recall >= 90%, precision >= 95%", async () => {
-    const a = await draft("martin", `http://${WORDPRESS_HOST}`, () => startWordPressSite(), WORDPRESS_TRUTH);
-    expect(a.unknown).toEqual([]);
-    expect(a.recall, formatAccuracy("martin", a)).toBeGreaterThanOrEqual(0.9);
-    expect(a.precision, formatAccuracy("martin", a)).toBeGreaterThanOrEqual(0.95);
+  it("the Dr Martin's WordPress site (plain permalinks, blog, documents): recall >= 90%, precision >= 95%, no unknown ?p= answered by the home page", async () => {
+    expectTargets("martin", await draft(MARTIN));
   }, 30_000);
+});
+
+/**
+ * Four old sites written blind (by helpers who never read ops/migrate/), each with its ground truth decided
+ * before the toolkit ran on it, other spellings of its mapped URLs, and CMS URLs it never had: a Joomla 3 site
+ * (bernard), a Drupal 7 site (petit), a Wix site (dupont), a Squarespace site (martin). Each is drafted in a
+ * directory of its own (two of them share a practice code with the sites above).
+ */
+const BLIND: OldSiteCase[] = [
+  { code: "bernard", url: `http://${JOOMLA_HOST}`, start: () => startJoomlaSite(), truth: JOOMLA_TRUTH, spellings: JOOMLA_SPELLINGS, unknownQueries: JOOMLA_UNKNOWN_QUERIES },
+  { code: "petit", url: `http://${DRUPAL_HOST}`, start: () => startDrupalSite(), truth: DRUPAL_TRUTH, spellings: DRUPAL_SPELLINGS, unknownQueries: DRUPAL_UNKNOWN_QUERIES },
+  { code: "dupont", url: `http://${WIX_HOST}`, start: () => startWixSite(), truth: WIX_TRUTH, spellings: WIX_SPELLINGS, unknownQueries: WIX_UNKNOWN_QUERIES },
+  { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES },
+];
+
+describe("the sites written blind: >= 95% of proposed redirects right, >= 90% of must-map URLs, >= 95% of spellings in one 301, no home-page answer", () => {
+  it.each(BLIND.map((site) => [`${site.code} (${site.url})`, site] as const))("%s", async (_name, site) => {
+    const dir = mkdtempSync(join(tmpdir(), `migrate-blind-${site.code}-`));
+    try {
+      expectTargets(site.code, await draft(site, dir));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe("review: the operator walks the unmatched and low-confidence URLs, a key each, on the command line", () => {
+  it("takes a guess with Enter, refuses a path that is no page, sends one to a typed page, drops one, and quits keeping what was decided", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "migrate-review-"));
+    try {
+      await draft(MARTIN, dir);
+      const data = JSON.parse(readFileSync(join(dir, "martin", "redirects-review.json"), "utf8")) as ReviewData;
+      const items = data.items.filter((i) => i.guess);
+      expect(items.length, "the draft leaves something to review").toBeGreaterThanOrEqual(2);
+      const typed = data.pages.find((p) => p !== items[1].guess!.target && p !== "/")!;
+      // Item 1: Enter (its guess). Item 2: a path that is no page (refused, asked again), then a page. Item 3 (if any): d. Then q.
+      const keys = ["", "/no-such-page/", typed, ...(data.items.length > 2 ? ["d"] : []), "q"].join("\n") + "\n";
+      const run = await migrate(["review", "martin", "--dir", dir], {}, keys);
+      expect(run.code, run.out).toBe(0);
+      expect(run.out).toContain("/no-such-page/ is no page of the new site");
+      const map = JSON.parse(readFileSync(join(dir, "martin", "redirects.json"), "utf8")) as Record<string, string | null>;
+      expect(map[data.items[0].path]).toBe(data.items[0].guess!.target);
+      expect(map[data.items[1].path]).toBe(typed);
+      if (data.items.length > 2) expect(map[data.items[2].path]).toBeNull();
+      expect(parseRedirects(map, "redirects.json").errors).toEqual([]);
+      // The next run starts with what is left.
+      const again = await migrate(["review", "martin", "--dir", dir], {}, "q\n");
+      expect(again.out).toMatch(new RegExp(`review: ${data.items.length - Math.min(3, data.items.length)} old URLs to look at \\(${Math.min(3, data.items.length)} already reviewed\\)`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe("verify on the built product serving the WordPress site's drafted map", () => {
   let frontend: Frontend;
   beforeAll(async () => {
     frontend = await startFrontend({ backendUrl: backend.url, env: { ENVIRONMENT: "prod", MIGRATIONS_DIR: root, NOT_FOUND_FLUSH_MS: "200" } });
-  });
+    // The home page's first render, before verify times each request (a loaded machine took over 10 s for it).
+    await until(async () => (await call(`http://127.0.0.1:${frontend.port}`, "www.centre-dentaire-martin.fr", "/").catch(() => null))?.status === 200, "the home page rendered");
+  }, 60_000);
   afterAll(() => frontend?.stop());
 
-  it("no false failure: a skipped wp-login.php after the site's slash redirect, a skipped /?cat=3 answered by the page /; a Markdown report", async () => {
+  it("no false failure: a skipped wp-login.php, a skipped /?cat=3 answered by one 404; a Markdown report", async () => {
     const lines: string[] = [];
     const io = { log: (line: string) => void lines.push(line), progress: () => {}, progressDone: () => {} };
     const code = await main(["verify", "martin", "http://www.centre-dentaire-martin.fr", "--connect", `127.0.0.1:${frontend.port}`, "--dir", root], io);
     const out = lines.join("\n");
     expect(code, out).toBe(0);
-    expect(out).toMatch(/ok\s+skipped page answers 404\s+\/wp-login.php\s+status 404 after \/wp-login.php\//);
-    expect(out).toMatch(/ok\s+skipped page answers 404\s+\/\?cat=3\s+status 200: the page \/ itself/);
+    // One 404 at once (a WordPress-only path the map does not know), not the site's slash redirect then 404.
+    expect(out).toMatch(/ok\s+skipped page answers 404\s+\/wp-login.php\s+status 404\n/);
+    // An old WordPress query the map does not redirect answers 404 itself, not the home page (a soft 404).
+    expect(out).toMatch(/ok\s+skipped page answers 404\s+\/\?cat=3\s+status 404/);
     expect(out).toMatch(/ok\s+redirect\s+\/\?page_id=12\s+301 to \/parodontologie\//);
     expect(out).toMatch(/ok\s+target answers 200\s+\/tarifs\/\s+status 200 \(the target of \/wp-content\/uploads\/2018\/05\/grille-tarifaire.pdf\)/);
     const md = readFileSync(join(root, "martin", "verify-report.md"), "utf8");
@@ -109,12 +237,13 @@ describe("verify on the built product serving the WordPress site's drafted map",
       for (let i = 0; i < times; i++) expect((await call(`http://127.0.0.1:${frontend.port}`, host, path)).status).toBe(404);
     };
     await ask("/implants-dentaires-bordeaux/", 4);
-    await ask("/greffe-de-gencive.html?utm_source=newsletter", 2);
+    // (Not `/greffe-de-gencive.html`: the WordPress page "Greffe de gencive" was also its slug, now mapped.)
+    await ask("/greffe-gencive-laser.html?utm_source=newsletter", 2);
     await ask("/ancien-formulaire/?email=jeanne@example.fr", 1);
     // Flushed every 200 ms by the server (NOT_FOUND_FLUSH_MS): polled until every request is counted.
     const counted = () => readNotFoundFiles(root, "martin");
     await until(
-      () => counted().get("/greffe-de-gencive.html") === 2 && counted().get("/implants-dentaires-bordeaux/") === 4 && counted().has("/ancien-formulaire/"),
+      () => counted().get("/greffe-gencive-laser.html") === 2 && counted().get("/implants-dentaires-bordeaux/") === 4 && counted().has("/ancien-formulaire/"),
       "every 404 counted",
     );
     const lines: string[] = [];
@@ -125,7 +254,7 @@ describe("verify on the built product serving the WordPress site's drafted map",
     const rows = out.split("\n").filter((l) => /^\d+\s+\//.test(l));
     expect(rows[0]).toMatch(/^4\s+\/implants-dentaires-bordeaux\/\s+\/implantologie\/ \(0\.\d+\)/);
     // Tracking parameters are not part of the URL counted.
-    expect(rows[1]).toMatch(/^2\s+\/greffe-de-gencive.html\s+\/parodontologie\/greffe-gencive\/ \(0\.\d+\)/);
+    expect(rows[1]).toMatch(/^2\s+\/greffe-gencive-laser.html\s+\/parodontologie\/greffe-gencive\/ \(0\.\d+\)/);
     // A visitor's own values in a query are never kept.
     expect(out).toMatch(/^1\s+\/ancien-formulaire\/\s/m);
     expect(out).not.toContain("jeanne");

@@ -351,7 +351,7 @@ describe("a practice's migration, step by step", () => {
     const md = read("content-assessment.md");
     const rows = md.split("\n").filter((l) => l.startsWith("| `/"));
     expect(rows).toHaveLength(31);
-    expect(md).toContain("| `/actualites/conges-2019.html` | 200 | 12 | skip | news of its time: 12 words about aout 2019 | no meta description, thin |  |");
+    expect(md).toContain("| `/actualites/conges-2019.html` | 200 | 12 | skip | dated notice: fermeture 2019, past | no meta description, thin |  |");
     expect(md).toContain("| `/ancien-lien.html` | 404 | 0 | skip | answers 404 on the old site |  |  |");
     expect(md).toContain("| `/honoraires.html` | 200 | 24 | rewrite | thin: 24 words (fewer than 100) | no meta description, thin |  |");
     expect(md).toMatch(/\| `\/le-cabinet-copie.html` \| 200 \| \d+ \| reuse \| duplicate of \/le-cabinet.html: redirected with it/);
@@ -375,7 +375,10 @@ describe("a practice's migration, step by step", () => {
   it("redirects: every kept old URL to an existing new page, loadable by the server, the rest listed", async () => {
     const run = await migrate(["redirects", "dupont"], env);
     expect(run.code, run.out).toBe(0);
-    const map = JSON.parse(read("redirects.json")) as Record<string, string>;
+    const written = JSON.parse(read("redirects.json")) as Record<string, string | null>;
+    // The old site's platform is declared (a static site here), and the dropped old URLs are null: one 404 each.
+    expect(written.$platform).toBe("static");
+    const map = Object.fromEntries(Object.entries(written).filter((e): e is [string, string] => !e[0].startsWith("$") && e[1] !== null));
     // Every target is a URL the new site serves, as its sitemap lists them: pages, and team members' and jobs' pages.
     const api = `${backend.url}/api/v1/websites/sites/dupont`;
     const { pages } = (await (await fetch(`${api}/pages/`)).json()) as { pages: { path: string }[] };
@@ -397,10 +400,10 @@ describe("a practice's migration, step by step", () => {
     });
     // One entry serves every spelling of an old URL: /contact.php is /contact.html for the server.
     expect(map["/contact.php"]).toBeUndefined();
-    expect(findRedirect(new Map([["dupont", parseRedirects(map, "redirects.json").map]]), "dupont", "/contact.php")).toBe("/contact/");
+    expect(findRedirect(new Map([["dupont", parseRedirects(written, "redirects.json").map]]), "dupont", "/contact.php")).toBe("/contact/");
     // No mass redirect to the home page; skipped and old-404 pages get none.
     expect(Object.entries(map).filter(([, t]) => t === "/").map(([k]) => k)).toEqual(["/index.html"]);
-    for (const skipped of ["/actualites/conges-2019.html", "/ancien-lien.html", "/soins/blanchiment.html"]) expect(map[skipped]).toBeUndefined();
+    for (const skipped of ["/actualites/conges-2019.html", "/ancien-lien.html", "/soins/blanchiment.html"]) expect(written[skipped]).toBeNull();
     // The server's own loader accepts it with nothing to report.
     const loaded = loadRedirects(root);
     expect(loaded.warnings).toEqual([]);

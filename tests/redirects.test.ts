@@ -14,7 +14,10 @@ import { startBackend, type DemoBackend } from "./support/demo-backend";
 
 let backend: DemoBackend;
 let frontend: Frontend;
-const dupont = JSON.parse(readFileSync("migrations/dupont/redirects.json", "utf8")) as Record<string, string>;
+/** A map's redirects: its old paths with a target (not the `$platform` declaration, nor the dropped URLs). */
+const redirectsOf = (file: string) =>
+  Object.fromEntries(Object.entries(JSON.parse(readFileSync(file, "utf8")) as Record<string, string | null>).filter((e): e is [string, string] => !e[0].startsWith("$") && e[1] !== null));
+const dupont = redirectsOf("migrations/dupont/redirects.json");
 
 beforeAll(async () => {
   backend = await startBackend();
@@ -44,7 +47,7 @@ describe("the demo practices' redirects", () => {
 
   it("every target of the demo maps is a page that answers 200", async () => {
     for (const code of ["dupont", "martin", "bernard"]) {
-      const map = JSON.parse(readFileSync(`migrations/${code}/redirects.json`, "utf8")) as Record<string, string>;
+      const map = redirectsOf(`migrations/${code}/redirects.json`);
       for (const target of new Set(Object.values(map))) {
         const res = await http(frontend.url, `${code}.dev.localhost`, target);
         expect(res.status, `${code} ${target}`).toBe(200);
@@ -61,10 +64,11 @@ describe("the demo practices' redirects", () => {
     expect([head.status, head.headers.location]).toEqual([301, "/implantologie/"]);
   });
 
-  it("matches an old URL with its query (bernard's old CMS)", async () => {
+  it("matches an old URL with its query (bernard's old WordPress), and answers 404 to one it does not know, never the home page", async () => {
     const res = await http(frontend.url, "www.dr-bernard-dentiste.fr", "/?page_id=21");
     expect([res.status, res.headers.location]).toEqual([301, "/contact/"]);
-    expect((await http(frontend.url, "www.dr-bernard-dentiste.fr", "/?page_id=999")).status).toBe(200);
+    expect((await http(frontend.url, "www.dr-bernard-dentiste.fr", "/?p=21&amp;utm_source=x")).headers.location).toBe("/contact/?utm_source=x");
+    expect((await http(frontend.url, "www.dr-bernard-dentiste.fr", "/?page_id=999")).status).toBe(404);
   });
 
   it("asks the map before the cache: /?page_id=21 is a 301 even when / is a cached hit", async () => {
@@ -76,9 +80,12 @@ describe("the demo practices' redirects", () => {
     expect([mapped.status, mapped.headers.location]).toEqual([301, "/contact/"]);
     const tagged = await http(frontend.url, host, "/?page_id=21&utm_source=annuaire&fbclid=x");
     expect([tagged.status, tagged.headers.location]).toEqual([301, "/contact/?utm_source=annuaire&fbclid=x"]);
-    // A query the map does not name is still the cached home page.
+    // An old CMS query the map does not name is no page: 404, not the cached home page (a soft 404).
     const other = await http(frontend.url, host, "/?page_id=999");
-    expect([other.status, other.headers["x-cache"]]).toEqual([200, "HIT"]);
+    expect(other.status).toBe(404);
+    // Campaign tags alone leave the home page what it is.
+    const home = await http(frontend.url, host, "/?utm_source=annuaire");
+    expect([home.status, home.headers["x-cache"]]).toEqual([200, "HIT"]);
   });
 
   it("sends every spelling of a mapped old URL to its target in one 301", async () => {
@@ -113,6 +120,46 @@ describe("old URLs of a WordPress site", () => {
       expect(location).toBe("/l-%C3%A9quipe/");
       const next = await http(f.url, "www.cabinet-dupont.fr", location);
       expect([next.status, next.headers.location]).toEqual([301, "/equipe/"]);
+    } finally {
+      await f.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+describe("a map that declares its old platform (Joomla), on the real server", () => {
+  it("every spelling of a mapped URL: one 301; an unknown CMS query, a dropped URL, an unknown old .html: one 404; a capitalised new path: one 301", async () => {
+    const dir = migrationsDir({
+      dupont: {
+        $platform: "joomla",
+        "/index.php?option=com_content&view=article&id=12&Itemid=101": "/philosophie/",
+        "/index.php/tarifs": "/tarifs/",
+        "/actualites/conges-2019.html": null,
+        "/contact": "/contact/",
+      },
+    });
+    const f = await startFrontend({ backendUrl: backend.url, env: { MIGRATIONS_DIR: dir } });
+    const host = "www.cabinet-dupont.fr";
+    try {
+      for (const [spelling, target] of [
+        ["/index.php?view=article&amp;id=12:le-cabinet&amp;option=com_content", "/philosophie/"],
+        ["/?id=12&lang=fr&option=com_content&view=article", "/philosophie/"],
+        ["/index.php/component/content/article/12-le-cabinet?Itemid=7", "/philosophie/"],
+        ["/Tarifs.html", "/tarifs/"],
+        ["/fr/tarifs/", "/tarifs/"],
+        ["/Contact", "/contact/"],
+      ]) {
+        const res = await http(f.url, host, spelling);
+        expect([spelling, res.status, String(res.headers.location).split("?")[0]]).toEqual([spelling, 301, target]);
+      }
+      // Cached first: the home page must not answer an old query it does not know.
+      await http(f.url, host, "/");
+      await expect.poll(async () => (await http(f.url, host, "/")).headers["x-cache"], { timeout: 10_000 }).toBe("HIT");
+      for (const url of ["/index.php?option=com_content&view=article&id=99", "/?option=com_content&view=featured", "/actualites/conges-2019.html", "/Actualites/Conges-2019/", "/vieille-page.html"]) {
+        const res = await http(f.url, host, url);
+        expect([url, res.status]).toEqual([url, 404]);
+      }
+      expect((await http(f.url, host, "/contact/")).status).toBe(200);
     } finally {
       await f.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import type { StepIo } from "./io";
 import { pathOf } from "./page";
 import { ownContent } from "./boilerplate";
 import { jaccard, shingles, words } from "./text";
+import { detectPlatform, isIdOnlyUrl, isItemUrl } from "./platform";
 
 export const assessSpec: StepSpec = {
   name: "assess",
@@ -42,13 +43,30 @@ export interface Assessment {
 }
 
 /** A CMS's listing URLs: blog pages, categories, tags, archives by date or author, searches, feeds. */
-const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed)=|\/(?:category|categorie|tag|etiquette|author|auteur|page|feed)\/|\/\d{4}\/(?:\d{2}\/)?$/i;
+const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed|offset|category)=|[?&](?:amp;)?view=(?:category|tag|categories|featured)\b|\/(?:category|categories|categorie|tag|tags|etiquette|author|auteur|page|feed|taxonomy\/term)\/|\/component\/tags\/|\/\d{4}\/(?:\d{2}\/)?$/i;
 /** Share of a page's word triples found in the pages it links to, from which it is a listing of them. */
 const LISTING_COVERAGE = 0.5;
 // A date with its month: what a news item of its time names ("du 5 au 19 août 2019"), unlike "fondé en 2009".
 const MONTHS = "janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|january|february|march|april|may|june|july|august|september|october|november|december";
 const DATED = new RegExp(`\\b(?:${MONTHS})\\s+((?:19|20)\\d\\d)\\b`);
 const DOCUMENT_TYPE = /^application\/(?:pdf|msword|vnd\.openxmlformats|vnd\.oasis\.opendocument|vnd\.ms-)/i;
+
+/**
+ * A notice of its time: a closure, holidays, new opening hours, a move, open days, season's greetings. Named
+ * so by its title, headline or URL, and dated (a year there, or a day and month in its text) in a past year.
+ * An advice post of a past year is no notice: it is kept; so is a newcomer's welcome (it follows the member's
+ * page when the new site has one: redirect-map.ts).
+ */
+const NOTICE = /\b(?:conges|fermeture|fermetures|ferme|fermee|vacances|horaires|depart|retraite|portes ouvertes|voeux|bonne annee|demenagement|demenage|noel|feries?|greve|reouverture|closed|closure|holidays?)\b/;
+const YEAR = /\b((?:19|20)\d\d)\b/;
+
+function datedNotice(e: CrawlEntry, text: string): string | null {
+  const named = words(`${e.title} ${e.headline} ${e.h1} ${pathOf(e.url).replace(/[-_/.]/g, " ")}`).join(" ");
+  const what = NOTICE.exec(named);
+  if (!what) return null;
+  const year = YEAR.exec(named)?.[1] ?? DATED.exec(words(text.slice(0, 600)).join(" "))?.[1];
+  return year && Number(year) < new Date().getFullYear() ? `${what[0]} ${year}` : null;
+}
 
 export const isDocument = (e: CrawlEntry) => e.status === 200 && e.redirects.length === 0 && DOCUMENT_TYPE.test(e.content_type);
 
@@ -87,7 +105,11 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
   }
 
   // Duplicates: the same text exactly, or most of its word triples. The shortest URL is the original.
-  const pages = entries.filter((e) => isPage(e) && wordsOf(e) > 0).sort((a, b) => a.url.length - b.url.length || (a.url < b.url ? -1 : 1));
+  // The original of a group: a URL that names its page by words before one naming it by an id (`/le-cabinet`
+  // before `/node/2`: its words help the matching), then the shortest.
+  const idOnly = (e: CrawlEntry) => (isIdOnlyUrl(pathOf(e.url)) ? 1 : 0);
+  const pages = entries.filter((e) => isPage(e) && wordsOf(e) > 0).sort((a, b) => idOnly(a) - idOnly(b) || a.url.length - b.url.length || (a.url < b.url ? -1 : 1));
+  const { platform } = detectPlatform(entries);
   const originalOf = new Map<string, { url: string; similarity: number }>();
   const groups: string[][] = [];
   const triples = new Map(pages.map((e) => [e.url, shingles(own.get(e.url)!.text)]));
@@ -112,22 +134,24 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (new URL(e.url).pathname === "/" && !new URL(e.url).search) return null; // the home page is the home page
     const linked = [...new Set(e.links.map(landing))].filter((l) => l !== e.url && triples.has(l));
     if (LISTING_URL.test(pathOf(e.url))) return linked.length;
+    // One post or page of the platform, however short (under any of its URLs: `/node/26` and its alias).
+    if ([...originalOf].some(([url, o]) => o.url === e.url && isItemUrl(platform, pathOf(url))) || isItemUrl(platform, pathOf(e.url))) return null;
     const mine = triples.get(e.url);
     if (!mine?.size) return null;
     // Excerpts of several pages: a page that repeats one other page (a practitioner's page and the team page) is not one.
     const covered = new Set<string>();
     let sources = 0;
     const group = (url: string) => originalOf.get(url)?.url ?? url;
-    for (const l of linked) {
-      if (group(l) === group(e.url)) continue; // its own duplicate
-      const theirs = triples.get(l)!;
-      let shared = 0;
-      for (const t of mine) {
-        if (!theirs.has(t)) continue;
-        shared++;
-        covered.add(t);
-      }
-      if (shared >= 3) sources++;
+    // Each source must bring triples of its own: a short post whose one excerpt is on the blog page and on its
+    // category page (both linked from it) is covered twice by the same words, and is no listing of them.
+    const shares = linked
+      .filter((l) => group(l) !== group(e.url)) // not its own duplicate
+      .map((l) => [...mine].filter((t) => triples.get(l)!.has(t)))
+      .sort((a, b) => b.length - a.length);
+    for (const shared of shares) {
+      const fresh = shared.filter((t) => !covered.has(t));
+      for (const t of shared) covered.add(t);
+      if (fresh.length >= 3) sources++;
     }
     return sources >= 2 && covered.size / mine.size >= LISTING_COVERAGE ? linked.length : null;
   };
@@ -154,9 +178,13 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (original) return { verdict: "rewrite", reason: `near-duplicate of ${pathOf(original.url)} (similarity ${original.similarity.toFixed(2)}): merge into one page` };
     const count = wordsOf(e);
     if (count === 0) return { verdict: "skip", reason: "no text of its own" };
+    const notice = datedNotice(e, own.get(e.url)?.text ?? e.body_text);
+    if (notice) return { verdict: "skip", reason: `dated notice: ${notice}, past` };
     if (count < THIN_WORDS) {
-      const dated = DATED.exec(words(own.get(e.url)!.text).join(" "));
-      if (dated) return { verdict: "skip", reason: `news of its time: ${count} words about ${dated[0]}` };
+      // A short notice (its text says what: a closure, holidays...) dated in a past year; a short advice post stays.
+      const text = words(own.get(e.url)!.text).join(" ");
+      const dated = DATED.exec(text);
+      if (dated && NOTICE.test(text) && Number(dated[1]) < new Date().getFullYear()) return { verdict: "skip", reason: `news of its time: ${count} words about ${dated[0]}` };
       return { verdict: "rewrite", reason: `thin: ${count} words (fewer than ${THIN_WORDS})${from.length ? "" : ", linked from no page"}` };
     }
     return { verdict: "reuse", reason: `${count} words, linked from ${from.length} page${from.length === 1 ? "" : "s"}` };
@@ -167,7 +195,7 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (isPage(e)) {
       if (!e.title) issues.push("no title");
       if (!e.meta_description) issues.push("no meta description");
-      if (!e.h1) issues.push("no H1");
+      if (!e.h1) issues.push(e.headline ? "headline not in an H1" : "no H1");
       // A decorative image (alt="") is right as it is; only a missing attribute is an issue.
       const noAlt = e.images.filter((i) => i.alt === null).length;
       if (noAlt) issues.push(`${noAlt} image${noAlt > 1 ? "s" : ""} without alt`);

@@ -23,6 +23,9 @@ function entry(path: string, over: Partial<CrawlEntry> = {}): CrawlEntry {
     word_count: body.split(" ").length,
     links: [],
     noindex: false,
+    headline: "",
+    og_title: "",
+    anchors: [],
     error: "",
     ...over,
   };
@@ -35,7 +38,10 @@ describe("assessPages", () => {
     entry("/soins-copie.html", { body_text: base, word_count: 240 }),
     entry("/soins-bis.html", { body_text: base.replace("mot5 ", "autre "), word_count: 240, meta_description: "" }),
     entry("/court.html", { body_text: "Trois mots seulement", word_count: 3, images: [{ src: "http://old.example/a.jpg", alt: null }, { src: "http://old.example/filet.svg", alt: "" }] }),
-    entry("/actualites/2019/conges.html"),
+    entry("/actualites/2019/brossage.html"),
+    entry("/actualites/conges-2019.html"),
+    entry("/?p=41", { title: "Nos horaires d'été", body_text: `Publié le 3 juillet 2018. ${long("accueil")}` }),
+    entry("/?p=42", { title: "Bienvenue au Dr Lambert", body_text: `Publié le 3 mars 2018. ${long("lambert")}` }),
     entry("/actus/fermeture.html", { body_text: "Le cabinet sera fermé du 5 au 19 août 2019.", word_count: 10 }),
     entry("/?cat=3", { body_text: "Catégorie Lire la suite", word_count: 4, links: ["http://old.example/soins.html"] }),
     entry("/blog.html", { body_text: `${base.split(" ").slice(0, 40).join(" ")} ${long("couronne").split(" ").slice(0, 40).join(" ")}`, word_count: 80, links: ["http://old.example/soins.html", "http://old.example/couronne.html"] }),
@@ -54,8 +60,13 @@ describe("assessPages", () => {
     ["/soins-bis.html", "rewrite", /near-duplicate of \/soins.html \(similarity 0\.\d\d\): merge/],
     ["/court.html", "rewrite", /thin: 3 words \(fewer than 100\)/],
     // Judged by its content, not by the date in its URL: an evergreen post stays.
-    ["/actualites/2019/conges.html", "reuse", /240 words/],
-    ["/actus/fermeture.html", "skip", /news of its time: 10 words about aout 2019/],
+    ["/actualites/2019/brossage.html", "reuse", /240 words/],
+    // A notice of its time, however long: named so (title, headline or URL) and dated in a past year.
+    ["/actualites/conges-2019.html", "skip", /dated notice: conges 2019, past/],
+    ["/?p=41", "skip", /dated notice: horaires 2018, past/],
+    // A newcomer's welcome is kept: it follows the member's page when the new site has one (redirect-map.ts).
+    ["/?p=42", "reuse", /\d+ words, linked from 0 pages/],
+    ["/actus/fermeture.html", "skip", /dated notice: fermeture 2019/],
     ["/?cat=3", "skip", /listing of 1 pages/],
     ["/blog.html", "skip", /listing of 2 pages \(blog, category, tag or archive\)/],
     ["/docs/tarifs.pdf", "rewrite", /document \(application\/pdf\), linked from no page/],

@@ -9,6 +9,7 @@ import { consoleIo, type StepIo } from "./io";
 import { crawlSpec, runCrawl } from "./crawl";
 import { assessSpec, runAssess } from "./assess";
 import { redirectsSpec, runRedirects } from "./redirect-map";
+import { reviewSpec, runReview } from "./review";
 import { gateSpec, runGate } from "./gate";
 import { verifySpec, runVerify } from "./verify";
 import { watchSpec, runWatch } from "./watch";
@@ -17,6 +18,7 @@ const STEPS: Record<string, [StepSpec, (parsed: Parsed, io: StepIo) => Promise<n
   crawl: [crawlSpec, runCrawl],
   assess: [assessSpec, runAssess],
   redirects: [redirectsSpec, runRedirects],
+  review: [reviewSpec, runReview],
   gate: [gateSpec, runGate],
   verify: [verifySpec, runVerify],
   watch: [watchSpec, runWatch],
@@ -27,6 +29,7 @@ const OVERVIEW = `usage: npm run migrate -- <step> [arguments] (--help on each s
   crawl <code> <old-site-url>   crawl the old site: migrations/<code>/crawl.json
   assess <code>                 verdict per page: migrations/<code>/content-assessment.md
   redirects <code>              draft the redirect map: migrations/<code>/redirects.json
+  review <code>                 walk the unmatched and low-confidence old URLs, a key each: writes the map
   gate <code> <site-url>        Lighthouse mobile on each page kind, before cutover
   verify <code> <site-url>      after cutover: redirects, sitemap, indexing, robots.txt
   watch <code>                  after cutover: old URLs still requested that answer 404, with best guesses`;

@@ -177,6 +177,9 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
       word_count: 0,
       links: [],
       noindex: false,
+      headline: "",
+      og_title: "",
+      anchors: [],
       error: "",
     };
     let current = url;

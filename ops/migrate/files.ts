@@ -15,6 +15,8 @@ export const CRAWL_FILE = "crawl.json";
 export const CRAWL_STATE_FILE = ".crawl-state.json";
 export const ASSESSMENT_FILE = "content-assessment.md";
 export const REVIEW_FILE = "redirects-review.md";
+/** The same review for `migrate review` to walk: the unmatched and low-confidence old URLs with their best guesses. */
+export const REVIEW_DATA_FILE = "redirects-review.json";
 export const VERIFY_REPORT_FILE = "verify-report.json";
 export { REDIRECTS_FILE };
 
@@ -37,6 +39,15 @@ export const crawlEntrySchema = z.object({
   /** Same-site links the page makes (absolute, without fragment), sorted. */
   links: z.array(z.string()),
   noindex: z.boolean(),
+  /**
+   * What the page calls itself beyond its <title>: its headline (the H1, else a heading marked
+   * `itemprop="headline"` or the first heading of its content: Joomla's articles have an <h2>), its og:title,
+   * and the text of each same-site link it makes (menu labels, anchors: what the old site calls the pages it
+   * links to). Absent from a crawl.json of an earlier version: read as empty.
+   */
+  headline: z.string().default(""),
+  og_title: z.string().default(""),
+  anchors: z.array(z.object({ url: z.string(), text: z.string() })).default([]),
   /** The request failure (timeout, refused...), empty when the site answered. */
   error: z.string(),
 });

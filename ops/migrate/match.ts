@@ -1,18 +1,33 @@
 /**
- * Matching an old page to a page of the new site: by its URL's words, its title and its text, each
- * compared on word stems (the first seven letters, so "implants" meets "implantologie"), the text by a
- * TF-IDF cosine over the new site's pages. The home page only takes the old home page: no old page is
- * sent to the home page for lack of a better match.
+ * Matching an old page to a page of the new site, on what the old page says about itself and on the new
+ * site's structure:
+ *
+ * - its URL's words, its names (title, headline in any heading, og:title, the menu labels and anchor texts
+ *   of the links pointing at it) and its text, compared on word stems; the text by a TF-IDF cosine over the
+ *   new site's pages;
+ * - intents a URL or a short name states (booking, contact, directions, legal notice, privacy): the page of
+ *   the new site for it, whatever the wording;
+ * - the new site's structure: a team member's page only for an old page naming that member, a job's page only
+ *   for an old page about that job, a need page (one that compares options) for an old page asking a question
+ *   between options ("implant ou bridge ?");
+ * - a confidence calibrated per site (siteThreshold): sites whose text was reworded score lower throughout,
+ *   so the bar is set from the site's own scores, between FLOOR_CONFIDENCE and MIN_CONFIDENCE, and a best guess
+ *   under MIN_CONFIDENCE is taken only when it clearly beats the runner-up.
+ *
+ * The home page only takes the old home page: no old page is sent to the home page for lack of a better match.
  */
 import { normaliseRedirectPath } from "../../src/server/redirects/map";
+import type { Platform } from "../../src/server/redirects/grammar";
 import type { NewPage } from "./new-site";
-import { containment, jaccard, keywords, slugWords } from "./text";
+import { containment, jaccard, keywords, slugWords, words } from "./text";
 
 export interface OldPage {
   path: string;
   title: string;
   h1: string;
   text: string;
+  /** What else names the page: its headline, og:title, the texts of the links pointing at it. */
+  names?: string[];
 }
 
 export interface Match {
@@ -21,16 +36,63 @@ export interface Match {
   by: string;
 }
 
-/** Below this, an old page is listed as unmatched for the operator. */
+export interface MatchResult {
+  match: Match | null;
+  best: Match | null;
+  /** The best confidence of another target (for the calibration). */
+  runnerUp: number;
+}
+
+/** From this confidence a best guess is taken on any site. */
 export const MIN_CONFIDENCE = 0.2;
+/** No site's calibrated bar goes under this. */
+export const FLOOR_CONFIDENCE = 0.17;
+/** Under MIN_CONFIDENCE, the runner-up must stay under this share of the best guess. */
+const CLEAR_MARGIN = 0.75;
 const WEIGHTS = { slug: 0.25, title: 0.25, text: 0.5 };
 
+/** Text stems: the first seven letters ("implants" meets "implantologie"). */
 const stem = (word: string) => word.slice(0, 7);
-const stems = (list: string[]) => new Set(list.map(stem));
+/** A document's words, shorter stems: its name is a few words, and "tarifaire" must meet "tarifs". */
+const short = (word: string) => word.slice(0, 5);
+const shorts = (text: string) => new Set(keywords(text).map(short));
+const stems = (text: string) => new Set(keywords(text).map(stem));
 
-export function createMatcher(pages: NewPage[]) {
+/** Intents an old URL or a short name states, and how the new page for each is recognised. */
+const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fallback?: (p: NewPage) => boolean }[] = [
+  {
+    name: "booking",
+    words: /^(?:rdv|rendez|rendezvous|reserver|reservation|booking|bookings|doctolib|prise|calendar|agenda)$/,
+    page: (p) => /rendez|rdv|reserv/.test(`${p.slug} ${words(p.title).join(" ")}`),
+    fallback: (p) => p.kind === "contact",
+  },
+  { name: "contact", words: /^(?:contact|contacts|contacter|contactez|ecrire|joindre|com_contact)$/, page: (p) => p.kind === "contact" },
+  {
+    name: "directions",
+    words: /^(?:acces|access|itineraire|venir|trouver|situer|localisation|parking|plan)$/,
+    page: (p) => /^(?:acces|plan-acces|venir|nous-trouver|itineraire)/.test(p.slug),
+    fallback: (p) => p.kind === "contact",
+  },
+  { name: "legal notice", words: /^(?:mentions|legales|legal|imprint)$/, page: (p) => p.kind === "legal" },
+  { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|cookies)$/, page: (p) => p.kind === "privacy" },
+];
+/** Words that say nothing of an intent but may stand beside one (`/nous-contacter`, `/prendre-rendez-vous`). */
+const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dentaire|infos?|informations?|pratiques?)$/;
+
+/** Words of a job offer or a jobs page. */
+const JOB = /^(?:recrutement|recrute|recrutons|emploi|emplois|offre|offres|poste|postes|candidature|candidatures|cdi|cdd|carriere|carrieres|job|jobs)$/;
+/** A question between options: what a need page answers. */
+const COMPARISON = /\b(?:ou|vs|versus|choisir|comparer|comparatif|difference|differences|alternative|alternatives)\b/;
+
+export function createMatcher(pages: NewPage[], options: { platform?: Platform | null; threshold?: number } = {}) {
+  const platform = options.platform ?? null;
+  const threshold = options.threshold ?? MIN_CONFIDENCE;
   const candidates = pages.filter((p) => p.kind !== "home");
   const home = pages.find((p) => p.kind === "home");
+  const teamPage = pages.find((p) => p.kind === "team" && !pages.some((o) => o !== p && o.kind === "team" && p.path.startsWith(o.path)));
+  const jobsPage = pages.find((p) => p.kind === "jobs" && !pages.some((o) => o !== p && o.kind === "jobs" && p.path.startsWith(o.path)));
+  const isMember = (p: NewPage) => p.kind === "team" && p !== teamPage;
+  const isOffer = (p: NewPage) => p.kind === "jobs" && p !== jobsPage;
   const docs = candidates.map((p) => keywords(p.text).map(stem));
   const df = new Map<string, number>();
   for (const doc of docs) for (const term of new Set(doc)) df.set(term, (df.get(term) ?? 0) + 1);
@@ -53,36 +115,118 @@ export function createMatcher(pages: NewPage[]) {
     return na && nb ? dot / Math.sqrt(na * nb) : 0;
   };
   const vectors = docs.map(vector);
-  const slugSets = candidates.map((p) => stems(keywords(p.slug.replace(/-/g, " "))));
-  const titleSets = candidates.map((p) => stems(keywords(p.title)));
+  const slugSets = candidates.map((p) => stems(p.slug.replace(/-/g, " ")));
+  const titleSets = candidates.map((p) => stems(p.title));
+  // The name of a team member without a title ("Dr", "Docteur"): all of it must be in the old page's names.
+  const memberNames = candidates.map((p) => (isMember(p) ? new Set([...stems(p.title)].filter((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w))) : null));
+  // What a page is about in short words (its title, slug and text), for documents named by a few words.
+  const shortTexts = candidates.map((p) => shorts(`${p.title} ${p.slug.replace(/-/g, " ")} ${p.text}`));
+  const shortDf = new Map<string, number>();
+  for (const set of shortTexts) for (const w of set) shortDf.set(w, (shortDf.get(w) ?? 0) + 1);
 
-  /** The best new page for an old one, or null with the best guess's confidence. */
-  return (old: OldPage): { match: Match | null; best: Match | null } => {
-    const form = normaliseRedirectPath(old.path);
-    if (form === "/" && home) return { match: { target: home.path, confidence: 1, by: "home page" }, best: null };
-    // An old URL that is a spelling of a new page's own URL goes there (else it would shadow that page).
-    const same = candidates.find((p) => normaliseRedirectPath(p.path) === form);
-    if (same) return { match: { target: same.path, confidence: 1, by: "same path" }, best: null };
-
-    const slug = stems(slugWords(old.path));
-    const title = stems(keywords(`${old.title} ${old.h1}`));
-    const text = vector(keywords(old.text).map(stem));
-    let best: Match | null = null;
-    candidates.forEach((page, i) => {
-      // A new title is short, an old one often carries the site's name: half the score is how much of
-      // the new title the old one has.
-      const scores = {
-        slug: jaccard(slug, slugSets[i]),
-        title: (containment(titleSets[i], title) + jaccard(titleSets[i], title)) / 2,
-        text: cosine(text, vectors[i]),
-      };
-      const confidence = WEIGHTS.slug * scores.slug + WEIGHTS.title * scores.title + WEIGHTS.text * scores.text;
-      if (!best || confidence > best.confidence) {
-        const by = (Object.keys(scores) as (keyof typeof scores)[]).filter((k) => scores[k] >= 0.2).join(", ") || "text";
-        best = { target: page.path, confidence: Math.round(confidence * 100) / 100, by };
-      }
-    });
-    const found = best as Match | null;
-    return { match: found && found.confidence >= MIN_CONFIDENCE ? found : null, best: found };
+  const intentOf = (path: string, names: string[]): (typeof INTENTS)[number] | null => {
+    const q = path.indexOf("?");
+    const queryWords = q === -1 ? [] : path.slice(q + 1).split("&").flatMap((p) => words(p.split("=")[1] ?? ""));
+    // The last segment with the query's values, the first segment alone (`/booking-calendar/bilan`), each name.
+    const segments = path.split("?")[0].split("/").filter(Boolean);
+    const first = segments.length > 1 ? [keywords(segments[0])] : [];
+    for (const set of [[...slugWords(path), ...queryWords], ...first, ...names.map((n) => words(n))]) {
+      const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|un|une|et|a|l|d|html?|php|index)$/.test(w));
+      if (meaningful.length === 0 || meaningful.length > 4) continue;
+      const found = INTENTS.find((i) => meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));
+      if (found) return found;
+    }
+    return null;
   };
+
+  /** The best new page for an old one; `match` is null when the best guess is not sure enough. */
+  const matchPage = (old: OldPage): MatchResult => {
+    const form = normaliseRedirectPath(old.path, platform);
+    if (form === "/" && home) return { match: { target: home.path, confidence: 1, by: "home page" }, best: null, runnerUp: 0 };
+    // An old URL that is a spelling of a new page's own URL goes there (else it would shadow that page).
+    const same = candidates.find((p) => normaliseRedirectPath(p.path, platform) === form);
+    if (same) return { match: { target: same.path, confidence: 1, by: "same path" }, best: null, runnerUp: 0 };
+    const names = [old.title, old.h1, ...(old.names ?? [])].filter(Boolean);
+    const intent = intentOf(old.path, [old.title, old.h1, ...(old.names ?? []).slice(0, 2)].filter(Boolean));
+    if (intent) {
+      const page = candidates.find(intent.page) ?? (intent.fallback ? candidates.find(intent.fallback) : undefined);
+      if (page) return { match: { target: page.path, confidence: 0.9, by: `intent: ${intent.name}` }, best: null, runnerUp: 0 };
+    }
+
+    const slug = new Set(slugWords(old.path).map(stem));
+    const nameSets = names.map(stems);
+    const allNames = new Set([...slug, ...nameSets.flatMap((s) => [...s])]);
+    const text = vector(keywords(old.text).map(stem));
+    const job = [...allNames].some((w) => JOB.test(w)) || slugWords(old.path).some((w) => JOB.test(w)) || names.some((n) => words(n).some((w) => JOB.test(w)));
+    const question = names.slice(0, 3).some((n) => COMPARISON.test(words(n).join(" ")) && /\?|\bou\b/.test(n.toLowerCase()));
+    const scored = candidates.map((page, i) => {
+      // A new title is short, an old one often carries more: half the score is how much of the new title an old name has.
+      const title = Math.max(0, ...nameSets.map((set) => (containment(titleSets[i], set) + jaccard(titleSets[i], set)) / 2));
+      const scores = { slug: jaccard(slug, slugSets[i]), title, text: cosine(text, vectors[i]) };
+      let confidence = WEIGHTS.slug * scores.slug + WEIGHTS.title * scores.title + WEIGHTS.text * scores.text;
+      let by = (Object.keys(scores) as (keyof typeof scores)[]).filter((k) => scores[k] >= 0.2).join(", ") || "text";
+      const member = memberNames[i];
+      if (member) {
+        // A member's page is about that person: only an old page naming them goes there.
+        if (member.size && [...member].every((w) => allNames.has(w))) {
+          confidence = Math.max(confidence, 0.9);
+          by = "member's name";
+        } else confidence /= 2;
+      } else if (isOffer(page)) {
+        if (job && containment(titleSets[i], allNames) >= 0.5) {
+          confidence = Math.max(confidence, 0.8);
+          by = "job offer's title";
+        } else confidence /= 2;
+      } else if (page === jobsPage && job) {
+        confidence = Math.max(confidence, 0.6);
+        by = "jobs page";
+      } else if (page.kind === "need" && question) {
+        confidence += 0.15;
+        by += ", a question between options";
+      }
+      return { target: page.path, confidence: Math.round(confidence * 100) / 100, by };
+    });
+    scored.sort((a, b) => b.confidence - a.confidence);
+    const best = scored[0] ?? null;
+    const runnerUp = scored.find((s) => s.target !== best?.target)?.confidence ?? 0;
+    return { match: best && accepted(best.confidence, runnerUp, threshold) ? best : null, best, runnerUp };
+  };
+
+  /**
+   * A document (a PDF) by its own words: its file name and the texts of the links to it. Its subject is clear
+   * when most of those words (weighted by how rare they are on the new site) are on one page only.
+   */
+  const matchDocument = (path: string, names: string[]): MatchResult => {
+    const terms = new Set([...slugWords(path), ...names.flatMap((n) => keywords(n))].filter((w) => !DOCUMENT_WORDS.test(w)).map(short));
+    if (terms.size === 0) return { match: null, best: null, runnerUp: 0 };
+    const weight = (w: string) => Math.log((1 + candidates.length) / (1 + (shortDf.get(w) ?? 0))) + 0.1;
+    const total = [...terms].reduce((sum, w) => sum + weight(w), 0);
+    const scored = candidates
+      .map((page, i) => ({ target: page.path, confidence: Math.round(([...terms].filter((w) => shortTexts[i].has(w)).reduce((sum, w) => sum + weight(w), 0) / total) * 100) / 100, by: "the document's name" }))
+      .sort((a, b) => b.confidence - a.confidence);
+    const best = scored[0];
+    const runnerUp = scored.find((s) => s.target !== best.target)?.confidence ?? 0;
+    return { match: best.confidence >= 0.5 && runnerUp <= CLEAR_MARGIN * best.confidence ? best : null, best, runnerUp };
+  };
+
+  return Object.assign(matchPage, { document: matchDocument });
+}
+
+/** A document's words that say nothing of its subject. */
+const DOCUMENT_WORDS = /^(?:telecharger|telechargez|pdf|doc|docx|document|documents|fichier|version|imprimable|imprimer|cliquez|ici|voir|lire|format|ko|mo)$/;
+
+/** Whether a best guess is taken: over MIN_CONFIDENCE, or over the site's bar and clearly ahead of the runner-up. */
+export function accepted(confidence: number, runnerUp: number, threshold: number): boolean {
+  return confidence >= MIN_CONFIDENCE || (confidence >= threshold && runnerUp <= CLEAR_MARGIN * confidence);
+}
+
+/**
+ * The site's bar: a third of the median best-guess confidence of its pages, between FLOOR_CONFIDENCE and
+ * MIN_CONFIDENCE. A site rewritten in other words scores lower throughout, and its right guesses with it.
+ */
+export function siteThreshold(bests: number[]): number {
+  if (bests.length === 0) return MIN_CONFIDENCE;
+  const sorted = [...bests].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  return Math.min(MIN_CONFIDENCE, Math.max(FLOOR_CONFIDENCE, Math.round((median / 3) * 100) / 100));
 }

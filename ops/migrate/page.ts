@@ -17,6 +17,11 @@ export interface PageFacts {
   word_count: number;
   links: string[];
   noindex: boolean;
+  /** The page's own headline: its H1, else a heading marked as the headline, else the first heading of its content. */
+  headline: string;
+  og_title: string;
+  /** Same-site links with their text (menus included), in page order, at most MAX_LINKS. */
+  anchors: { url: string; text: string }[];
 }
 
 const clean = (text: string) => text.replace(/\s+/g, " ").trim();
@@ -79,6 +84,8 @@ function textOf(root: TreeNode, content: boolean, image?: (el: TreeNode) => void
  */
 export const MAX_TEXT_CHARS = 20_000;
 export const MAX_LINKS = 500;
+/** A link's text kept: a menu label or an anchor is a few words; a whole card as a link is cut. */
+export const MAX_ANCHOR_CHARS = 200;
 /** A page's own images kept: a gallery page shows a few dozen; the rest of a longer list is dropped. */
 export const MAX_IMAGES = 200;
 /**
@@ -131,15 +138,26 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
     .join(",");
   const host = new URL(pageUrl).host;
   const links = new Set<string>();
+  const anchors: { url: string; text: string }[] = [];
   // WordPress names each post's shortlink (`/?p=34`) only in the head: an old URL someone may have shared.
   $('a[href], link[rel~="shortlink" i][href]').each((_, el) => {
     const href = bounded(safeUrl($(el).attr("href")!, base));
-    if (href && new URL(href).host === host) links.add(href);
+    if (!href || new URL(href).host !== host) return;
+    links.add(href);
+    // The link's text: what the old site calls the page it links to (a menu label, an anchor).
+    if ((el as TreeNode).name === "a" && anchors.length < MAX_LINKS) {
+      const text = clean(textOf(el as TreeNode, false) || ($(el).attr("title") ?? "")).slice(0, MAX_ANCHOR_CHARS);
+      if (text) anchors.push({ url: href, text });
+    }
   });
 
   // The first H1 anywhere: WordPress puts it in <header class="entry-header">, which the content leaves out.
   const h1Node = $("h1").get(0) as TreeNode | undefined;
   const h1 = h1Node ? clean(textOf(h1Node, false)) : "";
+  // A headline outside <h1>: Joomla's `<h2 itemprop="headline">`, a theme's first <h2> in the article.
+  // (Simple selectors only: a descendant combinator costs quadratically on deeply nested pages.)
+  const headlineNode = (h1Node ?? $('[itemprop="headline" i]').get(0) ?? $("h2").get(0)) as TreeNode | undefined;
+  const headline = headlineNode ? clean(textOf(headlineNode, false)) : "";
   const main = ($("main").get(0) ?? $("body").get(0) ?? $.root().get(0)) as TreeNode;
   // The page's own images (a logo in the header is not content to migrate), its text without the chrome.
   const images: PageFacts["images"] = [];
@@ -160,6 +178,9 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
     word_count: wordCount(body),
     links: [...links].slice(0, MAX_LINKS).sort(), // the first ones in the page (its menus), then sorted
     noindex: /noindex/i.test(robots),
+    headline: headline.slice(0, 1000),
+    og_title: clean($('meta[property="og:title" i]').attr("content") ?? "").slice(0, 1000),
+    anchors,
     truncated,
   };
 }

@@ -8,15 +8,17 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { formatProblem, normaliseRedirectPath, parseRedirects } from "../../src/server/redirects/map";
+import { formatProblem, normaliseRedirectPath, parseRedirects, PLATFORM_KEY } from "../../src/server/redirects/map";
+import { isPlatform, type Platform } from "../../src/server/redirects/grammar";
 import type { Parsed, StepSpec } from "./args";
 import { assessPages, isDocument, readAssessment } from "./assess";
 import { ownContent } from "./boilerplate";
-import { ASSESSMENT_FILE, type CrawlEntry, migrationDir, practiceCode, readCrawl, readJsonInput, REDIRECTS_FILE, REVIEW_FILE, StepError, writeFileAtomic, writeJson } from "./files";
+import { ASSESSMENT_FILE, type CrawlEntry, migrationDir, practiceCode, readCrawl, readJsonInput, REDIRECTS_FILE, REVIEW_DATA_FILE, REVIEW_FILE, StepError, writeFileAtomic, writeJson } from "./files";
 import type { StepIo } from "./io";
-import { createMatcher, MIN_CONFIDENCE, type Match } from "./match";
+import { createMatcher, MIN_CONFIDENCE, siteThreshold, type Match } from "./match";
 import { backendOption, newPages } from "./new-site";
 import { pathOf } from "./page";
+import { aliasesOf, detectPlatform } from "./platform";
 import { formatTable } from "./table";
 
 export const redirectsSpec: StepSpec = {
@@ -32,6 +34,29 @@ export const redirectsSpec: StepSpec = {
   --backend URL   the content backend's API (default $BACKEND_API_URL), e.g. http://127.0.0.1:4000/api/v1/websites
   --dir DIR       the migrations directory (default $MIGRATIONS_DIR, else migrations)`,
 };
+
+/** Link texts that name no page ("Lire la suite", "En savoir plus", "ici"). */
+const GENERIC_ANCHOR = /^(?:lire la suite|la suite|suite|en savoir plus|savoir plus|plus|ici|cliquez ici|voir|voir plus|read more|more|continuer|\W*|\d+|suivant|précédent|page \d+|accueil|home|»|›)$/i;
+
+/** A match under this confidence is listed for review (`migrate review`), though it is written to the map. */
+export const REVIEW_BELOW = 0.3;
+
+export interface ReviewItem {
+  path: string;
+  title: string;
+  /** The map's entry as drafted: a target, or null (left unmatched: 404). */
+  drafted: string | null;
+  guess: Match | null;
+  /** Set by `migrate review` once the operator decided. */
+  reviewed?: boolean;
+}
+
+export interface ReviewData {
+  code: string;
+  /** The new site's pages: the targets the operator may type. */
+  pages: string[];
+  items: ReviewItem[];
+}
 
 export interface DraftRow {
   path: string;
@@ -49,30 +74,69 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   if (verdicts.size === 0) io.log(`redirects: no ${ASSESSMENT_FILE} with verdicts: every old page is matched (run assess first to skip some)`);
   const pages = await newPages(backend, code);
   if (pages.length === 0) throw new StepError(`the backend lists no page for ${code}`);
-  const match = createMatcher(pages);
   const newPaths = new Set(pages.map((p) => p.path));
-
+  const existing = join(dir, REDIRECTS_FILE);
+  const previous = !parsed.flags.has("fresh") && existsSync(existing) ? readMap(dir) : {};
+  // The old site's URL grammar: the operator's declaration kept, else recognised from the crawl.
+  const detected = detectPlatform(entries);
+  const platform: Platform = isPlatform(previous[PLATFORM_KEY]) ? previous[PLATFORM_KEY] : detected.platform;
+  const form = (path: string) => normaliseRedirectPath(path, platform);
   const byUrl = new Map(entries.map((e) => [e.url, e]));
+  const origin = entries.length ? new URL(entries[0].url).origin : "http://old.invalid";
   // Each page's own title and text: the old site's title suffix, cookie banner and sidebars left out.
   const own = ownContent(entries);
   const { duplicateOf, linkedFrom } = assessPages(entries);
-  const oldPage = (e: CrawlEntry) => ({ path: pathOf(e.url), title: own.get(e.url)?.title ?? e.title, h1: e.h1, text: own.get(e.url)?.text ?? e.body_text });
+  // What the other pages call each URL: their links' texts (menu labels, anchors), the generic ones left out.
+  const calledBy = new Map<string, string[]>();
+  for (const e of entries) {
+    for (const { url, text } of e.anchors) {
+      if (url === e.url || GENERIC_ANCHOR.test(text) || text.length > 80) continue;
+      const list = calledBy.get(url) ?? [];
+      if (list.length < 10 && !list.includes(text)) calledBy.set(url, [...list, text]);
+    }
+  }
+  const oldPage = (e: CrawlEntry) => ({
+    path: pathOf(e.url),
+    title: own.get(e.url)?.title ?? e.title,
+    h1: e.h1,
+    text: own.get(e.url)?.text ?? e.body_text,
+    names: [...new Set([e.headline, e.og_title, ...(calledBy.get(e.url) ?? [])].filter(Boolean))],
+  });
+  // The site's own bar: from the best guesses of all its pages (match.ts siteThreshold).
+  const firstPass = createMatcher(pages, { platform });
+  const bests = entries.filter((e) => e.status === 200 && !isDocument(e) && /html/i.test(e.content_type)).map((e) => firstPass(oldPage(e)).best?.confidence ?? 0);
+  const threshold = siteThreshold(bests);
+  const match = createMatcher(pages, { platform, threshold });
   const rows: DraftRow[] = [];
   const matchOf = new Map<string, { match: Match | null; best: Match | null }>();
-  /** A page's match; a duplicate follows its original, a document the page linking to it. */
+  /**
+   * A page's match; a duplicate follows its original. A document goes where its own words (file name, the
+   * texts of the links to it) clearly point; otherwise it is left for review, with the page linking to it
+   * as the best guess (a questionnaire linked from the contact page belongs with the first visit).
+   */
   const matchPage = (url: string, seen = new Set<string>()): { match: Match | null; best: Match | null } => {
     if (!matchOf.has(url)) {
       const e = byUrl.get(url)!;
       seen.add(url);
       const original = duplicateOf.get(url);
-      const linker = isDocument(e) ? (linkedFrom.get(url) ?? []).find((l) => !seen.has(l) && byUrl.get(l)?.status === 200) : undefined;
-      const follow = original ?? linker;
-      const followed = follow && !seen.has(follow) ? matchPage(follow, seen) : null;
+      const followed = original && !seen.has(original) ? matchPage(original, seen) : null;
       if (followed?.match) {
-        const why = original ? `duplicate of ${pathOf(follow!)}` : `document linked from ${pathOf(follow!)}`;
-        matchOf.set(url, { match: { ...followed.match, by: `${why}: follows it` }, best: null });
+        matchOf.set(url, { match: { ...followed.match, by: `duplicate of ${pathOf(original!)}: follows it` }, best: null });
       } else if (isDocument(e)) {
-        matchOf.set(url, { match: null, best: null });
+        // Taken when its name is clear and the page linking to it does not say otherwise, or when its name's
+        // best guess is the linking page's match; else left for review with both.
+        const named = match.document(pathOf(url), calledBy.get(url) ?? []);
+        const linker = (linkedFrom.get(url) ?? []).find((l) => !seen.has(l) && byUrl.get(l)?.status === 200);
+        const fromLinker = linker ? matchPage(linker, seen).match : null;
+        // Linked from the home page (a menu, a footer) says nothing of a document's subject.
+        const linked = fromLinker && fromLinker.by !== "home page" ? fromLinker : null;
+        const agree = linked !== null && named.best?.target === linked.target && named.best.confidence >= 0.3;
+        if ((named.match && (linked === null || linked.target === named.match.target)) || agree) {
+          matchOf.set(url, { match: { ...named.best!, by: agree ? `the document's name and the page linking to it (${pathOf(linker!)})` : named.best!.by }, best: null });
+        } else {
+          const why = linked ? `document linked from ${pathOf(linker!)} (matched to ${linked.target}); its name says ${named.best?.target ?? "nothing clear"}: review it` : "";
+          matchOf.set(url, { match: null, best: linked ? { ...linked, by: why } : named.best });
+        }
       } else {
         matchOf.set(url, match(oldPage(e)));
       }
@@ -81,25 +145,46 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   };
   // The operator's entries (an earlier draft, edited): never dropped. One whose target is not a page of the
   // new site (a typo, a page since removed) is kept as written and reported, for the operator to correct.
-  const existing = join(dir, REDIRECTS_FILE);
   const kept = new Map<string, { key: string; target: string }>();
+  /** Old URLs the operator dropped by hand (null) that the crawl never saw: kept. */
+  const keptGone = new Map<string, string>();
   const invalid: string[] = [];
-  if (!parsed.flags.has("fresh") && existsSync(existing)) {
-    for (const [key, target] of Object.entries(readMap(dir))) {
-      const form = normaliseRedirectPath(key);
-      if (form === null) continue; // readMap refused the file if a key did not load
-      kept.set(form, { key, target });
-      if (!newPaths.has(target)) invalid.push(`${key} -> ${target}: not a page of the new site (kept as written: correct it)`);
+  for (const [key, target] of Object.entries(previous)) {
+    if (key === PLATFORM_KEY) continue;
+    const keyForm = form(key);
+    if (keyForm === null) continue; // readMap refused the file if a key did not load
+    // A dropped URL (null) is drafted anew from the verdicts each run: a page to drop is marked skip.
+    if (target === null) {
+      keptGone.set(keyForm, key);
+      continue;
     }
+    if (typeof target !== "string") continue;
+    kept.set(keyForm, { key, target });
+    if (!newPaths.has(target)) invalid.push(`${key} -> ${target}: not a page of the new site (kept as written: correct it)`);
   }
   const skipped: string[] = [];
   const unmatched: { path: string; best: Match | null }[] = [];
   for (const e of entries) {
     const path = pathOf(e.url);
-    const keptEntry = kept.get(normaliseRedirectPath(path) ?? "");
+    const keptEntry = kept.get(form(path) ?? "");
     if (verdicts.get(path)?.verdict === "skip" || (!verdicts.size && e.status !== 200)) {
       if (keptEntry) rows.push({ path, target: keptEntry.target, confidence: null, by: `kept from ${REDIRECTS_FILE} (the page is marked skip)` });
-      else skipped.push(path);
+      else {
+        // An old URL that states an intent (`/rdv`, a 302 to the booking service; `/prendre-rendez-vous/`, a
+        // form) keeps its visitors: it goes to the new site's page for that intent, not to a 404.
+        // A spelling or copy of the old home page is the home page; a notice naming a member of the new team
+        // (a newcomer's welcome) is that member's page.
+        const original = duplicateOf.get(e.url);
+        const homeCopy = form(path) === "/" || (original !== undefined && form(pathOf(original)) === "/");
+        // (By its URL only: a skipped listing's heading may name any topic.)
+        const intent = match({ path, title: "", h1: "", text: "" }).match;
+        const member = e.status === 200 && !isDocument(e) ? match(oldPage(e)).match : null;
+        const home = pages.find((p) => p.kind === "home");
+        if (homeCopy && home) rows.push({ path, target: home.path, confidence: 1, by: "a spelling or copy of the old home page" });
+        else if (intent?.by.startsWith("intent:")) rows.push({ path, target: intent.target, confidence: intent.confidence, by: `${intent.by} (the page is marked skip)` });
+        else if (member?.by === "member's name") rows.push({ path, target: member.target, confidence: member.confidence, by: `${member.by} (the page is marked skip)` });
+        else skipped.push(path);
+      }
       continue;
     }
     const final = e.redirects.length ? byUrl.get(e.final_url) : e;
@@ -117,38 +202,80 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     rows.push({ path, target: found.target, confidence: found.confidence, by });
   }
 
-  const map: Record<string, string> = {};
+  const map: Record<string, string | null> = {};
+  /** The key of each normalised form written: one entry serves every spelling of an old URL. */
+  const keyOf = new Map<string, string>();
+  // Every page of the new site under the form its spellings share (`/Contact`, `/contact.html`): one 301 to it
+  // (its own path is left to the site: the map never redirects a URL to itself).
+  const pageForms = new Map(pages.map((p) => [form(p.path)!, p.path]));
   for (const row of rows.sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    // The new site already answers this URL itself (the same path, or its slash form): no entry.
+    // The new site already answers this URL itself (the same path, or its slash form): no entry of its own.
     if (row.path === row.target || `${row.path}/` === row.target) continue;
-    const form = normaliseRedirectPath(row.path);
-    const taken = Object.keys(map).find((k) => normaliseRedirectPath(k) === form);
+    const rowForm = form(row.path)!;
+    const taken = keyOf.get(rowForm);
     if (taken) {
-      // One entry serves every spelling of an old URL.
       if (map[taken] !== row.target) unmatched.push({ path: row.path, best: { target: row.target!, confidence: row.confidence ?? 0, by: `conflicts with ${taken}` } });
       else row.by += ` (served by the entry ${taken})`;
       continue;
     }
     map[row.path] = row.target!;
+    keyOf.set(rowForm, row.path);
+  }
+  // The platform's other names of each page redirected (a WordPress post's slug): the same target.
+  for (const row of rows) {
+    const e = byUrl.get(new URL(row.path, "http://old.invalid").href.replace("http://old.invalid", origin));
+    if (!e || !row.target) continue;
+    for (const alias of aliasesOf(platform, row.path, e.h1 || e.headline)) {
+      const aliasForm = form(alias);
+      if (aliasForm === null || keyOf.has(aliasForm) || pageForms.has(aliasForm)) continue;
+      map[alias] = row.target;
+      keyOf.set(aliasForm, alias);
+    }
+  }
+  for (const [pageForm, path] of pageForms) {
+    if (keyOf.has(pageForm) || pageForm === "/" || pageForm === path) continue;
+    map[pageForm] = path;
+    keyOf.set(pageForm, pageForm);
   }
   // Entries by hand for URLs the crawl did not see stay too.
-  const crawled = new Set(entries.map((e) => normaliseRedirectPath(pathOf(e.url))));
-  for (const [form, { key, target }] of kept) if (!crawled.has(form)) map[key] = target;
+  const crawled = new Set(entries.map((e) => form(pathOf(e.url))));
+  for (const [keyForm, { key, target }] of kept) {
+    if (crawled.has(keyForm) || keyOf.has(keyForm)) continue;
+    map[key] = target;
+    keyOf.set(keyForm, key);
+  }
+  // The skipped and the unmatched old URLs answer one 404 (not a 301 adding a slash, then 404): null entries.
+  // Never a spelling of a page of the new site, nor one a query rule already answers 404 (an old CMS query).
+  const dropped = [...skipped, ...unmatched.map((u) => u.path), ...keptGone.values()];
+  for (const path of dropped) {
+    const pathForm = form(path);
+    if (pathForm === null || pathForm === "/" || keyOf.has(pathForm) || pageForms.has(pathForm) || pathForm.includes("?")) continue;
+    map[path] = null;
+    keyOf.set(pathForm, path);
+  }
   const file = existing;
-  const sorted = Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const sorted = { [PLATFORM_KEY]: platform, ...Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : 1))) };
   const { errors, warnings } = parseRedirects(sorted, file);
   const problems = [...errors, ...warnings];
   if (problems.length) throw new StepError(`the drafted map would not load cleanly:\n${problems.map((p) => `  - ${formatProblem(p)}`).join("\n")}`);
-  const missing = Object.entries(map).filter(([k, t]) => !newPaths.has(t) && !kept.has(normaliseRedirectPath(k) ?? ""));
+  const missing = Object.entries(map).filter(([k, t]) => t !== null && !newPaths.has(t) && !kept.has(form(k) ?? ""));
   if (missing.length) throw new StepError(`targets that are not pages of the new site: ${missing.map(([, t]) => t).join(", ")}`);
 
   writeJson(file, sorted);
+  // What `migrate review` walks: every unmatched old URL, and every match under REVIEW_BELOW, best guess first.
+  const titleOf = (path: string) => byUrl.get(`${origin}${path}`)?.title ?? "";
+  const toReview: ReviewItem[] = [
+    ...unmatched.map((u) => ({ path: u.path, title: titleOf(u.path), drafted: null, guess: u.best })),
+    ...rows.filter((r) => r.confidence !== null && r.confidence < REVIEW_BELOW && map[r.path] === r.target).map((r) => ({ path: r.path, title: titleOf(r.path), drafted: r.target, guess: { target: r.target!, confidence: r.confidence!, by: r.by } })),
+  ];
+  writeJson(join(dir, REVIEW_DATA_FILE), { code, pages: [...newPaths].sort(), items: toReview } satisfies ReviewData);
   const review = join(dir, REVIEW_FILE);
   writeFileAtomic(review, renderReview(code, rows, unmatched, skipped, invalid));
   io.log(formatTable(["old URL", "new URL", "confidence", "matched by"], rows.map((r) => [r.path, r.target ?? "", String(r.confidence ?? "-"), r.by])));
   for (const u of unmatched) io.log(`unmatched: ${u.path}${u.best ? ` (best guess ${u.best.target}, confidence ${u.best.confidence})` : ""}`);
   for (const line of invalid) io.log(`your entry ${line}`);
-  io.log(`redirects: ${Object.keys(map).length} redirects written to ${file}; ${unmatched.length} unmatched, ${skipped.length} skipped: see ${review}`);
+  io.log(`redirects: old site recognised as ${platform}${detected.platform === platform ? "" : ` (declared in ${REDIRECTS_FILE})`}`);
+  io.log(`redirects: ${Object.values(map).filter((t) => t !== null).length} redirects written to ${file}; ${unmatched.length} unmatched, ${skipped.length} skipped: see ${review}`);
   // The files are written either way; the status says an entry of the operator needs a look.
   if (invalid.length) io.log(`redirects: ${invalid.length} of your entries point to no page of the new site: correct them in ${file}`);
   return invalid.length ? 1 : 0;
@@ -159,8 +286,9 @@ function renderReview(code: string, rows: DraftRow[], unmatched: { path: string;
     ...(invalid.length ? [`# ${code}: your entries to correct`, "", ...invalid.map((line) => `- \`${line.split(" -> ")[0]}\` -> ${line.split(" -> ").slice(1).join(" -> ")}`), ""] : []),
     `# ${code}: redirect map review`,
     "",
-    `Written by \`npm run migrate -- redirects ${code}\` beside \`redirects.json\`. Check the low confidences; a match`,
-    `below ${MIN_CONFIDENCE} is left out and listed as unmatched: add it to \`redirects.json\` by hand, or mark the page`,
+    `Written by \`npm run migrate -- redirects ${code}\` beside \`redirects.json\`; \`npm run migrate -- review ${code}\` walks the`,
+    `unmatched and low-confidence URLs below with their best guesses, a key each. Check the low confidences; a match`,
+    `below the site's calibrated bar (at most ${MIN_CONFIDENCE}) is left out and listed as unmatched (it answers 404): add it to \`redirects.json\` by hand, or mark the page`,
     "skip in `content-assessment.md`. Old URLs the new site already serves need no entry.",
     "",
     "## Matches",
@@ -181,10 +309,10 @@ function renderReview(code: string, rows: DraftRow[], unmatched: { path: string;
 }
 
 /** The map as written, for the verify step. */
-export function readMap(dir: string): Record<string, string> {
+export function readMap(dir: string): Record<string, string | null> {
   const file = join(dir, REDIRECTS_FILE);
   const json = readJsonInput(file, "redirects");
   const { errors } = parseRedirects(json, file);
   if (errors.length) throw new StepError(`${file} does not load:\n${errors.map((p) => `  - ${formatProblem(p)}`).join("\n")}`);
-  return json as Record<string, string>;
+  return json as Record<string, string | null>;
 }

@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createClient } from "redis";
-import { findRedirect, parseRedirects, REDIRECTS_FILE } from "../../src/server/redirects/map";
+import { findRedirect, parseRedirects, REDIRECTS_FILE, type PracticeRedirects } from "../../src/server/redirects/map";
 import { notFoundKey, readNotFoundFiles } from "../../src/server/migration-watch/not-found-watch";
 import { intOption, UsageError, type Parsed, type StepSpec } from "./args";
 import { CRAWL_FILE, migrationDir, practiceCode, readCrawl, readJsonInput, StepError } from "./files";
@@ -62,11 +62,11 @@ export async function runWatch(parsed: Parsed, io: StepIo): Promise<number> {
     return 0;
   }
   const pages = await newPages(backend, code);
-  const match = createMatcher(pages);
+  const mapFile = join(dir, REDIRECTS_FILE);
+  const table = existsSync(mapFile) ? new Map([[code, parseRedirects(readJsonInput(mapFile, "redirects"), mapFile).map]]) : new Map<string, PracticeRedirects>();
+  const match = createMatcher(pages, { platform: table.get(code)?.platform ?? null });
   // The old site's page, when the crawl saw it, gives the matcher its title and text; else its URL's words.
   const crawled = existsSync(join(dir, CRAWL_FILE)) ? new Map(readCrawl(dir).map((e) => [pathOf(e.url), e])) : new Map();
-  const mapFile = join(dir, REDIRECTS_FILE);
-  const table = existsSync(mapFile) ? new Map([[code, parseRedirects(readJsonInput(mapFile, "redirects"), mapFile).map]]) : new Map<string, Map<string, string>>();
   const rows = listed.map(([url, n]) => {
     const old = crawled.get(url);
     const { match: m, best } = match({ path: url, title: old?.title ?? "", h1: old?.h1 ?? "", text: old?.body_text ?? "" });

@@ -36,7 +36,7 @@ import { isIndexable } from "../site/indexing";
 import { everyResponseHeaders, responseHeadersMiddleware } from "./security-headers";
 import { cmsOrigin } from "../build-constants";
 import { redirectsMiddleware } from "./redirects";
-import { findRedirect, type LoadedRedirects } from "../redirects/map";
+import { answerRequest, type LoadedRedirects } from "../redirects/map";
 import { cacheFront, cacheMiddleware } from "./cache-front";
 import { revalidateHandlers } from "./revalidate";
 import { bodyOf, requestBodyMiddleware } from "./request-body";
@@ -127,7 +127,9 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   // Redirects of migrated practices (migrations/{code}/redirects.json, loaded at start): after tenancy, before
   // anything renders, and before the canonical spelling so that every spelling of an old URL the map names
   // (`//`, lower-case escapes) reaches its target in one 301 (the target is a path the map wrote, not the visitor's).
-  app.use(redirectsMiddleware(services.redirects.table));
+  // An old URL the map drops answers the practice's 404 page (practice-routes.ts) at once, never the page at its path.
+  const practiceRoutes = practiceRoutesMiddleware({ services, pageCache, renderer: services.renderer, notFound: services.notFound });
+  app.use(redirectsMiddleware(services.redirects.table, practiceRoutes));
 
   // One spelling per path: `//`, dot segments and needless escapes are redirected, never rendered or stored.
   app.use(canonicalPathMiddleware());
@@ -148,7 +150,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   app.use(methodMiddleware());
 
   // The media proxy, the contact relay, and the practice's 404 page for every other path.
-  app.use(practiceRoutesMiddleware({ services, pageCache, renderer: services.renderer, notFound: services.notFound }));
+  app.use(practiceRoutes);
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     reportError(error, { path: req.originalUrl, requestId: requestIdOf(req) });
@@ -166,7 +168,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
     rules: hostRules,
     stackHeaders,
     trust: app.get("trust proxy fn"),
-    redirected: (code: string, url: string) => findRedirect(services.redirects.table, code, url) !== null,
+    redirected: (code: string, url: string) => answerRequest(services.redirects.table, code, url) !== null,
     notFound: services.notFound,
   };
   return requestRulesFront(stackHeaders, cacheFront(pageCache, front, app));

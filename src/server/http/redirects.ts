@@ -1,19 +1,24 @@
 /**
  * The redirects of migrated practices as Express middleware: after tenancy, a GET or HEAD whose path or
- * query the practice's map names (redirects/map.ts) answers 301 to its target on the same host.
+ * query the practice's map names (redirects/map.ts) answers 301 to its target on the same host; an old URL
+ * the map drops (or an old CMS query URL it does not know) answers the practice's 404 page at once.
  */
-import type { NextFunction, Request, Response } from "express";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { requestTenant } from "../tenancy";
-import { findRedirect, type RedirectTable } from "../redirects/map";
+import { answerRequest, type RedirectTable } from "../redirects/map";
 
-/** Express middleware: 301 on the same host (a path-only Location) for GET and HEAD. */
-export function redirectsMiddleware(table: RedirectTable) {
+/**
+ * Express middleware: 301 on the same host (a path-only Location) for GET and HEAD; `notFound` answers the
+ * old URLs the map says are gone (the practice's 404 page), never the page at their path.
+ */
+export function redirectsMiddleware(table: RedirectTable, notFound: RequestHandler) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (table.size === 0 || (req.method !== "GET" && req.method !== "HEAD")) return next();
     const code = requestTenant(res)?.code;
-    const target = code ? findRedirect(table, code, req.originalUrl) : null;
-    if (!target) return next();
+    const answer = code ? answerRequest(table, code, req.originalUrl) : null;
+    if (!answer) return next();
+    if (answer.status === 404) return notFound(req, res, next);
     res.setHeader("Cache-Control", "public, max-age=86400");
-    res.redirect(301, target);
+    res.redirect(301, answer.location);
   };
 }

@@ -1,8 +1,12 @@
 /**
  * The redirect maps of migrated practices: migrations/{code}/redirects.json, a JSON object from an old
- * path to a new path. Loaded and validated once at start; each old path then answers 301 to its new
- * path on the same host (http/redirects.ts; the cache's fast path asks findRedirect too). The format
- * alone, without Express: the migration toolkit (ops/migrate/) writes and checks the same maps.
+ * path to a new path, or to null for an old URL dropped on purpose (it answers one 404), and optionally
+ * `"$platform": "joomla"` (wordpress, joomla, drupal, wix, squarespace, static): the old site's URL grammar
+ * (grammar.ts), by which every spelling of an old URL meets its one key, and under which an old CMS query URL
+ * the map does not know answers 404. A file without it reads as before (the common rules only). Loaded and
+ * validated once at start; each old URL then answers 301 to its new path on the same host (http/redirects.ts;
+ * the cache's fast path asks answerRequest too). The format alone, without Express: the migration toolkit
+ * (ops/migrate/) writes and checks the same maps.
  *
  * Validation, every problem named with its file and key:
  * - errors (the server refuses to start): a file that is not a JSON object of strings, a key or target
@@ -16,11 +20,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isInternalPath, PRACTICE_CODE } from "../tenancy";
+import { isPlatform, isTrackingParam, oldUrlForm, PLATFORMS, type Platform } from "./grammar";
+
+export { isTrackingParam } from "./grammar";
 
 export const REDIRECTS_FILE = "redirects.json";
 
 /** Old path (normalised) -> new path, per practice. */
-export type RedirectTable = Map<string, Map<string, string>>;
+export type RedirectTable = Map<string, PracticeRedirects>;
 
 export interface RedirectProblem {
   file: string;
@@ -45,42 +52,22 @@ export function formatProblem(p: RedirectProblem): string {
 }
 
 /**
- * The one form old URLs are compared in, by the server and by the migration toolkit (ops/migrate), so
- * an old URL matches however a visitor or an old link types it: percent-decoded, the path lower-cased,
- * runs of slashes collapsed, a final `index.html`/`index.htm`/`index.php` dropped, a `.html`/`.htm`/`.php` suffix dropped, no
- * trailing slash (except the root). The query is kept as written (it only matches a key that names it).
- * Null for a malformed escape, which matches nothing.
+ * The one form old URLs are compared in, by the server and by the migration toolkit (ops/migrate), so an old
+ * URL matches however a visitor or an old link types it: the common rules of grammar.ts (decoded, lower-cased,
+ * slashes collapsed, `index.html` and `.html`/`.php` suffixes dropped, no trailing slash, `&amp;` read as `&`,
+ * tracking and language parameters dropped, parameters in name order), then the identity rules of the old
+ * site's platform when the map declares one. Null for a malformed escape, which matches nothing.
  */
-export function normaliseRedirectPath(raw: string): string | null {
-  const q = raw.indexOf("?");
-  const pathPart = q === -1 ? raw : raw.slice(0, q);
-  const query = q === -1 ? "" : raw.slice(q);
-  const decoded = decodePath(pathPart);
-  if (decoded === null) return null;
-  // Slashes first, so `/Implants.html/` and `/soins//implants.html` lose their suffix like `/implants.html`.
-  const path = noTrailingSlash(decoded.toLowerCase().replace(/\/{2,}/g, "/"));
-  return noTrailingSlash(path.replace(/\/index\.(?:html?|php)$/, "/").replace(/\.(?:html?|php)$/, "")) + query;
-}
-
-const noTrailingSlash = (path: string) => (path.length > 1 && path.endsWith("/") ? path.replace(/\/+$/, "") || "/" : path);
-
-/**
- * Campaign and click tracking parameters: never part of an old URL's identity, so `/?page_id=12&utm_source=x`
- * matches the key `/?page_id=12`; they are kept on the target, as the whole query is for a path-only match.
- */
-const TRACKING_PARAM = /^(?:utm_[^=]*|fbclid|gclid|dclid|gbraid|wbraid|msclkid|mc_cid|mc_eid|_ga|_gl|yclid|igshid)(?:=|$)/i;
-
-/** Whether a query parameter (`name` or `name=value`) only tracks a campaign or a click. */
-export function isTrackingParam(param: string): boolean {
-  return TRACKING_PARAM.test(param);
+export function normaliseRedirectPath(raw: string, platform: Platform | null = null): string | null {
+  return oldUrlForm(raw, platform)?.form ?? null;
 }
 
 /** A query (without "?") split into the parameters that identify a page and the tracking ones. */
 function splitTracking(query: string): { kept: string; tracking: string } {
   const kept: string[] = [];
   const tracking: string[] = [];
-  for (const param of query.split("&")) {
-    if (param) (TRACKING_PARAM.test(param) ? tracking : kept).push(param);
+  for (const param of query.replace(/&(?:amp|#0*38|#x0*26);/gi, "&").split("&")) {
+    if (param) (isTrackingParam(param) ? tracking : kept).push(param);
   }
   return { kept: kept.join("&"), tracking: tracking.join("&") };
 }
@@ -94,45 +81,111 @@ function decodePath(path: string): string | null {
 }
 
 /**
- * The entry a request (path and query as received) falls on, or null: first with its query (tracking
- * parameters left out), then by its path alone. A request for the entry's own target is never redirected:
- * `/contact.html` -> `/contact/` leaves `/contact/` itself to the site even though both have the same
- * normalised form.
+ * An old page's file suffix: the new site's pages are paths ending in "/", so such a path the map does not know
+ * is no page (answered 404 at once on a map that declares a platform, not a 301 adding a slash and then 404).
  */
-function lookup(map: Map<string, string>, url: string): { from: string; target: string; matchedQuery: boolean } | null {
-  const q = url.indexOf("?");
-  const path = q === -1 ? url : url.slice(0, q);
-  const kept = q === -1 ? "" : splitTracking(url.slice(q + 1)).kept;
-  const candidates = kept ? [`${path}?${kept}`, path] : [path];
-  for (const candidate of candidates) {
-    const from = normaliseRedirectPath(candidate);
-    const target = from === null ? undefined : map.get(from);
-    if (from === null || target === undefined) continue;
-    if (decodePath(candidate) === decodePath(target)) return null;
-    return { from, target, matchedQuery: candidate !== path };
+const OLD_FILE_SUFFIX = /\.(?:html?|shtml|php\d?|aspx?|jsp|cfm|cgi)$/i;
+
+/** What the map says of a request: a 301 to its target, a 404 (a dropped old URL), or nothing. */
+export type OldUrlAnswer = { status: 301; target: string; matchedQuery: boolean } | { status: 404 } | null;
+
+/**
+ * What a practice's map answers a request (path and query as received), in one normalisation and a few Map
+ * lookups (it runs on every request of a migrated practice):
+ * 1. its form (grammar.ts) is a key: 301 to the target, unless the request is the target itself
+ *    (`/contact.html` -> `/contact/` leaves `/contact/` to the site though both have the same form);
+ * 2. its form is a dropped old URL (a key whose value is null): 404;
+ * 3. on a map that declares its old platform, a query URL of that platform (`?p=`, `?option=`, `?q=`) or any
+ *    query on the home path the map does not know: 404, never the page at its path (a soft 404);
+ * 4. its path alone is a key (the query was not part of the old URL's identity): 301, the whole query kept;
+ * 5. on a map that declares its platform, a path only that platform makes (`/component/...`, `/node/12`, its
+ *    uploads: grammar.ts) or an old page suffix (`.html`, `.php`...) the map does not know: 404.
+ */
+export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer {
+  const hash = url.indexOf("#");
+  const raw = hash === -1 ? url : url.slice(0, hash);
+  const form = oldUrlForm(raw, map.platform);
+  if (form === null) return null;
+  const q = raw.indexOf("?");
+  const rawPath = decodePath(q === -1 ? raw : raw.slice(0, q));
+  const kept = q === -1 ? "" : splitTracking(raw.slice(q + 1)).kept;
+  const asked = kept ? `${rawPath}?${decodePath(kept) ?? kept}` : rawPath;
+  const exact = map.get(form.form);
+  // Another spelling of the home page on a map that declares its platform (`/index.php`, `/fr/`): one 301 home.
+  if (exact === undefined && map.platform !== null && form.form === "/" && rawPath !== "/" && !form.cmsQuery) return { status: 301, target: "/", matchedQuery: false };
+  if (exact !== undefined) return asked === decodePath(exact) ? null : { status: 301, target: exact, matchedQuery: form.form !== form.path };
+  if (map.gone.has(form.form)) return { status: 404 };
+  const query = form.form !== form.path;
+  if (query && map.platform !== null && (form.cmsQuery || form.path === "/")) return { status: 404 };
+  if (query) {
+    const byPath = map.get(form.path);
+    if (byPath !== undefined) return rawPath === decodePath(byPath) ? null : { status: 301, target: byPath, matchedQuery: false };
+    if (map.gone.has(form.path)) return { status: 404 };
   }
+  if (map.platform !== null && rawPath !== null && form.path !== "/" && (form.cmsPath || OLD_FILE_SUFFIX.test(rawPath))) return { status: 404 };
   return null;
 }
+
+/** The entry a map key or a target falls on (for the chain and loop checks): what the server would answer it. */
+function lookup(map: PracticeRedirects, url: string): { from: string; target: string } | null {
+  const answer = answerOldUrl(map, url);
+  if (answer?.status !== 301) return null;
+  const form = oldUrlForm(url, map.platform)!;
+  return { from: answer.matchedQuery || map.has(form.form) ? form.form : form.path, target: answer.target };
+}
+
+/**
+ * One practice's map: normalised old URL -> new path, the dropped old URLs (404 in one answer), and the old
+ * site's platform when the file declares it (`"$platform": "joomla"`: its URL grammar, grammar.ts).
+ */
+export class PracticeRedirects extends Map<string, string> {
+  platform: Platform | null = null;
+  readonly gone = new Set<string>();
+}
+
+/** The key of redirects.json that declares the old site's platform (every other key is an old path). */
+export const PLATFORM_KEY = "$platform";
 
 const isSitePath = (value: string) => value.startsWith("/") && !value.startsWith("//") && !value.includes("\\");
 
 /** Validates one parsed redirects.json; `file` names it in every problem. */
-export function parseRedirects(json: unknown, file: string): { map: Map<string, string>; errors: RedirectProblem[]; warnings: RedirectProblem[] } {
+export function parseRedirects(json: unknown, file: string): { map: PracticeRedirects; errors: RedirectProblem[]; warnings: RedirectProblem[] } {
   const errors: RedirectProblem[] = [];
   const warnings: RedirectProblem[] = [];
-  const map = new Map<string, string>();
+  const map = new PracticeRedirects();
   if (json === null || typeof json !== "object" || Array.isArray(json)) {
     errors.push({ file, key: null, message: "must be a JSON object mapping an old path to a new path" });
     return { map, errors, warnings };
   }
+  const entries = Object.entries(json as Record<string, unknown>);
+  // The platform first: every key is read in its grammar.
+  const declared = (json as Record<string, unknown>)[PLATFORM_KEY];
+  if (declared !== undefined) {
+    if (isPlatform(declared)) map.platform = declared;
+    else errors.push({ file, key: PLATFORM_KEY, message: `the old site's platform must be one of ${PLATFORMS.join(", ")}` });
+  }
   const rawKeyOf = new Map<string, string>();
-  for (const [key, target] of Object.entries(json as Record<string, unknown>)) {
-    if (typeof target !== "string") {
-      errors.push({ file, key, message: "the new path must be a string" });
+  const gone = new Map<string, string>();
+  for (const [key, target] of entries) {
+    if (key === PLATFORM_KEY) continue;
+    if (target !== null && typeof target !== "string") {
+      errors.push({ file, key, message: "the new path must be a string (or null: the old URL answers 404)" });
       continue;
     }
     if (!isSitePath(key)) {
       errors.push({ file, key, message: 'the old path must start with a single "/"' });
+      continue;
+    }
+    const from = normaliseRedirectPath(key, map.platform);
+    if (from === null) {
+      errors.push({ file, key, message: "the old path has a malformed percent-escape" });
+      continue;
+    }
+    if (target === null) {
+      // A dropped old URL: one 404 (a skipped page), never the home page.
+      if (from === "/") errors.push({ file, key, message: "the home page cannot be dropped (null)" });
+      else if (map.has(from)) errors.push({ file, key, message: `same old path as key ${JSON.stringify(rawKeyOf.get(from))}, which redirects it` });
+      else gone.set(from, key);
       continue;
     }
     if (!isSitePath(target)) {
@@ -147,26 +200,28 @@ export function parseRedirects(json: unknown, file: string): { map: Map<string, 
       errors.push({ file, key, message: `the new path ${JSON.stringify(target)} is under the internal prefix` });
       continue;
     }
-    const from = normaliseRedirectPath(key);
-    if (from === null) {
-      errors.push({ file, key, message: "the old path has a malformed percent-escape" });
-      continue;
-    }
     const previous = map.get(from);
-    if (previous !== undefined && previous !== target) {
-      errors.push({ file, key, message: `same old path as key ${JSON.stringify(rawKeyOf.get(from))} with another target` });
+    if ((previous !== undefined && previous !== target) || gone.has(from)) {
+      errors.push({ file, key, message: `same old path as key ${JSON.stringify(rawKeyOf.get(from) ?? gone.get(from))} with another target` });
       continue;
     }
     map.set(from, target);
     rawKeyOf.set(from, key);
   }
+  for (const form of gone.keys()) map.gone.add(form);
 
   // Chains and loops: follow each key's targets through the map, as the server would answer them.
-  const resolved = new Map<string, string>();
+  const resolved = new PracticeRedirects();
+  resolved.platform = map.platform;
+  for (const form of map.gone) resolved.gone.add(form);
   for (const [from, target] of map) {
     const key = rawKeyOf.get(from)!;
     if (decodePath(key) === decodePath(target)) {
       errors.push({ file, key, message: `redirect loop: ${key} -> ${target} (the new path is the old path)` });
+      continue;
+    }
+    if (answerOldUrl(map, target)?.status === 404) {
+      errors.push({ file, key, message: `the new path ${target} would answer 404: it is spelled like a dropped old URL` });
       continue;
     }
     const seen = [from];
@@ -228,15 +283,26 @@ export function loadRedirects(dir: string): LoadedRedirects {
   return { table, warnings };
 }
 
-/** The new path for a request, or null. `url` is the request's path and query as received. */
-export function findRedirect(table: RedirectTable, code: string, url: string): string | null {
+/**
+ * What the practice's map answers a request (`url`: its path and query as received): a 301 with its Location
+ * (the visitor's campaign tags follow it), a 404 for a dropped or unknown old CMS URL, or null (the site's own).
+ */
+export function answerRequest(table: RedirectTable, code: string, url: string): { status: 301; location: string } | { status: 404 } | null {
   const map = table.get(code);
   if (!map) return null;
-  const entry = lookup(map, url);
-  if (!entry) return null;
+  const entry = answerOldUrl(map, url);
+  if (entry === null || entry.status === 404) return entry;
+  // Only the visitor's campaign tags follow: the old URL's other parameters (`?lang=en`, `?lightbox=...`) meant
+  // something to the old site only.
   const q = url.indexOf("?");
-  const query = q === -1 ? "" : entry.matchedQuery ? splitTracking(url.slice(q + 1)).tracking : url.slice(q + 1);
-  if (!query) return entry.target;
+  const query = q === -1 ? "" : splitTracking(url.slice(q + 1)).tracking;
+  if (!query) return { status: 301, location: entry.target };
   // The visitor's query (campaign tags...) follows the redirect; a target with its own query gets them after it.
-  return `${entry.target}${entry.target.includes("?") ? "&" : "?"}${query}`;
+  return { status: 301, location: `${entry.target}${entry.target.includes("?") ? "&" : "?"}${query}` };
+}
+
+/** The new path for a request, or null (also for a URL the map answers 404). */
+export function findRedirect(table: RedirectTable, code: string, url: string): string | null {
+  const answer = answerRequest(table, code, url);
+  return answer?.status === 301 ? answer.location : null;
 }

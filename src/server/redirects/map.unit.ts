@@ -17,7 +17,8 @@ describe("normaliseRedirectPath", () => {
     ["/soins/", "/soins"],
     ["/soins//", "/soins"],
     ["/%C3%89quipe.php", "/équipe"],
-    ["/index.php?ID=3", "/?ID=3"],
+    ["/index.php?ID=3", "/?id=3"],
+    ["/?b=2&amp;A=1&utm_source=x&lang=fr", "/?a=1&b=2"],
     ["/page.html.bak", "/page.html.bak"],
     ["/Implants-Dentaires.html/", "/implants-dentaires"],
     ["/soins//index.php", "/soins"],
@@ -94,7 +95,7 @@ describe("parseRedirects", () => {
   it.each([
     [[], `${FILE}: must be a JSON object mapping an old path to a new path`],
     ["x", `${FILE}: must be a JSON object mapping an old path to a new path`],
-    [{ "/a": 3 }, `${FILE} key "/a": the new path must be a string`],
+    [{ "/a": 3 }, `${FILE} key "/a": the new path must be a string (or null: the old URL answers 404)`],
     [{ "a.html": "/b/" }, `${FILE} key "a.html": the old path must start with a single "/"`],
     [{ "//a": "/b/" }, `${FILE} key "//a": the old path must start with a single "/"`],
     [{ "/a": "b/" }, `${FILE} key "/a": the new path "b/" must start with a single "/"`],
@@ -123,6 +124,8 @@ describe("findRedirect", () => {
     ["/soins/implants/", "/implantologie/"],
     ["/soins/implants?utm_source=x", "/implantologie/?utm_source=x"],
     ["/index.php?id=3", "/tarifs/"],
+    // A parameter's name in any case, `&amp;` copied from HTML, any order.
+    ["/index.php?ID=3", "/tarifs/"],
     ["/%C3%A9quipe", "/equipe/"],
     // As visitors and old links type them: case, suffix, index file and trailing slash variants.
     ["/Cabinet.html", "/philosophie/"],
@@ -145,7 +148,7 @@ describe("findRedirect", () => {
     expect(findRedirect(table, "dupont", url)).toBe(target);
   });
 
-  it.each([["/index.php?id=4"], ["/index.php?ID=3"], ["/cabinets.html"], ["/%zz"], ["/philosophie/"], ["/equipe/?utm_source=x"], ["/index.php?utm_source=x"], ["/index.php?id=3x&utm_source=x"]])("%s has no redirect", (url) => {
+  it.each([["/index.php?id=4"], ["/cabinets.html"], ["/%zz"], ["/philosophie/"], ["/equipe/?utm_source=x"], ["/index.php?utm_source=x"], ["/index.php?id=3x&utm_source=x"]])("%s has no redirect", (url) => {
     expect(findRedirect(table, "dupont", url)).toBeNull();
   });
 

@@ -1,0 +1,78 @@
+/**
+ * Which platform the old site ran on, recognised from what the crawl saw (its URLs, the links of its pages,
+ * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, or a static site. The redirect
+ * map declares it (`"$platform"`), and the server then reads every old URL in that platform's grammar
+ * (src/server/redirects/grammar.ts): `?page_id=12` and `?p=12` are one page, `id=12:alias` is `id=12`...
+ *
+ * Each platform leaves marks no other one does (its upload folders, its query parameters, its CDN); the one
+ * with the most marked URLs wins, from MIN_MARKS of them (one stray link to `/wp-content/` on a static site
+ * is no WordPress). Nothing marked: static.
+ */
+import type { Platform } from "../../src/server/redirects/grammar";
+import type { CrawlEntry } from "./files";
+
+const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
+  wordpress: /\/wp-(?:content|includes|json|admin|login\.php)\b|[?&](?:p|page_id|cat|attachment_id)=\d/i,
+  joomla: /[?&](?:amp;)?option=com_|[?&](?:amp;)?itemid=\d|\/component\/(?:content|contact|users)\/|\/media\/(?:jui|system)\/|\/index\.php\/[a-z]/i,
+  drupal: /[?&]q=(?:node|taxonomy|user)\/|\/node\/\d+\b|\/sites\/(?:default|all)\/files\/|\/taxonomy\/term\/\d/i,
+  wix: /\/\/(?:static|video)\.wixstatic\.com\/|\/_files\/ugd\/|\/\/[^/]*\.wix(?:site)?\.com\/|\/_api\/|[?&]lightbox=/i,
+  squarespace: /\/\/(?:images|static1?)\.squarespace(?:-cdn)?\.com\/|[?&]format=(?:json|amp)|\/s\/[^/]+\.pdf$|\/universal\/images-v6\//i,
+};
+const MIN_MARKS = 2;
+
+export function detectPlatform(entries: CrawlEntry[]): { platform: Platform; marks: number } {
+  const counts = new Map<Platform, number>();
+  const seen = new Set<string>();
+  const urls = entries.flatMap((e) => [e.url, e.final_url, ...e.links, ...e.images.map((i) => i.src)]);
+  for (const url of urls) {
+    if (seen.has(url)) continue;
+    seen.add(url);
+    for (const [platform, mark] of Object.entries(MARKS) as [Platform, RegExp][]) {
+      if (mark.test(url)) counts.set(platform, (counts.get(platform) ?? 0) + 1);
+    }
+  }
+  const [best] = [...counts].sort((a, b) => b[1] - a[1]);
+  return best && best[1] >= MIN_MARKS ? { platform: best[0], marks: best[1] } : { platform: "static", marks: 0 };
+}
+
+/**
+ * Other names the platform gives a page the crawl saw under one: WordPress names a post or page by its slug,
+ * made from its title when it was written (`/?p=34` "Pourquoi mes gencives saignent ?" is also
+ * `/pourquoi-mes-gencives-saignent/`, with or without its date: old pretty permalinks still linked elsewhere).
+ */
+export function aliasesOf(platform: Platform, path: string, headline: string): string[] {
+  if (platform !== "wordpress" || !/[?&](?:p|page_id)=\d+/.test(path) || !headline) return [];
+  const slug = headline
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/['’]/g, "")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return slug && !/^\d+$/.test(slug) ? [`/${slug}/`] : [];
+}
+
+/**
+ * A URL the platform gives one post or page (never a listing of several): WordPress `?p=`/`?page_id=`, a Joomla
+ * article (`view=article`, `/category/12-alias`), a Drupal `/node/12`, a Wix `/post/slug`, a Squarespace
+ * `/blog/2020/1/14/slug`. A short post whose excerpt is on the blog page and on its category page is still a post.
+ */
+const ITEM_URL: Record<Platform, RegExp | null> = {
+  wordpress: /[?&](?:p|page_id)=\d/,
+  joomla: /[?&](?:amp;)?view=article\b|\/\d+-[^/?]+(?:\.html?)?\/?(?:\?|$)|\/component\/content\/article\//i,
+  drupal: /^\/(?:index\.php\/)?node\/\d+\/?(?:\?|$)|[?&]q=node\/\d/,
+  wix: /^\/post\/[^/]+\/?(?:\?|$)/,
+  squarespace: /^\/[^/]+\/\d{4}\/\d{1,2}\/\d{1,2}\/[^/]+/,
+  static: null,
+};
+
+export function isItemUrl(platform: Platform, path: string): boolean {
+  return ITEM_URL[platform]?.test(path) ?? false;
+}
+
+/** A URL that names its page only by an id (`/node/12`, `/?p=3`): a worse original of a duplicate group than its alias. */
+export function isIdOnlyUrl(path: string): boolean {
+  const [p, q] = path.split("?");
+  const last = p.split("/").filter(Boolean).at(-1) ?? "";
+  return (q !== undefined && !/[a-z]{3}/i.test(last.replace(/\.(?:php|html?)$/i, "").replace(/^index$/i, ""))) || /^\d+$/.test(last);
+}

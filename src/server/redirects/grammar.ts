@@ -1,0 +1,194 @@
+/**
+ * An old site's URL grammar: how the platform it ran on names a page, so that every spelling of an old URL
+ * reaches the one entry of the redirect map (map.ts) and an old CMS query URL the map does not know answers
+ * 404, never the page at its path (`/?option=...` answered with the home page is a soft 404 to a search
+ * engine). The server (map.ts, on every request a practice's map may name) and the migration toolkit
+ * (ops/migrate/, which writes the maps and recognises the platform from its crawl: ops/migrate/platform.ts)
+ * compare old URLs in this one form.
+ *
+ * Every platform: percent-decoded, lower-cased, runs of slashes collapsed, a final `index.html`/`index.php`
+ * and a `.html`/`.htm`/`.php` suffix dropped, no trailing slash; in the query `&amp;` read as `&` (copied
+ * from HTML), tracking (utm_*, fbclid, gclid...) and language (`lang`...) parameters dropped, the others in
+ * name order. Then per platform, by identity:
+ *
+ *   wordpress    `page_id=N` is `p=N` (one id space), on any path; a post's slug names it with or without its
+ *                date (`/2017/03/14/slug/`, `?name=slug`, `/slug/`); `replytocom` dropped (a comment form);
+ *                `/index.php/` (PATHINFO permalinks) and a language prefix (`/fr/`) dropped
+ *   joomla       `option/view/id` on any path (`/index.php?...`), `id=12:alias` is `id=12`, `Itemid`,
+ *                `tmpl`, `print`, `format=html` dropped (menu position, print view); the SEF spellings
+ *                `/component/content/article/12-alias` and `/any/category/12-alias` are article 12;
+ *                `/index.php/` and a language prefix dropped
+ *   drupal       `?q=node/12` is `/node/12` (clean URLs or not); `/index.php/` and a language prefix dropped
+ *   wix          a page is its path: every query parameter dropped (`?lang=`, `?lightbox=`...)
+ *   squarespace  `format` dropped (`?format=json`, `?format=amp`), a language prefix dropped
+ *   static       the common rules only
+ */
+
+export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "static"] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
+
+/**
+ * Campaign and click tracking parameters: never part of an old URL's identity, so `/?page_id=12&utm_source=x`
+ * matches the key `/?page_id=12`; they are kept on the target, as the whole query is for a path-only match.
+ */
+const TRACKING_PARAM = /^(?:utm_[^=]*|fbclid|gclid|dclid|gbraid|wbraid|msclkid|mc_cid|mc_eid|_ga|_gl|yclid|igshid)(?:=|$)/i;
+/** A page's language chosen by a parameter: the new site has one language, the old URL one page. */
+const LANGUAGE_PARAM = /^(?:lang|language|lng|hl|locale|wpml_lang)(?:=|$)/i;
+
+/** Whether a query parameter (`name` or `name=value`) only tracks a campaign or a click. */
+export function isTrackingParam(param: string): boolean {
+  return TRACKING_PARAM.test(param);
+}
+
+/** The query parameters a platform names a page by: a request carrying one is an old CMS URL. */
+const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
+  wordpress: new Set(["p", "page_id", "cat", "tag", "m", "author", "attachment_id", "post_type", "paged", "s", "year", "monthnum", "name", "pagename", "feed"]),
+  joomla: new Set(["option", "view", "id", "catid", "task", "layout", "itemid", "format"]),
+  drupal: new Set(["q"]),
+  wix: new Set(),
+  squarespace: new Set(["offset", "category", "tag", "author", "month"]),
+  static: new Set(),
+};
+/**
+ * Paths only the platform makes (its components, uploads, listings, shortlinks): such an old URL the map does
+ * not know answers 404 at once, as an unknown CMS query does. Matched on the normalised path.
+ */
+const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
+  wordpress: /^\/(?:wp-content|wp-includes|wp-admin|wp-json|category|tag|author|feed)(?:\/|$)|^\/wp-login|\/feed$/,
+  joomla: /^\/(?:component|images|media|templates|modules|plugins|administrator|cache)(?:\/|$)/,
+  drupal: /^\/(?:node|taxonomy\/term|user|comment|sites\/[^/]+\/files|filter\/tips)(?:\/|$)/,
+  wix: /^\/(?:_files|_api|post|blog\/(?:categories|tags|hashtags|page)|service-page|booking-calendar|product-page|event-details)(?:\/|$)|^\/copy-of-/,
+  squarespace: /^\/(?:s|static|config|universal|blog\/(?:tag|category|page|\d{4}))(?:\/|$)/,
+  static: null,
+};
+
+/** Parameters a platform adds to a page's URL without naming another page. */
+const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
+  wordpress: new Set(["replytocom", "amp"]),
+  joomla: new Set(["itemid", "tmpl", "print", "format", "page"]),
+  drupal: new Set(),
+  wix: "all",
+  squarespace: new Set(["format"]),
+  static: new Set(),
+};
+/** A language first segment (`/fr/`, `/en-gb/`): ISO 639-1 codes of the languages practices' sites use. */
+const LANGUAGE_PREFIX = /^\/(?:fr|en|de|es|it|nl|pt|ar|zh|ru|pl|ca|eu|br)(?:[-_][a-z]{2})?(?=\/|$)/;
+
+export interface OldUrlForm {
+  /** The normalised form (path, then `?` and the identity query when one is left). */
+  form: string;
+  /** The path part of `form`. */
+  path: string;
+  /** Whether the URL names a page by a CMS query (`?p=12`, `?option=...`, `?q=node/12`), whatever its path. */
+  cmsQuery: boolean;
+  /** Whether its path is one only the platform makes (PLATFORM_PATHS): `/component/...`, `/node/12`, `/s/x.pdf`. */
+  cmsPath: boolean;
+}
+
+function decode(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The path rules every platform shares. */
+function commonPath(decoded: string): string {
+  const path = noTrailingSlash(decoded.toLowerCase().replace(/\/{2,}/g, "/"));
+  // Slashes first, so `/Implants.html/` and `/soins//implants.html` lose their suffix like `/implants.html`.
+  return noTrailingSlash(path.replace(/\/index\.(?:html?|php)$/, "/").replace(/\.(?:html?|php)$/, ""));
+}
+
+const noTrailingSlash = (path: string) => (path.length > 1 && path.endsWith("/") ? path.replace(/\/+$/, "") || "/" : path);
+
+/** The parameters of a query as `[name, value]`, names lower-cased, `&amp;` read as `&`; null on a bad escape. */
+function params(query: string): [string, string][] | null {
+  const out: [string, string][] = [];
+  for (const raw of query.replace(/&(?:amp|#0*38|#x0*26);/gi, "&").split(/[&;]/)) {
+    if (!raw || TRACKING_PARAM.test(raw) || LANGUAGE_PARAM.test(raw)) continue;
+    const eq = raw.indexOf("=");
+    const name = decode((eq === -1 ? raw : raw.slice(0, eq)).replace(/\+/g, " "));
+    const value = decode((eq === -1 ? "" : raw.slice(eq + 1)).replace(/\+/g, " "));
+    if (name === null || value === null) return null;
+    out.push([name.toLowerCase(), value.toLowerCase()]);
+  }
+  return out;
+}
+
+/**
+ * The one form an old URL is compared in, for `platform` (null: a map that declares none, the common rules).
+ * Null for a malformed escape, which matches nothing.
+ */
+export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm | null {
+  const hash = raw.indexOf("#");
+  const url = hash === -1 ? raw : raw.slice(0, hash);
+  const q = url.indexOf("?");
+  const decoded = decode(q === -1 ? url : url.slice(0, q));
+  let list = params(q === -1 ? "" : url.slice(q + 1));
+  if (decoded === null || list === null) return null;
+  let path = decoded.toLowerCase().replace(/\/{2,}/g, "/");
+  let cmsQuery = false;
+  if (platform !== null) {
+    const identity = IDENTITY_PARAMS[platform];
+    const noise = NOISE_PARAMS[platform];
+    // Joomla's Itemid alone names a menu item, a page: noise only beside the article it places.
+    const keep = (name: string) => platform === "joomla" && name === "itemid" && !list!.some(([n]) => n === "option" || n === "id");
+    // Joomla's `format=html` is the page; `format=feed`, `vcf`, `raw`... are other documents, kept apart.
+    const other = (name: string, value: string) => platform === "joomla" && name === "format" && value !== "html";
+    list = noise === "all" ? [] : list.filter(([name, value]) => !noise.has(name) || keep(name) || other(name, value));
+    cmsQuery = list.some(([name]) => identity.has(name));
+    if (platform !== "static" && platform !== "wix") {
+      // `/index.php/contact` (PATHINFO URLs) is `/contact`; `/fr/contact` the one-language site's `/contact`.
+      path = path.replace(/^\/index\.php(?=\/|$)/, "") || "/";
+      path = path.replace(LANGUAGE_PREFIX, "") || "/";
+    }
+    ({ path, list } = byIdentity(platform, path, list));
+  }
+  path = commonPath(path);
+  list.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
+  const query = list.map(([name, value]) => (value === "" ? name : `${name}=${value}`)).join("&");
+  const shape = platform === null ? null : PLATFORM_PATHS[platform];
+  return { form: query ? `${path}?${query}` : path, path, cmsQuery, cmsPath: shape !== null && shape.test(path) };
+}
+
+/** The platform's own identity of a page (see the table at the top). */
+function byIdentity(platform: Platform, path: string, list: [string, string][]): { path: string; list: [string, string][] } {
+  switch (platform) {
+    case "wordpress": {
+      const renamed = list.map(([name, value]): [string, string] => [name === "page_id" ? "p" : name, value]);
+      const id = renamed.find(([name]) => name === "p" || name === "attachment_id");
+      // A post or page by its id is that post on any path (`/index.php?p=3`, `/blog/?p=3`).
+      if (id) return { path: "/", list: [id] };
+      // A post by its slug: `?name=slug`, `/2017/03/14/slug/` (day and name permalinks) and `/slug/` are one post.
+      const name = renamed.find(([n]) => n === "name");
+      if (name) return { path: `/${name[1]}`, list: renamed.filter((p) => p !== name) };
+      return { path: path.replace(/^\/\d{4}\/\d{1,2}(?:\/\d{1,2})?(?=\/[^/\d][^/]*\/?$)/, ""), list: renamed };
+    }
+    case "joomla": {
+      const cleaned = list.map(([name, value]): [string, string] => [name, name === "id" || name === "catid" ? value.replace(/:.*$/, "") : value]);
+      if (cleaned.some(([name]) => name === "option")) {
+        // `catid` only places an article in a menu; the article is its id.
+        const article = cleaned.some(([n, v]) => n === "view" && v === "article") && cleaned.some(([n]) => n === "id");
+        return { path: "/", list: article ? cleaned.filter(([n]) => n !== "catid") : cleaned };
+      }
+      // SEF: `/component/content/article/12-alias` and an article under its category, `/actualites/12-alias`
+      // or `/actualites/12` (the id without its alias).
+      const clean = commonPath(path);
+      const sef = /^\/component\/content\/article\/(?:[^/]+\/)*?(\d+)(?:-[^/]*)?$/.exec(clean) ?? (/^\/component\//.test(clean) ? null : /^\/[^/]+(?:\/[^/]+)*\/(\d+)(?:-[^/]+)?$/.exec(clean));
+      if (sef) return { path: "/", list: [["id", sef[1]], ["option", "com_content"], ["view", "article"]] };
+      return { path, list: cleaned };
+    }
+    case "drupal": {
+      const q = list.find(([name]) => name === "q");
+      if (!q) return { path, list };
+      // `?q=fr/node/12` and `?q=node/12/` name `/node/12` as clean URLs do.
+      const named = `/${q[1]}`.replace(/\/{2,}/g, "/");
+      return { path: named.replace(LANGUAGE_PREFIX, "") || "/", list: list.filter((p) => p !== q) };
+    }
+    default:
+      return { path, list };
+  }
+}
