@@ -11,13 +11,20 @@ export class PageStore {
   private readonly lru: LRUCache<string, PageEntry>;
   private readonly index = new TagIndex<string>();
 
-  constructor(readonly maxBytes: number) {
+  /** `onEvict`: an entry pushed out for room (not deleted, not replaced), e.g. to keep it in a warm tier. */
+  constructor(
+    readonly maxBytes: number,
+    onEvict?: (entry: PageEntry) => void,
+  ) {
     this.lru = new LRUCache<string, PageEntry>({
       maxSize: maxBytes,
       sizeCalculation: (entry) => entry.size,
       // Replacements are handled in set(); dispose only sees evictions and deletions.
       noDisposeOnSet: true,
-      dispose: (entry, key) => this.index.remove(key, entry.tags),
+      dispose: (entry, key, reason) => {
+        this.index.remove(key, entry.tags);
+        if (reason === "evict") onEvict?.(entry);
+      },
     });
   }
 
