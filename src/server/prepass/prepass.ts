@@ -26,6 +26,7 @@ import {
   type TeamMember,
 } from "../backend";
 import { writeMediaCache } from "../media/build-cache";
+import { siteTag } from "../backend/tags";
 import type { Practice } from "../tenancy";
 import { buildEntry, isStorable, type PageEntry } from "../cache/entry";
 import { cacheTarget, type CacheTarget } from "../cache/key";
@@ -44,6 +45,11 @@ export interface PrepassOptions {
   log?: (line: string) => void;
   /** Renders in flight: overlaps backend latency; rendering itself is CPU-bound. */
   concurrency?: number;
+  /**
+   * Drops what the backend read caches (this thread's and the render workers') hold under these tags: a
+   * practice's data, once its pages are rendered, is never read again by the pre-pass.
+   */
+  invalidateData?: (tags: string[]) => void;
 }
 
 export interface PrepassResult extends PrepassSummary {
@@ -135,6 +141,8 @@ export async function runPrepass(opts: PrepassOptions): Promise<PrepassResult> {
     );
     // The practice's slot is held until its pages are rendered: the queue holds a few practices' pages at most.
     await Promise.all(renders);
+    // Its data is not read again: the read caches would otherwise hold every practice's for the TTL.
+    opts.invalidateData?.([siteTag(practice.code)]);
   };
   try {
     await runBounded(opts.practices, PROBE_CONCURRENCY, probe);

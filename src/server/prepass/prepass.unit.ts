@@ -1,14 +1,14 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { prepassHost, prepassOrigins, prepassPaths } from "./prepass";
+import { join, resolve } from "node:path";
+import { prepassHost, prepassOrigins, prepassPaths, runPrepass } from "./prepass";
 import { PrepassWriter, readPrepassSummary, seedFromPrepass } from "./store";
 import { DiskPages } from "../cache/disk/disk-pages";
 import { assembleEntry, buildEntry } from "../cache/entry";
 import { cacheTarget } from "../cache/key";
 import { initPrepassEnv, parseEnv } from "../env";
-import type { Job, PageSummary, TeamMember } from "../backend";
+import type { BackendClient, Job, PageSummary, TeamMember } from "../backend";
 
 const work = mkdtempSync(join(tmpdir(), "prepass-unit-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -226,5 +226,53 @@ describe("initPrepassEnv", () => {
     });
     const invalid = initPrepassEnv({ BUILD_API_URL: "http://cms.example.org/api" });
     expect("problem" in invalid && invalid.problem).toBe("ENVIRONMENT is required but not set");
+  });
+});
+
+describe("runPrepass in bounded memory", () => {
+  it("keeps a few practices in progress at once, appends each page as it is rendered and drops each practice's data once done", async () => {
+    const env = parseEnv({ BACKEND_API_URL: "http://127.0.0.1:9/api/v1/websites", REVALIDATION_SECRET: "x".repeat(16), ENVIRONMENT: "dev", PREVIEW_DOMAIN: "localhost" });
+    const practices = Array.from({ length: 40 }, (_, i) => ({ code: `p${i}`, domains: [] }));
+    const pages = ["/", "/a/", "/b/"].map((path, i) => ({ slug: `s${i}`, path, kind: i ? "generic" : "home", title: "t", level: 1, parent: null, updated_at: "2026-01-01T00:00:00Z" }));
+    let listed = 0;
+    let done = 0;
+    let mostInProgress = 0;
+    const forgotten: string[][] = [];
+    const backend = {
+      config: async () => ({ domain: { primary_domain: null, aliases: [] }, logo: null, favicon: null }),
+      pages: async () => {
+        listed++;
+        mostInProgress = Math.max(mostInProgress, listed - done);
+        return { pages };
+      },
+      team: async () => ({ members: [] }),
+      jobs: async () => ({ jobs: [] }),
+    } as unknown as BackendClient;
+    const outDir = join(work, "bounded");
+    const written: number[] = [];
+    const result = await runPrepass({
+      env,
+      practices,
+      backend,
+      outDir,
+      mediaDirs: [join(work, "bounded-media")],
+      log: () => {},
+      concurrency: 2,
+      render: async (target) => {
+        await new Promise((r) => setTimeout(r, 1));
+        if (existsSync(`${resolve(outDir)}.tmp-${process.pid}`)) written.push(statSync(join(`${resolve(outDir)}.tmp-${process.pid}`, "pages.bin")).size);
+        return { status: 200, headers: new Headers({ "content-type": "text/html" }), body: Buffer.from(`<p>${target.key}</p>`.repeat(20)), tags: [`site:${target.code}`] };
+      },
+      invalidateData: (tags) => {
+        forgotten.push(tags);
+        done++;
+      },
+    });
+    expect(result.pages).toBe(40 * 5); // 3 pages, robots.txt, sitemap.xml
+    // Never more practices listed and not yet finished than the pre-pass works on at once (8).
+    expect(mostInProgress).toBeLessThanOrEqual(8);
+    // The output grew while rendering: pages are written as they come, not all at the end.
+    expect(written.at(-1)).toBeGreaterThan(0);
+    expect(forgotten.map(([tag]) => tag).sort()).toEqual(practices.map((p) => `site:${p.code}`).sort());
   });
 });
