@@ -98,7 +98,7 @@ describe("prepassPaths", () => {
 });
 
 describe("the pre-pass output", () => {
-  const env = (dir: string) => parseEnv({ BACKEND_API_URL: "http://127.0.0.1:4000/api/v1/websites", REVALIDATION_SECRET: "x".repeat(16), ENVIRONMENT: "prod", PREPASS_DIR: dir, BACKEND_REVALIDATE_TTL: "60" });
+  const env = (dir: string) => parseEnv({ BACKEND_API_URL: "http://127.0.0.1:4000/api/v1/websites", REVALIDATION_SECRET: "x".repeat(16), ENVIRONMENT: "prod", PREPASS_DIR: dir });
 
   it("reads back what was written, page by page on demand: bodies, headers, tags, render time, key", async () => {
     const target = cacheTarget("GET", "dupont", "www.cabinet-dupont.fr", "https", "/contact/")!;
