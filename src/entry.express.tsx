@@ -53,7 +53,7 @@ async function start() {
   // Several instances (CACHE_URL): warm from the shared store instead of the pre-pass, whose pages carry
   // no tag versions and could predate an edit the other instances already acknowledged.
   if (shared) shared.start();
-  else seedFromPrepass(pageCache, env);
+  else await seedFromPrepass(services.warm, env);
   // Not ready until each of these has answered: the backend probe (a wrong BACKEND_API_URL must never look
   // ready to a deploy, not even before its first answer) and, with CACHE_URL, the join to the others.
   const lifecycle = new Lifecycle({

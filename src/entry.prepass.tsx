@@ -38,6 +38,7 @@ async function main(): Promise<void> {
       // (the vite dev server) and dist/media (shipped with the server): where mediaCachePath() looks.
       mediaDirs: services.mediaCacheRoots,
       concurrency: renderer.capacity,
+      invalidateData: renderer.invalidateData,
     });
   } finally {
     await renderer.pool?.close();

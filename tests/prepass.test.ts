@@ -54,7 +54,12 @@ interface Manifest {
   entries: { code: string; origin: string; url: string; tags: string[] }[];
   skipped: { code: string; reason: string }[];
 }
-const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
+/** The output's summary with its index's lines (src/server/prepass/store.ts). */
+function manifestOf(dir: string): Manifest {
+  const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as Omit<Manifest, "entries">;
+  const lines = readFileSync(join(dir, "index.jsonl"), "utf8").split("\n").filter(Boolean);
+  return { ...summary, entries: lines.map((line) => JSON.parse(line) as Manifest["entries"][number]) };
+}
 
 describe("with the backend up", () => {
   const out = dirs("up");

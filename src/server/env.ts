@@ -110,6 +110,23 @@ const envSchema = z.object({
   MIGRATIONS_DIR: z.preprocess(emptyToUndefined, z.string().default("migrations")),
   /** Byte budget of the rendered-page store, in MiB. */
   PAGE_CACHE_MAX_MB: positiveInt(128, 16_384),
+  /**
+   * The warm tier behind the page store on local disk (cache/disk/, without CACHE_URL): where its files go
+   * (unlinked once open: they never outlive the process), its byte budget in MiB (0: none written, the
+   * pre-pass's pages are still read from its output) and the pages it indexes at most (a few hundred bytes
+   * of memory each). Without a writable directory it writes nothing and says so at start.
+   */
+  PAGE_DISK_DIR: z.preprocess(emptyToUndefined, z.string().default("tmp/page-disk")),
+  PAGE_DISK_MAX_MB: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, "must be a whole number")
+      .transform(Number)
+      .pipe(z.number().int().max(1_048_576, "must be at most 1048576"))
+      .default(2048),
+  ),
+  PAGE_DISK_MAX_KEYS: positiveInt(100_000, 10_000_000),
   /** Where the build pre-pass writes the rendered pages the server seeds its cache from. */
   PREPASS_DIR: z.preprocess(emptyToUndefined, z.string().default("server/prepass")),
   /** Server-side error tracking (Sentry). Unset: errors are only logged. */

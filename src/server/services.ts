@@ -24,6 +24,7 @@ import type { RequestServices } from "./render/context";
 import { createRenderer } from "./render/render";
 import { PageCache } from "./cache/page-cache";
 import { createSharedCache, type SharedCache } from "./cache/shared";
+import { DiskPages } from "./cache/disk/disk-pages";
 import { pathLookups } from "./site/unknown-page";
 import { createRenderPool, renderWorkerCount, type RenderPoolOptions } from "./render-pool/config";
 import { inProcessRenderer, pooledRenderer, type CacheRenderer } from "./render-pool/renderer";
@@ -42,6 +43,8 @@ export interface Services extends AppServices, RequestServices {
   renderer: CacheRenderer;
   /** Several instances (CACHE_URL): started by the server entry; absent for one instance on its own. */
   shared?: SharedCache;
+  /** One instance on its own: the warm tier on local disk behind the page store (the pre-pass is read through it). */
+  warm?: DiskPages;
 }
 
 export interface ServiceOptions {
@@ -106,6 +109,15 @@ export function createServices(env: Env, ssr: ServerRenderOptions, opts: Service
     distrust: () => pageCache.distrust(),
     clearData: renderer.clearData,
   });
+  // One instance on its own keeps a warm tier on local disk behind memory; several share Redis instead.
+  const warm = shared
+    ? undefined
+    : new DiskPages({
+        dir: env.PAGE_DISK_DIR,
+        maxBytes: env.PAGE_DISK_MAX_MB * 1024 * 1024,
+        maxKeys: env.PAGE_DISK_MAX_KEYS,
+        ttlMs: env.BACKEND_REVALIDATE_TTL * 1000,
+      });
   const pageCache = new PageCache({
     maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024,
     ttlMs: env.BACKEND_REVALIDATE_TTL * 1000,
@@ -115,12 +127,14 @@ export function createServices(env: Env, ssr: ServerRenderOptions, opts: Service
     concurrency: renderer.concurrency,
     refreshBudget: renderer.refreshBudget,
     shared: shared?.pages,
+    warm,
   });
   return {
     ...base,
     renderer,
     pageCache,
     shared,
+    warm,
     redirects: loadRedirects(env.MIGRATIONS_DIR),
     notFound: serverNotFoundWatch(env, bucket),
     // The webhook's invalidation: with several instances, confirmed on every one (else 503); else here.

@@ -20,6 +20,9 @@
  *   lost (RenderUnavailable) answers the last good copy as STALE if only the TTL passed, else a 503 with
  *   Retry-After (an entry an invalidation named is never served as it was).
  * - An unknown path answers the practice's one cached 404 page (cache/not-found.ts).
+ * - With a warm tier on this machine (cache/disk/, no shared store): every page stored is also written
+ *   there, and a local miss reads it back before rendering (one read instead of a render). An invalidation
+ *   forgets the pages its tags name there too, before it returns; a read that raced it is not used.
  */
 import {
   buildEntry,
@@ -58,6 +61,24 @@ export type Priority = "visitor" | "refresh";
  */
 export type RenderTarget = (target: CacheTarget, priority?: Priority, requestId?: string) => Promise<RenderResult>;
 
+/**
+ * A warm tier behind memory on this machine (cache/disk/disk-pages.ts): pages pushed out of memory are read
+ * back from it, not rendered again.
+ */
+export interface WarmPages {
+  /** The page held for `key`, or null (never one an invalidation named since it was written). */
+  load(key: string): Promise<PageEntry | null>;
+  /** Writes a page (in the background). */
+  save(entry: PageEntry): void;
+  has(key: string): boolean;
+  delete(key: string): void;
+  /** Forgets the pages the (expanded) tags name; returns their keys. */
+  invalidate(tags: string[]): Set<string>;
+}
+
+/** Which tier answered: memory, the warm tier on this machine, or the store shared between instances. */
+export type Tier = "memory" | "warm" | "shared";
+
 /** What a store shared between instances offers this cache (cache/shared/pages.ts). */
 export interface SharedPages {
   /** False while this instance may be missing invalidations (Redis unreachable, subscriber or lease lost). */
@@ -89,12 +110,14 @@ export interface PageCacheOptions {
   refreshBudget?: number;
   /** The pages shared with the other instances (cache/shared/pages.ts); none for one instance on its own. */
   shared?: SharedPages;
+  /** The warm tier on this machine (cache/disk/), for one instance without a shared store. */
+  warm?: WarmPages;
   now?: () => number;
 }
 
 /** What the cache answers: a stored entry, or a render that was not stored (404, 503, Set-Cookie…). */
 export type CacheAnswer =
-  { kind: "entry"; entry: PageEntry; status: CacheStatus } | { kind: "render"; result: RenderResult };
+  { kind: "entry"; entry: PageEntry; status: CacheStatus; tier?: Tier } | { kind: "render"; result: RenderResult };
 
 interface Outcome {
   answer: CacheAnswer;
@@ -149,12 +172,22 @@ export class PageCache {
   private readonly shared: SharedPages | null;
   /** Keys of pages that kill workers, and until when they answer 503 without a render (HELD_MS). */
   private readonly held = new Map<string, number>();
+  /** The warm tier on this machine (cache/disk/), when there is one. */
+  private readonly warm: WarmPages | null;
+  /** Reads of the warm tier in flight, one per key however many requests wait for it. */
+  private readonly warmReads = new Inflight<PageEntry | null>();
   /** Renders started by the cache (misses and refreshes), for tests and the benchmark. */
   renders = 0;
+  /** Answers by the tier that held the page (X-Cache says HIT for each: DESIGN.md's values), for the benchmark. */
+  readonly answeredFrom: Record<Tier, number> = { memory: 0, warm: 0, shared: 0 };
 
   constructor(private readonly opts: PageCacheOptions) {
-    this.store = new PageStore(opts.maxBytes);
     this.shared = opts.shared ?? null;
+    this.warm = opts.warm ?? null;
+    // A page memory pushes out that the warm tier no longer holds (its segment dropped) is written again.
+    this.store = new PageStore(opts.maxBytes, (entry) => {
+      if (this.warm && !entry.invalidated && !this.warm.has(entry.target.key)) this.warm.save(entry);
+    });
     this.now = opts.now ?? Date.now;
     this.retryMs = opts.retryMs ?? Math.min(opts.ttlMs, 5_000);
     this.queue = new RefreshQueue(opts.concurrency ?? 4, (key) => this.refresh(key), opts.refreshBudget);
@@ -192,16 +225,22 @@ export class PageCache {
    * from now on).
    */
   async answer(target: CacheTarget, requestId?: string): Promise<CacheAnswer> {
-    const entry = this.store.get(target.key);
+    let entry = this.store.get(target.key);
+    let tier: Tier = "memory";
+    if (!entry && this.warm) {
+      entry = (await this.warmReads.run(target.key, () => this.loadWarm(target.key), undefined)) ?? undefined;
+      if (entry) tier = "warm";
+    }
     if (entry && !entry.invalidated && entry.gen !== this.gen) await this.recheck(entry);
     if (entry?.provisional && this.now() >= entry.expiresAt) markInvalidated(entry);
     if (entry && !entry.invalidated) {
       markServedByStack(entry);
       const now = this.now();
       markUsed(entry, now);
-      if (now < entry.expiresAt) return { kind: "entry", entry, status: "HIT" };
+      this.answeredFrom[tier]++;
+      if (now < entry.expiresAt) return { kind: "entry", entry, status: "HIT", tier };
       this.refreshLater(entry, now);
-      return { kind: "entry", entry, status: "STALE" };
+      return { kind: "entry", entry, status: "STALE", tier };
     }
     const heldFor = this.heldFor(target.key);
     if (heldFor) return { kind: "render", result: errorResult(503, heldFor) };
@@ -225,17 +264,20 @@ export class PageCache {
     this.pruneLog(now);
     this.held.clear();
     this.opts.invalidateData(tags);
-    const keys = this.store.keysFor(expandTags(tags));
+    const expanded = expandTags(tags);
+    const keys = this.store.keysFor(expanded);
     for (const key of keys) {
       const entry = this.store.peek(key)!;
       markInvalidated(entry);
       // Pages nobody asked for lately (or past the budget) are not re-rendered now: on their next request.
       if (usedWithin(entry, now, RECENT_MS)) this.queue.add(key);
     }
+    // The warm tier forgets them too, now: read-your-writes holds across tiers.
+    if (this.warm) for (const key of this.warm.invalidate(expanded)) keys.add(key);
     return keys.size;
   }
 
-  /** Adds entries rendered elsewhere (the build pre-pass). */
+  /** Adds entries rendered elsewhere (tests; the build pre-pass is read through the warm tier: prepass/store.ts). */
   seed(entries: Iterable<PageEntry>): number {
     let stored = 0;
     for (const entry of entries) {
@@ -278,6 +320,28 @@ export class PageCache {
     else markInvalidated(entry);
   }
 
+  /**
+   * A page from the warm tier for a local miss, stored in memory, unless an invalidation named one of its tags
+   * while it was read (or memory got a newer copy meanwhile: that one).
+   */
+  private async loadWarm(key: string): Promise<PageEntry | null> {
+    const startEpoch = this.epoch;
+    const loaded = await this.warm!.load(key);
+    const held = this.store.peek(key);
+    if (held) return held;
+    if (!loaded || this.invalidatedSince(startEpoch, loaded.tags)) return null;
+    markConfirmed(loaded, this.gen);
+    markServedByStack(loaded); // loaded for a request that came through the stack
+    this.store.set(loaded);
+    return loaded;
+  }
+
+  /** Forgets a page in every tier of this machine (the backend's 404, an unpublished page). */
+  private drop(key: string): void {
+    this.store.delete(key);
+    this.warm?.delete(key);
+  }
+
   /** A valid page from the shared store for a local miss, unless one of its tags was just invalidated here. */
   private async loadShared(target: CacheTarget): Promise<Outcome | null> {
     const gen = this.gen;
@@ -286,7 +350,8 @@ export class PageCache {
     markConfirmed(loaded, gen);
     markServedByStack(loaded); // loaded for a request that came through the stack
     this.store.set(loaded);
-    return { answer: { kind: "entry", entry: loaded, status: "HIT" }, shareable: true };
+    this.answeredFrom.shared++;
+    return { answer: { kind: "entry", entry: loaded, status: "HIT", tier: "shared" }, shareable: true };
   }
 
   /**
@@ -330,14 +395,14 @@ export class PageCache {
       if (result.unknownPage) {
         // No page of the practice: its one cached 404 page, unless the page list changed meanwhile.
         if (this.invalidatedSince(startEpoch, withPageList(target.code, result.tags)) && attempt < MAX_ATTEMPTS) continue;
-        this.store.delete(target.key); // a page unpublished since: its old copy must go
+        this.drop(target.key); // a page unpublished since: its old copy must go
         return { answer: await this.answer(notFoundTarget(target)), shareable: true };
       }
       const notFound = storableNotFound(target, result);
       if (notFound) result = notFound;
       else if (!isStorable(result)) {
         // The backend's 404 (unpublished, deactivated), a redirect, a cookie: the old copy must go.
-        this.store.delete(target.key);
+        this.drop(target.key);
         return { answer: { kind: "render", result }, shareable: isShareable(result) };
       }
       const entry = await buildEntry(target, result, { renderedAt, ttlMs: this.opts.ttlMs, servedByStack });
@@ -352,6 +417,7 @@ export class PageCache {
       if (this.shared && !this.shared.trusted) markProvisional(entry, PROVISIONAL_MS);
       this.store.set(entry);
       if (stamped && !entry.invalidated) this.shared!.save(entry);
+      if (this.warm && !entry.invalidated) this.warm.save(entry);
       return { answer: { kind: "entry", entry, status: "MISS" }, shareable: true };
     }
   }

@@ -1,49 +1,81 @@
 /**
- * The rendered-page store: entries by key under a byte budget, least recently used evicted first, with
- * a tag index kept in step (an evicted entry leaves the index too). Pure bookkeeping: when entries are
- * rendered, refreshed or invalidated is page-cache.ts's business.
+ * The rendered-page store: entries by key under a byte budget, with a tag index kept in step (an entry that
+ * leaves leaves the index too). Pure bookkeeping: when entries are rendered, refreshed or invalidated is
+ * page-cache.ts's business.
+ *
+ * Memory goes to what is hot, by frequency as well as recency (W-TinyLFU, as Caffeine does it):
+ *
+ * - A newcomer enters a small window (WINDOW_SHARE of the budget), in recency order: a page asked for twice in
+ *   a short while gets in, however cold it was before.
+ * - What the window pushes out competes with the main area's least recently used entry: it takes that entry's
+ *   place only if it was asked for more often lately (frequency-sketch.ts, which counts every lookup, hits and
+ *   misses alike); otherwise it is the one that goes (the warm tier behind memory still has it: cache/disk/).
+ * - So a crawler's scan of the long tail (each page asked for once) passes through the window and leaves the
+ *   hot pages where they are; a plain LRU would have flushed them all.
+ * - A replaced entry (a refresh, a re-render after an invalidation) keeps its place: it was admitted already.
  */
-import { LRUCache } from "lru-cache";
 import { TagIndex } from "../util/tag-index";
 import type { PageEntry } from "./entry";
+import { FrequencySketch } from "./frequency-sketch";
+
+/** The window's share of the budget (Caffeine's default): enough for a burst of new pages, too little for a scan. */
+const WINDOW_SHARE = 0.01;
+/** An entry's typical size, to size the frequency sketch (a page with both encodings: about 19 KB, issue 30). */
+const TYPICAL_ENTRY_BYTES = 16 * 1024;
+
+type Area = Map<string, PageEntry>;
 
 export class PageStore {
-  private readonly lru: LRUCache<string, PageEntry>;
+  /** Both areas in recency order, least recently used first (a Map keeps insertion order). */
+  private readonly window: Area = new Map();
+  private readonly main: Area = new Map();
   private readonly index = new TagIndex<string>();
+  private readonly sketch: FrequencySketch;
+  private readonly windowMax: number;
+  private windowBytes = 0;
+  private mainBytes = 0;
 
-  constructor(readonly maxBytes: number) {
-    this.lru = new LRUCache<string, PageEntry>({
-      maxSize: maxBytes,
-      sizeCalculation: (entry) => entry.size,
-      // Replacements are handled in set(); dispose only sees evictions and deletions.
-      noDisposeOnSet: true,
-      dispose: (entry, key) => this.index.remove(key, entry.tags),
-    });
+  /** `onEvict`: an entry pushed out for room (not deleted, not replaced), e.g. to keep it in a warm tier. */
+  constructor(
+    readonly maxBytes: number,
+    private readonly onEvict?: (entry: PageEntry) => void,
+  ) {
+    this.windowMax = Math.floor(maxBytes * WINDOW_SHARE);
+    this.sketch = new FrequencySketch(maxBytes / TYPICAL_ENTRY_BYTES);
   }
 
-  /** The entry, marked as recently used. */
+  /** The entry, marked as recently used; the request counts toward the key's frequency, held or not. */
   get(key: string): PageEntry | undefined {
-    return this.lru.get(key);
+    this.sketch.increment(key);
+    const area = this.areaOf(key);
+    if (!area) return undefined;
+    const entry = area.get(key)!;
+    area.delete(key);
+    area.set(key, entry);
+    return entry;
   }
 
-  /** The entry, recency untouched. */
+  /** The entry, recency and frequency untouched. */
   peek(key: string): PageEntry | undefined {
-    return this.lru.peek(key);
+    return this.window.get(key) ?? this.main.get(key);
   }
 
-  /** Stores (or replaces) an entry; false when it alone is larger than the budget. */
+  /**
+   * Stores (or replaces) an entry; false when it is not held afterwards: larger than the whole budget, or a
+   * newcomer the window pushed out at once and admission refused.
+   */
   set(entry: PageEntry): boolean {
     const key = entry.target.key;
-    const previous = this.lru.peek(key);
-    if (previous) this.index.remove(key, previous.tags);
-    this.lru.set(key, entry);
-    if (this.lru.peek(key) !== entry) return false;
-    this.index.add(key, entry.tags);
-    return true;
+    const area = this.areaOf(key) ?? this.window;
+    this.remove(key);
+    if (entry.size > this.maxBytes) return false;
+    this.add(area, entry);
+    this.evict();
+    return this.peek(key) === entry;
   }
 
   delete(key: string): void {
-    this.lru.delete(key);
+    this.remove(key);
   }
 
   /** Keys of the entries any of the tags names. */
@@ -52,11 +84,65 @@ export class PageStore {
   }
 
   get count(): number {
-    return this.lru.size;
+    return this.window.size + this.main.size;
   }
 
   /** Bytes counted against the budget. */
   get bytes(): number {
-    return this.lru.calculatedSize;
+    return this.windowBytes + this.mainBytes;
   }
+
+  private areaOf(key: string): Area | undefined {
+    return this.window.has(key) ? this.window : this.main.has(key) ? this.main : undefined;
+  }
+
+  private add(area: Area, entry: PageEntry): void {
+    area.set(entry.target.key, entry);
+    if (area === this.window) this.windowBytes += entry.size;
+    else this.mainBytes += entry.size;
+    this.index.add(entry.target.key, entry.tags);
+  }
+
+  private remove(key: string): PageEntry | undefined {
+    const area = this.areaOf(key);
+    const entry = area?.get(key);
+    if (!area || !entry) return undefined;
+    area.delete(key);
+    if (area === this.window) this.windowBytes -= entry.size;
+    else this.mainBytes -= entry.size;
+    this.index.remove(key, entry.tags);
+    return entry;
+  }
+
+  /** Window overflow goes to the main area if admitted; the main area stays within what the window leaves. */
+  private evict(): void {
+    const mainMax = this.maxBytes - this.windowMax;
+    while (this.windowBytes > this.windowMax) {
+      const candidate = this.remove(first(this.window)!)!;
+      if (!this.admit(candidate, mainMax)) {
+        this.onEvict?.(candidate);
+        continue;
+      }
+      this.add(this.main, candidate);
+    }
+    // A replacement larger than the entry it replaced may leave the main area over its share.
+    while (this.mainBytes > mainMax && this.main.size) this.onEvict?.(this.remove(first(this.main)!)!);
+  }
+
+  /**
+   * Makes room for `candidate` in the main area if it was asked for more often than the main area's least
+   * recently used entry (a tie keeps the incumbent: a scan's pages never displace one another's betters).
+   */
+  private admit(candidate: PageEntry, mainMax: number): boolean {
+    if (candidate.size > mainMax) return false;
+    if (this.mainBytes + candidate.size <= mainMax) return true;
+    const victim = first(this.main)!;
+    if (this.sketch.frequency(candidate.target.key) <= this.sketch.frequency(victim)) return false;
+    while (this.mainBytes + candidate.size > mainMax) this.onEvict?.(this.remove(first(this.main)!)!);
+    return true;
+  }
+}
+
+function first(area: Area): string | undefined {
+  return area.keys().next().value;
 }

@@ -22,10 +22,15 @@ describe("PageStore", () => {
   it("holds the byte budget, evicting the least recently used entries and their tags", () => {
     const one = entry("/0/", ["site:dupont", "page:p0"], 10_000).size;
     const store = new PageStore(one * 5);
-    for (let i = 0; i < 5; i++) store.set(entry(`/${i}/`, ["site:dupont", `page:p${i}`], 10_000));
+    // As the page cache does: a page is looked up (a miss) before its render is stored.
+    const add = (i: number) => {
+      store.get(`dupont\u0000\u0000/${i}/`);
+      store.set(entry(`/${i}/`, ["site:dupont", `page:p${i}`], 10_000));
+    };
+    for (let i = 0; i < 5; i++) add(i);
     expect(store.count).toBe(5);
     store.get("dupont\u0000\u0000/0/"); // recently used: survives the next insertions
-    for (let i = 5; i < 8; i++) store.set(entry(`/${i}/`, ["site:dupont", `page:p${i}`], 10_000));
+    for (let i = 5; i < 8; i++) add(i);
     expect(store.bytes).toBeLessThanOrEqual(store.maxBytes);
     expect(store.count).toBe(5);
     expect(store.peek("dupont\u0000\u0000/0/")).toBeDefined();
@@ -48,6 +53,45 @@ describe("PageStore", () => {
     expect(store.set(entry("/big/", ["site:dupont"], 20_000))).toBe(false);
     expect(store.count).toBe(0);
     expect(store.keysFor(["site:dupont"]).size).toBe(0);
+  });
+
+  it("keeps the hot pages through a crawler's scan of the long tail (admission by frequency)", () => {
+    const size = entry("/x/", ["site:dupont"], 10_000).size;
+    const store = new PageStore(size * 100);
+    const evicted: string[] = [];
+    const withHook = new PageStore(size * 100, (e) => evicted.push(e.target.url));
+    for (const s of [store, withHook]) {
+      // 50 hot pages, each asked for a few times (the first time a miss, then its render stored).
+      for (let round = 0; round < 4; round++)
+        for (let i = 0; i < 50; i++) {
+          const key = `dupont\u0000\u0000/hot/${i}/`;
+          if (!s.get(key)) s.set(entry(`/hot/${i}/`, ["site:dupont"], 10_000));
+        }
+      // A crawler: 5,000 pages of the long tail, each asked for once (a miss, then stored).
+      for (let i = 0; i < 5_000; i++) {
+        const key = `dupont\u0000\u0000/tail/${i}/`;
+        s.get(key);
+        s.set(entry(`/tail/${i}/`, ["site:dupont"], 10_000));
+      }
+      expect(s.bytes).toBeLessThanOrEqual(s.maxBytes);
+      for (let i = 0; i < 50; i++) expect(s.peek(`dupont\u0000\u0000/hot/${i}/`), `hot page ${i}`).toBeDefined();
+    }
+    // Every page that left for room went through the hook (to the warm tier), the hot pages never.
+    expect(evicted.length).toBeGreaterThan(4_900);
+    expect(evicted.some((url) => url.startsWith("/hot/"))).toBe(false);
+  });
+
+  it("still takes a new page in once it is asked for more often than the coldest held one", () => {
+    const size = entry("/x/", ["site:dupont"], 10_000).size;
+    const store = new PageStore(size * 20);
+    for (let i = 0; i < 40; i++) {
+      store.get(`dupont\u0000\u0000/old/${i}/`);
+      store.set(entry(`/old/${i}/`, ["site:dupont"], 10_000));
+    }
+    // A page that became popular: refused while it is as cold as the rest, held once it is asked for more.
+    const key = "dupont\u0000\u0000/new/";
+    for (let ask = 0; ask < 3 && !store.get(key); ask++) store.set(entry("/new/", ["site:dupont"], 10_000));
+    expect(store.peek(key)).toBeDefined();
   });
 
   it("forgets a deleted entry's tags", () => {

@@ -4,7 +4,12 @@
  * still succeeds and its pages render on demand); for each active practice enumerate pages, team members
  * and jobs, render every page in-process with the same render function the cache uses, download the
  * logo and favicon into the build-time media cache, and write bytes, headers and tags for the server to
- * seed its page store from (prepass-store.ts).
+ * seed its page store from (store.ts).
+ *
+ * In bounded memory, whatever the number of practices: each page is appended to the output as soon as it is
+ * rendered (store.ts: PrepassWriter), and at most PROBE_CONCURRENCY practices are in progress at once (a
+ * practice's slot is held until its pages are rendered), so neither the pages nor the queue of renders grow
+ * with the practice list. Renders run in parallel in the render pool (`concurrency` at once).
  *
  * The host a practice is rendered for is its primary domain when that is one of its registered domains,
  * else its first registered domain, else its preview host: the host its visitors use, so that their first
@@ -21,11 +26,12 @@ import {
   type TeamMember,
 } from "../backend";
 import { writeMediaCache } from "../media/build-cache";
+import { siteTag } from "../backend/tags";
 import type { Practice } from "../tenancy";
 import { buildEntry, isStorable, type PageEntry } from "../cache/entry";
 import { cacheTarget, type CacheTarget } from "../cache/key";
 import type { RenderTarget } from "../cache/page-cache";
-import { writePrepass, type PrepassSummary } from "./store";
+import { PrepassWriter, type PrepassSummary } from "./store";
 
 export interface PrepassOptions {
   env: Env;
@@ -39,14 +45,24 @@ export interface PrepassOptions {
   log?: (line: string) => void;
   /** Renders in flight: overlaps backend latency; rendering itself is CPU-bound. */
   concurrency?: number;
+  /**
+   * Drops what the backend read caches (this thread's and the render workers') hold under these tags: a
+   * practice's data, once its pages are rendered, is never read again by the pre-pass.
+   */
+  invalidateData?: (tags: string[]) => void;
 }
 
 export interface PrepassResult extends PrepassSummary {
   pages: number;
   seconds: number;
+  /** The process's peak resident set size so far, in MiB (render workers included: they are threads). */
+  peakRssMiB: number;
 }
 
-/** Practices probed and listed at once: a backend with hundreds of practices gets a few requests at a time. */
+/**
+ * Practices in progress at once (probed, listed, rendered): a backend with hundreds of practices gets a few
+ * requests at a time, and the renders waiting are a few practices' pages, not the whole list's.
+ */
 const PROBE_CONCURRENCY = 8;
 
 /** Extra per-practice resources rendered beside its pages (a 404 is skipped). */
@@ -58,25 +74,23 @@ export async function runPrepass(opts: PrepassOptions): Promise<PrepassResult> {
   const renderedAt = new Date().toISOString();
   const skipped: PrepassSummary["skipped"] = [];
   const hosts = new Map<string, string>();
-  const entries: PageEntry[] = [];
+  const writer = new PrepassWriter(opts.outDir);
   const failed = new Map<string, number>();
   const pagesOf = new Map<string, number>();
   // A practice's pages start rendering as soon as it is listed, while the others are still probed: the
   // render workers do not wait for the whole list (probing is the backend's latency, rendering is CPU).
   const renderSlot = limiter(opts.concurrency ?? 6);
-  const renders: Promise<void>[] = [];
   const renderLater = (code: string, target: CacheTarget) =>
     renderSlot(async () => {
       const entry = await renderOne(opts, target, log);
       if (entry) {
-        entries.push(entry);
+        writer.append(entry);
         pagesOf.set(code, (pagesOf.get(code) ?? 0) + 1);
       } else if (!PRACTICE_FILES.includes(target.url)) {
         failed.set(code, (failed.get(code) ?? 0) + 1);
       }
     });
 
-  const probeSlot = limiter(PROBE_CONCURRENCY);
   const probe = async (practice: Practice) => {
     const ctx = { tags: new Set<string>() };
     let config: SiteConfig;
@@ -112,6 +126,7 @@ export async function runPrepass(opts: PrepassOptions): Promise<PrepassResult> {
       return;
     }
     hosts.set(practice.code, new URL(origins[0]).host);
+    const renders: Promise<void>[] = [];
     for (const origin of origins) {
       const { host: originHost, protocol } = new URL(origin);
       for (const path of paths) {
@@ -124,9 +139,17 @@ export async function runPrepass(opts: PrepassOptions): Promise<PrepassResult> {
       practice.code,
       config,
     );
+    // The practice's slot is held until its pages are rendered: the queue holds a few practices' pages at most.
+    await Promise.all(renders);
+    // Its data is not read again: the read caches would otherwise hold every practice's for the TTL.
+    opts.invalidateData?.([siteTag(practice.code)]);
   };
-  await Promise.all(opts.practices.map((practice) => probeSlot(() => probe(practice))));
-  await Promise.all(renders);
+  try {
+    await runBounded(opts.practices, PROBE_CONCURRENCY, probe);
+  } catch (error) {
+    writer.abort();
+    throw error;
+  }
 
   const active = [...hosts.keys()].sort();
   const summary: PrepassSummary = {
@@ -140,11 +163,15 @@ export async function runPrepass(opts: PrepassOptions): Promise<PrepassResult> {
     })),
     skipped: skipped.sort((a, b) => a.code.localeCompare(b.code)),
   };
-  writePrepass(opts.outDir, summary, entries);
+  writer.finish(summary);
   const seconds = (performance.now() - started) / 1000;
+  const peakRssMiB = process.resourceUsage().maxRSS / 1024;
   log(`activePracticeCodes: ${active.join(", ") || "(none)"}`);
-  log(`prepass: ${entries.length} pages of ${active.length} practices in ${seconds.toFixed(1)} s -> ${opts.outDir}`);
-  return { ...summary, pages: entries.length, seconds };
+  log(
+    `prepass: ${writer.count} pages of ${active.length} practices in ${seconds.toFixed(1)} s -> ${opts.outDir} ` +
+      `(peak RSS ${peakRssMiB.toFixed(0)} MiB)`,
+  );
+  return { ...summary, pages: writer.count, seconds, peakRssMiB };
 }
 
 async function renderOne(
@@ -199,6 +226,18 @@ export function prepassPaths(pages: PageSummary[], team: TeamMember[], jobs: Job
   const jobsPage = pages.find((p) => p.kind === "jobs");
   if (jobsPage) for (const job of jobs) paths.push(`${jobsPage.path}${job.slug}/`);
   return [...new Set([...paths, ...PRACTICE_FILES])];
+}
+
+/**
+ * Calls `run` for every item, at most `limit` at a time: a long list never becomes as many pending promises
+ * (3,000 practices would queue 3,000 closures, each holding its practice's pages once listed).
+ */
+async function runBounded<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await run(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 /** Runs the functions given to it at most `limit` at a time, in the order given. */

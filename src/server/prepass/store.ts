@@ -1,31 +1,39 @@
 /**
- * The pre-pass output on disk and the seed at start: `manifest.json` (per entry: practice, origin,
- * path, headers, tags, ETag, offsets) and `bodies.bin` (the precompressed bodies, back to back), so the
- * server loads thousands of pages with two reads.
+ * The pre-pass output on disk and the seed at start, in three files:
+ *
+ *   pages.bin      the pages, one record after another (cache/disk/record.ts: headers, tags and the
+ *                  precompressed bodies), appended as each render finishes
+ *   index.jsonl    one line per page: key, practice, origin, path, tags, where its record is in pages.bin
+ *   summary.json   the environment, the practices rendered and skipped; written last
+ *
+ * Written as a stream (PrepassWriter): no page is held once written, so the pre-pass's memory does not
+ * grow with the number of practices. The server never reads it whole either: seedFromPrepass() reads the
+ * index line by line into the warm tier on disk (cache/disk/disk-pages.ts), which serves each page from
+ * pages.bin when it is first asked for.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync, writevSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
 import type { Env } from "../env";
-import { assembleEntry, ownMemory, type PageEntry } from "../cache/entry";
-import { cacheTarget } from "../cache/key";
-import type { PageCache } from "../cache/page-cache";
+import type { PageEntry } from "../cache/entry";
+import { encodeRecord } from "../cache/disk/record";
+import type { AttachedRecord, DiskPages } from "../cache/disk/disk-pages";
 
-export const PREPASS_FORMAT = 1;
+export const PREPASS_FORMAT = 2;
 
-type Span = [offset: number, length: number] | null;
+const PAGES = "pages.bin";
+const INDEX = "index.jsonl";
+const SUMMARY = "summary.json";
 
-interface PrepassRecord {
+/** One line of index.jsonl. */
+export interface PrepassIndexLine {
+  key: string;
   code: string;
   origin: string;
   url: string;
-  headers: string[];
   tags: string[];
-  etag: string;
-  identityLength: number;
-  renderedAt: number;
-  br: Span;
-  gzip: Span;
-  identity: Span;
+  offset: number;
+  length: number;
 }
 
 export interface PrepassSummary {
@@ -36,117 +44,157 @@ export interface PrepassSummary {
   skipped: { code: string; reason: string }[];
 }
 
-interface PrepassManifest extends PrepassSummary {
+interface StoredSummary extends PrepassSummary {
   format: number;
-  entries: PrepassRecord[];
+  pages: number;
 }
 
-/** Writes the output atomically: a half-written directory is never seeded. */
-export function writePrepass(dir: string, summary: PrepassSummary, entries: PageEntry[]): void {
-  const target = resolve(dir);
-  const tmp = `${target}.tmp-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
-  const chunks: Buffer[] = [];
-  let offset = 0;
-  const span = (body: Buffer | null): Span => {
-    if (!body) return null;
-    chunks.push(body);
-    offset += body.length;
-    return [offset - body.length, body.length];
-  };
-  const records = entries.map((e): PrepassRecord => ({
-    code: e.target.code,
-    origin: e.target.origin,
-    url: e.target.url,
-    headers: e.headers,
-    tags: e.tags,
-    etag: e.etag,
-    identityLength: e.identityLength,
-    renderedAt: e.renderedAt,
-    br: span(e.br),
-    gzip: span(e.gzip),
-    identity: span(e.identity),
-  }));
-  writeFileSync(join(tmp, "bodies.bin"), Buffer.concat(chunks));
-  const manifest: PrepassManifest = { format: PREPASS_FORMAT, ...summary, entries: records };
-  writeFileSync(join(tmp, "manifest.json"), JSON.stringify(manifest));
-  rmSync(target, { recursive: true, force: true });
-  mkdirSync(dirname(target), { recursive: true });
-  renameSync(tmp, target);
+/**
+ * Writes the output as pages are rendered, into a directory beside the target that replaces it only once
+ * complete (finish()): a half-written directory is never seeded.
+ */
+export class PrepassWriter {
+  private readonly target: string;
+  private readonly tmp: string;
+  private readonly pages: number;
+  private readonly index: number;
+  private offset = 0;
+  /** Pages written so far. */
+  count = 0;
+
+  constructor(dir: string) {
+    this.target = resolve(dir);
+    this.tmp = `${this.target}.tmp-${process.pid}`;
+    rmSync(this.tmp, { recursive: true, force: true });
+    mkdirSync(this.tmp, { recursive: true });
+    this.pages = openSync(join(this.tmp, PAGES), "w");
+    this.index = openSync(join(this.tmp, INDEX), "w");
+  }
+
+  append(entry: PageEntry): void {
+    const { parts, length } = encodeRecord(entry);
+    let written = 0;
+    while (written < length) {
+      // writev may write less than asked (a signal, a full pipe): the rest follows.
+      const n = writevSync(this.pages, rest(parts, written));
+      written += n;
+    }
+    const { key, code, origin, url } = entry.target;
+    const line: PrepassIndexLine = { key, code, origin, url, tags: entry.tags, offset: this.offset, length };
+    writeSync(this.index, `${JSON.stringify(line)}\n`);
+    this.offset += length;
+    this.count++;
+  }
+
+  /** Writes the summary and puts the output in place of the previous one. */
+  finish(summary: PrepassSummary): void {
+    this.closeFiles();
+    const stored: StoredSummary = { format: PREPASS_FORMAT, pages: this.count, ...summary };
+    writeFileSync(join(this.tmp, SUMMARY), JSON.stringify(stored));
+    rmSync(this.target, { recursive: true, force: true });
+    mkdirSync(dirname(this.target), { recursive: true });
+    renameSync(this.tmp, this.target);
+  }
+
+  /** Leaves the previous output as it was. */
+  abort(): void {
+    this.closeFiles();
+    rmSync(this.tmp, { recursive: true, force: true });
+  }
+
+  private closeFiles(): void {
+    for (const fd of [this.pages, this.index]) {
+      try {
+        closeSync(fd);
+      } catch {
+        /* closed already */
+      }
+    }
+  }
+}
+
+/** The buffers of `parts` from byte `from` on. */
+function rest(parts: Buffer[], from: number): Buffer[] {
+  const out: Buffer[] = [];
+  for (const part of parts) {
+    if (from >= part.length) from -= part.length;
+    else {
+      out.push(from ? part.subarray(from) : part);
+      from = 0;
+    }
+  }
+  return out;
 }
 
 export function removePrepass(dir: string): void {
   rmSync(resolve(dir), { recursive: true, force: true });
 }
 
-export interface LoadedPrepass {
-  summary: PrepassSummary;
-  entries: PageEntry[];
+/** The output's summary, or null when there is none; throws when it is of another format. */
+export function readPrepassSummary(dir: string): (PrepassSummary & { pages: number }) | null {
+  const file = join(resolve(dir), SUMMARY);
+  if (!existsSync(file)) return null;
+  const { format, ...summary } = JSON.parse(readFileSync(file, "utf8")) as StoredSummary;
+  if (format !== PREPASS_FORMAT) throw new Error(`pre-pass format ${format}, expected ${PREPASS_FORMAT}`);
+  return summary;
 }
 
-/** Reads the output back as cache entries (stale once older than ttlMs), or null when there is none. */
-export function readPrepass(dir: string, ttlMs: number): LoadedPrepass | null {
-  const manifestFile = join(resolve(dir), "manifest.json");
-  if (!existsSync(manifestFile)) return null;
-  const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as PrepassManifest;
-  if (manifest.format !== PREPASS_FORMAT)
-    throw new Error(`pre-pass format ${manifest.format}, expected ${PREPASS_FORMAT}`);
-  const bodies = readFileSync(join(resolve(dir), "bodies.bin"));
-  // Each entry keeps its own copy: a slice would pin the whole file in memory past eviction.
-  const body = (s: Span) => (s ? ownMemory(bodies.subarray(s[0], s[0] + s[1])) : null);
-  const entries: PageEntry[] = [];
-  for (const r of manifest.entries) {
-    const url = new URL(r.origin);
-    const target = cacheTarget("GET", r.code, url.host, url.protocol.slice(0, -1), r.url);
-    if (!target) continue;
-    entries.push(
-      assembleEntry({
-        target,
-        headers: r.headers,
-        servedByStack: false,
-        br: body(r.br),
-        gzip: body(r.gzip),
-        identity: body(r.identity),
-        identityLength: r.identityLength,
-        etag: r.etag,
-        tags: r.tags,
-        renderedAt: r.renderedAt,
-        expiresAt: r.renderedAt + ttlMs,
-      }),
-    );
-  }
-  const { entries: _records, format: _format, ...summary } = manifest;
-  return { summary, entries };
+/** The index's lines, one at a time (never the whole file in memory). */
+export async function* prepassIndex(dir: string): AsyncGenerator<PrepassIndexLine> {
+  const lines = createInterface({ input: createReadStream(join(resolve(dir), INDEX)), crlfDelay: Infinity });
+  for await (const line of lines) if (line) yield JSON.parse(line) as PrepassIndexLine;
+}
+
+/** The pages file, for the warm tier to read records from. */
+export function prepassPagesFile(dir: string): string {
+  return join(resolve(dir), PAGES);
 }
 
 /**
- * Seeds the page store at start, so the first visitor after a deploy gets a HIT. Pages rendered for
- * another ENVIRONMENT are not used: their robots meta and canonical links would be wrong here.
+ * Seeds the warm tier at start, so the first visitor after a deploy gets a HIT: the index is read line by
+ * line, the pages stay on disk until asked for. Pages rendered for another ENVIRONMENT are not used: their
+ * robots meta and canonical links would be wrong here. Without a warm tier (several instances share Redis:
+ * a pre-pass page carries no tag versions) nothing is seeded.
  */
-export function seedFromPrepass(cache: PageCache, env: Env, log: (line: string) => void = console.log): number {
-  let loaded: LoadedPrepass | null;
+export async function seedFromPrepass(
+  warm: DiskPages | undefined,
+  env: Env,
+  log: (line: string) => void = console.log,
+): Promise<number> {
+  if (!warm) return 0;
+  let summary: ReturnType<typeof readPrepassSummary>;
   try {
-    loaded = readPrepass(env.PREPASS_DIR, env.BACKEND_REVALIDATE_TTL * 1000);
+    summary = readPrepassSummary(env.PREPASS_DIR);
   } catch (error) {
     log(`page cache: pre-pass output unreadable (${(error as Error).message}); pages render on first request`);
     return 0;
   }
-  if (!loaded) {
+  if (!summary) {
     log(`page cache: no pre-pass output in ${env.PREPASS_DIR}; pages render on first request`);
     return 0;
   }
-  if (loaded.summary.environment !== env.ENVIRONMENT) {
+  if (summary.environment !== env.ENVIRONMENT) {
     log(
-      `page cache: pre-pass rendered for ENVIRONMENT=${loaded.summary.environment}, this server runs ` +
+      `page cache: pre-pass rendered for ENVIRONMENT=${summary.environment}, this server runs ` +
         `${env.ENVIRONMENT}: not seeding; pages render on first request`,
     );
     return 0;
   }
-  const seeded = cache.seed(loaded.entries);
-  const practices = new Set(loaded.entries.map((e) => e.target.code)).size;
+  let seeded: number;
+  try {
+    seeded = await warm.attach(prepassPagesFile(env.PREPASS_DIR), attachedRecords(env.PREPASS_DIR));
+  } catch (error) {
+    log(`page cache: pre-pass output unreadable (${(error as Error).message}); pages render on first request`);
+    return 0;
+  }
+  const practices = summary.practices.filter((p) => p.pages > 0).length;
   log(
-    `page cache: seeded ${seeded} pages of ${practices} practices from the build pre-pass (${loaded.summary.renderedAt})`,
+    `page cache: seeded ${seeded} pages of ${practices} practices from the build pre-pass (${summary.renderedAt}), ` +
+      `read from disk on first request`,
   );
   return seeded;
+}
+
+async function* attachedRecords(dir: string): AsyncGenerator<AttachedRecord> {
+  for await (const line of prepassIndex(dir)) yield { key: line.key, offset: line.offset, length: line.length, tags: line.tags };
 }
