@@ -20,6 +20,8 @@
  * 8 connections over every page first, as the issue's runs B2-D did) --env NAME=VALUE (repeatable: a server
  * setting over the deployed ones, e.g. PAGE_CACHE_MAX_MB=400).
  */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { runOpenLoopInChild, seeded, zipfSampler, CONNECTION_ERROR, NOT_SENT, TIMED_OUT, type OpenLoopResult } from "./open-loop";
 import { runLoadInChild } from "./load";
 import { fmt, host, judge, json, measuredElsewhere, note, pathsOf, synthetic } from "./figures";
@@ -45,6 +47,7 @@ const TIMEOUT_MS = 20_000;
 /** Connections the generator may open: more than the rate times the timeout never helps. */
 const MAX_CONNECTIONS = 4000;
 const FIRST_MINUTE_MS = 60_000;
+const SCRATCH = resolve("tmp/bench/scratch");
 
 /** Reads `--name value` options (after the section names) into ScaleOptions. */
 export function scaleOptions(args: string[]): ScaleOptions {
@@ -191,7 +194,13 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
   const codes = await synthetic(backend, practices, pages);
   const paths = await pathsOf(backend, codes[0]);
   const hosts = codes.map(host);
-  const frontend = await startFrontendProcess(backend.url, opts.env, "frontend-scale");
+  // The practices are the platform's own (listed): each has its admission queue, as in production. Unlisted
+  // codes would share one queue (render-pool/renderer.ts, AdmissionBucket).
+  mkdirSync(SCRATCH, { recursive: true });
+  const tenants = resolve(SCRATCH, "scale-practices.json");
+  writeFileSync(tenants, JSON.stringify(codes.map((code) => ({ code, domains: [] }))));
+  // In a session of its own, as in its container (bench/processes.ts, startFrontendProcess).
+  const frontend = await startFrontendProcess(backend.url, { TENANTS_FILE: tenants, ...opts.env }, "frontend-scale", true);
   try {
     const pid = frontend.child.pid!;
     if (opts.prewarmSeconds) {

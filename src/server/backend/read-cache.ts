@@ -26,8 +26,11 @@ export const SINGLE_USE_TTL_SECONDS = 60;
  * (config, practice, team, nav, page list: 6.1 KB of JSON), parsed and validated.
  */
 export const HEAP_BYTES_PER_JSON_BYTE = 3;
-/** The default byte budget: about a third of a render worker's heap (render-pool/config.ts, WORKER_HEAP_MB). */
-export const READ_CACHE_MAX_BYTES = 20 * 1024 * 1024;
+/**
+ * The default byte budget: a quarter of a render worker's heap (render-pool/config.ts, WORKER_HEAP_MB), whose
+ * modules alone take about 40 MB (measured: a heap snapshot of a worker after its first renders).
+ */
+export const READ_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 
 export interface ReadCacheOptions {
   ttlSeconds: number;

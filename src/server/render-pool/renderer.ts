@@ -56,7 +56,7 @@ interface DataCache {
 const MAX_QUEUED_PER_PRACTICE = 32;
 const MAX_QUEUED = 512;
 /** A render that waited this long for a slot is refused rather than started late. */
-const MAX_WAIT_MS = 10_000;
+export const MAX_WAIT_MS = 10_000;
 /** Background re-renders waiting at most: the eager budget after an invalidation. */
 const REFRESH_BUDGET = 256;
 /**
