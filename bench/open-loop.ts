@@ -98,7 +98,15 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult
   const extra = Object.entries(opts.headers ?? {})
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join("");
-  const result: OpenLoopResult = { sentAtMs: [], latencyMs: [], status: [], xcache: [], xcacheNames: [], practice: [], maxOpenConnections: 0 };
+  const result: OpenLoopResult = {
+    sentAtMs: [],
+    latencyMs: [],
+    status: [],
+    xcache: [],
+    xcacheNames: [],
+    practice: [],
+    maxOpenConnections: 0,
+  };
   const xcacheIds = new Map<string, number>();
   const idle: Conn[] = [];
   let open = 0;
@@ -202,7 +210,8 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult
         outstanding++;
         send(index, `GET ${path} HTTP/1.1\r\nHost: ${opts.hosts[practice]}\r\n${extra}\r\n`);
       }
-      if (result.sentAtMs.length < total) setTimeout(tick, Math.max(0, Math.min(interval, (result.sentAtMs.length * interval - now) | 0)));
+      if (result.sentAtMs.length < total)
+        setTimeout(tick, Math.max(0, Math.min(interval, (result.sentAtMs.length * interval - now) | 0)));
       else resolve();
     };
     tick();

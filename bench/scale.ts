@@ -22,7 +22,15 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { runOpenLoopInChild, seeded, zipfSampler, CONNECTION_ERROR, NOT_SENT, TIMED_OUT, type OpenLoopResult } from "./open-loop";
+import {
+  runOpenLoopInChild,
+  seeded,
+  zipfSampler,
+  CONNECTION_ERROR,
+  NOT_SENT,
+  TIMED_OUT,
+  type OpenLoopResult,
+} from "./open-loop";
 import { runLoadInChild } from "./load";
 import { fmt, host, judge, json, measuredElsewhere, note, pathsOf, synthetic } from "./figures";
 import { cpuSeconds, rssMiB, startFrontendProcess, type Proc } from "./processes";
@@ -39,7 +47,15 @@ export interface ScaleOptions {
   env: Record<string, string>;
 }
 
-export const SCALE_DEFAULTS: ScaleOptions = { practices: 3000, pages: 24, rate: 300, warmupSeconds: 20, seconds: 60, prewarmSeconds: 0, env: {} };
+export const SCALE_DEFAULTS: ScaleOptions = {
+  practices: 3000,
+  pages: 24,
+  rate: 300,
+  warmupSeconds: 20,
+  seconds: 60,
+  prewarmSeconds: 0,
+  env: {},
+};
 
 const ZIPF = 1.0;
 const SEED = 30;
@@ -70,7 +86,10 @@ export function scaleOptions(args: string[]): ScaleOptions {
     } else if (numeric[name] && value !== undefined && Number.isFinite(Number(value)) && Number(value) >= 0) {
       opts[numeric[name]] = Number(value);
       i++;
-    } else throw new Error(`scale: unknown option or missing value: ${name} (options: ${[...Object.keys(numeric), "--env"].join(" ")})`);
+    } else
+      throw new Error(
+        `scale: unknown option or missing value: ${name} (options: ${[...Object.keys(numeric), "--env"].join(" ")})`,
+      );
   }
   return opts;
 }
@@ -107,14 +126,16 @@ function histogramQuantile(before: Map<string, number>, after: Map<string, numbe
   let lower = 0;
   let below = 0;
   for (const { le, count } of buckets) {
-    if (count >= rank) return le === Infinity ? lower : lower + ((le - lower) * (rank - below)) / Math.max(1, count - below);
+    if (count >= rank)
+      return le === Infinity ? lower : lower + ((le - lower) * (rank - below)) / Math.max(1, count - below);
     lower = le;
     below = count;
   }
   return NaN;
 }
 
-const delta = (before: Map<string, number>, after: Map<string, number>, key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
+const delta = (before: Map<string, number>, after: Map<string, number>, key: string) =>
+  (after.get(key) ?? 0) - (before.get(key) ?? 0);
 
 async function backendReads(backend: Proc): Promise<number> {
   const { requests } = await json<{ requests: Record<string, number> }>(`${backend.url}/admin/stats`);
@@ -162,7 +183,8 @@ export function summarise(result: OpenLoopResult, fromMs: number) {
 /** 503s answered after the first minute of the cold start. */
 function lateUnavailable(result: OpenLoopResult): number {
   let count = 0;
-  for (let i = 0; i < result.sentAtMs.length; i++) if (result.sentAtMs[i] >= FIRST_MINUTE_MS && result.status[i] === 503) count++;
+  for (let i = 0; i < result.sentAtMs.length; i++)
+    if (result.sentAtMs[i] >= FIRST_MINUTE_MS && result.status[i] === 503) count++;
   return count;
 }
 
@@ -200,7 +222,12 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
   const tenants = resolve(SCRATCH, "scale-practices.json");
   writeFileSync(tenants, JSON.stringify(codes.map((code) => ({ code, domains: [] }))));
   // In a session of its own, as in its container (bench/processes.ts, startFrontendProcess).
-  const frontend = await startFrontendProcess(backend.url, { TENANTS_FILE: tenants, ...opts.env }, "frontend-scale", true);
+  const frontend = await startFrontendProcess(
+    backend.url,
+    { TENANTS_FILE: tenants, ...opts.env },
+    "frontend-scale",
+    true,
+  );
   try {
     const pid = frontend.child.pid!;
     if (opts.prewarmSeconds) {
@@ -216,7 +243,10 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
         durationMs: opts.prewarmSeconds * 1000,
         headers: { "accept-encoding": "br, gzip" },
       });
-      note({ label: "(scale) closed-loop warming", value: `${fmt(warm.requests)} requests, ${fmt(warm.rps)} req/s, ${JSON.stringify(warm.xcache)}` });
+      note({
+        label: "(scale) closed-loop warming",
+        value: `${fmt(warm.requests)} requests, ${fmt(warm.rps)} req/s, ${JSON.stringify(warm.xcache)}`,
+      });
     }
     const rss: { at: number; mib: number }[] = [];
     const startedAt = performance.now();
@@ -262,10 +292,14 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
     const rendersOk = delta(metricsBefore.value, metricsAfter, 'frontend_renders_total{outcome="ok"}');
     const rendersFailed = delta(metricsBefore.value, metricsAfter, 'frontend_renders_total{outcome="failed"}');
     const rendersRefused = delta(metricsBefore.value, metricsAfter, 'frontend_renders_total{outcome="refused"}');
-    const renderP50 = histogramQuantile(metricsBefore.value, metricsAfter, "frontend_render_duration_seconds", 0.5) * 1000;
-    const renderP99 = histogramQuantile(metricsBefore.value, metricsAfter, "frontend_render_duration_seconds", 0.99) * 1000;
-    const waitP50 = histogramQuantile(metricsBefore.value, metricsAfter, "frontend_render_queue_wait_seconds", 0.5) * 1000;
-    const waitP99 = histogramQuantile(metricsBefore.value, metricsAfter, "frontend_render_queue_wait_seconds", 0.99) * 1000;
+    const renderP50 =
+      histogramQuantile(metricsBefore.value, metricsAfter, "frontend_render_duration_seconds", 0.5) * 1000;
+    const renderP99 =
+      histogramQuantile(metricsBefore.value, metricsAfter, "frontend_render_duration_seconds", 0.99) * 1000;
+    const waitP50 =
+      histogramQuantile(metricsBefore.value, metricsAfter, "frontend_render_queue_wait_seconds", 0.5) * 1000;
+    const waitP99 =
+      histogramQuantile(metricsBefore.value, metricsAfter, "frontend_render_queue_wait_seconds", 0.99) * 1000;
 
     const machine = elsewhereText([elsewhere]);
     note({
@@ -304,7 +338,12 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
       value: `${fmt(Math.min(...measuredRss))}-${fmt(Math.max(...measuredRss))} MiB measured, at most ${fmt(maxRss)} MiB over the run`,
     });
     const missList = s.byXcache.get("MISS") ?? [];
-    judge("(scale) requests answered 200", TARGETS.scaleOk, s.ok / s.sent, `${pct(s.ok, s.sent)} (${fmt(s.ok)} of ${fmt(s.sent)})`);
+    judge(
+      "(scale) requests answered 200",
+      TARGETS.scaleOk,
+      s.ok / s.sent,
+      `${pct(s.ok, s.sent)} (${fmt(s.ok)} of ${fmt(s.sent)})`,
+    );
     judge(
       "(scale) requests answered from memory or the warm tier (200, not a render)",
       TARGETS.scaleFromCache,
@@ -315,7 +354,9 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
       "(scale) renders' answers (MISS), p50",
       TARGETS.scaleRenderP50Ms,
       missList.length ? percentile(missList, 0.5) : NaN,
-      missList.length ? `${fmt(percentile(missList, 0.5), 1)} ms (p99 ${fmt(percentile(missList, 0.99), 1)} ms)` : "no render answered 200",
+      missList.length
+        ? `${fmt(percentile(missList, 0.5), 1)} ms (p99 ${fmt(percentile(missList, 0.99), 1)} ms)`
+        : "no render answered 200",
     );
     judge("(scale) RSS over the run", TARGETS.scaleRssMiB, maxRss, `${fmt(maxRss)} MiB at most`);
     if (runSeconds * 1000 > FIRST_MINUTE_MS) {
@@ -325,7 +366,8 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
         late503,
         `${fmt(late503)} in the last ${fmt(runSeconds - FIRST_MINUTE_MS / 1000)} s of the run`,
       );
-    } else note({ label: "(scale) 503s after the first minute", value: `not measured: the run lasted ${runSeconds} s` });
+    } else
+      note({ label: "(scale) 503s after the first minute", value: `not measured: the run lasted ${runSeconds} s` });
     console.log(
       `  (scale) as the issue's table: | ${fmt(practices)} practices, ${rate}/s | ${pct(s.ok, s.sent)} 200 | ${pct(s.fromCache, s.ok)} not MISS among the 200s | ` +
         `HIT ${fmt(percentile(s.byXcache.get("HIT") ?? [], 0.5), 1)} / ${fmt(percentile(s.byXcache.get("HIT") ?? [], 0.99))} ms | ` +

@@ -226,7 +226,8 @@ export class Admission {
       // Not queued: running already (nothing to do), or not queued yet (the first visitor's render is being
       // set up): remembered, so that render counts this visitor too.
       if (!signal || signal.aborted) return;
-      if (this.earlyJoins.size >= EARLY_JOINS_MAX && !this.earlyJoins.has(key)) this.earlyJoins.delete(this.earlyJoins.keys().next().value!);
+      if (this.earlyJoins.size >= EARLY_JOINS_MAX && !this.earlyJoins.has(key))
+        this.earlyJoins.delete(this.earlyJoins.keys().next().value!);
       this.earlyJoins.set(key, [...(this.earlyJoins.get(key) ?? []), signal]);
       return;
     }
@@ -279,7 +280,9 @@ export class Admission {
   }
 
   private observe(durationMs: number): void {
-    this.meanRenderMs = this.meanRenderMs ? this.meanRenderMs + DURATION_SMOOTHING * (durationMs - this.meanRenderMs) : durationMs;
+    this.meanRenderMs = this.meanRenderMs
+      ? this.meanRenderMs + DURATION_SMOOTHING * (durationMs - this.meanRenderMs)
+      : durationMs;
   }
 
   /** Counts a visitor waiting for a job; when the last one leaves before the job started, the job is dropped. */
