@@ -121,7 +121,7 @@ const CONTENT_LENGTH = Buffer.from("\r\ncontent-length: ");
 const X_CACHE = Buffer.from("\r\nx-cache: ");
 
 /** One complete response at the start of `buf`, or null when more bytes are needed. */
-function parseResponse(buf: Buffer, head: boolean): { length: number; status: string; xcache?: string } | null {
+export function parseResponse(buf: Buffer, head: boolean): { length: number; status: string; xcache?: string } | null {
   const end = buf.indexOf(CRLFCRLF);
   if (end === -1) return null;
   const status = buf.toString("latin1", 9, 12);

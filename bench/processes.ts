@@ -91,11 +91,14 @@ function logFileFor(name: string): string {
   return join(LOGS, `${name}.log`);
 }
 
-/** Spawns with stdout and stderr appended to `file` (the child keeps its own descriptor). */
-function spawnLogged(file: string, args: string[], env: Record<string, string | undefined>): ChildProcess {
+/**
+ * Spawns with stdout and stderr appended to `file` (the child keeps its own descriptor). `detached`: in a
+ * session of its own (see startFrontendProcess).
+ */
+function spawnLogged(file: string, args: string[], env: Record<string, string | undefined>, detached = false): ChildProcess {
   const fd = openSync(file, "a");
   try {
-    return spawn(process.execPath, args, { env, stdio: ["ignore", fd, fd] });
+    return spawn(process.execPath, args, { env, stdio: ["ignore", fd, fd], detached });
   } finally {
     closeSync(fd);
   }
@@ -194,11 +197,25 @@ export async function startBackendProcess(): Promise<Proc> {
  * the metrics off (METRICS_PORT=0) or the log (LOG_FORMAT=off, ACCESS_LOG=off); the section says so. `name`
  * names its log file (tmp/bench/logs/<name>-<port>.log).
  */
-export async function startFrontendProcess(backendUrl: string, env: Record<string, string> = {}, name = "frontend"): Promise<Proc> {
+export async function startFrontendProcess(
+  backendUrl: string,
+  env: Record<string, string> = {},
+  name = "frontend",
+  /**
+   * In a session of its own, as a container has a cgroup of its own (tests/support/frontend.ts does the same):
+   * Linux's autogroup then weighs the server's threads against each other only, so its render workers
+   * (SCHED_IDLE, docs/decisions/0038-render-worker-scheduling.md) yield to its main thread, not to the bench's
+   * load generator and demo backend. bench/scale.ts runs so; the other sections as before.
+   */
+  ownSession = false,
+): Promise<Proc> {
   const port = await freePort();
   const metricsPort = env.METRICS_PORT === "0" ? undefined : env.METRICS_PORT ? Number(env.METRICS_PORT) : await freePort();
   const logFile = logFileFor(`${name}-${port}`);
-  const child = spawnLogged(logFile, ["server/entry.express.js"], {
+  const child = spawnLogged(
+    logFile,
+    ["server/entry.express.js"],
+    {
     PATH: process.env.PATH,
     ...benchFrontendEnv({
       PORT: String(port),
@@ -207,7 +224,9 @@ export async function startFrontendProcess(backendUrl: string, env: Record<strin
       REVALIDATION_SECRET: SECRET,
       ...env,
     }),
-  });
+  },
+    ownSession,
+  );
   const { output, tail, stop } = track(child, logFile);
   const url = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${url}/healthz`)).ok, "frontend", output);

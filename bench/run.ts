@@ -12,6 +12,8 @@
  *   (k) noisy neighbour: hits during another practice's storm       (bench/noisy-neighbour.ts)
  *   (l) HIT throughput as deployed vs observability off, and vs bare node:http  (bench/operator-view.ts)
  *   lcp Lighthouse mobile LCP, the median of three runs per page kind (bench/lcp.ts)
+ *   scale many practices at an open-loop rate, from a cold start (bench/scale.ts; only when named, with its
+ *         options after the names: `npm run bench -- scale --practices 300 --rate 100 --seconds 30`)
  *
  * The targets are bench/targets.ts's, printed at the start; a missed target, or a section that throws, makes
  * the run exit 1. Every server runs as deployed (bench/processes.ts: JSON access line for every request,
@@ -62,6 +64,7 @@ import { agent, get } from "../tests/support/cache";
 import { inspectorUrl, memoryAfterGc } from "./inspect";
 import { noisyNeighbour } from "./noisy-neighbour";
 import { operatorViewCost } from "./operator-view";
+import { scaleBench, scaleOptions } from "./scale";
 
 /** Scratch files of one run (page bodies, practice lists, the pre-pass's output), emptied at its start. */
 const WORK = resolve("tmp/bench/scratch");
@@ -286,7 +289,9 @@ async function prepassTime(backend: Proc) {
   judge("(f) pre-pass in the pool vs in the main thread", TARGETS.prepassPoolSpeedup, inProcess / pooled, `${fmt(inProcess / pooled, 2)}x as fast`);
 }
 
-const SECTIONS = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "lcp"];
+const SECTIONS = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "lcp", "scale"];
+/** Sections that run only when named (minutes of load of their own). */
+const ON_DEMAND = new Set(["scale"]);
 
 /** Runs one section; a section that throws is reported, counted as a missed target, and the next one runs. */
 async function section(name: string, run: () => Promise<void>): Promise<void> {
@@ -311,10 +316,15 @@ async function main() {
   );
   console.log(describeDeployed());
   console.log(targetsTable());
-  const only = new Set(process.argv.slice(2).map((s) => s.replace(/[()]/g, "").toLowerCase()));
+  // Section names, then options (`--name value`, the scale section's).
+  const args = process.argv.slice(2);
+  const firstOption = args.findIndex((arg) => arg.startsWith("--"));
+  const names = firstOption === -1 ? args : args.slice(0, firstOption);
+  const scale = scaleOptions(firstOption === -1 ? [] : args.slice(firstOption));
+  const only = new Set(names.map((s) => s.replace(/[()]/g, "").toLowerCase()));
   const unknown = [...only].filter((name) => !SECTIONS.includes(name));
   if (unknown.length) throw new Error(`unknown section ${unknown.join(", ")}: the sections are ${SECTIONS.join(", ")}`);
-  const wanted = (name: string) => only.size === 0 || only.has(name);
+  const wanted = (name: string) => only.has(name) || (only.size === 0 && !ON_DEMAND.has(name));
   const backend = await startBackendProcess();
   const procs: Proc[] = [backend];
   try {
@@ -332,6 +342,7 @@ async function main() {
     if (wanted("k")) await section("k", () => noisyNeighbour(backend, (code) => pathsOf(backend, code)));
     if (wanted("l")) await section("l", () => operatorViewCost(backend));
     if (wanted("lcp")) await section("lcp", () => lcpGate(backend));
+    if (wanted("scale")) await section("scale", () => scaleBench(backend, scale));
   } finally {
     for (const p of procs.reverse()) await p.stop();
     agent.destroy();

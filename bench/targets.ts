@@ -75,6 +75,17 @@ export const TARGETS = {
     ">= 97%",
     "issue 19",
   ),
+  scaleOk: t("(scale) requests answered 200, Zipf(1.0) over the practices, open loop", "at least", 0.99, ">= 99%", "issue 30"),
+  scaleFromCache: t(
+    "(scale) requests answered from memory or the warm tier (200, X-Cache other than MISS)",
+    "at least",
+    0.9,
+    ">= 90%",
+    "issue 30",
+  ),
+  scaleRenderP50Ms: t("(scale) renders' answers (X-Cache MISS), p50", "at most", 50, "<= 50 ms", "issue 30"),
+  scaleRssMiB: t("(scale) the server's RSS over the run (a 1 GB container)", "at most", 900, "<= 900 MB", "issue 30"),
+  scaleLate503: t("(scale) 503s after the first minute of a cold start", "below", 1, "none", "issue 30"),
   lcpMs: t(
     "(lcp) Lighthouse 12 mobile LCP (simulated throttling, its defaults), median of 3 runs, each page kind of the demo practices",
     "at most",

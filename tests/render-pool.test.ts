@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFrontend, type Frontend } from "./support/frontend";
 import { backendJson, type DemoBackend } from "./support/demo-backend";
 import { get, revalidate, startPair } from "./support/cache";
+import { MAX_WAIT_MS } from "../src/server/render-pool/renderer";
+import { renderTimeoutMs } from "../src/server/render-pool/config";
+import { BACKEND_TIMEOUT_DEFAULT_MS } from "../src/server/env";
 
 let backend: DemoBackend;
 let frontend: Frontend;
@@ -204,4 +207,43 @@ describe("scheduling", () => {
     expect(all.find((t) => t.tid === frontend.pid)).toMatchObject({ policy: SCHED_OTHER, nice: 0 });
     expect(all.filter((t) => t.policy === SCHED_IDLE)).toHaveLength(2);
   });
+});
+
+describe("a flood of renders (issue 30)", () => {
+  it("answers every request within the wait limit: rendered, or a 503 with Retry-After, never a request left hanging", async () => {
+    // 60 cold pages at once, every backend read 3 s (under the backend's 4 s limit): a render takes two reads
+    // in a row at least, 6 s; 8 render at once (2 workers x 4), the rest wait or are refused.
+    const { codes } = await backendJson<{ codes: string[] }>(backend, "/admin/synthetic", {
+      method: "POST",
+      body: JSON.stringify({ practices: 20, pages: 3 }),
+    });
+    await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "slow", delayMs: 3_000, match: "synth-" }) });
+    try {
+      const paths = await pathsOf(codes[0]);
+      const started = performance.now();
+      const answers = await Promise.all(
+        codes.flatMap((code) =>
+          paths.map(async (path) => {
+            const response = await page(code, path);
+            return { response, ms: performance.now() - started };
+          }),
+        ),
+      );
+      // Refused by admission (the page cache's plain 503), or rendered (a page, or the render's own 503 when a
+      // backend read overran its limit on a busy machine).
+      const refused = answers.filter(({ response }) => response.status === 503 && String(response.headers["content-type"]).startsWith("text/plain"));
+      expect(refused.length).toBeGreaterThan(0);
+      expect(answers.length - refused.length).toBeGreaterThan(0);
+      // Refused at once, or when its wait limit passed: not when a slot freed after it (6 s renders: 12 s).
+      expect(refused.filter(({ ms }) => ms >= MAX_WAIT_MS + 1_000).map(({ ms }) => Math.round(ms))).toEqual([]);
+      expect(refused.filter(({ response }) => !(Number(response.headers["retry-after"]) >= 1))).toEqual([]);
+      // And a render that started ends within its own time limit: nothing waits longer than both.
+      const limit = MAX_WAIT_MS + renderTimeoutMs({ BACKEND_TIMEOUT_MS: BACKEND_TIMEOUT_DEFAULT_MS });
+      expect(Math.max(...answers.map(({ ms }) => ms))).toBeLessThan(limit);
+    } finally {
+      await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "none" }) });
+      await settledRenders(frontend);
+      await backendJson(backend, "/admin/synthetic", { method: "DELETE" });
+    }
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { ReadCache, SINGLE_USE_TTL_SECONDS } from "./read-cache";
+import { HEAP_BYTES_PER_JSON_BYTE, ReadCache, SINGLE_USE_TTL_SECONDS } from "./read-cache";
 import type { Reader } from "../backend/client";
 import { pageListTags } from "./tags";
 
@@ -123,5 +123,23 @@ describe("ReadCache", () => {
     vi.setSystemTime(Date.now() + 2_500);
     await read("/z/", schema, []);
     expect(backend.calls.get("/z/")).toBe(2);
+  });
+
+  it("is bounded in bytes: past its budget the least recently used payloads go, and leave the tag index", async () => {
+    const backend = fakeBackend();
+    // Each payload ({"v":0}, 7 bytes of JSON) is counted at its estimated heap cost; room for three.
+    const cache = new ReadCache({ ttlSeconds: 3600, maxBytes: 3 * 7 * HEAP_BYTES_PER_JSON_BYTE });
+    const read = cache.wrap(backend.read);
+    for (const code of ["a", "b", "c"]) await read(`/sites/${code}/config/`, schema, [`site:${code}`]);
+    await read("/sites/a/config/", schema, ["site:a"]); // a used again: b is now the oldest
+    await read("/sites/d/config/", schema, ["site:d"]);
+    expect(cache.size).toBe(3);
+    expect(cache.bytes).toBeLessThanOrEqual(3 * 7 * HEAP_BYTES_PER_JSON_BYTE);
+    await read("/sites/a/config/", schema, ["site:a"]);
+    await read("/sites/b/config/", schema, ["site:b"]);
+    expect(backend.calls.get("/sites/a/config/")).toBe(1);
+    expect(backend.calls.get("/sites/b/config/")).toBe(2);
+    // The evicted payload's tags went with it: invalidating them names only what is held.
+    expect(cache.invalidate(["site:c"])).toBe(0);
   });
 });

@@ -25,6 +25,7 @@ import { requestScheme, type TrustFn } from "../util/request-scheme";
 import type { RenderResult } from "../cache/entry";
 import type { NotFoundWatch } from "../migration-watch/not-found-watch";
 import { requestIdOf } from "../monitoring/request-marks";
+import { whileVisitorWaits } from "../render-pool/visitor";
 
 /** Bounded memo of Host header -> practice and key part for the fast path. */
 const HOST_MEMO_MAX = 1024;
@@ -104,7 +105,8 @@ export function cacheMiddleware(cache: PageCache, notFound: Pick<NotFoundWatch, 
 
 /** The page cache's answer for a target (stored, or rendered in the pool), written; resolves with its status. */
 export async function sendCacheAnswer(cache: PageCache, req: Request, res: Response, target: CacheTarget): Promise<number> {
-  const answer = await cache.answer(target, requestIdOf(req));
+  // A render queued for this visitor is dropped if they leave before it starts (render-pool/visitor.ts).
+  const answer = await whileVisitorWaits(res, () => cache.answer(target, requestIdOf(req)));
   if (answer.kind === "entry") writeEntry(res, req.headers, req.method, answer.entry, answer.status, null);
   else sendResult(res, req.method, answer.result);
   return answer.kind === "entry" ? (answer.entry.status ?? 200) : answer.result.status;

@@ -24,6 +24,7 @@ import { fromWire } from "./protocol";
 import { renderChecked, targetRenderer } from "./target";
 import { measuredRender } from "../monitoring/metrics";
 import { withRequestId } from "../monitoring/log";
+import { visitorSignal } from "./visitor";
 
 /** What the page cache is given to render with (its options), and what the pre-pass and the server use. */
 export interface CacheRenderer extends Pick<PageCacheOptions, "render" | "promote" | "invalidateData" | "concurrency" | "refreshBudget"> {
@@ -55,7 +56,7 @@ interface DataCache {
 const MAX_QUEUED_PER_PRACTICE = 32;
 const MAX_QUEUED = 512;
 /** A render that waited this long for a slot is refused rather than started late. */
-const MAX_WAIT_MS = 10_000;
+export const MAX_WAIT_MS = 10_000;
 /** Background re-renders waiting at most: the eager budget after an invalidation. */
 const REFRESH_BUDGET = 256;
 /**
@@ -128,12 +129,17 @@ function admitted(concurrency: number, bucket: AdmissionBucket, render: (target:
     maxQueued: MAX_QUEUED,
     maxWaitMs: MAX_WAIT_MS,
   });
-  // Queue wait, queue depth and render time measured here, on the main thread (monitoring/metrics.ts).
+  // Queue wait, queue depth and render time measured here, on the main thread (monitoring/metrics.ts). A
+  // visitor's render carries the visitor's signal (visitor.ts): dropped if they all leave before it starts.
   const admit = (target: CacheTarget, priority: Priority, run: () => Promise<RenderResult>) =>
-    measuredRender(target.code, (start) => admission.run(bucket(target.code), target.key, priority, start), run);
+    measuredRender(
+      target.code,
+      (start) => admission.run(bucket(target.code), target.key, priority, start, priority === "visitor" ? visitorSignal() : undefined),
+      run,
+    );
   return {
     render: ((target, priority = "visitor", requestId) => admit(target, priority, () => render(target, requestId))) as RenderTarget,
-    promote: (target: CacheTarget) => admission.promote(bucket(target.code), target.key),
+    promote: (target: CacheTarget) => admission.promote(bucket(target.code), target.key, visitorSignal()),
     refreshBudget: REFRESH_BUDGET,
     admit,
   };

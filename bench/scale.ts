@@ -1,0 +1,380 @@
+/**
+ * `npm run bench -- scale` (issue 30): many practices on one server, measured as a platform operator would.
+ *
+ *   - the built server with the production defaults (bench/processes.ts), cold (no pre-pass), on the demo
+ *     backend's synthetic practices (every page kind: home, contact, legal, privacy, a service hub, service
+ *     details, articles);
+ *   - an open-loop load generator (bench/open-loop.ts): `--rate` requests per second whatever the server
+ *     answers, the practice picked by Zipf(1.0) over `--practices`, the page by Zipf(1.0) over its pages in
+ *     popularity order, Accept-Encoding br, gzip, a request unanswered after 20 s a timeout;
+ *   - `--warmup` seconds not counted, then `--seconds` measured; 503s after the first minute of the cold
+ *     start are counted over the whole run.
+ *
+ * Printed: the share answered 200, the answers by X-Cache value (HIT, STALE, MISS, any warm tier's) with their
+ * p50/p99, 503s, timeouts, the server's RSS (sampled every second), renders (the server's metrics: done,
+ * refused, render time) and backend reads (the demo backend's counters). Judged against bench/targets.ts's
+ * scale targets; a miss makes the run exit 1.
+ *
+ * The issue's measurement is `--practices 3000 --rate 300 --warmup 60 --seconds 180`; the defaults are shorter
+ * (a routine run). Options: --practices N --pages N --rate N --warmup S --seconds S --prewarm S (a closed loop of
+ * 8 connections over every page first, as the issue's runs B2-D did) --env NAME=VALUE (repeatable: a server
+ * setting over the deployed ones, e.g. PAGE_CACHE_MAX_MB=400).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import {
+  runOpenLoopInChild,
+  seeded,
+  zipfSampler,
+  CONNECTION_ERROR,
+  NOT_SENT,
+  TIMED_OUT,
+  type OpenLoopResult,
+} from "./open-loop";
+import { runLoadInChild } from "./load";
+import { fmt, host, judge, json, measuredElsewhere, note, pathsOf, synthetic } from "./figures";
+import { cpuSeconds, rssMiB, startFrontendProcess, type Proc } from "./processes";
+import { elsewhereText } from "./machine";
+import { TARGETS } from "./targets";
+
+export interface ScaleOptions {
+  practices: number;
+  pages: number;
+  rate: number;
+  warmupSeconds: number;
+  seconds: number;
+  prewarmSeconds: number;
+  env: Record<string, string>;
+}
+
+export const SCALE_DEFAULTS: ScaleOptions = {
+  practices: 3000,
+  pages: 24,
+  rate: 300,
+  warmupSeconds: 20,
+  seconds: 60,
+  prewarmSeconds: 0,
+  env: {},
+};
+
+const ZIPF = 1.0;
+const SEED = 30;
+const TIMEOUT_MS = 20_000;
+/** Connections the generator may open: more than the rate times the timeout never helps. */
+const MAX_CONNECTIONS = 4000;
+const FIRST_MINUTE_MS = 60_000;
+const SCRATCH = resolve("tmp/bench/scratch");
+
+/** Reads `--name value` options (after the section names) into ScaleOptions. */
+export function scaleOptions(args: string[]): ScaleOptions {
+  const opts: ScaleOptions = { ...SCALE_DEFAULTS, env: {} };
+  const numeric: Record<string, keyof Omit<ScaleOptions, "env">> = {
+    "--practices": "practices",
+    "--pages": "pages",
+    "--rate": "rate",
+    "--warmup": "warmupSeconds",
+    "--seconds": "seconds",
+    "--prewarm": "prewarmSeconds",
+  };
+  for (let i = 0; i < args.length; i++) {
+    const name = args[i];
+    const value = args[i + 1];
+    if (name === "--env" && value?.includes("=")) {
+      const at = value.indexOf("=");
+      opts.env[value.slice(0, at)] = value.slice(at + 1);
+      i++;
+    } else if (numeric[name] && value !== undefined && Number.isFinite(Number(value)) && Number(value) >= 0) {
+      opts[numeric[name]] = Number(value);
+      i++;
+    } else
+      throw new Error(
+        `scale: unknown option or missing value: ${name} (options: ${[...Object.keys(numeric), "--env"].join(" ")})`,
+      );
+  }
+  return opts;
+}
+
+/** A Prometheus text exposition, summed by metric name and the labels kept (others summed over). */
+async function scrape(frontend: Proc): Promise<Map<string, number>> {
+  const text = await (await fetch(`http://127.0.0.1:${frontend.metricsPort}/metrics`)).text();
+  const sums = new Map<string, number>();
+  for (const line of text.split("\n")) {
+    if (!line || line.startsWith("#")) continue;
+    const m = /^([a-z_]+)(?:\{([^}]*)\})? ([0-9.e+-]+|NaN|\+Inf)$/.exec(line);
+    if (!m) continue;
+    const labels = (m[2] ?? "")
+      .split(",")
+      .filter((l) => /^(outcome|le)=/.test(l))
+      .join(",");
+    const key = labels ? `${m[1]}{${labels}}` : m[1];
+    sums.set(key, (sums.get(key) ?? 0) + Number(m[3]));
+  }
+  return sums;
+}
+
+/** The quantile of a histogram's counts between two scrapes, linear within its bucket (Prometheus' estimate). */
+function histogramQuantile(before: Map<string, number>, after: Map<string, number>, name: string, q: number): number {
+  const buckets: { le: number; count: number }[] = [];
+  for (const [key, value] of after) {
+    const m = new RegExp(`^${name}_bucket\\{le="([^"]+)"\\}$`).exec(key);
+    if (m) buckets.push({ le: m[1] === "+Inf" ? Infinity : Number(m[1]), count: value - (before.get(key) ?? 0) });
+  }
+  buckets.sort((a, b) => a.le - b.le);
+  const total = buckets.at(-1)?.count ?? 0;
+  if (!total) return NaN;
+  const rank = q * total;
+  let lower = 0;
+  let below = 0;
+  for (const { le, count } of buckets) {
+    if (count >= rank)
+      return le === Infinity ? lower : lower + ((le - lower) * (rank - below)) / Math.max(1, count - below);
+    lower = le;
+    below = count;
+  }
+  return NaN;
+}
+
+const delta = (before: Map<string, number>, after: Map<string, number>, key: string) =>
+  (after.get(key) ?? 0) - (before.get(key) ?? 0);
+
+async function backendReads(backend: Proc): Promise<number> {
+  const { requests } = await json<{ requests: Record<string, number> }>(`${backend.url}/admin/stats`);
+  return Object.entries(requests)
+    .filter(([name]) => name.includes("/api/"))
+    .reduce((sum, [, n]) => sum + n, 0);
+}
+
+function percentile(sorted: number[], q: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN;
+}
+
+/** The measured requests' figures, from the generator's records. */
+export function summarise(result: OpenLoopResult, fromMs: number) {
+  const byXcache = new Map<string, number[]>();
+  let sent = 0;
+  let ok = 0;
+  let unavailable = 0;
+  let timeouts = 0;
+  let errors = 0;
+  let notSent = 0;
+  const statuses: Record<string, number> = {};
+  for (let i = 0; i < result.sentAtMs.length; i++) {
+    if (result.sentAtMs[i] < fromMs) continue;
+    sent++;
+    const latency = result.latencyMs[i];
+    if (latency === TIMED_OUT) timeouts++;
+    else if (latency === CONNECTION_ERROR) errors++;
+    else if (latency === NOT_SENT) notSent++;
+    const status = result.status[i];
+    if (status) statuses[status] = (statuses[status] ?? 0) + 1;
+    if (status === 503) unavailable++;
+    if (status !== 200) continue;
+    ok++;
+    const name = result.xcacheNames[result.xcache[i]] ?? "(none)";
+    let list = byXcache.get(name);
+    if (!list) byXcache.set(name, (list = []));
+    list.push(latency);
+  }
+  for (const list of byXcache.values()) list.sort((a, b) => a - b);
+  const renders = byXcache.get("MISS")?.length ?? 0;
+  return { sent, ok, unavailable, timeouts, errors, notSent, statuses, byXcache, fromCache: ok - renders };
+}
+
+/** 503s answered after the first minute of the cold start. */
+function lateUnavailable(result: OpenLoopResult): number {
+  let count = 0;
+  for (let i = 0; i < result.sentAtMs.length; i++)
+    if (result.sentAtMs[i] >= FIRST_MINUTE_MS && result.status[i] === 503) count++;
+  return count;
+}
+
+/** The most visited practices' requests: answered 200, and timed out (a popular practice starved shows here). */
+function topPractices(result: OpenLoopResult, fromMs: number, top: number) {
+  let sent = 0;
+  let ok = 0;
+  let timeouts = 0;
+  for (let i = 0; i < result.sentAtMs.length; i++) {
+    if (result.sentAtMs[i] < fromMs || result.practice[i] >= top) continue;
+    sent++;
+    if (result.status[i] === 200) ok++;
+    if (result.latencyMs[i] === TIMED_OUT) timeouts++;
+  }
+  return { sent, ok, timeouts };
+}
+
+const pct = (part: number, whole: number) => `${fmt((part / whole) * 100, 1)}%`;
+
+export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<void> {
+  const { practices, pages, rate, warmupSeconds, seconds } = opts;
+  console.log(
+    `\n(scale) ${fmt(practices)} practices x ${pages} pages, ${rate} requests/s open loop, Zipf(${ZIPF}) over practices and pages, ` +
+      `${warmupSeconds} s warm-up then ${seconds} s measured, from a cold start` +
+      (opts.prewarmSeconds ? ` (after ${opts.prewarmSeconds} s of closed-loop warming, 8 connections)` : ""),
+  );
+  const envText = Object.entries(opts.env).map(([k, v]) => `${k}=${v}`);
+  if (envText.length) console.log(`  (scale) the server runs with ${envText.join(" ")} over the deployed settings`);
+  const codes = await synthetic(backend, practices, pages);
+  const paths = await pathsOf(backend, codes[0]);
+  const hosts = codes.map(host);
+  // The practices are the platform's own (listed): each has its admission queue, as in production. Unlisted
+  // codes would share one queue (render-pool/renderer.ts, AdmissionBucket).
+  mkdirSync(SCRATCH, { recursive: true });
+  const tenants = resolve(SCRATCH, "scale-practices.json");
+  writeFileSync(tenants, JSON.stringify(codes.map((code) => ({ code, domains: [] }))));
+  // In a session of its own, as in its container (bench/processes.ts, startFrontendProcess).
+  const frontend = await startFrontendProcess(
+    backend.url,
+    { TENANTS_FILE: tenants, ...opts.env },
+    "frontend-scale",
+    true,
+  );
+  try {
+    const pid = frontend.child.pid!;
+    if (opts.prewarmSeconds) {
+      // The issue's B2: 8 connections over pages drawn as the open loop draws them (the same popularity).
+      const random = seeded(SEED + 1);
+      const pickPractice = zipfSampler(hosts.length, ZIPF, random);
+      const pickPage = zipfSampler(paths.length, ZIPF, random);
+      const targets = Array.from({ length: 20_000 }, () => ({ host: hosts[pickPractice()], path: paths[pickPage()] }));
+      const warm = await runLoadInChild({
+        port: frontend.port,
+        targets,
+        connections: 8,
+        durationMs: opts.prewarmSeconds * 1000,
+        headers: { "accept-encoding": "br, gzip" },
+      });
+      note({
+        label: "(scale) closed-loop warming",
+        value: `${fmt(warm.requests)} requests, ${fmt(warm.rps)} req/s, ${JSON.stringify(warm.xcache)}`,
+      });
+    }
+    const rss: { at: number; mib: number }[] = [];
+    const startedAt = performance.now();
+    const sampler = setInterval(() => rss.push({ at: performance.now() - startedAt, mib: rssMiB(pid) }), 1000);
+    const metricsBefore = { value: await scrape(frontend) };
+    const readsBefore = { value: await backendReads(backend) };
+    const cpuBefore = { value: cpuSeconds(pid) };
+    // The measured window's counters start when the warm-up ends.
+    const warmedUp = setTimeout(() => {
+      void (async () => {
+        metricsBefore.value = await scrape(frontend);
+        readsBefore.value = await backendReads(backend);
+        cpuBefore.value = cpuSeconds(pid);
+      })();
+    }, warmupSeconds * 1000);
+    const { result, elsewhere } = await measuredElsewhere(() =>
+      runOpenLoopInChild({
+        port: frontend.port,
+        rate,
+        durationMs: (warmupSeconds + seconds) * 1000,
+        hosts,
+        paths,
+        zipf: ZIPF,
+        seed: SEED,
+        timeoutMs: TIMEOUT_MS,
+        maxConnections: MAX_CONNECTIONS,
+        headers: { "accept-encoding": "br, gzip" },
+      }),
+    );
+    clearInterval(sampler);
+    clearTimeout(warmedUp);
+    const wall = (performance.now() - startedAt) / 1000 - warmupSeconds;
+    const metricsAfter = await scrape(frontend);
+    const reads = (await backendReads(backend)) - readsBefore.value;
+    const serverCpu = cpuSeconds(pid) - cpuBefore.value;
+
+    const s = summarise(result, warmupSeconds * 1000);
+    const measuredRss = rss.filter((r) => r.at >= warmupSeconds * 1000).map((r) => r.mib);
+    const allRss = rss.map((r) => r.mib);
+    const maxRss = Math.max(...allRss);
+    const late503 = lateUnavailable(result);
+    const runSeconds = warmupSeconds + seconds;
+    const rendersOk = delta(metricsBefore.value, metricsAfter, 'frontend_renders_total{outcome="ok"}');
+    const rendersFailed = delta(metricsBefore.value, metricsAfter, 'frontend_renders_total{outcome="failed"}');
+    const rendersRefused = delta(metricsBefore.value, metricsAfter, 'frontend_renders_total{outcome="refused"}');
+    const renderP50 =
+      histogramQuantile(metricsBefore.value, metricsAfter, "frontend_render_duration_seconds", 0.5) * 1000;
+    const renderP99 =
+      histogramQuantile(metricsBefore.value, metricsAfter, "frontend_render_duration_seconds", 0.99) * 1000;
+    const waitP50 =
+      histogramQuantile(metricsBefore.value, metricsAfter, "frontend_render_queue_wait_seconds", 0.5) * 1000;
+    const waitP99 =
+      histogramQuantile(metricsBefore.value, metricsAfter, "frontend_render_queue_wait_seconds", 0.99) * 1000;
+
+    const machine = elsewhereText([elsewhere]);
+    note({
+      label: "(scale) requests measured",
+      value:
+        `${fmt(s.sent)} (${fmt(s.sent / seconds)}/s): ${JSON.stringify(s.statuses)}, ${fmt(s.timeouts)} timeouts (20 s), ` +
+        `${fmt(s.errors)} connection errors, ${fmt(s.notSent)} not sent (${fmt(MAX_CONNECTIONS)} connections busy); ` +
+        `at most ${fmt(result.maxOpenConnections)} connections open`,
+      machine,
+    });
+    for (const [name, list] of [...s.byXcache].sort((a, b) => b[1].length - a[1].length)) {
+      note({
+        label: `(scale) 200 answered ${name}`,
+        value: `${fmt(list.length)} (${pct(list.length, s.ok)} of the 200s), p50 ${fmt(percentile(list, 0.5), 1)} ms, p99 ${fmt(percentile(list, 0.99), 1)} ms`,
+      });
+    }
+    const top = topPractices(result, warmupSeconds * 1000, 10);
+    note({
+      label: "(scale) the 10 most visited practices",
+      value: `${fmt(top.sent)} requests, ${pct(top.ok, top.sent)} answered 200, ${fmt(top.timeouts)} timeouts`,
+    });
+    note({
+      label: "(scale) renders in the measured window (server metrics)",
+      value:
+        `${fmt(rendersOk)} done (${fmt(rendersOk / wall, 1)}/s), ${fmt(rendersFailed)} failed, ${fmt(rendersRefused)} refused; ` +
+        `render time p50 ${fmt(renderP50, 1)} ms, p99 ${fmt(renderP99, 1)} ms; queue wait p50 ${fmt(waitP50, 1)} ms, p99 ${fmt(waitP99, 1)} ms ` +
+        `(histogram estimates)`,
+    });
+    note({ label: "(scale) backend reads in the measured window", value: `${fmt(reads)} (${fmt(reads / wall, 1)}/s)` });
+    note({
+      label: "(scale) server CPU in the measured window",
+      value: `${fmt((serverCpu / wall) * 100)}% of one core (main thread and render workers)`,
+    });
+    note({
+      label: "(scale) RSS",
+      value: `${fmt(Math.min(...measuredRss))}-${fmt(Math.max(...measuredRss))} MiB measured, at most ${fmt(maxRss)} MiB over the run`,
+    });
+    const missList = s.byXcache.get("MISS") ?? [];
+    judge(
+      "(scale) requests answered 200",
+      TARGETS.scaleOk,
+      s.ok / s.sent,
+      `${pct(s.ok, s.sent)} (${fmt(s.ok)} of ${fmt(s.sent)})`,
+    );
+    judge(
+      "(scale) requests answered from memory or the warm tier (200, not a render)",
+      TARGETS.scaleFromCache,
+      s.fromCache / s.sent,
+      `${pct(s.fromCache, s.sent)} of the requests (${pct(s.fromCache, s.ok)} of the 200s)`,
+    );
+    judge(
+      "(scale) renders' answers (MISS), p50",
+      TARGETS.scaleRenderP50Ms,
+      missList.length ? percentile(missList, 0.5) : NaN,
+      missList.length
+        ? `${fmt(percentile(missList, 0.5), 1)} ms (p99 ${fmt(percentile(missList, 0.99), 1)} ms)`
+        : "no render answered 200",
+    );
+    judge("(scale) RSS over the run", TARGETS.scaleRssMiB, maxRss, `${fmt(maxRss)} MiB at most`);
+    if (runSeconds * 1000 > FIRST_MINUTE_MS) {
+      judge(
+        "(scale) 503s after the first minute of the cold start",
+        TARGETS.scaleLate503,
+        late503,
+        `${fmt(late503)} in the last ${fmt(runSeconds - FIRST_MINUTE_MS / 1000)} s of the run`,
+      );
+    } else
+      note({ label: "(scale) 503s after the first minute", value: `not measured: the run lasted ${runSeconds} s` });
+    console.log(
+      `  (scale) as the issue's table: | ${fmt(practices)} practices, ${rate}/s | ${pct(s.ok, s.sent)} 200 | ${pct(s.fromCache, s.ok)} not MISS among the 200s | ` +
+        `HIT ${fmt(percentile(s.byXcache.get("HIT") ?? [], 0.5), 1)} / ${fmt(percentile(s.byXcache.get("HIT") ?? [], 0.99))} ms | ` +
+        `MISS ${fmt(percentile(missList, 0.5), 1)} / ${fmt(percentile(missList, 0.99))} ms | ${fmt(s.unavailable)} / ${fmt(s.timeouts)} | ` +
+        `${fmt(Math.min(...measuredRss))}-${fmt(Math.max(...measuredRss))} MB |`,
+    );
+  } finally {
+    await frontend.stop();
+  }
+}
