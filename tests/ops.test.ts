@@ -34,6 +34,16 @@ describe("ops/deploy/deploy.sh", () => {
     expect(out).toMatch(message);
   });
 
+  it("checks a deployed environment with make smoke ENV=..., and says what to give without it", () => {
+    const bare = spawnSync("make", ["--no-print-directory", "smoke"], { encoding: "utf8", env: { PATH: process.env.PATH, HOME: tmpdir() } });
+    expect(bare.status).toBe(2);
+    expect(`${bare.stdout}${bare.stderr}`).toContain("make smoke ENV=<env> checks a deployed environment");
+    const empty = mkdtempSync(join(tmpdir(), "deploy-"));
+    const noEnvFile = spawnSync("make", ["--no-print-directory", "smoke", "ENV=dev"], { encoding: "utf8", env: { PATH: process.env.PATH, HOME: tmpdir(), DEPLOY_ROOT: empty } });
+    expect(noEnvFile.status).not.toBe(0);
+    expect(`${noEnvFile.stdout}${noEnvFile.stderr}`).toContain(`${empty}/.env.dev is missing`);
+  });
+
   it("refuses when the decrypted env file is missing or readable by others", () => {
     const empty = mkdtempSync(join(tmpdir(), "deploy-"));
     // A real deploy stops before it runs anything (GIT_DIR: were it to go on, git could not touch this clone).
@@ -107,10 +117,28 @@ describe("ops/deploy/deploy.sh", () => {
     expect(refused.out).toContain("port 42100 is used by both prod and dev");
   });
 
-  it("deploys develop to dev and skips git with --quick", () => {
+  it("deploys main to dev by default, and a dry run refuses a branch origin does not have", () => {
+    // origin: a bare repository holding main only (the clone's own origin, if any, is left alone).
+    const dir = mkdtempSync(join(tmpdir(), "origin-"));
+    const git = (...args: string[]) => spawnSync("git", args, { cwd: dir, encoding: "utf8" });
+    git("init", "-q", "--bare", "origin.git");
+    git("init", "-q", "work");
+    spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "--allow-empty", "-m", "x"], { cwd: join(dir, "work") });
+    spawnSync("git", ["push", "-q", join(dir, "origin.git"), "HEAD:refs/heads/main"], { cwd: join(dir, "work") });
+    const origin = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "remote.origin.url", GIT_CONFIG_VALUE_0: join(dir, "origin.git") };
+    const main = run("ops/deploy/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ...origin });
+    expect(main.status, main.out).toBe(0);
+    expect(main.out).toContain("+ git checkout --detach origin/main");
+    const develop = run("ops/deploy/deploy.sh", ["dev", "develop", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ...origin });
+    expect(develop.status).toBe(1);
+    expect(develop.out).toContain("deploy: (dry run) origin has no heads/develop");
+    expect(develop.out).not.toContain("git checkout");
+  });
+
+  it("deploys to dev and skips git with --quick", () => {
     const dev = run("ops/deploy/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
     expect(dev.status).toBe(0);
-    expect(dev.out).toContain("+ git checkout --detach origin/develop");
+    expect(dev.out).toContain("+ git checkout --detach origin/main");
     expect(dev.out).toContain("practice-frontend-dev");
     expect(dev.out).toMatch(/\+ ops\/deploy\/nginx\/self-signed.sh \S+ \S+ \\\*\.dev\.preview\.example\.org/);
     const quick = run("ops/deploy/deploy.sh", ["staging", "--quick", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
@@ -230,7 +258,11 @@ describe("ops/deploy/secrets.sh", () => {
   it("round-trips an env file through encryption, owner-only on the server", () => {
     const home = mkdtempSync(join(tmpdir(), "secrets-"));
     const env = { SECRETS_KEY_FILE: join(home, "key"), DEPLOY_ROOT: join(home, "srv"), SECRETS_DIR: join(home, "enc") };
-    expect(run("ops/deploy/secrets.sh", ["decrypt", "dev"], env).out).toContain("no key at");
+    // Nothing encrypted yet (a first deploy): it says how the file is made, not that a key is missing.
+    const nothing = run("ops/deploy/secrets.sh", ["decrypt", "dev"], env);
+    expect(nothing.status).toBe(1);
+    expect(nothing.out).toContain(`nothing to decrypt: ${env.SECRETS_DIR}/.env.dev.enc does not exist`);
+    expect(nothing.out).toMatch(/make setup[^]*from .env.example[^]*make encrypt ENV=dev/);
     expect(run("ops/deploy/secrets.sh", ["setup"], env).status).toBe(0);
     expect(statSync(env.SECRETS_KEY_FILE).mode & 0o777).toBe(0o600);
     const original = "BACKEND_API_URL=http://backend:8000/api/v1/websites\nREVALIDATION_SECRET=s3cret-value-long-enough\n";
@@ -243,6 +275,9 @@ describe("ops/deploy/secrets.sh", () => {
     expect(run("ops/deploy/secrets.sh", ["decrypt", "staging"], env).status).toBe(0);
     expect(readFileSync(join(env.DEPLOY_ROOT, ".env.staging"), "utf8")).toBe(original);
     expect(statSync(join(env.DEPLOY_ROOT, ".env.staging")).mode & 0o777).toBe(0o600);
+    const noKey = run("ops/deploy/secrets.sh", ["decrypt", "staging"], { ...env, SECRETS_KEY_FILE: join(home, "absent") });
+    expect(noKey.status).toBe(1);
+    expect(noKey.out).toContain("no key at");
   });
 
   it("refuses a wrong key without touching the plaintext", () => {
