@@ -128,11 +128,24 @@ describe("content backend failures", () => {
     }
   });
 
-  it("answers 503 when the backend answers 500", async () => {
+  it("answers 503 when the backend answers 500, and logs each failed read once", async () => {
     await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "error500", match: "/sites/petit/" }) });
     try {
       // A page never rendered (the homepage may be served from the page cache).
       expect((await http(frontend.url, "petit.dev.localhost", "/mentions-legales/")).status).toBe(503);
+      // The site shell's reads too (its cached copy dropped): the layout's and the page's loaders share them,
+      // and each failure was logged by both (issue 27: backend errors logged twice per request).
+      const drop = await http(frontend.url, "127.0.0.1", "/api/revalidate", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ secret: DEFAULT_SECRET, tags: ["site:petit"] }),
+      });
+      expect(drop.status).toBe(200);
+      const before = frontend.output().length;
+      expect((await http(frontend.url, "petit.dev.localhost", "/equipe/")).status).toBe(503);
+      const lines = () => frontend.output().slice(before).split("\n").filter((l) => l.includes("[error] backend bad_status on /sites/petit/"));
+      await expect.poll(() => lines().length).toBeGreaterThan(0);
+      expect(lines().length, lines().join("\n")).toBe(new Set(lines().map((l) => /on (\S+):/.exec(l)?.[1])).size);
     } finally {
       await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "none" }) });
     }
