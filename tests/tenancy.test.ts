@@ -55,7 +55,12 @@ describe("a practice per Host", () => {
   });
 
   it("answers 404 for the inactive practice, on its preview host and its registered domain", async () => {
-    expect((await http(frontend.url, `${INACTIVE_DEMO_PRACTICE}.dev.localhost`, "/")).status).toBe(404);
+    const inactive = await http(frontend.url, `${INACTIVE_DEMO_PRACTICE}.dev.localhost`, "/");
+    expect(inactive.status).toBe(404);
+    // The product's own page, in French, not Qwik City's generic English "404 Not Found" (issue 27).
+    expect(inactive.body).toContain('<html lang="fr">');
+    expect(inactive.body).toContain("<h1>Page introuvable</h1>");
+    expect(inactive.body).not.toContain("Not Found");
     expect((await http(frontend.url, "www.cabinet-leroy.fr", "/")).status).toBe(404);
   });
 
@@ -122,6 +127,7 @@ describe("content backend failures", () => {
       const res = await http(frontend.url, "bernard.dev.localhost", "/mentions-legales/");
       expect(res.status).toBe(503);
       expect(res.body).not.toMatch(/127\.0\.0\.1|api\/v1|zod|stack|Error:/i);
+      expect(res.body).toContain("<h1>Service temporairement indisponible</h1>");
       await expect.poll(() => frontend.output()).toMatch(/invalid_payload on \/sites\/bernard\/config\/: field \w+/);
     } finally {
       await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "none" }) });
