@@ -86,6 +86,8 @@ export async function startNginx(upstreams: string[], opts: { rate?: number; tls
   });
   writeFileSync(join(dir, "practice-sites.conf"), site);
   writeFileSync(join(dir, "htpasswd"), MONITORING_HTPASSWD);
+  // nginx's workers (not root) read the htpasswd inside it (a password checked they could not read was a 500).
+  if (opts.monitoring) chmodSync(dir, 0o755);
   writeFileSync(join(dir, "nginx.conf"), mainConfig(dir));
   const test = nginx("-t");
   if (test.status !== 0) throw new Error(`nginx -t failed:\n${test.stderr}`);
