@@ -149,6 +149,34 @@ describe("ops/deploy/deploy.sh", () => {
   });
 });
 
+describe("ops/deploy/nginx/self-signed.sh", () => {
+  const names = (cert: string) => spawnSync("openssl", ["x509", "-in", cert, "-noout", "-ext", "subjectAltName"], { encoding: "utf8" }).stdout;
+
+  it("keeps a pair that names every host, adds an environment's names to its own pair, refuses an operator's that lacks them", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tls-"));
+    const [cert, key] = [join(dir, "a.crt"), join(dir, "a.key")];
+    expect(run("ops/deploy/nginx/self-signed.sh", [cert, key, "*.dev.example.org"]).status).toBe(0);
+    const first = readFileSync(cert, "utf8");
+    expect(run("ops/deploy/nginx/self-signed.sh", [cert, key, "*.dev.example.org"]).status).toBe(0);
+    expect(readFileSync(cert, "utf8")).toBe(first);
+    // A staging deploy on the host where dev made the pair: one certificate for both (one proxy serves both).
+    const staging = run("ops/deploy/nginx/self-signed.sh", [cert, key, "*.staging.example.org"]);
+    expect(staging.status, staging.out).toBe(0);
+    expect(names(cert)).toMatch(/DNS:\*\.dev\.example\.org, DNS:\*\.staging\.example\.org/);
+    // An operator's certificate (signed by another) is never replaced.
+    const ca = [join(dir, "ca.crt"), join(dir, "ca.key")];
+    spawnSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=ca", "-keyout", ca[1], "-out", ca[0]]);
+    const op = [join(dir, "op.crt"), join(dir, "op.key"), join(dir, "op.csr")];
+    spawnSync("openssl", ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=op", "-addext", "subjectAltName=DNS:*.dev.example.org", "-keyout", op[1], "-out", op[2]]);
+    spawnSync("openssl", ["x509", "-req", "-in", op[2], "-CA", ca[0], "-CAkey", ca[1], "-copy_extensions", "copy", "-days", "2", "-out", op[0]]);
+    const operators = readFileSync(op[0], "utf8");
+    const refused = run("ops/deploy/nginx/self-signed.sh", [op[0], op[1], "*.staging.example.org"]);
+    expect(refused.status).toBe(1);
+    expect(refused.out).toContain("is not self-signed (the operator's) and does not name *.staging.example.org");
+    expect(readFileSync(op[0], "utf8")).toBe(operators);
+  });
+});
+
 describe("ops/deploy/deploy.sh reads the deployment's values from the env file only", () => {
   it("takes PREVIEW_DOMAIN (and the build's public values) from the env file, not from the operator's shell", () => {
     const root = deployRoot(0o600, 'PREVIEW_DOMAIN="preview.praticiens.example.org"\nPUBLIC_ERROR_TRACKING_DSN=https://k@errors.example.org/3\n');
