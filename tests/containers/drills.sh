@@ -60,7 +60,7 @@ export ENVIRONMENTS_FILE="$WORK/environments.json" DEPLOY_ROOT="$WORK/deploy" DR
 # 0. The first deploy, as docs/operations.md writes it ("The first deploy"): each line of its block, in order, in
 # this shell, dev's env file and the demo backend (the drills' backend) included. The departures are this run's
 # places and ports: DEPLOY_ROOT (its `export DEPLOY_ROOT=` line is skipped), the secrets key and folder (never
-# the clone's ops/deploy/secrets/), the backend's port (the env file's :4000 becomes the drills' port), the map
+# the clone's own encrypted files), the backend's port (the env file's :4000 becomes the drills' port), the map
 # (ENVIRONMENTS_FILE) and the image's name (DEPLOY_LABEL).
 export SECRETS_KEY_FILE="$WORK/secrets.key" SECRETS_DIR="$WORK/secrets" DEMO_BACKEND_PORT=$BACKEND_PORT DEPLOY_LABEL=drill
 mapfile -t steps < <(awk '/^## The first deploy/ { f = 1 } f && /^```sh/ { b = 1; next } b && /^```/ { exit } b' docs/operations.md)
