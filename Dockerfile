@@ -54,6 +54,10 @@ ENV NODE_ENV=production PORT=3000
 RUN apt-get update \
  && apt-get install -y --no-install-recommends fontconfig-config fonts-dejavu-core fonts-liberation2 \
  && rm -rf /var/lib/apt/lists/*
+# fontconfig's cache where it can be written: the root file system is read-only at run time, and without a
+# writable cache directory every drawing printed "Fontconfig error: No writable cache directories" (the drills
+# draw a logo in the running container and fail on any line on stderr). /tmp is the container's tmpfs.
+ENV XDG_CACHE_HOME=/tmp/cache
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY --from=prod-deps /app/node_modules ./node_modules
