@@ -45,6 +45,19 @@ RUN npm run lint.code && npm run build.client && npm run build.server && npm run
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000
+# The fonts the social card draws with. The card's own text uses Inter from npm (src/server/og/fonts.ts), but
+# the text of a practice's SVG logo is drawn by sharp (librsvg), which finds fonts through fontconfig: the slim
+# image has none (the logo's text came out as empty boxes) and no fontconfig configuration (a plain
+# "Fontconfig error: Cannot load default config file" line on stderr, outside the JSON log). fontconfig-config
+# brings /etc/fonts and DejaVu (the demo logos' family, fontconfig's default sans); Liberation stands in for
+# Arial, Helvetica and Times, the families logos name most. The smoke checks compare the card with a reference.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends fontconfig-config fonts-dejavu-core fonts-liberation2 \
+ && rm -rf /var/lib/apt/lists/*
+# fontconfig's cache where it can be written: the root file system is read-only at run time, and without a
+# writable cache directory every drawing printed "Fontconfig error: No writable cache directories" (the drills
+# draw a logo in the running container and fail on any line on stderr). /tmp is the container's tmpfs.
+ENV XDG_CACHE_HOME=/tmp/cache
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY --from=prod-deps /app/node_modules ./node_modules

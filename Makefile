@@ -95,7 +95,7 @@ export ENV REF ARGS
 CHECK_ENV = [[ "$$ENV" =~ ^(dev|staging|prod)$$ ]] || { echo "make: ENV must be dev, staging or prod" >&2; exit 2; }
 CHECK_REF = [[ "$$REF" =~ ^[A-Za-z0-9._/-]*$$ ]] || { echo "make: REF may hold letters, digits and . _ / - only" >&2; exit 2; }
 
-deploy: $(NODE_INSTALL) ## Deploy: ENV=dev (develop), ENV=staging, ENV=prod REF=v<major>.<minor>
+deploy: $(NODE_INSTALL) ## Deploy: ENV=dev|staging [REF=branch or tag, default main], ENV=prod REF=v<major>.<minor>
 	@$(CHECK_ENV); $(CHECK_REF)
 	ops/deploy/deploy.sh "$$ENV" $${REF:+"$$REF"}
 
@@ -103,8 +103,11 @@ quickdeploy: $(NODE_INSTALL) ## Deploy the working tree without fetching from gi
 	@$(CHECK_ENV); $(CHECK_REF)
 	ops/deploy/deploy.sh "$$ENV" $${REF:+"$$REF"} --quick
 
-smoke: install ## Post-deploy smoke checks; target with SMOKE_HOST=http://host:port
-	npx tsx ops/deploy/smoke.ts
+# Without SMOKE_HOST, the environment as deployed: every instance of ENV (the map's ports) and its proxy.
+smoke: install ## Post-deploy smoke checks of a deployed environment: ENV=<env>; or of one address: SMOKE_HOST=http://host:port
+	@if [[ -n "$${SMOKE_HOST:-}" ]]; then npx tsx ops/deploy/smoke.ts; \
+	elif [[ -z "$$ENV" ]]; then echo "make: make smoke ENV=<env> checks a deployed environment; SMOKE_HOST=http://host:port one address" >&2; exit 2; \
+	else $(CHECK_ENV); ops/deploy/deploy.sh "$$ENV" --smoke; fi
 
 setup: ## Create the secrets key on this machine (once)
 	ops/deploy/secrets.sh setup

@@ -30,7 +30,10 @@ export default defineConfig(({ command, mode }): UserConfig => {
     plugins: [
       qwikCity({ trailingSlash: true }),
       // enableRequestRewrite: ev.rewrite() keeps public URLs while routing to /_sites/<code>/ (DESIGN.md).
-      qwikVite({ experimental: ["enableRequestRewrite"] }),
+      // Qwik's image dev tools off: their script asks /__image_info for every image of a page, which fetches the
+      // image from the server by the page's host (a practice's, which the dev server's own lookup cannot
+      // resolve): two console 404s per page. Image sizes are checked by the Lighthouse runs and the tests.
+      qwikVite({ experimental: ["enableRequestRewrite"], devTools: { imageDevTools: false } }),
       practiceIndex(),
       backendHint(),
     ],
@@ -54,7 +57,8 @@ function devAllowedHosts(): string[] {
 /**
  * The dev server's bare http://localhost:<port>/ (the address vite prints) names no practice, so it would be
  * a 404: it answers the list of the practices' preview URLs instead, and the first link a developer sees
- * leads somewhere. Dev server only; the production server never sees it.
+ * leads somewhere. The same for an IP address: vite's "Network:" link (http://<this machine's address>:<port>/,
+ * printed with --host 0.0.0.0) answered 404. Dev server only; the production server never sees it.
  */
 function practiceIndex(): Plugin {
   return {
@@ -63,7 +67,8 @@ function practiceIndex(): Plugin {
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
         const [hostname, port = ""] = (req.headers.host ?? "").split(/:(?=\d+$)/);
-        if (req.url !== "/" || !["localhost", "127.0.0.1"].includes(hostname)) return next();
+        const address = hostname === "localhost" || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || /^\[[0-9a-fA-F:.]+\]$/.test(hostname);
+        if (req.url !== "/" || !address) return next();
         const { ENVIRONMENT, PREVIEW_DOMAIN } = process.env;
         const registry = loadRegistry(process.env.TENANTS_FILE || "tenants/practices.json");
         const hosts = registry.practices.map((p) => (PREVIEW_DOMAIN ? `${p.code}.${ENVIRONMENT}.${PREVIEW_DOMAIN}` : p.domains[0]));

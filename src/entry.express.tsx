@@ -93,12 +93,18 @@ async function start() {
     },
   );
   // The render workers stay up until the process exits: requests in flight while draining still render.
-  const shutdown = () =>
+  const shutdown = (signal: NodeJS.Signals) => {
+    // One line when the drain starts (a second signal changes nothing), one when the process exits.
+    if (lifecycle.state !== "draining") console.log(`${signal}: draining: /readyz answers 503, no new connection, requests in flight finish (8 s at most), then exit`);
     void lifecycle.shutdown(server, async () => {
       backend.stop();
       view.close();
       await shared?.stop();
+    }, (code) => {
+      console.log(`${signal}: exiting (drained, or the 8 s were up)`);
+      process.exit(code);
     });
+  };
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
 }

@@ -38,6 +38,16 @@ afterAll(async () => {
   }
 });
 
+describe("the addresses the dev server prints", () => {
+  it("Local and Network (an IP address) both answer the list of the practices, not a 404", async () => {
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `192.168.1.20:${port}`, `[::1]:${port}`]) {
+      const index = await get(`http://127.0.0.1:${port}`, host, "/");
+      expect(index.status, host).toBe(200);
+      expect(index.text, host).toContain("Practices on this dev server");
+    }
+  });
+});
+
 describe("npm run dev without a backend", () => {
   it("says at start that the backend is not running and to use make dev", () => {
     expect(output).toMatch(/The content backend is not running: nothing answers at http:\/\/127\.0\.0\.1:\d+\/api\/v1\/websites/);

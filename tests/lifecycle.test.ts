@@ -55,6 +55,8 @@ describe("readiness and graceful shutdown", () => {
     expect(res.status).toBe(200);
     expect(res.body).toContain("</html>");
     expect(await exited).toBe(0);
+    // The drain is in the log: where it began and when the process left (issue 27: nothing was logged).
+    expect(frontend.output()).toMatch(/"msg":"SIGTERM: draining: \/readyz answers 503[^"]*"[^]*"msg":"SIGTERM: exiting/);
     await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "none" }) });
   }, 20_000);
 });

@@ -13,7 +13,7 @@ import { startFrontend, type Frontend } from "./support/frontend";
 import { until } from "./support/until";
 import { ASSET_BURST, CONN_PER_ADDRESS } from "../ops/deploy/nginx/generate";
 import { http } from "./support/http";
-import { httpsGet, startNginx, type TestNginx } from "./support/nginx";
+import { httpsGet, MONITORING_CREDENTIALS, startNginx, type TestNginx } from "./support/nginx";
 import { practiceName, startBackend, type DemoBackend } from "./support/demo-backend";
 
 let backend: DemoBackend;
@@ -25,7 +25,8 @@ let proxyUrl: string;
 beforeAll(async () => {
   backend = await startBackend();
   frontend = await startFrontend({ backendUrl: backend.url });
-  nginx = await startNginx([`127.0.0.1:${frontend.port}`]);
+  // The demo backend stands in for the monitoring alert UI (any HTTP server behind the basic authentication).
+  nginx = await startNginx([`127.0.0.1:${frontend.port}`], { monitoring: new URL(backend.url).host });
   proxyUrl = nginx.url;
   tlsNginx = await startNginx([`127.0.0.1:${frontend.port}`], { tls: true });
 });
@@ -153,9 +154,14 @@ describe("nginx in front of the frontend", () => {
     expect(statuses.filter((s) => s === 429).length).toBe(40 - passed);
   });
 
-  it("puts the monitoring UI behind basic authentication", async () => {
-    const res = await http(proxyUrl, "monitoring.localhost", "/");
-    expect(res.status).toBe(401);
+  it("puts the monitoring UI behind basic authentication, and serves none where the map names none", async () => {
+    expect((await http(proxyUrl, "monitoring.localhost", "/healthz")).status).toBe(401);
+    const wrong = { authorization: `Basic ${Buffer.from("ops:wrong").toString("base64")}` };
+    expect((await http(proxyUrl, "monitoring.localhost", "/healthz", { headers: wrong })).status).toBe(401);
+    const right = { authorization: `Basic ${Buffer.from(MONITORING_CREDENTIALS).toString("base64")}` };
+    expect((await http(proxyUrl, "monitoring.localhost", "/healthz", { headers: right })).status).toBe(200);
+    // No proxy.monitoring (the default map): the name is an unknown host, closed without an answer.
+    await expect(http(tlsNginx!.url, "monitoring.localhost", "/")).rejects.toThrow(/socket hang up|ECONNRESET/);
   });
 });
 

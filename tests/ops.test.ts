@@ -34,6 +34,16 @@ describe("ops/deploy/deploy.sh", () => {
     expect(out).toMatch(message);
   });
 
+  it("checks a deployed environment with make smoke ENV=..., and says what to give without it", () => {
+    const bare = spawnSync("make", ["--no-print-directory", "smoke"], { encoding: "utf8", env: { PATH: process.env.PATH, HOME: tmpdir() } });
+    expect(bare.status).toBe(2);
+    expect(`${bare.stdout}${bare.stderr}`).toContain("make smoke ENV=<env> checks a deployed environment");
+    const empty = mkdtempSync(join(tmpdir(), "deploy-"));
+    const noEnvFile = spawnSync("make", ["--no-print-directory", "smoke", "ENV=dev"], { encoding: "utf8", env: { PATH: process.env.PATH, HOME: tmpdir(), DEPLOY_ROOT: empty } });
+    expect(noEnvFile.status).not.toBe(0);
+    expect(`${noEnvFile.stdout}${noEnvFile.stderr}`).toContain(`${empty}/.env.dev is missing`);
+  });
+
   it("refuses when the decrypted env file is missing or readable by others", () => {
     const empty = mkdtempSync(join(tmpdir(), "deploy-"));
     // A real deploy stops before it runs anything (GIT_DIR: were it to go on, git could not touch this clone).
@@ -62,14 +72,14 @@ describe("ops/deploy/deploy.sh", () => {
     expect(status, out).toBe(0);
     expect(out).toContain("+ git checkout --detach refs/tags/v1.4");
     expect(out).toContain("+ ops/images/images.sh product prod v1.4");
-    expect(out).toMatch(/\+ npx tsx ops\/environments.ts compose prod practice-frontend:prod-v1.4 \S+\/.env.prod > \S+\/compose.prod.json/);
+    expect(out).toMatch(/\+ npx tsx ops\/deploy\/environments.ts compose prod practice-frontend:prod-v1.4 \S+\/.env.prod > \S+\/compose.prod.json/);
     expect(out).toMatch(/compose -p practice-frontend-prod -f \S+\/compose.prod.json up -d redis/);
     // Both instances, replaced in turn, each waited for on its own port (ops/deploy/environments.json).
     expect(out).toMatch(/up -d --no-deps frontend\n\+ wait until http:\/\/127.0.0.1:3000\/readyz[^]*up -d --no-deps frontend-2\n\+ wait until http:\/\/127.0.0.1:3003\/readyz/);
     // Each new instance is proven beside the old one (its candidate on port + 1000: ready, smoke checks, the
     // same practices served) before nginx is pointed at it and the old one is stopped.
     expect(out).toMatch(
-      /up -d --no-deps frontend-next\n\+ wait until http:\/\/127.0.0.1:4000\/readyz[^\n]*\n\+ env SMOKE_HOST=http:\/\/127.0.0.1:4000 SMOKE_COMPARE=http:\/\/127.0.0.1:3000 npx tsx ops\/smoke.ts\n.*--upstream prod=127.0.0.1:4000,127.0.0.1:3003\n.*\n\+ \S+ rm -f -t 15 practice-frontend-prod-frontend\n/,
+      /up -d --no-deps frontend-next\n\+ wait until http:\/\/127.0.0.1:4000\/readyz[^\n]*\n\+ env SMOKE_HOST=http:\/\/127.0.0.1:4000 SMOKE_COMPARE=http:\/\/127.0.0.1:3000 npx tsx ops\/deploy\/smoke.ts\n.*--upstream prod=127.0.0.1:4000,127.0.0.1:3003\n.*\n\+ \S+ rm -f -t 15 practice-frontend-prod-frontend\n/,
     );
     expect(out).toMatch(/--upstream prod=127.0.0.1:3000,127.0.0.1:4003\n.*\n\+ \S+ rm -f -t 15 practice-frontend-prod-frontend-2\n/);
     expect(out).toContain("nginx -t");
@@ -77,7 +87,7 @@ describe("ops/deploy/deploy.sh", () => {
     expect(out).not.toContain("self-signed.sh");
     expect(out).not.toMatch(/is live/);
     expect(out).toContain("dry run: nothing was changed");
-    expect(out).toMatch(/SMOKE_ENV=prod SMOKE_PROXY=https:\/\/127.0.0.1:443 .* npx tsx ops\/smoke.ts/);
+    expect(out).toMatch(/SMOKE_ENV=prod SMOKE_PROXY=https:\/\/127.0.0.1:443 .* npx tsx ops\/deploy\/smoke.ts/);
   });
 
   it("checks out a staging tag as the tag, a branch as origin's", () => {
@@ -107,17 +117,63 @@ describe("ops/deploy/deploy.sh", () => {
     expect(refused.out).toContain("port 42100 is used by both prod and dev");
   });
 
-  it("deploys develop to dev and skips git with --quick", () => {
+  it("deploys main to dev by default, and a dry run refuses a branch origin does not have", () => {
+    // origin: a bare repository holding main only (the clone's own origin, if any, is left alone).
+    const dir = mkdtempSync(join(tmpdir(), "origin-"));
+    const git = (...args: string[]) => spawnSync("git", args, { cwd: dir, encoding: "utf8" });
+    git("init", "-q", "--bare", "origin.git");
+    git("init", "-q", "work");
+    spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "--allow-empty", "-m", "x"], { cwd: join(dir, "work") });
+    spawnSync("git", ["push", "-q", join(dir, "origin.git"), "HEAD:refs/heads/main"], { cwd: join(dir, "work") });
+    const origin = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "remote.origin.url", GIT_CONFIG_VALUE_0: join(dir, "origin.git") };
+    const main = run("ops/deploy/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ...origin });
+    expect(main.status, main.out).toBe(0);
+    expect(main.out).toContain("+ git checkout --detach origin/main");
+    const develop = run("ops/deploy/deploy.sh", ["dev", "develop", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ...origin });
+    expect(develop.status).toBe(1);
+    expect(develop.out).toContain("deploy: (dry run) origin has no heads/develop");
+    expect(develop.out).not.toContain("git checkout");
+  });
+
+  it("deploys to dev and skips git with --quick", () => {
     const dev = run("ops/deploy/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
     expect(dev.status).toBe(0);
-    expect(dev.out).toContain("+ git checkout --detach origin/develop");
+    expect(dev.out).toContain("+ git checkout --detach origin/main");
     expect(dev.out).toContain("practice-frontend-dev");
-    expect(dev.out).toMatch(/\+ ops\/nginx\/self-signed.sh \S+ \S+ \\\*\.dev\.preview\.example\.org/);
+    expect(dev.out).toMatch(/\+ ops\/deploy\/nginx\/self-signed.sh \S+ \S+ \\\*\.dev\.preview\.example\.org/);
     const quick = run("ops/deploy/deploy.sh", ["staging", "--quick", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
     expect(quick.status).toBe(0);
     expect(quick.out).not.toContain("git fetch");
     expect(quick.out).toContain("practice-frontend-staging");
     expect(quick.out).toContain("127.0.0.1:3001");
+  });
+});
+
+describe("ops/deploy/nginx/self-signed.sh", () => {
+  const names = (cert: string) => spawnSync("openssl", ["x509", "-in", cert, "-noout", "-ext", "subjectAltName"], { encoding: "utf8" }).stdout;
+
+  it("keeps a pair that names every host, adds an environment's names to its own pair, refuses an operator's that lacks them", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tls-"));
+    const [cert, key] = [join(dir, "a.crt"), join(dir, "a.key")];
+    expect(run("ops/deploy/nginx/self-signed.sh", [cert, key, "*.dev.example.org"]).status).toBe(0);
+    const first = readFileSync(cert, "utf8");
+    expect(run("ops/deploy/nginx/self-signed.sh", [cert, key, "*.dev.example.org"]).status).toBe(0);
+    expect(readFileSync(cert, "utf8")).toBe(first);
+    // A staging deploy on the host where dev made the pair: one certificate for both (one proxy serves both).
+    const staging = run("ops/deploy/nginx/self-signed.sh", [cert, key, "*.staging.example.org"]);
+    expect(staging.status, staging.out).toBe(0);
+    expect(names(cert)).toMatch(/DNS:\*\.dev\.example\.org, DNS:\*\.staging\.example\.org/);
+    // An operator's certificate (signed by another) is never replaced.
+    const ca = [join(dir, "ca.crt"), join(dir, "ca.key")];
+    spawnSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=ca", "-keyout", ca[1], "-out", ca[0]]);
+    const op = [join(dir, "op.crt"), join(dir, "op.key"), join(dir, "op.csr")];
+    spawnSync("openssl", ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=op", "-addext", "subjectAltName=DNS:*.dev.example.org", "-keyout", op[1], "-out", op[2]]);
+    spawnSync("openssl", ["x509", "-req", "-in", op[2], "-CA", ca[0], "-CAkey", ca[1], "-copy_extensions", "copy", "-days", "2", "-out", op[0]]);
+    const operators = readFileSync(op[0], "utf8");
+    const refused = run("ops/deploy/nginx/self-signed.sh", [op[0], op[1], "*.staging.example.org"]);
+    expect(refused.status).toBe(1);
+    expect(refused.out).toContain("is not self-signed (the operator's) and does not name *.staging.example.org");
+    expect(readFileSync(op[0], "utf8")).toBe(operators);
   });
 });
 
@@ -230,7 +286,11 @@ describe("ops/deploy/secrets.sh", () => {
   it("round-trips an env file through encryption, owner-only on the server", () => {
     const home = mkdtempSync(join(tmpdir(), "secrets-"));
     const env = { SECRETS_KEY_FILE: join(home, "key"), DEPLOY_ROOT: join(home, "srv"), SECRETS_DIR: join(home, "enc") };
-    expect(run("ops/deploy/secrets.sh", ["decrypt", "dev"], env).out).toContain("no key at");
+    // Nothing encrypted yet (a first deploy): it says how the file is made, not that a key is missing.
+    const nothing = run("ops/deploy/secrets.sh", ["decrypt", "dev"], env);
+    expect(nothing.status).toBe(1);
+    expect(nothing.out).toContain(`nothing to decrypt: ${env.SECRETS_DIR}/.env.dev.enc does not exist`);
+    expect(nothing.out).toMatch(/make setup[^]*from .env.example[^]*make encrypt ENV=dev/);
     expect(run("ops/deploy/secrets.sh", ["setup"], env).status).toBe(0);
     expect(statSync(env.SECRETS_KEY_FILE).mode & 0o777).toBe(0o600);
     const original = "BACKEND_API_URL=http://backend:8000/api/v1/websites\nREVALIDATION_SECRET=s3cret-value-long-enough\n";
@@ -243,6 +303,9 @@ describe("ops/deploy/secrets.sh", () => {
     expect(run("ops/deploy/secrets.sh", ["decrypt", "staging"], env).status).toBe(0);
     expect(readFileSync(join(env.DEPLOY_ROOT, ".env.staging"), "utf8")).toBe(original);
     expect(statSync(join(env.DEPLOY_ROOT, ".env.staging")).mode & 0o777).toBe(0o600);
+    const noKey = run("ops/deploy/secrets.sh", ["decrypt", "staging"], { ...env, SECRETS_KEY_FILE: join(home, "absent") });
+    expect(noKey.status).toBe(1);
+    expect(noKey.out).toContain("no key at");
   });
 
   it("refuses a wrong key without touching the plaintext", () => {

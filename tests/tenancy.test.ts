@@ -55,7 +55,12 @@ describe("a practice per Host", () => {
   });
 
   it("answers 404 for the inactive practice, on its preview host and its registered domain", async () => {
-    expect((await http(frontend.url, `${INACTIVE_DEMO_PRACTICE}.dev.localhost`, "/")).status).toBe(404);
+    const inactive = await http(frontend.url, `${INACTIVE_DEMO_PRACTICE}.dev.localhost`, "/");
+    expect(inactive.status).toBe(404);
+    // The product's own page, in French, not Qwik City's generic English "404 Not Found" (issue 27).
+    expect(inactive.body).toContain('<html lang="fr">');
+    expect(inactive.body).toContain("<h1>Page introuvable</h1>");
+    expect(inactive.body).not.toContain("Not Found");
     expect((await http(frontend.url, "www.cabinet-leroy.fr", "/")).status).toBe(404);
   });
 
@@ -122,17 +127,31 @@ describe("content backend failures", () => {
       const res = await http(frontend.url, "bernard.dev.localhost", "/mentions-legales/");
       expect(res.status).toBe(503);
       expect(res.body).not.toMatch(/127\.0\.0\.1|api\/v1|zod|stack|Error:/i);
+      expect(res.body).toContain("<h1>Service temporairement indisponible</h1>");
       await expect.poll(() => frontend.output()).toMatch(/invalid_payload on \/sites\/bernard\/config\/: field \w+/);
     } finally {
       await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "none" }) });
     }
   });
 
-  it("answers 503 when the backend answers 500", async () => {
+  it("answers 503 when the backend answers 500, and logs each failed read once", async () => {
     await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "error500", match: "/sites/petit/" }) });
     try {
       // A page never rendered (the homepage may be served from the page cache).
       expect((await http(frontend.url, "petit.dev.localhost", "/mentions-legales/")).status).toBe(503);
+      // The site shell's reads too (its cached copy dropped): the layout's and the page's loaders share them,
+      // and each failure was logged by both (issue 27: backend errors logged twice per request).
+      const drop = await http(frontend.url, "127.0.0.1", "/api/revalidate", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ secret: DEFAULT_SECRET, tags: ["site:petit"] }),
+      });
+      expect(drop.status).toBe(200);
+      const before = frontend.output().length;
+      expect((await http(frontend.url, "petit.dev.localhost", "/equipe/")).status).toBe(503);
+      const lines = () => frontend.output().slice(before).split("\n").filter((l) => l.includes("[error] backend bad_status on /sites/petit/"));
+      await expect.poll(() => lines().length).toBeGreaterThan(0);
+      expect(lines().length, lines().join("\n")).toBe(new Set(lines().map((l) => /on (\S+):/.exec(l)?.[1])).size);
     } finally {
       await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "none" }) });
     }

@@ -3,27 +3,29 @@
 #
 #   ops/deploy/deploy.sh ENV [REF] [--quick] [--dry-run]
 #
-#   dev      deploys the develop branch (REF ignored)
+#   dev      deploys REF, default main (the map's ref: there is no develop branch; any branch may be tried on dev)
 #   staging  deploys REF, default main
 #   prod     deploys REF, which must be a tag v<major>.<minor>
 #   --quick  deploys the working tree as it is, without fetching from git
 #   --dry-run  prints every command instead of running it
 #   --no-build uses the image practice-frontend:ENV-REF already built (a redeploy of the same ref)
+#   --smoke  only runs the smoke checks of the environment as deployed (make smoke ENV=...)
 #
 # A failing smoke check does not roll back: the failures are printed, the exit status is non-zero,
 # and reverting means deploying the previous ref.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 fail() { echo "deploy: $*" >&2; exit 1; }
 
-ENV_NAME="" REF="" QUICK=0 DRY=0 BUILD=1
+ENV_NAME="" REF="" QUICK=0 DRY=0 BUILD=1 SMOKE_ONLY=0
 for arg in "$@"; do
   case "$arg" in
     --quick) QUICK=1 ;;
     --dry-run) DRY=1 ;;
     --no-build) BUILD=0 ;;
+    --smoke) SMOKE_ONLY=1 ;;
     -h|--help) usage ;;
     -*) fail "unknown option $arg" ;;
     *) if [[ -z "$ENV_NAME" ]]; then ENV_NAME="$arg"; elif [[ -z "$REF" ]]; then REF="$arg"; else usage; fi ;;
@@ -42,11 +44,11 @@ esac
 map=$(npx tsx ops/deploy/environments.ts shell "$ENV_NAME") || fail "the environment map is not valid (above)"
 eval "$map"
 case "$ENV_NAME" in
-  dev) REF="$MAP_REF" ;;
-  staging) REF="${REF:-$MAP_REF}" ;;
+  dev|staging) REF="${REF:-$MAP_REF}" ;;
   prod)
+    (( SMOKE_ONLY )) && [[ -z "$REF" ]] && REF=deployed
     [[ -n "$REF" ]] || fail "a production deploy needs a tag: make deploy ENV=prod REF=v1.4"
-    [[ "$REF" =~ ^v[0-9]+\.[0-9]+$ ]] || fail "REF must be a tag of the form v<major>.<minor>, got '$REF'" ;;
+    [[ "$REF" =~ ^v[0-9]+\.[0-9]+$ ]] || (( SMOKE_ONLY )) || fail "REF must be a tag of the form v<major>.<minor>, got '$REF'" ;;
 esac
 
 # The decrypted env file lives on the server, owner-only, never in git (make decrypt ENV=...).
@@ -56,7 +58,9 @@ ENV_FILE="$DEPLOY_ROOT/.env.$ENV_NAME"
 # says so and shows the commands with the values named; a file that is there must still be owner-only.
 ENV_FILE_MISSING=0
 if [[ ! -f "$ENV_FILE" ]]; then
-  (( DRY )) || fail "$ENV_FILE is missing: run 'make decrypt ENV=$ENV_NAME' on this server"
+  if [[ -f "ops/deploy/secrets/.env.$ENV_NAME.enc" ]]; then next_step="run 'make decrypt ENV=$ENV_NAME' on this server"
+  else next_step="nothing is encrypted for $ENV_NAME yet: a first deploy writes it from .env.example (docs/operations.md, \"The first deploy\"; 'make decrypt ENV=$ENV_NAME' says the same)"; fi
+  (( DRY )) || fail "$ENV_FILE is missing: $next_step"
   ENV_FILE_MISSING=1
   echo "deploy: (dry run) $ENV_FILE is missing: a real deploy would stop here ('make decrypt ENV=$ENV_NAME' on the server)"
 else
@@ -83,6 +87,27 @@ PUBLIC_ANALYTICS_WEBSITE_ID="$(env_value PUBLIC_ANALYTICS_WEBSITE_ID)"
 PUBLIC_ERROR_TRACKING_DSN="$(env_value PUBLIC_ERROR_TRACKING_DSN)"
 export PUBLIC_ANALYTICS_URL PUBLIC_ANALYTICS_WEBSITE_ID PUBLIC_ERROR_TRACKING_DSN
 
+# TLS at the proxy: the operator's certificate and key (docs/decisions/0041-tls-at-the-proxy.md), or in dev and
+# staging a self-signed pair made below.
+TLS_CERTIFICATE="${TLS_CERTIFICATE:-$DEPLOY_ROOT/tls/practice-sites.crt}"
+TLS_KEY="${TLS_KEY:-$DEPLOY_ROOT/tls/practice-sites.key}"
+# The smoke checks of the environment as deployed: every instance, then the proxy over HTTPS with its
+# certificate trusted (a self-signed one in dev and staging: Node trusts only what NODE_EXTRA_CA_CERTS adds).
+SMOKE=(env SMOKE_ENV="$ENV_NAME" SMOKE_PROXY="https://127.0.0.1:${PROXY_HTTPS##*:}" SMOKE_PREVIEW_DOMAIN="$PREVIEW_DOMAIN"
+  NODE_EXTRA_CA_CERTS="$TLS_CERTIFICATE" npx tsx ops/deploy/smoke.ts)
+if (( SMOKE_ONLY )); then
+  (( ENV_FILE_MISSING )) && fail "$ENV_FILE is missing: the smoke checks of $ENV_NAME read its PREVIEW_DOMAIN"
+  # The image's health check too, where nothing runs it on a schedule (podman without systemd).
+  if command -v podman >/dev/null && ! docker info >/dev/null 2>&1; then
+    for service in "${INSTANCE_SERVICES[@]}"; do
+      podman healthcheck run "$PROJECT_NAME-$ENV_NAME-$service" >/dev/null 2>&1 \
+        && echo "smoke: $PROJECT_NAME-$ENV_NAME-$service health check: healthy" \
+        || echo "smoke: $PROJECT_NAME-$ENV_NAME-$service health check: failed (podman ps shows it unhealthy)"
+    done
+  fi
+  exec "${SMOKE[@]}"
+fi
+
 run() {
   if (( DRY )); then printf '+'; printf ' %q' "$@"; printf '\n'; else "$@"; fi
 }
@@ -95,8 +120,20 @@ else
   run git fetch --tags --prune origin
   # A tag (v1.2, or any name git knows as a tag) is checked out as the tag; anything else is a branch of origin.
   if [[ "$ENV_NAME" == "prod" || "$REF" =~ ^v[0-9]+\.[0-9]+ ]] || git show-ref --verify -q "refs/tags/$REF"; then
-    run git checkout --detach "refs/tags/$REF"
-  else run git checkout --detach "origin/$REF"; fi
+    checkout="refs/tags/$REF" remote_ref="refs/tags/$REF"
+  else checkout="origin/$REF" remote_ref="refs/heads/$REF"; fi
+  # The ref must exist before anything is built: after the fetch, locally; in a dry run (no fetch), at origin
+  # when origin answers, else as this clone last fetched it. A missing branch failed in git checkout, after
+  # the dry run had said all was well ("origin/develop": there was no develop branch).
+  missing="origin has no ${remote_ref#refs/} (deploy a branch or tag that exists: make deploy ENV=$ENV_NAME REF=<ref>)"
+  if (( DRY )); then
+    remote=$(git ls-remote origin "$remote_ref" 2>/dev/null) && { [[ -n "$remote" ]] || fail "(dry run) $missing"; } \
+      || git rev-parse -q --verify "$checkout^{commit}" >/dev/null \
+      || echo "deploy: (dry run) origin did not answer and this clone does not know $checkout: a real deploy fetches, then checks it exists"
+  else
+    git rev-parse -q --verify "$checkout^{commit}" >/dev/null || fail "$missing"
+  fi
+  run git checkout --detach "$checkout"
 fi
 # The image tag: the ref with its slashes made dashes (feature/x -> feature-x).
 IMAGE_REF="${REF//\//-}"
@@ -121,18 +158,27 @@ PROJECT=(-p "$PROJECT_NAME-$ENV_NAME" -f "$COMPOSE_FILE")
 # TLS: the operator's certificate and key (docs/decisions/0041-tls-at-the-proxy.md), only named by the config, so
 # regenerating it keeps them. Production refuses to go on without them; dev and staging get a self-signed
 # pair made once (kept on later deploys).
-TLS_CERTIFICATE="${TLS_CERTIFICATE:-$DEPLOY_ROOT/tls/practice-sites.crt}"
-TLS_KEY="${TLS_KEY:-$DEPLOY_ROOT/tls/practice-sites.key}"
 if [[ ! -s "$TLS_CERTIFICATE" || ! -s "$TLS_KEY" ]]; then
   if [[ "$ENV_NAME" == "prod" ]]; then
     (( DRY )) && echo "deploy: (dry run) $TLS_CERTIFICATE or $TLS_KEY is missing: a real prod deploy would stop here" \
       || fail "$TLS_CERTIFICATE and $TLS_KEY must hold the operator's certificate and key (TLS_CERTIFICATE, TLS_KEY)"
-  else
-    run ops/deploy/nginx/self-signed.sh "$TLS_CERTIFICATE" "$TLS_KEY" "*.$ENV_NAME.$PREVIEW_DOMAIN" "monitoring.$PREVIEW_DOMAIN"
   fi
+fi
+# dev and staging: a self-signed pair, made once and kept; one that lacks this environment's names (a dev pair,
+# then a staging deploy on the same host) gets them added; an operator's certificate lacking them is refused.
+if [[ "$ENV_NAME" != "prod" ]]; then
+  names=("*.$ENV_NAME.$PREVIEW_DOMAIN")
+  [[ -n "$PROXY_MONITORING" ]] && names+=("monitoring.$PREVIEW_DOMAIN")
+  run ops/deploy/nginx/self-signed.sh "$TLS_CERTIFICATE" "$TLS_KEY" "${names[@]}"
 fi
 PROXY_DIR="$DEPLOY_ROOT/proxy"
 NEXT="$DEPLOY_ROOT/proxy.next"
+# The monitoring alert UI (the map's proxy.monitoring) is served only behind a password: an empty htpasswd
+# answers every visitor 401, so it is refused here rather than deployed.
+if [[ -n "$PROXY_MONITORING" && ! -s "$PROXY_DIR/htpasswd" ]]; then
+  msg="the map serves a monitoring UI ($PROXY_MONITORING) but $PROXY_DIR/htpasswd is empty or missing: printf 'ops:%s\\n' \"\$(openssl passwd -apr1)\" > $PROXY_DIR/htpasswd"
+  if (( DRY )); then echo "deploy: (dry run) $msg"; else fail "$msg"; fi
+fi
 # gen_proxy [PORT...]: regenerates the proxy's configuration, tests it and reloads nginx (graceful: requests in
 # flight finish); this environment's upstream lists PORT... (default: the map's instance ports).
 gen_proxy() {
@@ -143,6 +189,7 @@ gen_proxy() {
   [[ -f "$PROXY_DIR/htpasswd" ]] && cp -p "$PROXY_DIR/htpasswd" "$NEXT/htpasswd" || : > "$NEXT/htpasswd"
   npx tsx ops/deploy/nginx/generate.ts --out "$NEXT/practice-sites.conf" --preview-domain "$PREVIEW_DOMAIN" \
     --listen "$PROXY_HTTP" --https-listen "$PROXY_HTTPS" --monitoring-htpasswd /etc/practice-proxy/htpasswd \
+    --monitoring-upstream "$PROXY_MONITORING" \
     --acme-root /etc/practice-proxy/acme \
     --tls-certificate /etc/practice-proxy-tls/practice-sites.crt --tls-key /etc/practice-proxy-tls/practice-sites.key \
     "${upstream[@]}"
@@ -234,13 +281,14 @@ for i in "${!INSTANCE_SERVICES[@]}"; do
   run "${COMPOSE[@]}" "${PROJECT[@]}" up -d --no-deps "$service"
   if (( DRY )); then echo "+ wait until http://127.0.0.1:$port/readyz answers 200"
   else wait_ready "$port" "$service" || fail "$service did not start on its own port: nginx still sends its traffic to $next, which serves the new image; deploy again once the cause is fixed"; fi
+  # podman without systemd has no timer for the image's HEALTHCHECK: its status would stay "starting" for
+  # ever. Run once now that the instance is ready, it says "healthy" (make smoke ENV=... runs it again).
+  [[ "${ENGINE:-}" == podman ]] && { run "$ENGINE" healthcheck run "$live" || echo "deploy: $live is ready but its health check failed (podman healthcheck run $live)" >&2; }
   proxy
   run "$ENGINE" rm -f -t 15 "$next"
 done
 
 # The smoke checks run against every instance of the environment, then through the proxy over HTTPS.
-SMOKE=(env SMOKE_ENV="$ENV_NAME" SMOKE_PROXY="https://127.0.0.1:${PROXY_HTTPS##*:}" SMOKE_PREVIEW_DOMAIN="$PREVIEW_DOMAIN"
-  NODE_EXTRA_CA_CERTS="$TLS_CERTIFICATE" npx tsx ops/deploy/smoke.ts)
 if (( DRY )); then
   run "${SMOKE[@]}"
   echo "deploy: dry run: nothing was changed; the commands above would deploy $REF to $ENV_NAME"

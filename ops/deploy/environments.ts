@@ -41,8 +41,12 @@ export interface Environment {
 export interface EnvironmentMap {
   /** Prefix of compose projects and container names (default practice-frontend): the drills use their own. */
   project?: string;
-  /** nginx `listen` arguments of the proxy: plain HTTP (redirects) and HTTPS. */
-  proxy: { http: string; https: string };
+  /**
+   * nginx `listen` arguments of the proxy: plain HTTP (redirects) and HTTPS; `monitoring`: where the monitoring
+   * alert UI (e.g. Grafana) listens on the proxy's host, served as monitoring.<preview domain> behind basic
+   * authentication ($DEPLOY_ROOT/proxy/htpasswd, which a deploy requires then); absent or null: no such server.
+   */
+  proxy: { http: string; https: string; monitoring?: string | null };
   environments: Record<DeployEnv, Environment>;
 }
 
@@ -68,6 +72,7 @@ export function loadEnvironments(file = process.env.ENVIRONMENTS_FILE || resolve
   if (!raw.proxy || !LISTEN.test(String(raw.proxy.http)) || !LISTEN.test(String(raw.proxy.https))) {
     fail(`${file}: proxy.http and proxy.https must be ports or address:port`);
   }
+  if (raw.proxy.monitoring != null && !/^[A-Za-z0-9.-]+:\d{1,5}$/.test(raw.proxy.monitoring)) fail(`${file}: proxy.monitoring must be host:port or null`);
   if (raw.project !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(raw.project)) fail(`${file}: project must be lower-case letters, digits and -`);
   const seen = new Map<number, string>();
   for (const env of ENVS) {
@@ -252,6 +257,7 @@ export function shellAssignments(map: EnvironmentMap, env: DeployEnv): string {
     `HAS_REDIS=${e.redis ? 1 : 0}`,
     `PROXY_HTTP=${q(map.proxy.http)}`,
     `PROXY_HTTPS=${q(map.proxy.https)}`,
+    `PROXY_MONITORING=${q(map.proxy.monitoring ?? "")}`,
   ];
   return lines.join("\n") + "\n";
 }

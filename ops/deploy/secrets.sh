@@ -18,12 +18,16 @@ ENC_DIR="${SECRETS_DIR:-ops/deploy/secrets}"
 fail() { echo "secrets: $*" >&2; exit 1; }
 
 cmd="${1:-}"; env_name="${2:-}"
-if [[ "$cmd" != "setup" ]]; then
-  [[ "$env_name" =~ ^(dev|staging|prod)$ ]] || fail "ENV must be dev, staging or prod, got '${env_name}'"
-  [[ -f "$KEY_FILE" ]] || fail "no key at $KEY_FILE: run 'make setup' or set SECRETS_KEY_FILE"
-fi
 enc="$ENC_DIR/.env.$env_name.enc"
 plain="$DEPLOY_ROOT/.env.$env_name"
+if [[ "$cmd" != "setup" ]]; then
+  [[ "$env_name" =~ ^(dev|staging|prod)$ ]] || fail "ENV must be dev, staging or prod, got '${env_name}'"
+  # Nothing encrypted yet is a first deploy, not a missing key: say what makes the file.
+  [[ "$cmd" != "decrypt" || -f "$enc" ]] || fail "nothing to decrypt: $enc does not exist (no env file of $env_name was encrypted yet).
+  A first deploy writes it: 'make setup' (the key, once), then $plain from .env.example (chmod 600; for the demo
+  backend on this host see docs/operations.md, \"The first deploy\"), then 'make encrypt ENV=$env_name' and commit $enc"
+  [[ -f "$KEY_FILE" ]] || fail "no key at $KEY_FILE: run 'make setup' or set SECRETS_KEY_FILE"
+fi
 crypt() { node ops/deploy/secrets-crypt.mjs "$1" "$KEY_FILE" "$env_name" "$2" "$3"; }
 
 case "$cmd" in
@@ -34,14 +38,13 @@ case "$cmd" in
     chmod 600 "$KEY_FILE"
     echo "secrets: new key at $KEY_FILE: store a copy in the team's password manager" ;;
   decrypt)
-    [[ -f "$enc" ]] || fail "$enc does not exist"
     mkdir -p "$DEPLOY_ROOT"
     tmp="$(mktemp "$DEPLOY_ROOT/.env.$env_name.XXXXXX")"
     crypt decrypt "$enc" "$tmp" || { rm -f "$tmp"; fail "cannot decrypt $enc (wrong key? modified file?)"; }
     chmod 600 "$tmp" && mv "$tmp" "$plain"
     echo "secrets: wrote $plain (mode 600)" ;;
   encrypt)
-    [[ -f "$plain" ]] || fail "$plain does not exist"
+    [[ -f "$plain" ]] || fail "$plain does not exist: write it from .env.example (chmod 600), then encrypt it"
     mkdir -p "$ENC_DIR"
     crypt encrypt "$plain" "$enc.tmp" && mv "$enc.tmp" "$enc"
     echo "secrets: wrote $enc: commit it" ;;

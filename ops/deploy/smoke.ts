@@ -3,7 +3,7 @@
  * the proxy), covering tenant isolation, crawler status codes, images through the optimizer,
  * robots/sitemap/og and webhook authentication. Prints every failure; exits non-zero if any fails.
  *
- *   SMOKE_HOST=http://127.0.0.1:3000  where to connect (default)
+ *   SMOKE_HOST=http://127.0.0.1:3000  where to connect (default; `make smoke ENV=dev` checks a deployed environment)
  *   SMOKE_SITES=host1,host2           two practice hosts to check (default: the first domain of the
  *                                     first two practices in tenants/practices.json)
  *
@@ -16,12 +16,52 @@
  *   SMOKE_PROXY=https://127.0.0.1:443 the proxy over HTTPS: a site's page with HSTS (prod: a practice domain;
  *                                     dev, staging: its preview host under SMOKE_PREVIEW_DOMAIN)
  *
+ *   SMOKE_CARDS=dir                   compares the first site's social card with dir/<code>.png (see cardDifference);
+ *   SMOKE_WRITE_CARDS=1               with SMOKE_CARDS: writes it there instead
+ *
  * It needs no secret: webhook checks only prove that a wrong or missing secret is refused.
  */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import sharp from "sharp";
 import { call, type Answer } from "../operator/request";
 import { loadRegistry } from "../../src/server/tenancy/registry";
 import { ENVS, loadEnvironments, type DeployEnv } from "./environments";
 import { CARD_HEIGHT, CARD_WIDTH } from "../../src/server/og/card";
+
+/**
+ * Reference social cards: SMOKE_CARDS names a directory of `<code>.png`, each practice's homepage card as drawn
+ * where the fonts are (SMOKE_WRITE_CARDS=1 writes them from a running instance). A card is drawn from
+ * build-time media (the logo the pre-pass downloaded) and the backend's content, so references belong to one
+ * known deployment (the demo backend's): they are never guessed. Without SMOKE_CARDS the card is checked as a
+ * PNG of the card's size; the drills check the image's fonts directly (tests/containers/drills.ts).
+ */
+/** Share of the card's pixels allowed to differ (by more than CHANNEL_TOLERANCE in a channel). */
+export const CARD_TOLERANCE = 0.001;
+const CHANNEL_TOLERANCE = 48;
+
+function cardReference(host: string): string {
+  const { practices } = loadRegistry(process.env.TENANTS_FILE || "tenants/practices.json");
+  // A practice domain, else a preview host `<code>.<env>.<preview domain>`.
+  const code = practices.find((p) => p.domains.includes(host))?.code ?? host.split(".")[0];
+  return join(process.env.SMOKE_CARDS || "", `${code.replace(/[^a-z0-9-]/g, "")}.png`);
+}
+
+/** The share (0..1) of pixels of two PNGs that differ noticeably; 1 when their sizes differ. */
+export async function cardDifference(a: Buffer, b: Buffer): Promise<number> {
+  const [x, y] = await Promise.all([a, b].map((png) => sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true })));
+  if (x.info.width !== y.info.width || x.info.height !== y.info.height) return 1;
+  let differ = 0;
+  for (let i = 0; i < x.data.length; i += 4) {
+    for (let c = 0; c < 4; c++) {
+      if (Math.abs(x.data[i + c] - y.data[i + c]) > CHANNEL_TOLERANCE) {
+        differ++;
+        break;
+      }
+    }
+  }
+  return differ / (x.info.width * x.info.height);
+}
 
 class CheckFailed extends Error {}
 function expect(condition: unknown, message: string): asserts condition {
@@ -113,7 +153,7 @@ export async function runSmoke(base: string, sites: [string, string], log = cons
       const meta = /<meta[^>]+name="robots"[^>]+content="[^"]*noindex/.test(r.text);
       expect(meta === (await noindexHeader()), `meta noindex ${meta}, header noindex ${await noindexHeader()}`);
     }],
-    ["the social card of the homepage is a PNG", async () => {
+    ["the social card of the homepage is a PNG of the card's size (and drawn as its reference: SMOKE_CARDS)", async () => {
       // The card draws only the practice's own titles: take the one the homepage names.
       const image = /<meta[^>]+property="og:image"[^>]+content="([^"]+)"/.exec((await home(a)).text)?.[1]?.replace(/&amp;/g, "&");
       expect(image, "no og:image on the homepage");
@@ -122,8 +162,20 @@ export async function runSmoke(base: string, sites: [string, string], log = cons
       expect(r.status === 200, `status ${r.status}`);
       expect(r.body.subarray(1, 4).toString() === "PNG", `content-type ${r.headers["content-type"]}`);
       // The IHDR chunk's width and height: a card drawn at another size is a broken renderer.
-      const [width, height] = [r.body.readUInt32BE(16), r.body.readUInt32BE(20)];
+      const [width, height] = [r.body.readUInt32BE(16), r.body.readUInt32BE(20)]
       expect(width === CARD_WIDTH && height === CARD_HEIGHT, `${width}x${height}, not ${CARD_WIDTH}x${CARD_HEIGHT}`);
+      if (!process.env.SMOKE_CARDS) return;
+      const reference = cardReference(a);
+      if (process.env.SMOKE_WRITE_CARDS === "1") {
+        writeFileSync(reference, r.body);
+        return;
+      }
+      // Boxes instead of the logo's text (an image without fonts) differ from the reference drawn where the fonts are.
+      expect(existsSync(reference), `no reference card ${reference}`);
+      {
+        const differ = await cardDifference(r.body, readFileSync(reference));
+        expect(differ <= CARD_TOLERANCE, `${(differ * 100).toFixed(2)}% of its pixels differ from ${relative(process.cwd(), reference)} (at most ${CARD_TOLERANCE * 100}%): text drawn as boxes (no fonts in the image?) or another design (SMOKE_WRITE_CARDS=1 draws the references again)`);
+      }
     }],
     ["an image of the page loads through the media proxy", async () => {
       const src = /src="(\/api\/media\?[^"]+)"/.exec((await home(a)).text)?.[1]?.replace(/&amp;/g, "&");

@@ -7,11 +7,14 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 WORK=$(mktemp -d /tmp/pf-drill.XXXXXX)
 BACKEND_PID="" DRILLS_PID=""
+kill_tree() { local child; for child in $(pgrep -P "$1"); do kill_tree "$child"; done; kill "$1" 2>/dev/null || true; }
 cleanup() {
   local status=$?
   # The drills' whole process group: a build or deploy they run is stopped with them.
   [[ -n "$DRILLS_PID" ]] && kill -- "-$DRILLS_PID" 2>/dev/null || true
-  [[ -n "$BACKEND_PID" ]] && kill "$BACKEND_PID" 2>/dev/null || true
+  # The demo backend the first deploy started (npm run, then its children), by process id.
+  [[ -n "$BACKEND_PID" ]] && kill_tree "$BACKEND_PID"
+  rm -f demo-backend.log
   if command -v podman >/dev/null 2>&1; then
     podman ps -a --format '{{.Names}}' | grep -E '^pf-drill-' | xargs -r podman rm -f -t 0 >/dev/null 2>&1 || true
     podman network ls --format '{{.Name}}' | grep -E '^pf-drill-' | xargs -r podman network rm -f >/dev/null 2>&1 || true
@@ -29,7 +32,7 @@ cat > "$WORK/environments.json" <<'JSON'
   "project": "pf-drill",
   "proxy": { "http": "127.0.0.1:42180", "https": "127.0.0.1:42143" },
   "environments": {
-    "dev": { "ref": "develop", "buildApiUrl": "https://cms.dev.praticiens.example.org/api/v1/websites", "buildCmsOrigin": "https://cms.dev.praticiens.example.org",
+    "dev": { "ref": "main", "buildApiUrl": "https://cms.dev.praticiens.example.org/api/v1/websites", "buildCmsOrigin": "https://cms.dev.praticiens.example.org",
       "instancePorts": [42102], "memory": "512m", "heapMb": 192, "renderWorkers": 2, "pageCacheMb": 96, "redis": null },
     "staging": { "ref": "main", "buildApiUrl": "https://cms.staging.praticiens.example.org/api/v1/websites", "buildCmsOrigin": "https://cms.staging.praticiens.example.org",
       "instancePorts": [42101], "memory": "512m", "heapMb": 192, "renderWorkers": 2, "pageCacheMb": 96, "redis": null },
@@ -40,7 +43,7 @@ cat > "$WORK/environments.json" <<'JSON'
 }
 JSON
 BACKEND_PORT=42140
-for env in dev staging prod; do
+for env in staging prod; do
   printf 'BACKEND_API_URL=http://host.containers.internal:%s/api/v1/websites\nREVALIDATION_SECRET=drill-secret-0123456789abcdef\nPREVIEW_DOMAIN=preview.example.org\n' \
     "$BACKEND_PORT" > "$WORK/deploy/.env.$env"
   # prod has a Redis in the map: its instances join it with the password of the env file (ops/deploy/environments.ts).
@@ -52,11 +55,31 @@ mapfile -t domains < <(node -e 'for (const p of require("./tenants/practices.jso
 ops/deploy/nginx/self-signed.sh "$WORK/deploy/tls/practice-sites.crt" "$WORK/deploy/tls/practice-sites.key" \
   "${domains[@]}" '*.dev.preview.example.org' '*.prod.preview.example.org' monitoring.preview.example.org
 
-# The demo content backend, on the host: the containers reach it as host.containers.internal.
-DEMO_BACKEND_HOST=0.0.0.0 DEMO_BACKEND_PORT=$BACKEND_PORT node --import tsx ops/demo/backend/main.ts > "$WORK/backend.log" 2>&1 &
-BACKEND_PID=$!
-
 export ENVIRONMENTS_FILE="$WORK/environments.json" DEPLOY_ROOT="$WORK/deploy" DRILL_BACKEND="http://127.0.0.1:$BACKEND_PORT"
+
+# 0. The first deploy, as docs/operations.md writes it ("The first deploy"): each line of its block, in order, in
+# this shell, dev's env file and the demo backend (the drills' backend) included. The departures are this run's
+# places and ports: DEPLOY_ROOT (its `export DEPLOY_ROOT=` line is skipped), the secrets key and folder (never
+# the clone's own encrypted files), the backend's port (the env file's :4000 becomes the drills' port), the map
+# (ENVIRONMENTS_FILE) and the image's name (DEPLOY_LABEL).
+export SECRETS_KEY_FILE="$WORK/secrets.key" SECRETS_DIR="$WORK/secrets" DEMO_BACKEND_PORT=$BACKEND_PORT DEPLOY_LABEL=drill
+mapfile -t steps < <(awk '/^## The first deploy/ { f = 1 } f && /^```sh/ { b = 1; next } b && /^```/ { exit } b' docs/operations.md)
+(( ${#steps[@]} >= 8 )) || { echo "drills: no first-deploy block in docs/operations.md" >&2; exit 1; }
+first_start=$SECONDS
+for step in "${steps[@]}"; do
+  [[ "$step" =~ ^export\ DEPLOY_ROOT= ]] && continue
+  started=$SECONDS
+  if ! eval "$step" >> "$WORK/first-deploy.log" 2>&1; then
+    tail -n 40 "$WORK/first-deploy.log" >&2
+    echo "drills: the first deploy of docs/operations.md failed at: $step" >&2
+    exit 1
+  fi
+  [[ "$step" == *"npm run demo-backend"* ]] && BACKEND_PID=$!
+  [[ "$step" == *".env.example"* ]] && sed -i "s/:4000\//:$BACKEND_PORT\//" "$DEPLOY_ROOT/.env.dev"
+  echo "drills: first deploy: $((SECONDS - started)) s: ${step%%#*}"
+done
+grep -E '^(deploy|smoke: dev)' "$WORK/first-deploy.log" | tail -n 3
+echo "drills: first deploy (docs/operations.md, every step): $((SECONDS - first_start)) s"
 # In the background and waited for: a TERM to this script runs the cleanup at once (bash runs a trap only
 # after the foreground command ends), and the cleanup stops the drills first, in their own process group.
 NODE_EXTRA_CA_CERTS="$WORK/deploy/tls/practice-sites.crt" setsid node --import tsx tests/containers/drills.ts &

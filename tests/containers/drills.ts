@@ -13,12 +13,17 @@
  *   5. Redis gone (frozen): pages still served, new ones rendered (after 4: Redis keeps nothing across a restart)
  *   6. 300 practices x 25 pages through a 512 MB dev instance: the page cache fills its budget and evicts,
  *      the container is not killed
+ * Before them, tests/containers/drills.sh runs the first deploy of docs/operations.md (dev, step by step); after
+ * 1, the image's fonts (an SVG logo's text drawn as on the host); at the end, every log line is JSON.
  */
 import { execFile, execFileSync, spawn, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { call } from "../../ops/operator/request";
 import { loadEnvironments } from "../../ops/deploy/environments";
+import { CARD_TOLERANCE, cardDifference } from "../../ops/deploy/smoke";
 import { loadRegistry } from "../../src/server/tenancy/registry";
 import { notRenderedFirst, traffic, type Target } from "./traffic";
 
@@ -168,6 +173,31 @@ async function main() {
   check(inspect(`${project}-dev-frontend`, "{{.HostConfig.Memory}}") === String(512 * 1024 ** 2), "dev memory limit 512m");
   figure("limits", "user node, read-only root file system, memory 1g (prod) and 512m (dev) as inspected");
 
+  // The fonts the social card draws with (issue 27: the text of Dupont's SVG logo came out as empty boxes in the
+  // container). The logo drawn by sharp, as the card draws it (src/server/og/logo.ts), in the container and on
+  // the host must be the same picture; the host without fonts (an empty fontconfig configuration) draws the
+  // boxes, and must differ: the comparison would see them.
+  {
+    const name = `${project}-dev-frontend`;
+    const svg = readFileSync("ops/demo/backend/media/dupont/logo.svg");
+    const draw = `import sharp from "sharp"; const c = []; for await (const x of process.stdin) c.push(x);
+      const png = await sharp(Buffer.concat(c), { density: 300 }).resize({ width: 440, height: 150, fit: "inside" }).png().toBuffer();
+      process.stdout.write(png.toString("base64"));`;
+    const inContainer = spawnSync(engine, ["exec", "-i", name, "node", "--input-type=module", "-e", draw], { input: svg, encoding: "utf8" });
+    check(inContainer.status === 0, `drawing the logo in ${name} exited ${inContainer.status}: ${inContainer.stderr}`);
+    check(inContainer.stderr === "", `drawing the logo in ${name} wrote to stderr: ${inContainer.stderr}`);
+    const onHost = spawnSync(process.execPath, ["--input-type=module", "-e", draw], { input: svg, encoding: "utf8" });
+    const noFontsDir = mkdtempSync(join(tmpdir(), "no-fonts-"));
+    writeFileSync(join(noFontsDir, "fonts.conf"), `<?xml version="1.0"?><fontconfig><cachedir>${noFontsDir}</cachedir></fontconfig>`);
+    const boxes = spawnSync(process.execPath, ["--input-type=module", "-e", draw], { input: svg, encoding: "utf8", env: { ...process.env, FONTCONFIG_FILE: join(noFontsDir, "fonts.conf") } });
+    const png = (out: string) => Buffer.from(out, "base64");
+    const differ = await cardDifference(png(inContainer.stdout), png(onHost.stdout));
+    const boxesDiffer = await cardDifference(png(boxes.stdout), png(onHost.stdout));
+    check(boxesDiffer > CARD_TOLERANCE, `the logo drawn without fonts differs from the host's in ${(boxesDiffer * 100).toFixed(2)}% of its pixels only: the comparison sees nothing`);
+    check(differ <= CARD_TOLERANCE, `the logo drawn in ${name} differs from the host's in ${(differ * 100).toFixed(2)}% of its pixels (boxes: ${(boxesDiffer * 100).toFixed(2)}%): fonts missing in the image?`);
+    figure("fonts", `the SVG logo's text drawn in the container as on the host (${(differ * 100).toFixed(2)}% of pixels differ; without fonts ${(boxesDiffer * 100).toFixed(2)}%)`);
+  }
+
   // The health check the image declares (the Dockerfile's HEALTHCHECK, inherited by compose) probes /readyz
   // and passes in the running container, under its read-only root and its user. Docker runs it on its own
   // schedule; podman without systemd does not, so it is run here once, as its timer would.
@@ -316,6 +346,22 @@ async function main() {
     await fetch(`${backend}/admin/synthetic`, { method: "DELETE" });
   }
   for (let i = 0; i < prodPorts.length; i++) figure(`RSS of ${prodName(i)} at the end`, `${rssMiB(prodName(i))} MiB`);
+
+  // Every line the instances wrote, through all the drills, is one JSON object (the documented jq filters
+  // stop at the first line that is not: a library's plain "Fontconfig error" was one).
+  for (const name of [prodName(0), prodName(1), `${project}-dev-frontend`]) {
+    const logs = spawnSync(engine, ["logs", name], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+    const lines = `${logs.stdout}\n${logs.stderr}`.split("\n").filter((l) => l.trim());
+    const plain = lines.filter((l) => {
+      try {
+        return typeof JSON.parse(l) !== "object";
+      } catch {
+        return true;
+      }
+    });
+    check(plain.length === 0, `${name} wrote ${plain.length} line(s) that are not JSON, e.g. ${plain.slice(0, 3).join(" | ")}`);
+    figure(`logs of ${name}`, `${lines.length} lines, every one a JSON object`);
+  }
 }
 
 main().then(

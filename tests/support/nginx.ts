@@ -51,8 +51,16 @@ function mainConfig(dir: string): string {
   return config;
 }
 
-/** `rate`: the pages zones' requests per second (a test sending many requests raises it). */
-export async function startNginx(upstreams: string[], opts: { rate?: number; tls?: boolean } = {}): Promise<TestNginx> {
+/** The basic-authentication credentials of the monitoring server (MONITORING_HTPASSWD holds them, hashed). */
+export const MONITORING_CREDENTIALS = "ops:monitoring-test";
+const MONITORING_HTPASSWD = "ops:$apr1$pftest01$NzJS5RdD7GftcPRyt9HvG1\n";
+
+/**
+ * `rate`: the pages zones' requests per second (a test sending many requests raises it); `monitoring`: the
+ * address (host:port) of the monitoring alert UI, served behind basic authentication (none by default, as in
+ * ops/deploy/environments.json).
+ */
+export async function startNginx(upstreams: string[], opts: { rate?: number; tls?: boolean; monitoring?: string } = {}): Promise<TestNginx> {
   const dir = mkdtempSync(join(tmpdir(), "nginx-"));
   const nginx = (...args: string[]) =>
     spawnSync(NGINX, ["-c", join(dir, "nginx.conf"), "-p", dir, ...args], { encoding: "utf8" });
@@ -72,11 +80,14 @@ export async function startNginx(upstreams: string[], opts: { rate?: number; tls
     listen: `127.0.0.1:${port}`,
     upstreams: { prod: upstreams, staging: upstreams, dev: upstreams },
     monitoringHtpasswd: join(dir, "htpasswd"),
+    monitoringUpstream: opts.monitoring ?? null,
     rate: opts.rate ?? DEFAULTS.rate,
     tls: httpsPort ? { listen: `127.0.0.1:${httpsPort}`, certificate, key, acmeRoot: join(dir, "acme") } : undefined,
   });
   writeFileSync(join(dir, "practice-sites.conf"), site);
-  writeFileSync(join(dir, "htpasswd"), "ops:$apr1$8Qm0pV8c$Q2o7n0Yq0VQ0m0g9k6tL2/\n");
+  writeFileSync(join(dir, "htpasswd"), MONITORING_HTPASSWD);
+  // nginx's workers (not root) read the htpasswd inside it (a password checked they could not read was a 500).
+  if (opts.monitoring) chmodSync(dir, 0o755);
   writeFileSync(join(dir, "nginx.conf"), mainConfig(dir));
   const test = nginx("-t");
   if (test.status !== 0) throw new Error(`nginx -t failed:\n${test.stderr}`);

@@ -46,8 +46,11 @@ export interface NginxOptions {
   listen: string;
   /** htpasswd file guarding the monitoring alert UI. */
   monitoringHtpasswd: string;
-  /** Where the monitoring alert UI listens (it sits behind basic auth here). */
-  monitoringUpstream: string;
+  /**
+   * Where the monitoring alert UI listens, served behind basic auth as monitoring.<preview domain>; null: no
+   * such server (nothing answered there: a vhost to an address nobody listens on answered 401, then 502).
+   */
+  monitoringUpstream: string | null;
   /** Requests per second per client address in each environment's `pages_<env>` zone (assets: five times it). */
   rate: number;
   /** HTTPS on `tls.listen` and `listen` redirecting there; absent: plain HTTP on `listen` only. */
@@ -60,7 +63,7 @@ export const DEFAULTS: Omit<NginxOptions, "registry"> = {
   upstreams: upstreams(loadEnvironments()),
   listen: "80",
   monitoringHtpasswd: "/etc/nginx/htpasswd/monitoring",
-  monitoringUpstream: "127.0.0.1:3100",
+  monitoringUpstream: loadEnvironments().proxy.monitoring ?? null,
   rate: 10,
 };
 
@@ -208,8 +211,8 @@ export function generateNginxConfig(opts: NginxOptions): string {
   }).join("\n\n");
   const { listen, hsts } = serving(opts);
   const previewNames = ENVS.map((env) => `~^[a-z0-9-]+\\.${env}\\.${preview}$`);
-  const monitoringName = `monitoring.${opts.previewDomain}`;
-  const tls = opts.tls && tlsServers(opts, opts.tls, [...domains, ...previewNames, monitoringName]);
+  const monitoringName = opts.monitoringUpstream ? [`monitoring.${opts.previewDomain}`] : [];
+  const tls = opts.tls && tlsServers(opts, opts.tls, [...domains, ...previewNames, ...monitoringName]);
   const previewServers = ENVS.map(
     (env, i) => `
 # Preview hosts of ${env}: any {code}.${env}.${opts.previewDomain}; the frontend asks the backend whether the code exists.
@@ -261,18 +264,22 @@ ${domains.map((d) => `        ${d}`).join("\n")};
 ${proxyLocations("prod", hsts)}
 }
 ${previewServers}
-
+${
+  opts.monitoringUpstream
+    ? `
 # The monitoring alert UI, behind basic authentication (practice domains are served without it).
 server {
 ${listen}
-    server_name ${monitoringName};
+    server_name ${monitoringName[0]};
     auth_basic "Monitoring";
     auth_basic_user_file ${opts.monitoringHtpasswd};
     location / {
         proxy_pass http://${opts.monitoringUpstream};${hsts}
     }
 }
-`;
+`
+    : ""
+}`;
 }
 
 function parseArgs(argv: string[]) {
@@ -289,6 +296,7 @@ function parseArgs(argv: string[]) {
     else if (flag === "--preview-domain") opts.previewDomain = value;
     else if (flag === "--listen") opts.listen = value;
     else if (flag === "--monitoring-htpasswd") opts.monitoringHtpasswd = value;
+    else if (flag === "--monitoring-upstream") opts.monitoringUpstream = value || null;
     else if (flag === "--tls-certificate") tls.certificate = value;
     else if (flag === "--tls-key") tls.key = value;
     else if (flag === "--https-listen") tls.listen = value;

@@ -96,6 +96,12 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
     res.type("text/plain").send("ok");
   });
   app.get("/readyz", lifecycle?.readyz ?? ((_req, res) => void res.type("text/plain").send("ready")));
+  // The metrics are on the internal port only (METRICS_PORT). Here /metrics is one plain 404 on any host, as
+  // a missing build file: it was a 301 to /metrics/ (every slash-less path is), then the practice's 404 page.
+  app.all(["/metrics", "/metrics/"], (_req: Request, res: Response) => {
+    res.status(404).setHeader("Cache-Control", "no-store");
+    res.type("text/plain").send("Not Found");
+  });
 
   // Every body is read here, bounded in bytes and time, on the Node side (http/request-body.ts says why).
   app.use(requestBodyMiddleware());

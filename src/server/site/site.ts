@@ -41,9 +41,19 @@ export async function withBackend<T>(
   }
 }
 
+/**
+ * Failures already reported. The layout's and the page's loaders share one read of the site shell (its promise),
+ * so one backend failure reached toHttpError twice and was logged and reported twice per request. Weak: an
+ * error object is forgotten with its request.
+ */
+const reported = new WeakSet<object>();
+
 export function toHttpError(ev: ErrorEvent, error: unknown): Error {
   if (isBackendError(error) && error.isNotFound) return ev.error(404, "Not Found");
-  reportError(error, { path: ev.url.pathname });
+  if (typeof error !== "object" || error === null || !reported.has(error)) {
+    if (typeof error === "object" && error !== null) reported.add(error);
+    reportError(error, { path: ev.url.pathname });
+  }
   return ev.error(503, "Service temporairement indisponible. Merci de réessayer dans quelques instants.");
 }
 

@@ -36,7 +36,9 @@ export class RedisLink {
     url: string,
     private readonly timeoutMs: number,
     events: LinkEvents,
-    private readonly log: (line: string) => void = console.log,
+    // Late-bound: the link is made (createServices) before the JSON log routes console.log (startLog); the
+    // function captured then wrote plain lines ("shared cache: instance ... joined"), outside the JSON log.
+    private readonly log: (line: string) => void = (line) => console.log(line),
   ) {
     const options = {
       url,
