@@ -1,0 +1,135 @@
+/**
+ * `npm run bench:instructions` (after `npm run build`): the instructions a cache HIT costs the built server, as
+ * deployed (bench/processes.ts: JSON access line for every request, metrics on, stdout to a file), and with the
+ * access line off and with observability off: counted by valgrind's callgrind over a fixed number of requests.
+ *
+ * Why instructions beside req/s: the machine is shared (up to seven agents on two cores), and a req/s ratio
+ * moves by several points from one minute to the next; the instructions the server executes for the same
+ * requests move by well under one percent. They count user-space instructions of the whole server process
+ * (every thread, the kernel's share not included): what the hit path itself costs, not what it waits for.
+ *
+ * How: the server starts under `valgrind --tool=callgrind --instr-atstart=no` (it runs at near-native
+ * speed, uninstrumented, through its start and a warm-up long enough for V8 to optimise the hit path);
+ * then instrumentation is switched on (callgrind_control), REQUESTS hits are sent, and it is switched off
+ * and the counts dumped. The page: dupont's homepage, brotli, as in (a)/(b).
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { freePort } from "../tests/support/frontend";
+import { runLoadInChild } from "./load";
+import { benchFrontendEnv, LOGS, SECRET, startBackendProcess } from "./processes";
+import { fmt, host, warmHit } from "./figures";
+import { benchPids } from "./machine";
+
+const WARMUP = 10_000;
+const REQUESTS = 5_000;
+const OUT = resolve("tmp/bench/callgrind");
+
+const MODES: { label: string; env: Record<string, string> }[] = [
+  { label: "as deployed (metrics + JSON access line, stdout to a file)", env: {} },
+  { label: "metrics on, access line off (ACCESS_LOG=off)", env: { ACCESS_LOG: "off" } },
+  { label: "off (METRICS_PORT=0, LOG_FORMAT=off)", env: { METRICS_PORT: "0", LOG_FORMAT: "off" } },
+];
+
+function control(pid: number, ...args: string[]): void {
+  execFileSync("callgrind_control", [...args, String(pid)], { stdio: "ignore" });
+}
+
+/** The total instructions (Ir) of every dump file callgrind wrote for this run. */
+function totalIr(prefix: string): number {
+  let total = 0;
+  for (const name of readdirSync(OUT).filter((n) => n.startsWith(prefix))) {
+    const m = /^totals: (\d+)/m.exec(readFileSync(join(OUT, name), "utf8"));
+    if (m) total += Number(m[1]);
+  }
+  return total;
+}
+
+async function measure(backendUrl: string, mode: (typeof MODES)[number], index: number): Promise<number> {
+  const port = await freePort();
+  const metricsPort = mode.env.METRICS_PORT === "0" ? 0 : await freePort();
+  const prefix = `hit-${index}.`;
+  const log = openSync(join(LOGS, `callgrind-${index}-${port}.log`), "a");
+  const env = benchFrontendEnv({
+    PORT: String(port),
+    METRICS_PORT: String(metricsPort),
+    BACKEND_API_URL: `${backendUrl}/api/v1/websites`,
+    REVALIDATION_SECRET: SECRET,
+    ...mode.env,
+    // Under valgrind the first render (V8 compiling the whole bundle in a worker) takes far longer than the
+    // render timeout a deploy has (3 x BACKEND_TIMEOUT_MS + 5 s): raised, for the page to be cached at all.
+    BACKEND_TIMEOUT_MS: "60000",
+  });
+  const child = spawn(
+    "valgrind",
+    [
+      "--tool=callgrind",
+      "--instr-atstart=no",
+      "--smc-check=all-non-file",
+      `--callgrind-out-file=${join(OUT, `${prefix}%p`)}`,
+      process.execPath,
+      "server/entry.express.js",
+    ],
+    { env: { PATH: process.env.PATH, ...env }, stdio: ["ignore", log, log] },
+  );
+  closeSync(log);
+  benchPids.add(child.pid!);
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 120_000;
+    while (!(await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) {
+      if (Date.now() > deadline) throw new Error(`${mode.label}: no answer within 120 s`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const page = { path: "/", host: host("dupont") };
+    // The first request renders (in a worker, slow under valgrind); poll until the page is a HIT.
+    for (let tries = 0; ; tries++) {
+      try {
+        await warmHit({ url, port } as never, page);
+        break;
+      } catch (error) {
+        if (tries >= 240) throw error;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    const load = (n: number) =>
+      runLoadInChild({ port, targets: [page], connections: 8, durationMs: 600_000, maxRequests: n, headers: { "accept-encoding": "gzip, deflate, br" } });
+    await load(WARMUP);
+    control(child.pid!, "--instr=on");
+    const run = await load(REQUESTS);
+    control(child.pid!, "--instr=off");
+    control(child.pid!, "--dump");
+    if ((run.xcache.HIT ?? 0) !== REQUESTS) throw new Error(`${mode.label}: not all hits: ${JSON.stringify(run.xcache)}`);
+    return totalIr(prefix) / REQUESTS;
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+    benchPids.delete(child.pid!);
+  }
+}
+
+async function main() {
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  mkdirSync(LOGS, { recursive: true });
+  const only = process.argv.slice(2).map(Number);
+  const backend = await startBackendProcess();
+  try {
+    const results: number[] = [];
+    for (const [i, mode] of MODES.entries()) {
+      if (only.length && !only.includes(i)) continue;
+      const ir = await measure(backend.url, mode, i);
+      results[i] = ir;
+      console.log(`  instructions per HIT, ${mode.label}: ${fmt(ir)} (callgrind, ${fmt(REQUESTS)} hits after ${fmt(WARMUP)} uncounted)`);
+    }
+    if (results[0] && results[1]) console.log(`  the access line's own cost: ${fmt(results[0] - results[1])} instructions per HIT`);
+  } finally {
+    await backend.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
