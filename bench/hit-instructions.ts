@@ -22,8 +22,8 @@ import { benchFrontendEnv, LOGS, SECRET, startBackendProcess } from "./processes
 import { fmt, host, warmHit } from "./figures";
 import { benchPids } from "./machine";
 
-const WARMUP = 10_000;
-const REQUESTS = 5_000;
+const WARMUP = 5_000;
+const REQUESTS = 2_000;
 const OUT = resolve("tmp/bench/callgrind");
 
 const MODES: { label: string; env: Record<string, string> }[] = [
@@ -77,9 +77,9 @@ async function measure(backendUrl: string, mode: (typeof MODES)[number], index: 
   benchPids.add(child.pid!);
   try {
     const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + 300_000;
     while (!(await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) {
-      if (Date.now() > deadline) throw new Error(`${mode.label}: no answer within 120 s`);
+      if (Date.now() > deadline) throw new Error(`${mode.label}: no answer within 300 s`);
       await new Promise((r) => setTimeout(r, 200));
     }
     const page = { path: "/", host: host("dupont") };

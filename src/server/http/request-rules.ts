@@ -22,9 +22,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
-import { isQwikCall } from "../cache/key";
 import { hasOneHost } from "../tenancy/host";
-import { routeOf } from "../tenancy/routes";
+import { isQwikCall, routeOf } from "../tenancy/routes";
 import type { Stage } from "./pipeline";
 
 type Rule = (req: IncomingMessage) => { status: 400 | 405; reason: string } | null;

@@ -57,12 +57,18 @@ export interface AccessRecord {
   aborted: boolean;
 }
 
-/** What JSON escapes in a string (quote, backslash, control characters, lone surrogates). */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** Whether JSON escapes a character of `value`: a quote, a backslash, a control character, a surrogate. */
+function needsEscape(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 32 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return true;
+  }
+  return false;
+}
 
 /** A JSON string of a visitor's spelling: plain quotes when nothing needs escaping (nearly always). */
 function jsonString(value: string): string {
-  return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
+  return needsEscape(value) ? JSON.stringify(value) : `"${value}"`;
 }
 
 /** The ISO time of the last line: recomputed once per millisecond, not once per line. */
