@@ -32,6 +32,8 @@ export interface OperatorServices {
   pageCache: PageCache;
   renderer: Pick<CacheRenderer, "pool">;
   shared?: SharedCache;
+  /** The webhook's invalidation (services.ts: here, or confirmed on every instance with CACHE_URL). */
+  invalidate: (tags: string[]) => Promise<number>;
 }
 
 export async function startOperatorView(services: OperatorServices): Promise<OperatorView> {
@@ -63,7 +65,8 @@ export async function startOperatorView(services: OperatorServices): Promise<Ope
           pool: pool ? pool.stats() : null,
           shared: shared ? { trusted: shared.trusted } : null,
         }),
-        invalidate: (tags) => (shared ? shared.invalidate(tags) : pageCache.invalidate(tags)),
+        // The same invalidation as the webhook's: the composition root chose it (here or on every instance).
+        invalidate: services.invalidate,
       },
       // A port taken (another instance on this machine) costs the metrics, never the site.
       (error) => reportWarning(`metrics: internal port ${env.METRICS_HOST}:${env.METRICS_PORT} unavailable (${error.message}); serving without it`),
