@@ -11,7 +11,7 @@
  * How: the server starts under `valgrind --tool=callgrind --instr-atstart=no` (it runs at near-native
  * speed, uninstrumented, through its start and a warm-up long enough for V8 to optimise the hit path);
  * then instrumentation is switched on (callgrind_control), REQUESTS hits are sent, and it is switched off
- * and the counts dumped. The page: dupont's homepage, brotli, as in (a)/(b). A first render under valgrind
+ * and the counts dumped. The page: dupont's homepage, brotli, as in (a)/(b) (on its own domain, the host the pre-pass renders for). A first render under valgrind
  * takes minutes (V8 compiling the whole bundle, instrumented or not), so the page comes from the build
  * pre-pass, run natively first (PREPASS_DIR): the first request serves it through the stack, and from then on
  * it is a HIT.
@@ -22,7 +22,8 @@ import { join, resolve } from "node:path";
 import { freePort } from "../tests/support/frontend";
 import { runLoadInChild } from "./load";
 import { benchFrontendEnv, LOGS, runPrepassProcess, SECRET, startBackendProcess } from "./processes";
-import { fmt, host, warmHit } from "./figures";
+import { fmt } from "./figures";
+import { agent, get } from "../tests/support/cache";
 import { benchPids } from "./machine";
 
 const WARMUP = 5_000;
@@ -48,6 +49,14 @@ function totalIr(prefix: string): number {
     if (m) total += Number(m[1]);
   }
   return total;
+}
+
+/** The host the pre-pass rendered a practice's pages for (its main domain), read from its manifest. */
+function prepassHost(code: string): string {
+  const manifest = JSON.parse(readFileSync(join(PREPASS, "manifest.json"), "utf8")) as { practices: { code: string; host: string }[] };
+  const practice = manifest.practices.find((p) => p.code === code);
+  if (!practice) throw new Error(`the pre-pass rendered nothing for ${code}`);
+  return practice.host;
 }
 
 async function measure(backendUrl: string, mode: (typeof MODES)[number], index: number): Promise<number> {
@@ -84,19 +93,16 @@ async function measure(backendUrl: string, mode: (typeof MODES)[number], index: 
       if (Date.now() > deadline) throw new Error(`${mode.label}: no answer within 300 s`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    const page = { path: "/", host: host("dupont") };
-    // The first request renders (in a worker, slow under valgrind); poll until the page is a HIT.
+    const page = { path: "/", host: prepassHost("dupont") };
+    // The pre-pass rendered https pages: the requests say so as the proxy in front would (loopback is trusted).
+    const headers = { "accept-encoding": "gzip, deflate, br", "x-forwarded-proto": "https" };
+    // The first request is served through the stack from the seeded entry; the next ones are HITs.
     for (let tries = 0; ; tries++) {
-      try {
-        await warmHit({ url, port } as never, page);
-        break;
-      } catch (error) {
-        if (tries >= 240) throw error;
-        await new Promise((r) => setTimeout(r, 500));
-      }
+      await get(url, page.host, page.path, { headers });
+      if ((await get(url, page.host, page.path, { headers })).xcache === "HIT") break;
+      if (tries >= 20) throw new Error(`${mode.label}: ${page.host}${page.path} is not a HIT`);
     }
-    const load = (n: number) =>
-      runLoadInChild({ port, targets: [page], connections: 8, durationMs: 600_000, maxRequests: n, headers: { "accept-encoding": "gzip, deflate, br" } });
+    const load = (n: number) => runLoadInChild({ port, targets: [page], connections: 8, durationMs: 600_000, maxRequests: n, headers });
     await load(WARMUP);
     control(child.pid!, "--instr=on");
     const run = await load(REQUESTS);
@@ -136,6 +142,7 @@ async function main() {
     if (results[0] && results[1]) console.log(`  the access line's own cost: ${fmt(results[0] - results[1])} instructions per HIT`);
   } finally {
     await backend.stop();
+    agent.destroy();
   }
 }
 
