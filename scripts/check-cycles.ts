@@ -3,6 +3,8 @@
  * src/server/ (the tree reads as the request path, so a folder may only depend on folders further down it).
  * Type-only imports (`import type`, `export type`) count too: they create no order of evaluation, but a
  * folder that names another's types depends on it as much as one that calls it (a reader must know both).
+ * A subfolder is a folder of its own, never folded into its parent: `cache/` importing `cache/shared/` while
+ * `cache/shared/` imports `cache/` is a cycle (folded into one `cache/`, it was invisible).
  * Prints every cycle found and exits 1; exits 0 when there is none.
  */
 import { relative } from "node:path";
@@ -42,12 +44,15 @@ function cycles(graph: Map<string, Set<string>>): string[][] {
   return found;
 }
 
-/** The folder of src/server/ a file belongs to (files directly in src/server/ are their own node). */
+/**
+ * The folder of src/server/ a file belongs to, subfolders their own (`cache/shared/`); files directly in
+ * src/server/ are their own node.
+ */
 function folderOf(file: string): string | null {
   const rel = relative(SERVER, file);
   if (rel.startsWith("..")) return null;
-  const parts = rel.split("/");
-  return parts.length > 1 ? `${parts[0]}/` : parts[0];
+  const slash = rel.lastIndexOf("/");
+  return slash === -1 ? rel : rel.slice(0, slash + 1);
 }
 
 const files = new Map<string, Set<string>>();

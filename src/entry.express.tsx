@@ -5,7 +5,6 @@
 import qwikCityPlan from "@qwik-city-plan";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import { createServer } from "node:http";
 import render from "./entry.ssr";
 import { getEnv } from "./server/env";
 import { createServices, type Services } from "./server/services";
@@ -15,8 +14,7 @@ import { seedFromPrepass } from "./server/prepass/store";
 import { Lifecycle } from "./server/http/lifecycle";
 import { flushMonitoring, initMonitoring, reportError, reportWarning } from "./server/monitoring";
 import { PROBE_PENDING, watchBackendUntilUp } from "./server/backend/probe";
-import { applyServerLimits, serverOptions } from "./server/http/server-limits";
-import { answerRefusedRequests } from "./server/http/raw-targets";
+import { createFrontServer } from "./server/http/pipeline";
 import { installProcessGuard } from "./server/monitoring/process-guard";
 import { reportStartWarnings } from "./server/start-warnings";
 import { startOperatorView } from "./server/operator/operator-view";
@@ -61,7 +59,8 @@ async function start() {
     ...(shared ? { cluster: "joining the other instances (CACHE_URL)" } : {}),
   });
   const distDir = join(fileURLToPath(import.meta.url), "..", "..", "dist");
-  const server = answerRefusedRequests(applyServerLimits(createServer(serverOptions(), view.observe(createApp({ services, distDir, lifecycle })))));
+  // The request pipeline (src/server/http/pipeline.ts declares its stages in order), on the public port.
+  const server = createFrontServer(createApp({ services, distDir, lifecycle, observe: view.observe }));
   // Uncaught exception: reported, then exit for the supervisor to restart; stray rejections: reported.
   installProcessGuard({
     report: reportError,

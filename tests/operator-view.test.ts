@@ -174,6 +174,36 @@ describe("the access log", () => {
     expect(quiet.output()).not.toContain('"msg":"access"');
   });
 
+  it("loses no line under load nor on shutdown (lines are written in batches: monitoring/access.ts)", async () => {
+    const own = await startFrontend({ backendUrl: backend.url, env: { LOG_FORMAT: "json" } });
+    const ids = Array.from({ length: 400 }, (_, i) => `batch-${i}`);
+    try {
+      expect((await get(own.url, DUPONT, "/tarifs/")).status).toBe(200);
+      // 400 requests, 20 at a time: more than one batch's worth of bytes waits at some point.
+      for (let i = 0; i < ids.length; i += 20) {
+        await Promise.all(ids.slice(i, i + 20).map((id) => get(own.url, DUPONT, "/tarifs/", { headers: { "x-request-id": id } })));
+      }
+    } finally {
+      await own.stop(); // SIGTERM: the batch still waiting is written before the process exits
+    }
+    const logged = new Set(
+      own
+        .output()
+        .split("\n")
+        .filter((l) => l.startsWith("{") && l.includes('"msg":"access"'))
+        .map((l) => (JSON.parse(l) as { id: string }).id),
+    );
+    expect(ids.filter((id) => !logged.has(id))).toEqual([]);
+  });
+
+  it("writes a quiet server's line without waiting for more (within the batch's second)", async () => {
+    await get(frontend.url, DUPONT, "/tarifs/", { headers: { "x-request-id": "quiet-1" } });
+    const asked = Date.now();
+    await expect.poll(() => accessLines().some((l) => l.id === "quiet-1"), { timeout: 10_000 }).toBe(true);
+    // Polled, so the bound is loose on a busy machine; without the batch's timer the line would never come.
+    expect(Date.now() - asked).toBeLessThan(5_000);
+  });
+
   it("holds none of a contact message's personal data, and the relay is counted", async () => {
     const origin = `http://${DUPONT}:${frontend.port}`;
     const res = await http(frontend.url, `${DUPONT}:${frontend.port}`, "/api/contact", {

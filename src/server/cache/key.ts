@@ -20,8 +20,7 @@
  */
 import { normaliseHost } from "../tenancy/host";
 import { schemeOf, type Scheme } from "../util/request-scheme";
-import { cardTitle } from "../og/card";
-import { CACHED_ROUTES, routeOf } from "../tenancy/routes";
+import { CACHED_ROUTES, isQwikCall, routeOf, routeParams, type RouteParams } from "../tenancy/routes";
 
 /** A request the cache can answer: what to look up, and what to render on a miss or a refresh. */
 export interface CacheTarget {
@@ -31,32 +30,6 @@ export interface CacheTarget {
   origin: string;
   /** Path plus the counted query parameters: what the render sees. */
   url: string;
-}
-
-interface RouteRule {
-  /** Public path, without the trailing slash. */
-  path: string;
-  /**
-   * Query parameters that change the response (and so belong to the key), in key order, each with its
-   * canonical form: the key holds the value the route will use, so spellings of one value share one entry
-   * (and one render). A value whose canonical form is empty is left out, as if absent.
-   */
-  vary: readonly { name: string; canonical: (value: string) => string }[];
-}
-
-/**
- * Per-route query parameters that count. A route that reads a parameter must be listed here, or every
- * value would be answered with the first one rendered. Such a route is keyed under its slashed path
- * (`/api/og` and `/api/og/` answer the same card).
- */
-const ROUTE_RULES: readonly RouteRule[] = [{ path: "/api/og", vary: [{ name: "title", canonical: cardTitle }] }];
-
-
-/** Qwik City's own parameters mark server-function and action calls: never cached (and refused, http/request-rules.ts). */
-const QWIK_CALL = /(?:^|&)q(?:action|func|data)=/;
-
-export function isQwikCall(query: string): boolean {
-  return QWIK_CALL.test(query);
 }
 
 /**
@@ -99,18 +72,14 @@ function cacheableUrl(method: string, rawUrl: string): string | null {
   const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
   // Only the page cache's routes of the allow-list (tenancy/routes.ts): pages, robots, sitemap, the card.
   if (!CACHED_ROUTES.has(routeOf(method, path))) return null;
-  const rule = routeRule(path);
+  // The query parameters the route reads (tenancy/routes.ts) are the ones the key holds, canonical.
+  const rule = routeParams(path);
   if (q === -1) return rule ? `${rule.path}/` : path;
   const query = rawUrl.slice(q + 1);
-  if (QWIK_CALL.test(query)) return null;
+  if (isQwikCall(query)) return null; // refused before (http/request-rules.ts); never cached whatever calls this
   if (!rule) return path;
   const counted = countedQuery(rule, query);
   return counted ? `${rule.path}/?${counted}` : `${rule.path}/`;
-}
-
-function routeRule(path: string): RouteRule | undefined {
-  const bare = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
-  return ROUTE_RULES.find((r) => r.path === bare);
 }
 
 /**
@@ -125,7 +94,7 @@ export function hostKeyPart(host: string): string | null {
 }
 
 /** The query parameters of `query` that count for the route, canonical, in a fixed order; "" when none. */
-function countedQuery(rule: RouteRule, query: string): string {
+function countedQuery(rule: RouteParams, query: string): string {
   const params = new URLSearchParams(query);
   const kept = new URLSearchParams();
   for (const { name, canonical } of rule.vary) {

@@ -1,21 +1,21 @@
 /**
- * createApp(): the request listener of the server, importable without listening: the page cache's
- * fast path, then the Express stack in front of Qwik City.
+ * createApp(): the request listener of the server, importable without listening: the request pipeline
+ * (pipeline.ts declares its stages in order: observe, rules, tenant, cache hit, app, on response) with, as
+ * its stage 6, the Express stack in front of Qwik City, built here:
  *
- *  -2. one Host, no fragment, no Qwik      4. tenancy: Host -> practice, else plain 404
- *      calls (400), GET/HEAD/POST (405)     4b. redirects of migrated practices (301)
- *  -1. fresh cache hits (cacheFront)        4c. canonical paths (301), the practice's files
- *   0. headers of every response            4d. page cache: pages, robots, sitemap, card (the pool renders)
- *   1. static build assets (immutable),     4e. GET/HEAD, POST on the contact relay, else 405
- *      else a plain 404                     5. the other routes: media proxy, contact relay, and the
- *   2. global endpoints (any Host):            practice's 404 page for every other path (practice-routes.ts)
- *      healthz, readyz, revalidation        6. one error handler
- *   3. /_sites from outside -> 404
+ *   0. headers of every response            4. tenancy: the practice stage 4 resolved, else plain 404
+ *   1. static build assets (immutable),     4b. redirects of migrated practices (301)
+ *      else a plain 404                     4c. canonical paths (301), the practice's files
+ *   2. global endpoints (any Host):         4d. page cache: pages, robots, sitemap, card (the pool renders)
+ *      healthz, readyz, revalidation        4e. GET/HEAD, POST on the contact relay, else 405
+ *   3. /_sites from outside -> 404          5. the other routes: media proxy, contact relay, and the
+ *                                              practice's 404 page for every other path (practice-routes.ts)
+ *                                           6. one error handler
  *
  * Nothing here renders: with a render pool, this thread has no render function (services.ts), and every
  * render a visitor can cause waits its turn in the pool's admission (docs/decisions/0047-main-thread-renders-nothing.md).
  *
- * The refusals (request-rules.ts) and the fast path (cache-front.ts) answer without Express and send the
+ * The refusals (request-rules.ts) and the cache hit stage (cache-front.ts) answer without Express and send the
  * one list of headers step 0 sets (security headers, noindex). Every long-lived object comes from the services
  * (src/server/services.ts builds them); this file builds none and says which it uses (AppServices).
  */
@@ -24,28 +24,30 @@ import type { RequestListener } from "node:http";
 import compression from "compression";
 import { join } from "node:path";
 import type { Env } from "../env";
-import { isInternalPath, isServedPort, resolveHost, setRequestTenant, type HostRules } from "../tenancy";
+import { isInternalPath, isServedPort, setRequestTenant, type HostRules } from "../tenancy";
 import type { PageCache } from "../cache/page-cache";
 import type { NotFoundWatch } from "../migration-watch/not-found-watch";
 import type { CacheRenderer } from "../render-pool/renderer";
 import type { RequestServices } from "../render/context";
 import { reportError } from "../monitoring";
 import { timedInvalidation } from "../monitoring/metrics";
-import { requestIdOf } from "../monitoring/request-marks";
+import { requestId } from "../monitoring/access";
 import { isIndexable } from "../site/indexing";
 import { everyResponseHeaders, responseHeadersMiddleware } from "./security-headers";
 import { cmsOrigin } from "../build-constants";
 import { redirectsMiddleware } from "./redirects";
 import { answerRequest, type LoadedRedirects } from "../redirects/map";
-import { cacheFront, cacheMiddleware } from "./cache-front";
+import { cacheHitStage, cacheMiddleware } from "./cache-front";
 import { revalidateHandlers } from "./revalidate";
 import { bodyOf, requestBodyMiddleware } from "./request-body";
 import { canonicalPath, canonicalPathMiddleware } from "./canonical-path";
-import { methodMiddleware, requestRulesFront } from "./request-rules";
+import { methodMiddleware, requestRulesStage } from "./request-rules";
 import { practiceRoutesMiddleware } from "./practice-routes";
 import { routeOf } from "../tenancy/routes";
 import { mediaFilesMiddleware } from "../media/static-files";
 import type { Lifecycle } from "./lifecycle";
+import { createPipeline, stateOf, tenantOf } from "./pipeline";
+import { observers, type Observers } from "./observe";
 
 /** What the app uses of the services. */
 export interface AppServices extends Pick<RequestServices, "contact" | "media" | "backend"> {
@@ -67,11 +69,13 @@ export interface AppOptions {
   distDir: string;
   /** Readiness for /readyz and the graceful shutdown (lifecycle.ts); default: always ready. */
   lifecycle?: Lifecycle;
+  /** The on-response consumers that are on (operator/operator-view.ts); default: none. */
+  observe?: Observers;
 }
 
 const IMMUTABLE = { immutable: true, maxAge: "365d", index: false, redirect: false } as const;
 
-export function createApp({ services, distDir, lifecycle }: AppOptions): RequestListener {
+export function createApp({ services, distDir, lifecycle, observe }: AppOptions): RequestListener {
   const { env, hostRules, pageCache } = services;
   const app = express();
   app.disable("x-powered-by");
@@ -121,7 +125,8 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
       res.status(404).type("text/plain").send("Not Found");
       return;
     }
-    const code = isServedPort(req.headers.host, env.PORT) ? resolveHost(req.headers.host, hostRules) : null;
+    // The practice the pipeline's tenant stage resolved from this Host header (pipeline.ts), on our port only.
+    const code = isServedPort(req.headers.host, env.PORT) ? (stateOf(req)?.site?.code ?? null) : null;
     if (!code) {
       res.status(404).type("text/plain").send("Not Found");
       return;
@@ -159,7 +164,7 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
   app.use(practiceRoutes);
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    reportError(error, { path: req.originalUrl, requestId: requestIdOf(req) });
+    reportError(error, { path: req.originalUrl, requestId: stateOf(req)?.id });
     if (res.headersSent) {
       res.destroy();
       return;
@@ -167,15 +172,21 @@ export function createApp({ services, distDir, lifecycle }: AppOptions): Request
     res.status(500).type("text/plain").send("Internal Server Error");
   });
 
-  // Fresh cache hits (and paths a practice's cached 404 page proves are no page) are answered in front of
-  // all of the above (cache-front.ts says why); in front of them, the request rules' refusals (one Host, no
-  // fragment, no Qwik call parameters, a method some route takes: request-rules.ts).
+  // The pipeline (pipeline.ts): the request rules' refusals (one Host, no fragment, no Qwik call parameters,
+  // a method some route takes: request-rules.ts), then fresh cache hits (and paths a practice's cached 404
+  // page proves are no page) in front of all of the above (cache-front.ts says why), then this Express app.
   const front = {
-    rules: hostRules,
     stackHeaders,
     trust: app.get("trust proxy fn"),
     redirected: (code: string, url: string) => answerRequest(services.redirects.table, code, url) !== null,
     notFound: services.notFound,
   };
-  return requestRulesFront(stackHeaders, cacheFront(pageCache, front, app));
+  return createPipeline({
+    rules: requestRulesStage(stackHeaders),
+    tenant: tenantOf(hostRules),
+    cacheHit: cacheHitStage(pageCache, front),
+    app,
+    onResponse: observe ? observers(observe) : [],
+    requestId,
+  });
 }

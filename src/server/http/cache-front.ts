@@ -1,7 +1,7 @@
 /**
- * The page cache on the wire: a fast path in front of Express for fresh hits (and for paths a practice's
- * cached 404 page proves are no page), and the Express middleware for everything else the cache answers
- * (stale, invalidated, misses).
+ * The page cache on the wire: the pipeline's cache hit stage (pipeline.ts, stage 5) in front of Express for
+ * fresh hits (and for paths a practice's cached 404 page proves are no page), and the Express middleware
+ * for everything else the cache answers (stale, invalidated, misses).
  *
  * Why a path in front of Express: measured on this machine, Express 5 with a single middleware answering
  * a fixed buffer does ~27% of bare node:http's requests per second; the hit path must not pay for the
@@ -14,29 +14,20 @@
  * stack for this host; its path index proves the path is no page (cache/not-found.ts: page-shaped paths
  * only, none the stack answers before the cache); the redirect maps are asked first, as the stack does.
  */
-import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
-import { requestTenant, resolveHost, type HostRules } from "../tenancy";
-import { cacheKey, cacheTarget, hostKeyPart, type CacheTarget } from "../cache/key";
+import { requestTenant } from "../tenancy";
+import { cacheKey, cacheTarget, type CacheTarget } from "../cache/key";
 import type { PageCache } from "../cache/page-cache";
 import { writeEntry } from "../cache/serve";
 import { copyHeaders } from "../util/headers";
 import { requestScheme, type TrustFn } from "../util/request-scheme";
 import type { RenderResult } from "../cache/entry";
 import type { NotFoundWatch } from "../migration-watch/not-found-watch";
-import { requestIdOf } from "../monitoring/request-marks";
 import { whileVisitorWaits } from "../render-pool/visitor";
-
-/** Bounded memo of Host header -> practice and key part for the fast path. */
-const HOST_MEMO_MAX = 1024;
-
-interface HostInfo {
-  code: string;
-  authority: string;
-}
+import { stateOf, type RequestState, type Stage } from "./pipeline";
 
 export interface CacheFrontOptions {
-  rules: HostRules;
   /** What the Express stack sets on every response (http/security-headers.ts), replayed on every hit. */
   stackHeaders: readonly string[];
   /** Who may tell the request's scheme (Express's "trust proxy"). */
@@ -53,39 +44,22 @@ export interface CacheFrontOptions {
   notFound: Pick<NotFoundWatch, "record">;
 }
 
-export function cacheFront(cache: PageCache, opts: CacheFrontOptions, next: RequestListener): RequestListener {
-  const { rules, stackHeaders, trust, redirected, notFound } = opts;
-  const hosts = new Map<string, HostInfo | null>();
-  const lookup = (host: string): HostInfo | null => {
-    let info = hosts.get(host);
-    if (info === undefined) {
-      const code = resolveHost(host, rules);
-      const authority = code && hostKeyPart(host);
-      info = code && authority ? { code, authority } : null;
-      if (hosts.size >= HOST_MEMO_MAX) hosts.clear();
-      hosts.set(host, info);
-    }
-    return info;
-  };
-  return (req: IncomingMessage, res: ServerResponse) => {
+/** Stage 5 of the pipeline: answers a fresh hit of the request's site (resolved by stage 4), else passes. */
+export function cacheHitStage(cache: PageCache, opts: CacheFrontOptions): Stage {
+  const { stackHeaders, trust, redirected, notFound } = opts;
+  return (req: IncomingMessage, res: ServerResponse, state: RequestState) => {
+    const site = state.site;
     const method = req.method!;
-    const host = req.headers.host;
     // Two Host headers never get here: the request rules in front refuse them (http/request-rules.ts).
-    if ((method === "GET" || method === "HEAD") && host) {
-      const info = lookup(host);
-      if (info) {
-        const scheme = requestScheme(req, trust);
-        const url = req.url!;
-        const key = cacheKey(method, info.code, scheme, info.authority, url);
-        const entry = key && (cache.fresh(key) ?? cache.unknownPath(info.code, scheme, info.authority, url));
-        if (entry && entry.servedByStack && !redirected(info.code, url)) {
-          writeEntry(res, req.headers, method, entry, "HIT", stackHeaders);
-          if (entry.status === 404) notFound.record(info.code, url); // old URLs still asked after a migration
-          return;
-        }
-      }
-    }
-    next(req, res);
+    if (!site || site.authority === null || (method !== "GET" && method !== "HEAD")) return false;
+    const scheme = requestScheme(req, trust);
+    const url = req.url!;
+    const key = cacheKey(method, site.code, scheme, site.authority, url);
+    const entry = key && (cache.fresh(key) ?? cache.unknownPath(site.code, scheme, site.authority, url));
+    if (!entry || !entry.servedByStack || redirected(site.code, url)) return false;
+    writeEntry(res, req.headers, method, entry, "HIT", stackHeaders);
+    if (entry.status === 404) notFound.record(site.code, url); // old URLs still asked after a migration
+    return true;
   };
 }
 
@@ -106,7 +80,7 @@ export function cacheMiddleware(cache: PageCache, notFound: Pick<NotFoundWatch, 
 /** The page cache's answer for a target (stored, or rendered in the pool), written; resolves with its status. */
 export async function sendCacheAnswer(cache: PageCache, req: Request, res: Response, target: CacheTarget): Promise<number> {
   // A render queued for this visitor is dropped if they leave before it starts (render-pool/visitor.ts).
-  const answer = await whileVisitorWaits(res, () => cache.answer(target, requestIdOf(req)));
+  const answer = await whileVisitorWaits(res, () => cache.answer(target, stateOf(req)?.id));
   if (answer.kind === "entry") writeEntry(res, req.headers, req.method, answer.entry, answer.status, null);
   else sendResult(res, req.method, answer.result);
   return answer.kind === "entry" ? (answer.entry.status ?? 200) : answer.result.status;

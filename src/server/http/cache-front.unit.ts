@@ -9,7 +9,8 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { parseRegistry, type HostRules } from "../tenancy";
 import { buildEntry, type RenderResult } from "../cache/entry";
-import { cacheFront, cacheMiddleware } from "./cache-front";
+import { cacheHitStage, cacheMiddleware } from "./cache-front";
+import { createPipeline, tenantOf } from "./pipeline";
 import { cacheTarget, type CacheTarget } from "../cache/key";
 import { PageCache } from "../cache/page-cache";
 import { NOT_FOUND_PATH } from "../cache/not-found";
@@ -94,9 +95,19 @@ function fakeStack(): { listener: RequestListener; got: string[] } {
 /** The migration watch's counts of the 404s answered (none of these tests reads them). */
 const notFound = { record: () => {} };
 
-/** The front under test, over the test's practice list and stack headers (and, if given, a redirect map's rule). */
+/**
+ * The cache hit stage under test, in the pipeline (its tenant stage over the test's practice list), with the
+ * test's stack headers (and, if given, a redirect map's rule).
+ */
 const front = (cache: PageCache, next: RequestListener, redirected = (_code: string, _url: string) => false) =>
-  cacheFront(cache, { rules, stackHeaders: STACK_HEADERS, trust: () => false, redirected, notFound }, next);
+  createPipeline({
+    rules: () => false,
+    tenant: tenantOf(rules),
+    cacheHit: cacheHitStage(cache, { stackHeaders: STACK_HEADERS, trust: () => false, redirected, notFound }),
+    app: next,
+    onResponse: [],
+    requestId: () => "id",
+  });
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -141,7 +152,7 @@ function send(
   });
 }
 
-describe("cacheFront", () => {
+describe("cacheHitStage", () => {
   /** The front on a port, over a cache holding one page already answered through the stack. */
   async function frontOverServedPage(path: string, body: string) {
     const t = setup();
@@ -283,7 +294,7 @@ describe("cacheMiddleware", () => {
   });
 });
 
-describe("cacheFront and unknown paths", () => {
+describe("cacheHitStage and unknown paths", () => {
   /**
    * A cache whose render finds every path but the practice's pages unknown (as a render worker does) and
    * renders the 404 page with the index of the practice's paths; one unknown path already went through the stack.

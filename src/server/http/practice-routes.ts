@@ -25,7 +25,7 @@ import { serveMedia } from "../media/proxy";
 import { contactAnswer, contactMethodRefusal, relay, CONTACT_RESULT_ROUTE } from "../contact/handler";
 import { contactResultShared } from "../contact/result";
 import { schemeOf } from "../util/request-scheme";
-import { requestIdOf } from "../monitoring/request-marks";
+import { stateOf } from "./pipeline";
 import { withRequestId } from "../monitoring/log";
 import { sendFetchResponse, toFetchRequest } from "./express-bridge";
 import { sendCacheAnswer } from "./cache-front";
@@ -45,7 +45,7 @@ export function practiceRoutesMiddleware({ services, pageCache, renderer, notFou
         case "media": {
           const url = new URL(req.originalUrl, "http://media.invalid");
           const ctx = { code: tenant.code, tags: new Set<string>(), services };
-          await sendFetchResponse(res, await withRequestId(requestIdOf(req), () => serveMedia({ url, method: req.method }, ctx)));
+          await sendFetchResponse(res, await withRequestId(stateOf(req)?.id, () => serveMedia({ url, method: req.method }, ctx)));
           return;
         }
         case "contact":
@@ -70,7 +70,7 @@ export function practiceRoutesMiddleware({ services, pageCache, renderer, notFou
 
   async function answerContact(req: Request, res: Response, tenant: RequestTenant): Promise<void> {
     const answer = contactAnswer(
-      await withRequestId(requestIdOf(req), () =>
+      await withRequestId(stateOf(req)?.id, () =>
         relay(services, { request: toFetchRequest(req, tenant.host), host: tenant.host, ip: req.ip, code: tenant.code }),
       ),
     );
@@ -84,7 +84,7 @@ export function practiceRoutesMiddleware({ services, pageCache, renderer, notFou
       res.type("text/plain").send(`Trop de tentatives : réessayez dans ${Math.ceil(pages.retryAfterS / 60)} minute(s).`);
       return;
     }
-    const page = await renderer.renderOnce(formPageTarget(tenant, req.protocol), contactResultShared(result), requestIdOf(req));
+    const page = await renderer.renderOnce(formPageTarget(tenant, req.protocol), contactResultShared(result), stateOf(req)?.id);
     res.status(result.status);
     page.headers.forEach((value, name) => {
       if (name !== "content-length" && name !== "transfer-encoding") res.setHeader(name, value);

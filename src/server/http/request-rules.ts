@@ -13,17 +13,18 @@
  *                   rendered a page (TRACE answered 500): 405 with Allow.
  * - allowedMethod:  GET and HEAD everywhere, POST on the webhook and the contact relay only: 405 with Allow.
  *
- * The first four run in front of everything, the cache's fast path and Express included (requestRulesFront):
+ * The first four run in front of everything, the cache's fast path and Express included (requestRulesStage,
+ * the pipeline's stage 3: pipeline.ts):
  * a flood of such requests costs a node:http answer each, not Express's stack (a flood of OPTIONS refused
  * after tenancy and the cache kept a quiet practice's hits at 45-50%). allowedMethod runs right before the
  * render (methodMiddleware), after the global endpoints (the webhook's POST), tenancy, redirects and the files
  * that answer their own methods.
  */
-import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
-import { isQwikCall } from "../cache/key";
 import { hasOneHost } from "../tenancy/host";
-import { routeOf } from "../tenancy/routes";
+import { isQwikCall, routeOf } from "../tenancy/routes";
+import type { Stage } from "./pipeline";
 
 type Rule = (req: IncomingMessage) => { status: 400 | 405; reason: string } | null;
 
@@ -42,10 +43,10 @@ const knownMethod: Rule = (req) =>
 const SHAPE_RULES: readonly Rule[] = [oneHost, noFragment, noQwikCall, knownMethod];
 
 /**
- * The request listener that answers what the shape rules refuse and passes the rest to `next`. `stackHeaders`:
- * what the Express stack sets on every response (security headers, noindex), sent with each refusal too.
+ * The pipeline's stage that answers what the shape rules refuse and passes the rest. `stackHeaders`: what the
+ * Express stack sets on every response (security headers, noindex), sent with each refusal too.
  */
-export function requestRulesFront(stackHeaders: readonly string[], next: RequestListener): RequestListener {
+export function requestRulesStage(stackHeaders: readonly string[]): Stage {
   return (req: IncomingMessage, res: ServerResponse) => {
     for (const rule of SHAPE_RULES) {
       const refusal = rule(req);
@@ -55,9 +56,9 @@ export function requestRulesFront(stackHeaders: readonly string[], next: Request
       if (refusal.status === 405) head.push("allow", allowed(pathOf(req.url!)));
       res.writeHead(refusal.status, head);
       res.end(body);
-      return;
+      return true;
     }
-    next(req, res);
+    return false;
   };
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { requestRulesFront } from "./request-rules";
+import { requestRulesStage } from "./request-rules";
+import { createPipeline } from "./pipeline";
 
 const STACK = ["x-content-type-options", "nosniff", "content-security-policy", "default-src 'none'"];
 
@@ -9,9 +10,16 @@ const STACK = ["x-content-type-options", "nosniff", "content-security-policy", "
 async function withFront(run: (port: number, passed: () => number) => Promise<void>) {
   let passed = 0;
   const server: Server = createServer(
-    requestRulesFront(STACK, (_req, res) => {
-      passed += 1;
-      res.end("next");
+    createPipeline({
+      rules: requestRulesStage(STACK),
+      tenant: () => null,
+      cacheHit: () => false,
+      app: (_req, res) => {
+        passed += 1;
+        res.end("next");
+      },
+      onResponse: [],
+      requestId: () => "id",
     }),
   );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -36,7 +44,7 @@ function ask(port: number, method: string, path: string, headers: string[] = ["h
   });
 }
 
-describe("requestRulesFront", () => {
+describe("requestRulesStage", () => {
   it("answers a method no route takes with 405 and Allow, with the stack's headers, and passes nothing on", async () => {
     await withFront(async (port, passed) => {
       for (const method of ["OPTIONS", "PROPFIND", "DELETE", "PUT"]) {

@@ -4,9 +4,9 @@
  * development dependency loaded only then.
  *
  * Why an asynchronous destination for the access lines: one is written for every request, cache hits
- * included; lines written while a write is in flight are joined into the next one instead of one system
- * call each. No minimum length: a quiet server's lines must not wait in a buffer. What is buffered is
- * flushed on shutdown (flushLog). Every other line is written synchronously (createLogger says why).
+ * included. The access log (access.ts) formats them itself and hands them over in batches, at most every
+ * second; what the destination still holds is written on shutdown (flushLog) and when the process exits.
+ * Every other line is written synchronously (createLogger says why).
  *
  * Every other line of the process (console.log/warn/error: the start, the probe, the shared store, the
  * `[stats]` line, a library's own) becomes a JSON line too (routeConsole): its text is the `msg`, unchanged
@@ -15,20 +15,24 @@
 import pino, { type Logger } from "pino";
 import { formatWithOptions } from "node:util";
 import { AsyncLocalStorage } from "node:async_hooks";
+import { AccessLog } from "./access";
 
 export type LogFormat = "json" | "pretty" | "off";
 
 let logger: Logger | null = null;
-let accessLogger: Logger | null = null;
+let accessLog: AccessLog | null = null;
 let destination: ReturnType<typeof pino.destination> | null = null;
 
 export async function createLogger(format: LogFormat): Promise<Logger | null> {
-  if (format === "off") return (logger = accessLogger = null);
+  if (format === "off") return (logger = accessLog = null);
   const options = { base: undefined, messageKey: "msg", timestamp: pino.stdTimeFunctions.isoTime };
   const withId = { ...options, mixin: requestIdMixin };
   const pretty = format === "pretty" ? await import("pino-pretty").then((m) => m.default, () => null) : null;
   if (pretty) {
-    logger = accessLogger = pino(withId, pretty({ colorize: true, translateTime: "HH:MM:ss.l", ignore: "time" }));
+    // pino-pretty's stream reads JSON lines: the access lines are printed through it too.
+    const stream = pretty({ colorize: true, translateTime: "HH:MM:ss.l", ignore: "time" });
+    logger = pino(withId, stream);
+    accessLog = new AccessLog(stream);
   } else {
     // pino-pretty is a development dependency: a production image asked for "pretty" logs JSON.
     // Warnings, errors and the other lines are written at once (sync): they are rare, and a line that is
@@ -36,8 +40,10 @@ export async function createLogger(format: LogFormat): Promise<Logger | null> {
     // lines, one per request, go through the asynchronous destination.
     logger = pino(withId, pino.destination({ dest: 1, sync: true }));
     destination = pino.destination({ dest: 1, sync: false });
-    accessLogger = pino(options, destination);
+    accessLog = new AccessLog(destination);
   }
+  // No access line lost when the process ends, however it ends (a fatal error exits from the process guard).
+  process.once("exit", flushLog);
   return logger;
 }
 
@@ -45,13 +51,14 @@ export function getLogger(): Logger | null {
   return logger;
 }
 
-/** The access lines' logger (asynchronous writes), null when logging is off. */
-export function getAccessLogger(): Logger | null {
-  return accessLogger;
+/** The access log (batched writes), null when logging is off. */
+export function getAccessLog(): AccessLog | null {
+  return accessLog;
 }
 
-/** Writes what is buffered (before the process exits). */
+/** Writes what is buffered (on shutdown, and when the process exits). */
 export function flushLog(): void {
+  accessLog?.flush();
   try {
     destination?.flushSync();
   } catch {

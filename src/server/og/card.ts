@@ -1,15 +1,12 @@
 /**
  * The social card's layout (1200x630) as the element tree satori draws: the practice's theme colour as
  * background, its logo on a white panel (logos are drawn for light backgrounds), its name, and the
- * page title.
+ * page title (cut and cleaned before it gets here: tenancy/routes.ts's cardTitle, which the page cache's key uses too).
  */
 import type { CardLogo } from "./logo";
 
 export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;
-
-/** Titles longer than this are cut (with an ellipsis) before they reach the card. */
-export const TITLE_MAX_CHARS = 120;
 
 export interface CardInput {
   name: string;
@@ -28,13 +25,6 @@ const h = (type: string, props: Node["props"], ...children: (Node | string | nul
   type,
   props: { ...props, children: children.filter((c): c is Node | string => c !== null) },
 });
-
-/** The visitor-supplied title as drawn: whitespace collapsed, control characters dropped, length capped. */
-export function cardTitle(raw: string | null | undefined): string {
-  const clean = (raw ?? "").replace(/\p{Cc}/gu, " ").replace(/\s+/g, " ").trim();
-  const chars = [...clean];
-  return chars.length > TITLE_MAX_CHARS ? `${chars.slice(0, TITLE_MAX_CHARS - 1).join("").trimEnd()}…` : clean;
-}
 
 export function cardElement({ name, title, colors, logo }: CardInput): Node {
   const inner = CARD_WIDTH - 2 * 72;

@@ -9,7 +9,7 @@ import { mediaCachePath } from "../media/build-cache";
 import { requestContext } from "../render/context";
 import { withBackend } from "../site/site";
 import { validTheme } from "../site/theme";
-import { cardTitle } from "./card";
+import { cardTitle } from "../tenancy/routes";
 import { themeColors } from "./colors";
 import { loadCardLogo } from "./logo";
 import { renderCardPng } from "./render";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cardTitle, TITLE_MAX_CHARS } from "./card";
+import { cardTitle, TITLE_MAX_CHARS } from "../tenancy/routes";
 import { loadCardLogo } from "./logo";
 import { renderCardPng } from "./render";
 import { pngSize } from "../../../tests/support/png";

@@ -7,7 +7,7 @@
  */
 import type { BackendClient } from "../backend";
 import type { RenderContext } from "../render/context";
-import { cardTitle } from "./card";
+import { cardTitle } from "../tenancy/routes";
 
 export async function allowedCardTitles(backend: BackendClient, ctx: RenderContext): Promise<Set<string>> {
   const [config, listing] = await Promise.all([backend.config(ctx, ctx.code), backend.pageListing(ctx, ctx.code)]);

@@ -1,23 +1,24 @@
 /**
  * Wiring of what an operator sees, for the server entry (after startLog): the access log, the metrics (with what they
- * read on scrape) and the internal port with the operator's commands, and the request observer around
- * the public app. METRICS_PORT=0 turns the metrics and the internal port off; LOG_FORMAT=off the log.
+ * read on scrape) and the internal port with the operator's commands, and which of the request pipeline's
+ * on-response consumers are on (http/observe.ts). METRICS_PORT=0 turns the metrics and the internal port off;
+ * LOG_FORMAT=off the log, ACCESS_LOG=off the access line alone.
  */
-import type { RequestListener, Server } from "node:http";
+import type { Server } from "node:http";
 import type { Env } from "../env";
 import type { PageCache } from "../cache/page-cache";
 import type { SharedCache } from "../cache/shared";
 import type { CacheRenderer } from "../render-pool/renderer";
-import { resolveHost, type HostRules } from "../tenancy";
-import { observeRequests } from "../monitoring/access";
-import { flushLog, getAccessLogger } from "../monitoring/log";
+import type { HostRules } from "../tenancy";
+import type { Observers } from "../http/observe";
+import { flushLog, getAccessLog } from "../monitoring/log";
 import { setPractices, startMetrics } from "../monitoring/metrics";
 import { startMetricsServer } from "./metrics-server";
 import { reportWarning } from "../monitoring";
 
 export interface OperatorView {
-  /** The public app's listener, observed (metrics, access line). */
-  observe: (listener: RequestListener) => RequestListener;
+  /** The request pipeline's on-response consumers that are on (metrics, access line): createApp's `observe`. */
+  observe: Observers;
   close: () => void;
 }
 
@@ -31,12 +32,14 @@ export interface OperatorServices {
   pageCache: PageCache;
   renderer: Pick<CacheRenderer, "pool">;
   shared?: SharedCache;
+  /** The webhook's invalidation (services.ts: here, or confirmed on every instance with CACHE_URL). */
+  invalidate: (tags: string[]) => Promise<number>;
 }
 
 export async function startOperatorView(services: OperatorServices): Promise<OperatorView> {
   const { env, pageCache, shared, hostRules } = services;
   const { pool } = services.renderer;
-  const log = env.ACCESS_LOG === "on" ? getAccessLogger() : null;
+  const accessLog = env.ACCESS_LOG === "on" ? getAccessLog() : null;
   const codes = hostRules.registry.practices.map((p) => p.code);
   setPractices(codes);
   let server: Server | undefined;
@@ -62,7 +65,8 @@ export async function startOperatorView(services: OperatorServices): Promise<Ope
           pool: pool ? pool.stats() : null,
           shared: shared ? { trusted: shared.trusted } : null,
         }),
-        invalidate: (tags) => (shared ? shared.invalidate(tags) : pageCache.invalidate(tags)),
+        // The same invalidation as the webhook's: the composition root chose it (here or on every instance).
+        invalidate: services.invalidate,
       },
       // A port taken (another instance on this machine) costs the metrics, never the site.
       (error) => reportWarning(`metrics: internal port ${env.METRICS_HOST}:${env.METRICS_PORT} unavailable (${error.message}); serving without it`),
@@ -70,7 +74,7 @@ export async function startOperatorView(services: OperatorServices): Promise<Ope
     server.once("listening", () => console.log(`metrics and operator commands on http://${env.METRICS_HOST}:${env.METRICS_PORT}/metrics`));
   }
   return {
-    observe: (listener) => observeRequests(listener, { practiceOf: (host) => (host ? resolveHost(host, hostRules) : null), log, metrics }),
+    observe: { accessLog, metrics },
     close: () => {
       server?.close();
       flushLog();

@@ -20,6 +20,10 @@
  *
  * The global endpoints (/healthz, /readyz, the two revalidation POSTs, /build/ and /assets/) are answered
  * before tenancy, on any host, and are not a practice's routes.
+ *
+ * What a request's query may ask is decided here too: the parameters a route reads (routeParams: the card's
+ * title, as the card draws it), and Qwik City's call parameters, which no route takes (isQwikCall: refused by
+ * the request rules, never cached).
  */
 
 export type RouteKind = "page" | "robots" | "sitemap" | "og" | "media" | "contact" | "file" | "none";
@@ -67,4 +71,45 @@ function routeOfPath(path: string): RouteKind {
   const first = (end === -1 ? path.slice(1) : path.slice(1, end)).toLowerCase();
   if (first === "media") return end === -1 ? "none" : "file";
   return RESERVED.has(first) ? "none" : "page";
+}
+
+/** The longest card title drawn, in characters (a longer one is cut, with an ellipsis). */
+export const TITLE_MAX_CHARS = 120;
+
+/** The visitor-supplied card title as drawn: whitespace collapsed, control characters dropped, length capped. */
+export function cardTitle(raw: string | null | undefined): string {
+  const clean = (raw ?? "").replace(/\p{Cc}/gu, " ").replace(/\s+/g, " ").trim();
+  const chars = [...clean];
+  return chars.length > TITLE_MAX_CHARS ? `${chars.slice(0, TITLE_MAX_CHARS - 1).join("").trimEnd()}…` : clean;
+}
+
+/** The query parameters a route reads. */
+export interface RouteParams {
+  /** Public path, without the trailing slash. */
+  path: string;
+  /**
+   * Query parameters that change the response, in a fixed order, each with its canonical form: spellings of
+   * one value answer the same (the page cache keys them on this form). A value whose canonical form is empty
+   * is as if absent.
+   */
+  vary: readonly { name: string; canonical: (value: string) => string }[];
+}
+
+/**
+ * Per-route query parameters that count. A route that reads a parameter must be listed here, or the page cache
+ * would answer every value with the first one rendered.
+ */
+const ROUTE_PARAMS: readonly RouteParams[] = [{ path: "/api/og", vary: [{ name: "title", canonical: cardTitle }] }];
+
+/** The parameters the route at `path` (with or without its trailing slash) reads, if any. */
+export function routeParams(path: string): RouteParams | undefined {
+  const bare = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+  return ROUTE_PARAMS.find((r) => r.path === bare);
+}
+
+/** Qwik City's own parameters mark server-function and action calls: no route takes one. */
+const QWIK_CALL = /(?:^|&)q(?:action|func|data)=/;
+
+export function isQwikCall(query: string): boolean {
+  return QWIK_CALL.test(query);
 }

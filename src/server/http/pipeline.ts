@@ -1,0 +1,140 @@
+/**
+ * The request pipeline: every stage a request to the public port goes through, in order, declared here
+ * and nowhere else (as fastify's lib/hooks.js declares its lifecycle). The README's "Request path" names
+ * these stages.
+ *
+ *   1. guard        what Node's HTTP parser refuses, answered (raw-targets.ts); the server's timeouts
+ *                   (server-limits.ts). On the server, before any request exists: createFrontServer.
+ *   2. observe      the request's state begins (RequestState: arrival time, request id), and its end is
+ *                   handed to the on-response consumers (7).
+ *   3. rules        the request rules' refusals, which cost a node:http answer (request-rules.ts).
+ *   4. tenant       Host -> practice and the host as the cache key holds it, resolved once per Host header
+ *                   (tenancy's resolveHost; memoised), kept in the state for every later stage.
+ *   5. cache hit    a fresh entry the stack served once, or a path a practice's cached 404 page proves is
+ *                   no page: written from the page cache (cache-front.ts, serve.ts).
+ *   6. app          everything else, in Express (app.ts): global endpoints, tenancy's refusals, redirects,
+ *                   canonical paths, the page cache's misses rendered in the render pool, the practice's routes.
+ *   7. on response  when the response is done or abandoned: the metrics, the access line (the consumers
+ *                   the composition root gives: onResponse).
+ *
+ * A stage answers or passes: it returns true when it wrote the response. The state is computed once and
+ * handed to every stage; Express's middleware and the render (its request id) read it with stateOf(req).
+ */
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
+import { applyServerLimits, serverOptions } from "./server-limits";
+import { answerRefusedRequests } from "./raw-targets";
+import { resolveHost, type HostRules } from "../tenancy";
+import { hostKeyPart } from "../cache/key";
+
+/** The practice a Host header names, and the host as the page cache's key holds it (null: not a DNS name). */
+export interface Site {
+  code: string;
+  authority: string | null;
+}
+
+/** What the pipeline knows of one request, computed once (see stateOf). */
+export class RequestState {
+  /** performance.now() when the request arrived: the duration the access line and the metrics give. */
+  readonly start = performance.now();
+  /** The practice its Host header names (stage 4); null before, or for a Host no practice has. */
+  site: Site | null = null;
+  /** The page cache's result, when the response was written from it (serve.ts): HIT, STALE or MISS. */
+  cache: string | undefined = undefined;
+  /** The socket's bytes written before this response (the access line's bytes). */
+  readonly bytesBefore: number;
+  private requestId: string | undefined;
+
+  constructor(
+    readonly req: IncomingMessage,
+    private readonly newId: (header: string | string[] | undefined) => string,
+  ) {
+    this.bytesBefore = req.socket.bytesWritten;
+  }
+
+  /** The validated X-Request-Id, or a generated id: decided on first use, the same for every reader. */
+  get id(): string {
+    return (this.requestId ??= this.newId(this.req.headers["x-request-id"]));
+  }
+}
+
+const STATE = Symbol("requestState");
+type WithState = IncomingMessage & { [STATE]?: RequestState };
+
+/** The request's state, for Express middleware and the render (undefined outside the pipeline: unit tests). */
+export function stateOf(req: IncomingMessage): RequestState | undefined {
+  return (req as WithState)[STATE];
+}
+
+/** A stage: true when it answered the request, false to pass it on. */
+export type Stage = (req: IncomingMessage, res: ServerResponse, state: RequestState) => boolean;
+
+/** A consumer of finished responses (stage 7): `ms` from arrival to the response's end or abandon. */
+export type OnResponse = (req: IncomingMessage, res: ServerResponse, state: RequestState, ms: number) => void;
+
+export interface PipelineStages {
+  /** Stage 3. */
+  rules: Stage;
+  /** Stage 4: the practice a Host header names (memoised here, per Host header). */
+  tenant: (host: string) => Site | null;
+  /** Stage 5. */
+  cacheHit: Stage;
+  /** Stage 6. */
+  app: RequestListener;
+  /** Stage 7, in this order. */
+  onResponse: readonly OnResponse[];
+  /** The request id of a request (monitoring/access.ts's requestId). */
+  requestId: (header: string | string[] | undefined) => string;
+}
+
+/** Stage 4's resolution (createPipeline memoises it): the practice of the practice list a Host header names. */
+export function tenantOf(rules: HostRules): (host: string) => Site | null {
+  return (host) => {
+    const code = resolveHost(host, rules);
+    return code ? { code, authority: hostKeyPart(host) } : null;
+  };
+}
+
+/** Bounded memo of Host header -> site: one resolution per distinct Host header, not per request. */
+const HOST_MEMO_MAX = 1024;
+
+/** Stages 2 to 7 as one request listener. */
+export function createPipeline(stages: PipelineStages): RequestListener {
+  const { rules, cacheHit, app, onResponse, requestId } = stages;
+  const hosts = new Map<string, Site | null>();
+  const tenant = (host: string | undefined): Site | null => {
+    if (!host) return null;
+    let site = hosts.get(host);
+    if (site === undefined) {
+      site = stages.tenant(host);
+      if (hosts.size >= HOST_MEMO_MAX) hosts.clear();
+      hosts.set(host, site);
+    }
+    return site;
+  };
+  return (req: IncomingMessage, res: ServerResponse) => {
+    // 2. observe
+    const state = new RequestState(req, requestId);
+    (req as WithState)[STATE] = state;
+    if (onResponse.length > 0) {
+      // "close", not "finish": a response the client abandoned is counted and logged too. `on`, not `once`:
+      // the response emits it once and is dropped after, and `once` allocates a wrapper per request.
+      res.on("close", () => {
+        const ms = performance.now() - state.start;
+        for (const consumer of onResponse) consumer(req, res, state, ms);
+      });
+    }
+    // 3. rules
+    if (rules(req, res, state)) return;
+    // 4. tenant
+    state.site = tenant(req.headers.host);
+    // 5. cache hit
+    if (cacheHit(req, res, state)) return;
+    // 6. app
+    app(req, res);
+  };
+}
+
+/** Stage 1 around the rest: the public port's server. */
+export function createFrontServer(listener: RequestListener): Server {
+  return answerRefusedRequests(applyServerLimits(createServer(serverOptions(), listener)));
+}

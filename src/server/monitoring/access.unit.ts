@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { AccessLog, formatAccessLine, pathOnly, requestId, type AccessRecord } from "./access";
+
+const RECORD: AccessRecord = {
+  id: "req-1",
+  method: "GET",
+  practice: "dupont",
+  host: "dupont.dev.localhost",
+  path: "/tarifs/?email=someone%40example.org",
+  status: 200,
+  cache: "HIT",
+  ms: 0.123456,
+  bytes: 1234,
+  aborted: false,
+};
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("formatAccessLine", () => {
+  it("writes the JSON object pino wrote: the same keys in the same order, no query string", () => {
+    const line = formatAccessLine(RECORD, Date.parse("2026-11-26T06:00:00.123Z"));
+    expect(line.endsWith("}\n")).toBe(true);
+    const parsed = JSON.parse(line) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toEqual(["level", "time", "msg", "id", "method", "practice", "host", "path", "status", "cache", "ms", "bytes"]);
+    expect(parsed).toEqual({
+      level: 30,
+      time: "2026-11-26T06:00:00.123Z",
+      msg: "access",
+      id: "req-1",
+      method: "GET",
+      practice: "dupont",
+      host: "dupont.dev.localhost",
+      path: "/tarifs/",
+      status: 200,
+      cache: "HIT",
+      ms: 0.12,
+      bytes: 1234,
+    });
+  });
+
+  it("escapes what a visitor spells, bounds it, and says null, absent and aborted as pino did", () => {
+    const hostile = { ...RECORD, practice: null, host: `a"b\\c${"h".repeat(200)}`, path: `/x"\\\u0001\ud800/`, aborted: true };
+    const parsed = JSON.parse(formatAccessLine(hostile)) as Record<string, unknown>;
+    expect(parsed.practice).toBeNull();
+    expect(parsed.host).toBe(`a"b\\c${"h".repeat(95)}`);
+    expect(parsed.path).toBe(`/x"\\\u0001\ud800/`);
+    expect(parsed.aborted).toBe(true);
+    const noHost = JSON.parse(formatAccessLine({ ...RECORD, host: undefined })) as Record<string, unknown>;
+    expect("host" in noHost).toBe(false);
+  });
+
+  it("keeps the time of each millisecond", () => {
+    const a = JSON.parse(formatAccessLine(RECORD, 1_000)) as { time: string };
+    const b = JSON.parse(formatAccessLine(RECORD, 2_000)) as { time: string };
+    expect(a.time).toBe(new Date(1_000).toISOString());
+    expect(b.time).toBe(new Date(2_000).toISOString());
+  });
+});
+
+describe("requestId and pathOnly", () => {
+  it("keeps a short token, replaces anything else by a generated id", () => {
+    expect(requestId("abc-1.2_3")).toBe("abc-1.2_3");
+    const generated = requestId("x".repeat(65));
+    expect(generated).toMatch(/^[0-9a-f]{8}-[0-9a-z]+$/);
+    expect(requestId(undefined)).not.toBe(generated);
+    expect(pathOnly("/a?b=c")).toBe("/a");
+    expect(pathOnly(`/${"p".repeat(300)}`).length).toBe(201);
+  });
+});
+
+describe("AccessLog", () => {
+  function sink() {
+    const chunks: string[] = [];
+    return { chunks, write: (chunk: string) => void chunks.push(chunk) };
+  }
+
+  it("hands its lines over in one chunk at most a delay after the first, in order", () => {
+    vi.useFakeTimers();
+    const out = sink();
+    const log = new AccessLog(out, { bytes: 1 << 20, delayMs: 1000 });
+    log.write({ ...RECORD, id: "one" });
+    log.write({ ...RECORD, id: "two" });
+    expect(out.chunks).toEqual([]);
+    vi.advanceTimersByTime(999);
+    expect(out.chunks).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(out.chunks).toHaveLength(1);
+    expect(out.chunks[0].split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(["one", "two"]);
+    // Nothing waits: no timer left, nothing written again.
+    vi.advanceTimersByTime(5000);
+    expect(out.chunks).toHaveLength(1);
+  });
+
+  it("hands them over at once when the buffer is full, and on flush(): no line lost", () => {
+    vi.useFakeTimers();
+    const out = sink();
+    const one = formatAccessLine({ ...RECORD, id: "n0" }).length;
+    const log = new AccessLog(out, { bytes: one * 3, delayMs: 1000 });
+    for (let i = 0; i < 7; i++) log.write({ ...RECORD, id: `n${i}` });
+    expect(out.chunks).toHaveLength(2);
+    log.flush();
+    expect(out.chunks).toHaveLength(3);
+    const ids = out.chunks.join("").split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id);
+    expect(ids).toEqual(["n0", "n1", "n2", "n3", "n4", "n5", "n6"]);
+    log.flush();
+    expect(out.chunks).toHaveLength(3);
+  });
+});
