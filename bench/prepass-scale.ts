@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/prepass-scale.ts <practices> [pages]` (after `npm run build`): the build pre-pass over N of the
- * demo backend's synthetic practices (ops/demo-backend/fixtures/synthetic.ts), as `npm run build` runs it
+ * demo backend's synthetic practices (ops/demo/backend/fixtures/synthetic.ts), as `npm run build` runs it
  * (render pool, one worker per CPU), then a server started on its output. Prints the pre-pass's wall time, CPU
  * and peak RSS (GNU time), the bytes it wrote, and the server's start: time to /healthz and RSS once seeded.
  * Issue 30's cold start; runs in the current directory's build (so an older build can be measured the same way).
