@@ -238,6 +238,7 @@ describe("a flood of renders (issue 30)", () => {
       expect(refused.filter(({ ms }) => ms >= MAX_WAIT_MS + 1_000).map(({ ms }) => Math.round(ms))).toEqual([]);
       expect(refused.filter(({ response }) => !(Number(response.headers["retry-after"]) >= 1))).toEqual([]);
       // And a render that started ends within its own time limit: nothing waits longer than both.
+      // (The server runs with the default backend timeout.)
       const limit = MAX_WAIT_MS + renderTimeoutMs({ BACKEND_TIMEOUT_MS: BACKEND_TIMEOUT_DEFAULT_MS });
       expect(Math.max(...answers.map(({ ms }) => ms))).toBeLessThan(limit);
     } finally {

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import * as envModule from "./env";
 import { parseEnv } from "./env";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -55,9 +56,13 @@ export function settingsIn(file: string, text: string, names: Iterable<string>):
   return found;
 }
 
-/** Settings below the default (or not a literal, so not known to be at least the default). */
-export function tightened(settings: Setting[], defaults: Map<string, number>): Setting[] {
-  return settings.filter((s) => typeof s.value !== "number" || s.value < defaults.get(s.name)!);
+/** Settings below the default (or not a literal, so not known to be at least the default); env.ts's own exported
+ * constants (`BACKEND_TIMEOUT_DEFAULT_MS`) are read as their values. */
+export function tightened(settings: Setting[], defaults: Map<string, number>, constants: Record<string, unknown> = envModule): Setting[] {
+  return settings.filter((s) => {
+    const value = typeof s.value === "number" ? s.value : constants[s.value];
+    return typeof value !== "number" || value < defaults.get(s.name)!;
+  });
 }
 
 /** The justified exceptions: `file` and `name` ("*": any) with the reason the test needs the smaller value. */
@@ -116,11 +121,15 @@ describe("product timeouts and limits in the tests", () => {
       "env: { NOT_FOUND_FLUSH_MS: String(FLUSH) }",
       "BACKEND_TIMEOUT_MS=9000 node x",
       "// evicted within PAGE_CACHE_MAX_MB: the budget was reached",
+      "renderTimeoutMs({ BACKEND_TIMEOUT_MS: BACKEND_TIMEOUT_DEFAULT_MS })",
+      "renderTimeoutMs({ BACKEND_TIMEOUT_MS: SHORT_TIMEOUT })",
       "",
     ].join("\n");
     const found = settingsIn("x.test.ts", text, defaults.keys());
+    // env.ts's own default constant is the default; any other name is not known to be at least it.
     expect(tightened(found, defaults)).toEqual([
       { file: "x.test.ts", line: 1, name: "BACKEND_TIMEOUT_MS", value: 400 },
+      { file: "x.test.ts", line: 6, name: "BACKEND_TIMEOUT_MS", value: "SHORT_TIMEOUT" },
       { file: "x.test.ts", line: 2, name: "NOT_FOUND_FLUSH_MS", value: "String(FLUSH)" },
     ]);
   });

@@ -18,6 +18,8 @@ describe("FrequencySketch", () => {
     for (let i = 0; i < 12; i++) sketch.increment("once-hot");
     expect(sketch.frequency("once-hot")).toBe(12);
     for (let i = 0; i < 10 * 256; i++) sketch.increment(`later-${i}`);
-    expect(sketch.frequency("once-hot")).toBeLessThanOrEqual(6);
+    // Halved once (12 -> 6); the later keys' collisions may add one or two to each of its counters, but a
+    // sketch that never ages could only stay at 12 or more.
+    expect(sketch.frequency("once-hot")).toBeLessThanOrEqual(8);
   });
 });
