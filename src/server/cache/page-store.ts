@@ -114,32 +114,42 @@ export class PageStore {
     return entry;
   }
 
-  /** Window overflow goes to the main area if admitted; the main area stays within what the window leaves. */
+  /**
+   * Window overflow goes to the main area if admitted. The main area may use every byte the window does not
+   * hold (a window smaller than one entry, in a small store, costs the main area nothing).
+   */
   private evict(): void {
-    const mainMax = this.maxBytes - this.windowMax;
     while (this.windowBytes > this.windowMax) {
       const candidate = this.remove(first(this.window)!)!;
-      if (!this.admit(candidate, mainMax)) {
+      if (!this.admit(candidate)) {
         this.onEvict?.(candidate);
         continue;
       }
       this.add(this.main, candidate);
     }
-    // A replacement larger than the entry it replaced may leave the main area over its share.
-    while (this.mainBytes > mainMax && this.main.size) this.onEvict?.(this.remove(first(this.main)!)!);
+    // A replacement larger than the entry it replaced may leave the store over its budget.
+    while (this.bytes > this.maxBytes && this.main.size) this.pushOut(first(this.main)!);
   }
 
   /**
    * Makes room for `candidate` in the main area if it was asked for more often than the main area's least
    * recently used entry (a tie keeps the incumbent: a scan's pages never displace one another's betters).
    */
-  private admit(candidate: PageEntry, mainMax: number): boolean {
-    if (candidate.size > mainMax) return false;
-    if (this.mainBytes + candidate.size <= mainMax) return true;
+  private admit(candidate: PageEntry): boolean {
+    const room = this.maxBytes - this.windowBytes;
+    if (candidate.size > room) return false;
+    if (this.mainBytes + candidate.size <= room) return true;
     const victim = first(this.main)!;
     if (this.sketch.frequency(candidate.target.key) <= this.sketch.frequency(victim)) return false;
-    while (this.mainBytes + candidate.size > mainMax) this.onEvict?.(this.remove(first(this.main)!)!);
+    while (this.mainBytes + candidate.size > room && this.main.size) this.pushOut(first(this.main)!);
     return true;
+  }
+
+  /** Removes an entry for room and hands it to `onEvict`. (Not `onEvict?.(this.remove(key))`: an optional call
+   * skips evaluating its argument when there is no hook, and the entry would never leave.) */
+  private pushOut(key: string): void {
+    const entry = this.remove(key);
+    if (entry) this.onEvict?.(entry);
   }
 }
 

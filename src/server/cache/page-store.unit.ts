@@ -19,7 +19,7 @@ function entry(path: string, tags: string[], bodyBytes: number, code = "dupont")
 }
 
 describe("PageStore", () => {
-  it("holds the byte budget, evicting the least recently used entries and their tags", () => {
+  it("holds the byte budget, evicting the least recently used entries (among those asked for less) and their tags", () => {
     const one = entry("/0/", ["site:dupont", "page:p0"], 10_000).size;
     const store = new PageStore(one * 5);
     // As the page cache does: a page is looked up (a miss) before its render is stored.
@@ -30,7 +30,11 @@ describe("PageStore", () => {
     for (let i = 0; i < 5; i++) add(i);
     expect(store.count).toBe(5);
     store.get("dupont\u0000\u0000/0/"); // recently used: survives the next insertions
-    for (let i = 5; i < 8; i++) add(i);
+    // Newcomers asked for twice (more often than the held pages but /0/): each takes the least recently used place.
+    for (let i = 5; i < 8; i++) {
+      store.get(`dupont\u0000\u0000/${i}/`);
+      add(i);
+    }
     expect(store.bytes).toBeLessThanOrEqual(store.maxBytes);
     expect(store.count).toBe(5);
     expect(store.peek("dupont\u0000\u0000/0/")).toBeDefined();
@@ -67,11 +71,16 @@ describe("PageStore", () => {
           const key = `dupont\u0000\u0000/hot/${i}/`;
           if (!s.get(key)) s.set(entry(`/hot/${i}/`, ["site:dupont"], 10_000));
         }
-      // A crawler: 5,000 pages of the long tail, each asked for once (a miss, then stored).
+      // A crawler: 5,000 pages of the long tail, each asked for once (a miss, then stored), while visitors go on
+      // asking for the hot pages (one request in five).
       for (let i = 0; i < 5_000; i++) {
         const key = `dupont\u0000\u0000/tail/${i}/`;
         s.get(key);
         s.set(entry(`/tail/${i}/`, ["site:dupont"], 10_000));
+        if (i % 4 === 0) {
+          const hot = `dupont\u0000\u0000/hot/${(i / 4) % 50}/`;
+          if (!s.get(hot)) s.set(entry(`/hot/${(i / 4) % 50}/`, ["site:dupont"], 10_000));
+        }
       }
       expect(s.bytes).toBeLessThanOrEqual(s.maxBytes);
       for (let i = 0; i < 50; i++) expect(s.peek(`dupont\u0000\u0000/hot/${i}/`), `hot page ${i}`).toBeDefined();
