@@ -21,9 +21,10 @@ import { until } from "./support/until";
 const WANTED = 9000;
 /** Descriptors this process keeps for everything else (vitest, the visitor, the servers' pipes). */
 const SPARE_FDS = 1500;
-/** nginx's client_header_timeout (ops/deploy/nginx/generate.ts) and the slack a busy machine needs on top. */
+/** nginx's client_header_timeout (ops/deploy/nginx/generate.ts) and the slack a busy machine needs on top
+ * (9,000 sockets closed by nginx and seen closed here: 14.35 s once under CI beside a second run, so 6 s). */
 const HEADER_TIMEOUT_MS = 10_000;
-const CLOSE_SLACK_MS = 4_000;
+const CLOSE_SLACK_MS = 6_000;
 /** What the visitor must get during the attack: every answer 200, each within this long. */
 const ANSWER_BOUND_MS = 3_000;
 

@@ -22,7 +22,31 @@ function deployRoot(mode = 0o600, content = "REVALIDATION_SECRET=x\nPREVIEW_DOMA
   return root;
 }
 
+/** Git settings for a child process that make `origin` a new bare repository holding `refs` (one empty commit). */
+function fakeOrigin(refs: string[]): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), "origin-"));
+  const git = (cwd: string, ...args: string[]) => spawnSync("git", args, { cwd, encoding: "utf8" });
+  git(dir, "init", "-q", "--bare", "origin.git");
+  git(dir, "init", "-q", "work");
+  git(join(dir, "work"), "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "--allow-empty", "-m", "x");
+  for (const ref of refs) git(join(dir, "work"), "push", "-q", join(dir, "origin.git"), `HEAD:${ref}`);
+  const bare = join(dir, "origin.git");
+  const own = git(process.cwd(), "config", "--get", "remote.origin.url").stdout.trim();
+  return own
+    ? { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: `url.${bare}.insteadOf`, GIT_CONFIG_VALUE_0: own }
+    : { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "remote.origin.url", GIT_CONFIG_VALUE_0: bare };
+}
+
 describe("ops/deploy/deploy.sh", () => {
+  /**
+   * origin for the dry runs that name a ref: a bare repository holding main, feature/x and the tags v1.2 and v1.4.
+   * A dry run asks origin whether the ref exists (git ls-remote), and the clone's own origin, whatever it is
+   * (CI's, a developer's), holds none of these tags: it is redirected for the run (url.<bare>.insteadOf, since a
+   * second remote.origin.url would only be added after the clone's own), never changed.
+   */
+  let origin: Record<string, string> | undefined;
+  const withOrigin = (): Record<string, string> => (origin ??= fakeOrigin(["refs/heads/main", "refs/heads/feature/x", "refs/tags/v1.2", "refs/tags/v1.4"]));
+
   it.each([
     [["prod"], /a production deploy needs a tag/],
     [["prod", "main"], /REF must be a tag of the form v<major>.<minor>, got 'main'/],
@@ -58,7 +82,7 @@ describe("ops/deploy/deploy.sh", () => {
 
   it("a dry run needs no decrypted secrets: it says what is missing and what it would do", () => {
     const empty = mkdtempSync(join(tmpdir(), "deploy-"));
-    const { status, out } = run("ops/deploy/deploy.sh", ["staging", "v1.2", "--dry-run"], { DEPLOY_ROOT: empty });
+    const { status, out } = run("ops/deploy/deploy.sh", ["staging", "v1.2", "--dry-run"], { DEPLOY_ROOT: empty, ...withOrigin() });
     expect(status, out).toBe(0);
     expect(out).toContain(`deploy: (dry run) ${empty}/.env.staging is missing: a real deploy would stop here`);
     expect(out).toContain("+ git checkout --detach refs/tags/v1.2");
@@ -68,7 +92,7 @@ describe("ops/deploy/deploy.sh", () => {
   });
 
   it("deploys a prod tag: fetch, image, compose file from the map, instances one by one, proxy, smoke on every instance", () => {
-    const { status, out } = run("ops/deploy/deploy.sh", ["prod", "v1.4", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
+    const { status, out } = run("ops/deploy/deploy.sh", ["prod", "v1.4", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ...withOrigin() });
     expect(status, out).toBe(0);
     expect(out).toContain("+ git checkout --detach refs/tags/v1.4");
     expect(out).toContain("+ ops/images/images.sh product prod v1.4");
@@ -91,10 +115,10 @@ describe("ops/deploy/deploy.sh", () => {
   });
 
   it("checks out a staging tag as the tag, a branch as origin's", () => {
-    const tag = run("ops/deploy/deploy.sh", ["staging", "v1.2", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
+    const tag = run("ops/deploy/deploy.sh", ["staging", "v1.2", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ...withOrigin() });
     expect(tag.status, tag.out).toBe(0);
     expect(tag.out).toContain("+ git checkout --detach refs/tags/v1.2");
-    const branch = run("ops/deploy/deploy.sh", ["staging", "feature/x", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
+    const branch = run("ops/deploy/deploy.sh", ["staging", "feature/x", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ...withOrigin() });
     expect(branch.out).toContain("+ git checkout --detach origin/feature/x");
     expect(branch.out).toContain("practice-frontend:staging-feature-x");
   });
@@ -105,27 +129,21 @@ describe("ops/deploy/deploy.sh", () => {
     map.proxy = { http: "127.0.0.1:42180", https: "127.0.0.1:42143" };
     const file = join(mkdtempSync(join(tmpdir(), "map-")), "environments.json");
     writeFileSync(file, JSON.stringify(map));
-    const { status, out } = run("ops/deploy/deploy.sh", ["prod", "v1.4", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ENVIRONMENTS_FILE: file });
+    const { status, out } = run("ops/deploy/deploy.sh", ["prod", "v1.4", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ENVIRONMENTS_FILE: file, ...withOrigin() });
     expect(status, out).toBe(0);
     expect(out).toContain("up -d --no-deps frontend-3\n+ wait until http://127.0.0.1:42102/readyz");
     expect(out).toContain("--listen 127.0.0.1:42180 --https-listen 127.0.0.1:42143");
     expect(out).toContain("SMOKE_PROXY=https://127.0.0.1:42143");
     map.environments.dev.instancePorts = [42100];
     writeFileSync(file, JSON.stringify(map));
-    const refused = run("ops/deploy/deploy.sh", ["prod", "v1.4", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ENVIRONMENTS_FILE: file });
+    const refused = run("ops/deploy/deploy.sh", ["prod", "v1.4", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ENVIRONMENTS_FILE: file, ...withOrigin() });
     expect(refused.status).toBe(1);
     expect(refused.out).toContain("port 42100 is used by both prod and dev");
   });
 
   it("deploys main to dev by default, and a dry run refuses a branch origin does not have", () => {
     // origin: a bare repository holding main only (the clone's own origin, if any, is left alone).
-    const dir = mkdtempSync(join(tmpdir(), "origin-"));
-    const git = (...args: string[]) => spawnSync("git", args, { cwd: dir, encoding: "utf8" });
-    git("init", "-q", "--bare", "origin.git");
-    git("init", "-q", "work");
-    spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "--allow-empty", "-m", "x"], { cwd: join(dir, "work") });
-    spawnSync("git", ["push", "-q", join(dir, "origin.git"), "HEAD:refs/heads/main"], { cwd: join(dir, "work") });
-    const origin = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "remote.origin.url", GIT_CONFIG_VALUE_0: join(dir, "origin.git") };
+    const origin = fakeOrigin(["refs/heads/main"]);
     const main = run("ops/deploy/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ...origin });
     expect(main.status, main.out).toBe(0);
     expect(main.out).toContain("+ git checkout --detach origin/main");
@@ -136,7 +154,7 @@ describe("ops/deploy/deploy.sh", () => {
   });
 
   it("deploys to dev and skips git with --quick", () => {
-    const dev = run("ops/deploy/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot() });
+    const dev = run("ops/deploy/deploy.sh", ["dev", "--dry-run"], { DEPLOY_ROOT: deployRoot(), ...withOrigin() });
     expect(dev.status).toBe(0);
     expect(dev.out).toContain("+ git checkout --detach origin/main");
     expect(dev.out).toContain("practice-frontend-dev");
