@@ -19,6 +19,7 @@
  */
 import { request } from "node:http";
 import { startBackendProcess, startFrontendProcess, type Proc } from "./processes";
+import { seeded } from "./open-loop";
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -31,18 +32,8 @@ const JSON_OUT = args.includes("--json");
 const CONCURRENCY = 8;
 const PRACTICES = ["dupont", "martin", "bernard", "petit"] as const;
 
-/** mulberry32: a small seeded generator, so a seed replays the same run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(SEED);
+// A seeded generator (open-loop.ts's mulberry32), so a seed replays the same run.
+const random = seeded(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
 const int = (max: number) => Math.floor(random() * max);
 
