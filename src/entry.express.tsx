@@ -6,7 +6,7 @@ import qwikCityPlan from "@qwik-city-plan";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import render from "./entry.ssr";
-import { getEnv } from "./server/env";
+import { getEnv, logFormatOf, type Env } from "./server/env";
 import { createServices, type Services } from "./server/services";
 import { workerFile } from "./server/render-pool/config";
 import { createApp } from "./server/http/app";
@@ -18,9 +18,16 @@ import { createFrontServer } from "./server/http/pipeline";
 import { installProcessGuard } from "./server/monitoring/process-guard";
 import { reportStartWarnings } from "./server/start-warnings";
 import { startOperatorView } from "./server/operator/operator-view";
-import { startLog } from "./server/monitoring/log";
+import { startLog, type LogFormat } from "./server/monitoring/log";
 import { mainThreadRenders } from "./server/monitoring/metrics";
 import type { RenderPlatform } from "./server/render/context";
+
+/** One line saying why (a JSON line unless LOG_FORMAT says otherwise), then exit 1. */
+async function refuseToStart(error: unknown, format?: LogFormat): Promise<never> {
+  if (format) await startLog(format);
+  console.error(`Refusing to start: ${(error as Error).message}`);
+  process.exit(1);
+}
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
@@ -28,21 +35,23 @@ declare global {
 }
 
 async function start() {
+  let env: Env;
+  try {
+    env = getEnv();
+  } catch (error) {
+    return refuseToStart(error, logFormatOf(process.env));
+  }
+  // JSON lines from here on (LOG_FORMAT; monitoring/log.ts), before anything is built: a module that keeps
+  // console.log, a library's warning and the start warnings all write JSON.
+  await startLog(env.LOG_FORMAT);
   let services: Services;
   try {
     // Cacheable renders (pages, robots, sitemap, the social card) run in worker threads (render-pool/config.ts).
-    services = createServices(
-      getEnv(),
-      { render, qwikCityPlan, checkOrigin: "lax-proto" },
-      { workerFile: workerFile(import.meta.url) },
-    );
+    services = createServices(env, { render, qwikCityPlan, checkOrigin: "lax-proto" }, { workerFile: workerFile(import.meta.url) });
   } catch (error) {
-    console.error(`Refusing to start: ${(error as Error).message}`);
-    process.exit(1);
+    return refuseToStart(error);
   }
-  const { env, pageCache, shared } = services;
-  // JSON lines from here on (LOG_FORMAT; monitoring/log.ts), the start warnings included.
-  await startLog(env.LOG_FORMAT);
+  const { pageCache, shared } = services;
   // Error tracking first, so that the start warnings below reach it.
   await initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
   reportStartWarnings(env, services.redirects.warnings);

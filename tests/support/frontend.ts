@@ -137,7 +137,16 @@ export function launchFrontend(opts: { backendUrl: string; env?: Record<string, 
       if (child.exitCode === null) {
         child.kill("SIGTERM");
         await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
-        if (child.exitCode === null) child.kill("SIGKILL");
+        if (child.exitCode === null) {
+          child.kill("SIGKILL");
+          await exited;
+        }
+      }
+      // Every test's server holds the rule a container's log collector needs: with JSON logs (the default),
+      // every line it wrote, on stdout and stderr, is a JSON object (monitoring/log.ts).
+      if ((opts.env?.LOG_FORMAT ?? "json") === "json") {
+        const plain = output.split("\n").filter((line) => line !== "" && !(line.startsWith("{") && line.endsWith("}")));
+        if (plain.length > 0) throw new Error(`the server wrote ${plain.length} line(s) that are not JSON:\n${plain.slice(0, 10).join("\n")}`);
       }
     },
   };

@@ -11,6 +11,10 @@
  * Every other line of the process (console.log/warn/error: the start, the probe, the shared store, the
  * `[stats]` line, a library's own) becomes a JSON line too (routeConsole): its text is the `msg`, unchanged
  * but for JSON's escaping of quotes. The warnings the specification names keep their text.
+ *
+ * With JSON logs, whatever still reaches process.stdout or process.stderr (a `console.log` a module took
+ * before routeConsole ran, a library writing to the stream, Node's own warnings) becomes a JSON line as well
+ * (routeStreams): a line that is not JSON stops `jq` and the collector, so no door is left open.
  */
 import pino, { type Logger } from "pino";
 import { formatWithOptions } from "node:util";
@@ -106,5 +110,34 @@ export function routeConsole(target: Logger): void {
 export async function startLog(format: LogFormat): Promise<Logger | null> {
   const created = await createLogger(format);
   if (created) routeConsole(created);
+  if (created && format === "json") routeStreams(created);
   return created;
+}
+
+/**
+ * process.stdout and process.stderr through the logger: each line that is not already a JSON object becomes
+ * one (stdout at info, stderr at warn). pino's own lines go to file descriptor 1 directly (pino.destination),
+ * never through these streams, so nothing loops. Not in "pretty" mode: pino-pretty prints through stdout.
+ */
+export function routeStreams(target: Logger): void {
+  const route = (stream: NodeJS.WriteStream, level: "info" | "warn") => {
+    const write = stream.write.bind(stream);
+    let partial = "";
+    stream.write = ((chunk: string | Uint8Array, encodingOrDone?: unknown, done?: unknown) => {
+      const text = partial + (typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+      const lines = text.split("\n");
+      // A chunk without its line's end waits for the rest (a library may write a line in pieces).
+      partial = lines.pop()!.slice(-64 * 1024);
+      for (const line of lines) {
+        if (line.startsWith("{") && line.endsWith("}")) write(`${line}\n`);
+        else if (line.trim() !== "") target[level](line);
+      }
+      const callback = typeof encodingOrDone === "function" ? encodingOrDone : done;
+      if (typeof callback === "function") queueMicrotask(() => (callback as () => void)());
+      return true;
+    }) as typeof stream.write;
+    process.once("exit", () => partial.trim() !== "" && target[level](partial));
+  };
+  route(process.stdout, "info");
+  route(process.stderr, "warn");
 }

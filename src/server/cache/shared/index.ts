@@ -46,7 +46,7 @@ export interface SharedCache {
 
 export function createSharedCache(env: Env, hooks: SharedCacheHooks): SharedCache | undefined {
   if (!env.CACHE_URL) return undefined;
-  const log = hooks.log ?? console.log;
+  const log = hooks.log ?? ((line: string) => console.log(line));
   const names = sharedNames(env.ENVIRONMENT, cacheNamespace(env));
   // The link's events reach the membership, built just after it (the link only connects at start()).
   const events = { subscriberReady: () => membership.linkEvents.subscriberReady(), subscriberLost: () => membership.linkEvents.subscriberLost() };

@@ -36,8 +36,8 @@ export class RedisLink {
     url: string,
     private readonly timeoutMs: number,
     events: LinkEvents,
-    // Late-bound: the link is made (createServices) before the JSON log routes console.log (startLog); the
-    // function captured then wrote plain lines ("shared cache: instance ... joined"), outside the JSON log.
+    // Late-bound: whatever console.log is when a line is written (monitoring/log.ts routes it, and the
+    // process's streams, to the JSON log).
     private readonly log: (line: string) => void = (line) => console.log(line),
   ) {
     const options = {
