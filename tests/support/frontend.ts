@@ -142,17 +142,22 @@ export function launchFrontend(opts: { backendUrl: string; env?: Record<string, 
           await exited;
         }
       }
-      // Every test's server holds the rule a container's log collector needs: with JSON logs (the default),
-      // every line it wrote, on stdout and stderr, is a JSON object (monitoring/log.ts).
-      if ((opts.env?.LOG_FORMAT ?? "json") === "json") {
-        const plain = output.split("\n").filter((line) => line !== "" && !(line.startsWith("{") && line.endsWith("}")));
-        if (plain.length > 0) throw new Error(`the server wrote ${plain.length} line(s) that are not JSON:\n${plain.slice(0, 10).join("\n")}`);
-      }
+      expectJsonLines(output, opts.env?.LOG_FORMAT);
     },
   };
 }
 
-/** Runs the server expecting it to refuse to start; resolves with its exit code and output. */
+/**
+ * The rule a container's log collector needs, held by every test's server: with JSON logs (the default),
+ * every line it wrote, on stdout and stderr, is a JSON object (monitoring/log.ts), a refusal to start included.
+ */
+function expectJsonLines(output: string, format: string | undefined): void {
+  if ((format ?? "json") !== "json") return;
+  const plain = output.split("\n").filter((line) => line !== "" && !(line.startsWith("{") && line.endsWith("}")));
+  if (plain.length > 0) throw new Error(`the server wrote ${plain.length} line(s) that are not JSON:\n${plain.slice(0, 10).join("\n")}`);
+}
+
+/** Runs the server expecting it to refuse to start; resolves with its exit code and its log's messages. */
 export async function runFrontendExpectingFailure(env: Record<string, string | undefined>) {
   const child = reapOnExit(spawn(process.execPath, ["server/entry.express.js"], {
     env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
@@ -171,5 +176,6 @@ export async function runFrontendExpectingFailure(env: Record<string, string | u
       resolve(c);
     });
   });
-  return { code, output };
+  expectJsonLines(output, env.LOG_FORMAT);
+  return { code, output: logMessages(output) };
 }
