@@ -71,8 +71,22 @@ const prodName = (i: number) => `${project}-prod-${i === 0 ? "frontend" : `front
  */
 const trafficThroughProxy = (targets: Target[]) => traffic(targets, (t) => call(proxy, t.host, t.path, { timeoutMs: 15_000 }));
 
+/**
+ * The drills' own reads and settings of the demo backend (not the product's). A pooled connection the backend
+ * closes as it is reused (its keep-alive ending under a loaded machine) is asked again once (the pool drops
+ * that connection); any other failure names its cause (one run failed with a bare "fetch failed").
+ */
 async function json<T>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${backend}${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const init: RequestInit = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  let res: Response;
+  try {
+    res = await fetch(`${backend}${path}`, init);
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const reused = cause?.code === "ECONNRESET" || cause?.code === "UND_ERR_SOCKET";
+    if (!reused) throw new Error(`the demo backend at ${backend}${path}: ${(error as Error).message} (${cause?.code ?? ""} ${cause?.message ?? ""})`);
+    res = await fetch(`${backend}${path}`, init);
+  }
   if (!res.ok) throw new Error(`${path} -> ${res.status}`);
   return (await res.json()) as T;
 }
