@@ -39,7 +39,9 @@ function row(out: string, path: string) {
   return { result: match![1], performance, accessibility, seo };
 }
 
-describe("gate", () => {
+// The two runs at once (each waits on its own Chromium most of the time): the scores they assert do not
+// depend on the machine's load, and the passing run's verdict is checked against its own printed scores.
+describe.concurrent("gate", () => {
   it("scores the contact page of the production build and decides by the thresholds", async () => {
     const run = await migrate(["gate", "dupont", SITE, "--connect", `127.0.0.1:${prod.port}`, "--kinds", "contact", "--runs", "1"], {
       BACKEND_API_URL: `${backend.url}/api/v1/websites`,

@@ -14,7 +14,7 @@ import { MAX_IMAGES, MAX_URL_CHARS } from "../ops/migrate/page";
 import { startOldSite, type OldSite } from "../ops/migrate/fixtures/old-site";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
 import { startFrontend, type Frontend } from "./support/frontend";
-import { migrate } from "./support/migrate";
+import { migrate, migrateInProcess } from "./support/migrate";
 import { main } from "../ops/migrate/cli";
 import { call, target } from "../ops/operator/request";
 import { createServer } from "node:http";
@@ -254,7 +254,7 @@ describe("on a hostile old site (issue 26): pages the parser cannot afford are r
 
 describe("a practice's migration, step by step", () => {
   it("crawl: the old site under its own domain, robots.txt honoured, sitemap and links followed", async () => {
-    const run = await migrate(["crawl", "dupont", OLD, "--connect", `127.0.0.1:${site.port}`], env);
+    const run = await migrateInProcess(["crawl", "dupont", OLD, "--connect", `127.0.0.1:${site.port}`], env);
     expect(run.code, run.out).toBe(0);
     expect(run.out).toMatch(/crawl: \d+ done, \d+ queued, \d+ errors/);
     expect(run.out).toContain("1 disallowed by robots.txt");
@@ -326,13 +326,13 @@ describe("a practice's migration, step by step", () => {
     const capRoot = mkdtempSync(join(tmpdir(), "migrate-cap-"));
     try {
       const args = ["crawl", "dupont", OLD, "--connect", `127.0.0.1:${site.port}`, "--max-pages"];
-      const run = await migrate([...args, "5"], { MIGRATIONS_DIR: capRoot });
+      const run = await migrateInProcess([...args, "5"], { MIGRATIONS_DIR: capRoot });
       expect(run.code, run.out).toBe(0);
       expect(run.out).toMatch(/page cap reached \(--max-pages 5\): \d+ queued URLs not crawled/);
       const first = JSON.parse(readFileSync(join(capRoot, "dupont", "crawl.json"), "utf8")) as CrawlEntry[];
       expect(first).toHaveLength(5);
       const requestsBefore = site.requests.length;
-      const more = await migrate([...args, "8"], { MIGRATIONS_DIR: capRoot });
+      const more = await migrateInProcess([...args, "8"], { MIGRATIONS_DIR: capRoot });
       expect(more.out).toContain(`crawl: resuming an interrupted crawl of ${OLD}/: 5 done`);
       const extended = JSON.parse(readFileSync(join(capRoot, "dupont", "crawl.json"), "utf8")) as CrawlEntry[];
       expect(extended).toHaveLength(8);
@@ -346,7 +346,7 @@ describe("a practice's migration, step by step", () => {
   }, 60_000);
 
   it("assess: a verdict per page with its reason, thin pages, duplicates, a summary", async () => {
-    const run = await migrate(["assess", "dupont"], env);
+    const run = await migrateInProcess(["assess", "dupont"], env);
     expect(run.code, run.out).toBe(0);
     const md = read("content-assessment.md");
     const rows = md.split("\n").filter((l) => l.startsWith("| `/"));
@@ -366,14 +366,14 @@ describe("a practice's migration, step by step", () => {
       "| `/soins/blanchiment.html` | 200 | $1 | skip | $2| $3| soin abandonné |",
     );
     writeFileSync(join(dir, "content-assessment.md"), edited);
-    const run = await migrate(["assess", "dupont"], env);
+    const run = await migrateInProcess(["assess", "dupont"], env);
     expect(run.code, run.out).toBe(0);
     expect(run.out).toContain("1 edited verdicts kept");
     expect(read("content-assessment.md")).toMatch(/\| `\/soins\/blanchiment.html` \| 200 \| \d+ \| skip \| thin: \d+ words \(fewer than 100\) \(suggested: rewrite\) \| thin \| soin abandonné \|/);
   });
 
   it("redirects: every kept old URL to an existing new page, loadable by the server, the rest listed", async () => {
-    const run = await migrate(["redirects", "dupont"], env);
+    const run = await migrateInProcess(["redirects", "dupont"], env);
     expect(run.code, run.out).toBe(0);
     const written = JSON.parse(read("redirects.json")) as Record<string, string | null>;
     // The old site's platform is declared (a static site here), and the dropped old URLs are null: one 404 each.
@@ -417,7 +417,7 @@ describe("a practice's migration, step by step", () => {
   it("redirects: a second run keeps the entries the operator added", async () => {
     const map = JSON.parse(read("redirects.json")) as Record<string, string>;
     writeFileSync(join(dir, "redirects.json"), JSON.stringify({ ...map, "/praticiens/dr-claire-dupont.html": "/equipe/" }));
-    const run = await migrate(["redirects", "dupont"], env);
+    const run = await migrateInProcess(["redirects", "dupont"], env);
     expect(run.code, run.out).toBe(0);
     expect(JSON.parse(read("redirects.json"))["/praticiens/dr-claire-dupont.html"]).toBe("/equipe/");
     expect(read("redirects-review.md")).toContain("| `/praticiens/dr-claire-dupont.html` | `/equipe/` | - | kept from redirects.json |");
@@ -426,7 +426,7 @@ describe("a practice's migration, step by step", () => {
   it("redirects: an entry of the operator to no page of the new site is kept as written and reported (exit 1)", async () => {
     const map = JSON.parse(read("redirects.json")) as Record<string, string>;
     writeFileSync(join(dir, "redirects.json"), JSON.stringify({ ...map, "/vieille-page.html": "/equipe/claire-dupon/" }));
-    const run = await migrate(["redirects", "dupont"], env);
+    const run = await migrateInProcess(["redirects", "dupont"], env);
     expect(run.code, run.out).toBe(1);
     expect(run.out).toContain("your entry /vieille-page.html -> /equipe/claire-dupon/: not a page of the new site (kept as written: correct it)");
     expect(JSON.parse(read("redirects.json"))).toEqual({ ...map, "/vieille-page.html": "/equipe/claire-dupon/" });
@@ -444,7 +444,7 @@ describe("a practice's migration, step by step", () => {
 
     it("passes every check: one 301 per old URL, 200 targets, 404 skipped pages, sitemap, indexing, robots.txt", async () => {
       const report = join(root, "report.json");
-      const run = await migrate(["verify", "dupont", OLD, "--connect", `127.0.0.1:${frontend.port}`, "--report", report], env);
+      const run = await migrateInProcess(["verify", "dupont", OLD, "--connect", `127.0.0.1:${frontend.port}`, "--report", report], env);
       expect(run.code, run.out).toBe(0);
       expect(run.out).toMatch(/ok\s+redirect\s+\/soins\/invisalign.html\s+301 to \/orthodontie\/aligneurs-invisibles\//);
       const json = JSON.parse(readFileSync(report, "utf8")) as { failed: number; passed: number; checks: { check: string; subject: string; ok: boolean }[] };
@@ -469,7 +469,7 @@ describe("a practice's migration, step by step", () => {
         const copy = join(changed, "dupont");
         await import("node:fs").then((fs) => fs.cpSync(dir, copy, { recursive: true }));
         writeFileSync(join(copy, "redirects.json"), JSON.stringify({ ...map, "/soins/blanchiment.html": "/implantologie/" }));
-        const run = await migrate(["verify", "dupont", OLD, "--connect", `127.0.0.1:${frontend.port}`], { MIGRATIONS_DIR: changed });
+        const run = await migrateInProcess(["verify", "dupont", OLD, "--connect", `127.0.0.1:${frontend.port}`], { MIGRATIONS_DIR: changed });
         expect(run.code, run.out).toBe(1);
         expect(run.out).toMatch(/FAIL\s+redirect\s+\/soins\/blanchiment.html\s+expected 301 to \/implantologie\/, got 404/);
         const json = JSON.parse(readFileSync(join(copy, "verify-report.json"), "utf8")) as { failed: number };
@@ -482,7 +482,7 @@ describe("a practice's migration, step by step", () => {
     it("fails on a noindexed deployment (a non-prod environment)", async () => {
       const staging = await startFrontend({ backendUrl: backend.url, env: { ENVIRONMENT: "staging", MIGRATIONS_DIR: root } });
       try {
-        const run = await migrate(["verify", "dupont", OLD, "--connect", `127.0.0.1:${staging.port}`, "--report", join(root, "staging.json")], env);
+        const run = await migrateInProcess(["verify", "dupont", OLD, "--connect", `127.0.0.1:${staging.port}`, "--report", join(root, "staging.json")], env);
         expect(run.code, run.out).toBe(1);
         expect(run.out).toMatch(/FAIL\s+indexable\s+\/contact\/\s+X-Robots-Tag: noindex/);
         expect(run.out).toMatch(/FAIL\s+robots.txt allows crawling\s+\/robots.txt\s+disallows \//);

@@ -96,14 +96,14 @@ describe("ops/deploy/deploy.sh", () => {
     expect(status, out).toBe(0);
     expect(out).toContain("+ git checkout --detach refs/tags/v1.4");
     expect(out).toContain("+ ops/images/images.sh product prod v1.4");
-    expect(out).toMatch(/\+ npx tsx ops\/deploy\/environments.ts compose prod practice-frontend:prod-v1.4 \S+\/.env.prod > \S+\/compose.prod.json/);
+    expect(out).toMatch(/\+ node --import tsx ops\/deploy\/environments.ts compose prod practice-frontend:prod-v1.4 \S+\/.env.prod > \S+\/compose.prod.json/);
     expect(out).toMatch(/compose -p practice-frontend-prod -f \S+\/compose.prod.json up -d redis/);
     // Both instances, replaced in turn, each waited for on its own port (ops/deploy/environments.json).
     expect(out).toMatch(/up -d --no-deps frontend\n\+ wait until http:\/\/127.0.0.1:3000\/readyz[^]*up -d --no-deps frontend-2\n\+ wait until http:\/\/127.0.0.1:3003\/readyz/);
     // Each new instance is proven beside the old one (its candidate on port + 1000: ready, smoke checks, the
     // same practices served) before nginx is pointed at it and the old one is stopped.
     expect(out).toMatch(
-      /up -d --no-deps frontend-next\n\+ wait until http:\/\/127.0.0.1:4000\/readyz[^\n]*\n\+ env SMOKE_HOST=http:\/\/127.0.0.1:4000 SMOKE_COMPARE=http:\/\/127.0.0.1:3000 npx tsx ops\/deploy\/smoke.ts\n.*--upstream prod=127.0.0.1:4000,127.0.0.1:3003\n.*\n\+ \S+ rm -f -t 15 practice-frontend-prod-frontend\n/,
+      /up -d --no-deps frontend-next\n\+ wait until http:\/\/127.0.0.1:4000\/readyz[^\n]*\n\+ env SMOKE_HOST=http:\/\/127.0.0.1:4000 SMOKE_COMPARE=http:\/\/127.0.0.1:3000 node --import tsx ops\/deploy\/smoke.ts\n.*--upstream prod=127.0.0.1:4000,127.0.0.1:3003\n.*\n\+ \S+ rm -f -t 15 practice-frontend-prod-frontend\n/,
     );
     expect(out).toMatch(/--upstream prod=127.0.0.1:3000,127.0.0.1:4003\n.*\n\+ \S+ rm -f -t 15 practice-frontend-prod-frontend-2\n/);
     expect(out).toContain("nginx -t");
@@ -111,7 +111,7 @@ describe("ops/deploy/deploy.sh", () => {
     expect(out).not.toContain("self-signed.sh");
     expect(out).not.toMatch(/is live/);
     expect(out).toContain("dry run: nothing was changed");
-    expect(out).toMatch(/SMOKE_ENV=prod SMOKE_PROXY=https:\/\/127.0.0.1:443 .* npx tsx ops\/deploy\/smoke.ts/);
+    expect(out).toMatch(/SMOKE_ENV=prod SMOKE_PROXY=https:\/\/127.0.0.1:443 .* node --import tsx ops\/deploy\/smoke.ts/);
   });
 
   it("checks out a staging tag as the tag, a branch as origin's", () => {

@@ -18,6 +18,8 @@ cd "$(dirname "$0")/../.."
 
 usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 fail() { echo "deploy: $*" >&2; exit 1; }
+# The TypeScript helpers run in one node process (`npx tsx` starts three: npm's, tsx's command line, then node).
+tsx() { node --import tsx "$@"; }
 
 ENV_NAME="" REF="" QUICK=0 DRY=0 BUILD=1 SMOKE_ONLY=0
 for arg in "$@"; do
@@ -41,7 +43,7 @@ case "$ENV_NAME" in
   *) fail "ENV must be dev, staging or prod, got '$ENV_NAME'" ;;
 esac
 [[ -z "$REF" || "$REF" =~ ^[A-Za-z0-9._/-]+$ ]] || fail "REF may hold letters, digits and . _ / - only"
-map=$(npx tsx ops/deploy/environments.ts shell "$ENV_NAME") || fail "the environment map is not valid (above)"
+map=$(tsx ops/deploy/environments.ts shell "$ENV_NAME") || fail "the environment map is not valid (above)"
 eval "$map"
 case "$ENV_NAME" in
   dev|staging) REF="${REF:-$MAP_REF}" ;;
@@ -94,7 +96,7 @@ TLS_KEY="${TLS_KEY:-$DEPLOY_ROOT/tls/practice-sites.key}"
 # The smoke checks of the environment as deployed: every instance, then the proxy over HTTPS with its
 # certificate trusted (a self-signed one in dev and staging: Node trusts only what NODE_EXTRA_CA_CERTS adds).
 SMOKE=(env SMOKE_ENV="$ENV_NAME" SMOKE_PROXY="https://127.0.0.1:${PROXY_HTTPS##*:}" SMOKE_PREVIEW_DOMAIN="$PREVIEW_DOMAIN"
-  NODE_EXTRA_CA_CERTS="$TLS_CERTIFICATE" npx tsx ops/deploy/smoke.ts)
+  NODE_EXTRA_CA_CERTS="$TLS_CERTIFICATE" node --import tsx ops/deploy/smoke.ts)
 if (( SMOKE_ONLY )); then
   (( ENV_FILE_MISSING )) && fail "$ENV_FILE is missing: the smoke checks of $ENV_NAME read its PREVIEW_DOMAIN"
   # The image's health check too, where nothing runs it on a schedule (podman without systemd).
@@ -149,8 +151,8 @@ elif (( ! DRY )); then "$ENGINE" image inspect "$IMAGE" >/dev/null 2>&1 || fail 
 
 # The compose file of the environment, generated from the map beside the env file it names.
 COMPOSE_FILE="$DEPLOY_ROOT/compose.$ENV_NAME.json"
-if (( DRY )); then echo "+ npx tsx ops/deploy/environments.ts compose $ENV_NAME $IMAGE $ENV_FILE > $COMPOSE_FILE"
-else npx tsx ops/deploy/environments.ts compose "$ENV_NAME" "$IMAGE" "$ENV_FILE" > "$COMPOSE_FILE"; fi
+if (( DRY )); then echo "+ node --import tsx ops/deploy/environments.ts compose $ENV_NAME $IMAGE $ENV_FILE > $COMPOSE_FILE"
+else tsx ops/deploy/environments.ts compose "$ENV_NAME" "$IMAGE" "$ENV_FILE" > "$COMPOSE_FILE"; fi
 PROJECT=(-p "$PROJECT_NAME-$ENV_NAME" -f "$COMPOSE_FILE")
 
 # The reverse proxy: one nginx container for every environment of this machine (host network, reaching the
@@ -187,7 +189,7 @@ gen_proxy() {
   rm -rf "$NEXT" && mkdir -p "$NEXT/acme" "$PROXY_DIR"
   cp ops/deploy/nginx/nginx.conf "$NEXT/nginx.conf"
   [[ -f "$PROXY_DIR/htpasswd" ]] && cp -p "$PROXY_DIR/htpasswd" "$NEXT/htpasswd" || : > "$NEXT/htpasswd"
-  npx tsx ops/deploy/nginx/generate.ts --out "$NEXT/practice-sites.conf" --preview-domain "$PREVIEW_DOMAIN" \
+  tsx ops/deploy/nginx/generate.ts --out "$NEXT/practice-sites.conf" --preview-domain "$PREVIEW_DOMAIN" \
     --listen "$PROXY_HTTP" --https-listen "$PROXY_HTTPS" --monitoring-htpasswd /etc/practice-proxy/htpasswd \
     --monitoring-upstream "$PROXY_MONITORING" \
     --acme-root /etc/practice-proxy/acme \
@@ -224,7 +226,7 @@ proxy() { # [PORT...]
   if (( DRY )); then
     local upstream=""
     (( $# )) && upstream=" --upstream $ENV_NAME=$(printf '127.0.0.1:%s,' "$@" | sed 's/,$//')"
-    echo "+ npx tsx ops/deploy/nginx/generate.ts --out $NEXT/practice-sites.conf --preview-domain $PREVIEW_DOMAIN --listen $PROXY_HTTP --https-listen $PROXY_HTTPS --tls-certificate $TLS_CERTIFICATE --tls-key $TLS_KEY$upstream"
+    echo "+ node --import tsx ops/deploy/nginx/generate.ts --out $NEXT/practice-sites.conf --preview-domain $PREVIEW_DOMAIN --listen $PROXY_HTTP --https-listen $PROXY_HTTPS --tls-certificate $TLS_CERTIFICATE --tls-key $TLS_KEY$upstream"
     echo "+ $ENGINE run --rm nginx:stable-bookworm nginx -t (the new configuration), then reload or start $PROJECT_NAME-proxy"
   else gen_proxy "$@"; fi
 }
@@ -266,7 +268,7 @@ for i in "${!INSTANCE_SERVICES[@]}"; do
   (( DRY )) || ! container_exists "$next" || "$ENGINE" rm -f -t 0 "$next" >/dev/null
   run "${COMPOSE[@]}" "${PROJECT[@]}" up -d --no-deps "$candidate"
   # The smoke checks of one instance, and every practice the live instance serves must be served by the new one.
-  CHECK=(env SMOKE_HOST="http://127.0.0.1:$candidate_port" SMOKE_COMPARE="http://127.0.0.1:$port" npx tsx ops/deploy/smoke.ts)
+  CHECK=(env SMOKE_HOST="http://127.0.0.1:$candidate_port" SMOKE_COMPARE="http://127.0.0.1:$port" node --import tsx ops/deploy/smoke.ts)
   if (( DRY )); then
     echo "+ wait until http://127.0.0.1:$candidate_port/readyz answers 200"
     run "${CHECK[@]}"
