@@ -198,7 +198,7 @@ describe("with the backend up", () => {
     } finally {
       await frontend.stop();
     }
-  });
+  }, 60_000); // a pre-pass of one practice, then a server: about 9 s alone, 30 s seen with three test files at once
 });
 
 describe("with the backend down", () => {
