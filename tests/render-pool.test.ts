@@ -3,9 +3,14 @@
  * every invalidation reaches before the webhook's answer is used, and a practice's 404 page is rendered
  * once and served for every unknown path, until its page list changes.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFrontend, type Frontend } from "./support/frontend";
+import { DEFAULT_SECRET, freePort, startFrontend, type Frontend } from "./support/frontend";
+import { reapOnExit } from "./support/reaper";
+import { until } from "./support/until";
 import { backendJson, type DemoBackend } from "./support/demo-backend";
 import { get, revalidate, startPair } from "./support/cache";
 import { MAX_WAIT_MS } from "../src/server/render-pool/renderer";
@@ -207,6 +212,52 @@ describe("scheduling", () => {
     expect(all.find((t) => t.tid === frontend.pid)).toMatchObject({ policy: SCHED_OTHER, nice: 0 });
     expect(all.filter((t) => t.policy === SCHED_IDLE)).toHaveLength(2);
   });
+
+  // Issue 30: under SCHED_IDLE, a render worker whose core a thread of normal priority holds gets no CPU at
+  // all, and renders ran into their time limit. One session (one autogroup, as a container's CPU group) and
+  // one core: the server, then a busy loop of normal priority beside it. The floor (cpu-floor.ts) moves the
+  // starving worker to nice 10 while it renders, and back to SCHED_IDLE after.
+  it("gives a starving render worker a floor: a new page renders while a busy loop holds the server's only core", async () => {
+    const port = await freePort();
+    const flag = join(mkdtempSync(join(tmpdir(), "cpu-floor-")), "start");
+    const script = [
+      "taskset -c 0 node server/entry.express.js &",
+      `(while [ ! -e "$FLAG" ]; do sleep 0.05; done; touch "$FLAG.on"; exec taskset -c 0 sh -c 'while :; do :; done') &`,
+      "wait",
+    ].join("\n");
+    const session = reapOnExit(spawn("sh", ["-c", script], {
+      env: {
+        PATH: process.env.PATH, FLAG: flag, PORT: String(port), ENVIRONMENT: "dev", PREVIEW_DOMAIN: "localhost",
+        BACKEND_API_URL: `${backend.url}/api/v1/websites`, REVALIDATION_SECRET: DEFAULT_SECRET, BUILD_CMS_ORIGIN: backend.url,
+        METRICS_PORT: "0", RENDER_WORKERS: "1", LOG_FORMAT: "off",
+      },
+      stdio: "ignore",
+      detached: true,
+    }));
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      await until(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok === true, "the server listening");
+      const server = Number(execFileSync("pgrep", ["-s", String(session.pid), "-f", "^node server/entry.express.js"], { encoding: "utf8" }).trim().split("\n")[0]);
+      // A first page while the core is free: the worker is warm (its first render compiles the bundle).
+      expect((await get(url, "dupont.dev.localhost", "/")).status).toBe(200);
+      const worker = () => threads(server).filter((t) => t.nice === 10);
+      expect(worker().map((t) => t.policy)).toEqual([SCHED_IDLE]);
+      writeFileSync(flag, "");
+      await until(() => existsSync(`${flag}.on`), "the busy loop started");
+      // A page never rendered, while the busy loop holds the core: the worker is seen in the normal class.
+      let promoted = false;
+      const watch = setInterval(() => (promoted ||= worker().some((t) => t.policy === SCHED_OTHER)), 20);
+      const started = performance.now();
+      const answer = await get(url, "dupont.dev.localhost", "/contact/").finally(() => clearInterval(watch));
+      const ms = performance.now() - started;
+      expect(answer.status, `${ms} ms`).toBe(200);
+      expect(promoted).toBe(true);
+      // Nothing in flight: back under SCHED_IDLE, the hits' core left to the main thread again.
+      await until(() => worker().every((t) => t.policy === SCHED_IDLE), "the worker back under SCHED_IDLE");
+    } finally {
+      process.kill(-session.pid!, "SIGKILL");
+    }
+  }, 60_000);
 });
 
 describe("a flood of renders (issue 30)", () => {

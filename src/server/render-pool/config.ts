@@ -62,5 +62,7 @@ export function createRenderPool(env: Env, file: URL, opts: RenderPoolOptions = 
     env: opts.workerEnv,
     workerData: (opts.normalPriority ? { nice: 0, idle: false } : { nice: SERVER_WORKER_NICE, idle: true }) satisfies RenderWorkerData,
     onWorkerExit: (detail) => reportWarning(detail),
+    // Under SCHED_IDLE a worker can starve outright: the floor moves a starving one to nice 10 (cpu-floor.ts).
+    cpuFloor: !opts.normalPriority,
   });
 }

@@ -21,6 +21,7 @@
 import { Worker, type ResourceLimits, type Transferable } from "node:worker_threads";
 import { RenderUnavailable } from "../render/unavailable";
 import type { Broadcast, FromWorker, RenderTask, ToWorker, WireResult } from "./protocol";
+import { CpuFloor } from "./cpu-floor";
 
 export interface PoolOptions {
   /** The worker script (a built .js/.mjs file). */
@@ -37,6 +38,8 @@ export interface PoolOptions {
   respawnDelayMs?: number;
   /** Told when a worker exits unexpectedly (reporting). */
   onWorkerExit?: (detail: string) => void;
+  /** Workers under SCHED_IDLE: a starving one is moved to the normal class while renders are in flight (cpu-floor.ts). */
+  cpuFloor?: boolean;
 }
 
 interface Queued<Task, Answer> {
@@ -75,9 +78,14 @@ export class RenderPool<Task = RenderTask, Answer = WireResult, Message = Broadc
   private closed = false;
   /** Workers replaced after an exit or a timeout (tests, stats). */
   replaced = 0;
+  private readonly floor: CpuFloor | undefined;
 
   constructor(private readonly opts: PoolOptions) {
     for (let i = 0; i < opts.size; i++) this.slots.push(this.spawn());
+    if (opts.cpuFloor) {
+      this.floor = new CpuFloor({ busy: () => this.pending.size > 0 || this.queue.length > 0 });
+      this.floor.start();
+    }
   }
 
   /** Tasks the workers can run at once. */
@@ -113,12 +121,15 @@ export class RenderPool<Task = RenderTask, Answer = WireResult, Message = Broadc
       running: this.pending.size,
       queued: this.queue.length,
       replaced: this.replaced,
+      /** Render threads moved out of SCHED_IDLE because they starved (cpu-floor.ts), since the start. */
+      cpuFloorPromotions: this.floor?.promotions ?? 0,
     };
   }
 
   /** Terminates every worker; running and queued tasks are rejected. */
   async close(): Promise<void> {
     this.closed = true;
+    this.floor?.stop();
     for (const item of this.queue.splice(0)) {
       clearTimeout(item.timer);
       item.reject(new RenderUnavailable("render pool closed"));
