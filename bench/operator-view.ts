@@ -22,7 +22,7 @@ import { TARGETS } from "./targets";
 import { AccessLog, requestId } from "../src/server/monitoring/access";
 import { createPipeline } from "../src/server/http/pipeline";
 import { observers, type Observers } from "../src/server/http/observe";
-import { setPractices, startMetrics, stopMetrics } from "../src/server/monitoring/metrics";
+import { setPractices, startMetrics } from "../src/server/monitoring/metrics";
 
 /** Rounds of the four in turn; the ratios are taken within each round and their median judged. */
 const ROUNDS = 7;
@@ -75,7 +75,6 @@ function observerCostUs(): { metrics: number; accessLine: number } {
     withMetrics.push(block(metricsListener, 20_000));
     withAccess.push(block(accessListener, 20_000));
   }
-  stopMetrics();
   const m = (xs: number[]) => median(xs, (x) => x);
   return { metrics: m(withMetrics) - m(bare), accessLine: m(withAccess) - m(withMetrics) };
 }

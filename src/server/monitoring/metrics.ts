@@ -10,17 +10,17 @@
  * Labels are bounded: a practice label is a code of the practice list (setPractices) or "other", never a
  * path, a host or a title; the other labels are closed sets (cache result, outcome, resource kind).
  *
- * Render workers are threads with their own copy of this module: what they measure (backend calls) is
- * posted on a BroadcastChannel and recorded here by the main thread (startMetrics).
+ * Render workers are threads with their own copy of this module: what they measure (backend calls) goes to
+ * the main thread as a message of the render pool's protocol (render-pool/protocol.ts: a worker's figure
+ * sink is set by worker.ts, the pool hands the figure to recordBackendFigure), like every other message
+ * between the threads.
  */
-import { BroadcastChannel, isMainThread } from "node:worker_threads";
 import client from "prom-client";
 
 /** A practice label: a listed code, else this. */
 export const OTHER = "other";
 /** More practices than this and the rest count as "other" (a runaway list must not explode the series). */
 export const MAX_PRACTICE_LABELS = 500;
-const CHANNEL = "frontend-metrics";
 
 export const registry = new client.Registry();
 let enabled = false;
@@ -207,25 +207,12 @@ function scrapeGauges(sources: ScrapeSources): void {
   });
 }
 
-let channel: BroadcastChannel | null = null;
-
-/** Turns recording on in the main thread: definitions read on scrape, process metrics, workers' figures. */
+/** Turns recording on in the main thread: definitions read on scrape, process metrics. */
 export function startMetrics(sources: ScrapeSources): void {
   if (enabled) return;
   enabled = true;
   client.collectDefaultMetrics({ register: registry });
   scrapeGauges(sources);
-  channel = new BroadcastChannel(CHANNEL);
-  channel.unref();
-  channel.onmessage = (event) => {
-    const data = (event as { data?: unknown }).data as WorkerFigure | undefined;
-    if (data && data.t === "backend") recordBackend(data.kind, data.outcome, data.ms, data.code);
-  };
-}
-
-export function stopMetrics(): void {
-  channel?.close();
-  channel = null;
 }
 
 export const metricsEnabled = () => enabled;
@@ -300,15 +287,13 @@ function endpointPractice(endpoint: string): string | null {
   return m ? m[1] : null;
 }
 
-interface WorkerFigure {
-  t: "backend";
+/** One backend read as measured: by the main thread, or by a render worker and carried by the pool's protocol. */
+export interface BackendFigure {
   kind: string;
   outcome: string;
   ms: number;
   code: string | null;
 }
-
-let workerChannel: BroadcastChannel | null = null;
 
 /** Last backend failure per listed practice (operator's `practices` command): outcome and time. */
 export const lastBackendError = new Map<string, { outcome: string; kind: string; at: number }>();
@@ -319,17 +304,22 @@ function recordBackend(kind: string, outcome: string, ms: number, code: string |
   if (outcome !== "ok" && outcome !== "not_found" && code && practices.has(code)) lastBackendError.set(code, { outcome, kind, at: Date.now() });
 }
 
-/** One backend read (any thread): the main thread records it, a render worker posts it to the main thread. */
+/** The main thread's record of a backend read, its own or one a render worker measured (render-pool/main.ts). */
+export function recordBackendFigure({ kind, outcome, ms, code }: BackendFigure): void {
+  if (enabled) recordBackend(kind, outcome, ms, code);
+}
+
+/** Where this thread's backend figures go: recorded here, unless a render worker sends them to the main thread. */
+let figureSink: (figure: BackendFigure) => void = recordBackendFigure;
+
+/** A render worker's figures go to the main thread through the pool's port (render-pool/worker.ts). */
+export function sendBackendFiguresTo(sink: (figure: BackendFigure) => void): void {
+  figureSink = sink;
+}
+
+/** One backend read, in whichever thread made it. */
 export function recordBackendCall(endpoint: string, outcome: string, ms: number): void {
-  const kind = backendKind(endpoint);
-  const code = endpointPractice(endpoint);
-  if (isMainThread) {
-    if (enabled) recordBackend(kind, outcome, ms, code);
-    return;
-  }
-  workerChannel ??= new BroadcastChannel(CHANNEL);
-  workerChannel.unref();
-  workerChannel.postMessage({ t: "backend", kind, outcome, ms, code } satisfies WorkerFigure);
+  figureSink({ kind: backendKind(endpoint), outcome, ms, code: endpointPractice(endpoint) });
 }
 
 /** Measures one backend read; the outcome of a failure is its BackendError failure. */

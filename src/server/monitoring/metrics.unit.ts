@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { Worker } from "node:worker_threads";
 import {
   backendKind,
   measuredRender,
@@ -7,7 +6,10 @@ import {
   registry,
   setPractices,
   startMetrics,
-  stopMetrics,
+  recordBackendCall,
+  recordBackendFigure,
+  sendBackendFiguresTo,
+  type BackendFigure,
   MAX_PRACTICE_LABELS,
   recordRequest,
   lastBackendError,
@@ -103,20 +105,25 @@ describe("requests", () => {
   });
 });
 
-describe("a render worker's backend calls", () => {
-  it("reach the main thread's registry through the channel, with the practice's last error", async () => {
+describe("backend reads", () => {
+  it("are recorded on this thread, with the practice's last error, unless a render worker sends them on", async () => {
     const before = await value("frontend_backend_requests_total", { kind: "config", outcome: "timeout" });
-    // A worker thread running the real module (through tsx), recording one failed read.
-    const worker = new Worker(
-      `import("tsx/esm/api").then(({ tsImport }) => tsImport(${JSON.stringify(new URL("./metrics.ts", import.meta.url).href)}, ${JSON.stringify(import.meta.url)})).then((m) => m.recordBackendCall("/sites/dupont/config/", "timeout", 12))`,
-      { eval: true },
-    );
+    recordBackendCall("/sites/dupont/config/", "timeout", 12);
+    expect(await value("frontend_backend_requests_total", { kind: "config", outcome: "timeout" })).toBe(before + 1);
+    expect(lastBackendError.get("dupont")).toMatchObject({ outcome: "timeout", kind: "config" });
+    // A render worker's sink (render-pool/worker.ts): the figure goes to the pool's port, not to this registry.
+    const sent: BackendFigure[] = [];
+    sendBackendFiguresTo((figure) => sent.push(figure));
     try {
-      await expect.poll(() => value("frontend_backend_requests_total", { kind: "config", outcome: "timeout" }), { timeout: 10_000 }).toBe(before + 1);
-      expect(lastBackendError.get("dupont")).toMatchObject({ outcome: "timeout", kind: "config" });
+      recordBackendCall("/sites/martin/pages/implants/", "ok", 3);
     } finally {
-      await worker.terminate();
+      sendBackendFiguresTo(recordBackendFigure);
     }
+    expect(sent).toEqual([{ kind: "page", outcome: "ok", ms: 3, code: "martin" }]);
+    expect(await value("frontend_backend_requests_total", { kind: "page", outcome: "ok" })).toBe(0);
+    // What the main thread does with it when the pool hands it over.
+    recordBackendFigure(sent[0]);
+    expect(await value("frontend_backend_requests_total", { kind: "page", outcome: "ok" })).toBe(1);
   });
 });
 
@@ -135,4 +142,3 @@ describe("access line helpers", () => {
   });
 });
 
-process.on("exit", stopMetrics);

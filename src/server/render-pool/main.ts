@@ -22,6 +22,7 @@ import { Worker, type ResourceLimits, type Transferable } from "node:worker_thre
 import { RenderUnavailable } from "../render/unavailable";
 import type { Broadcast, FromWorker, RenderTask, ToWorker, WireResult } from "./protocol";
 import { CpuFloor } from "./cpu-floor";
+import type { BackendFigure } from "../monitoring/metrics";
 
 export interface PoolOptions {
   /** The worker script (a built .js/.mjs file). */
@@ -38,6 +39,8 @@ export interface PoolOptions {
   respawnDelayMs?: number;
   /** Told when a worker exits unexpectedly (reporting). */
   onWorkerExit?: (detail: string) => void;
+  /** A worker's measure of a backend read (the metrics, recorded on this thread). */
+  onFigure?: (figure: BackendFigure) => void;
   /** Workers under SCHED_IDLE: a starving one is moved to the normal class while renders are in flight (cpu-floor.ts). */
   cpuFloor?: boolean;
 }
@@ -145,6 +148,10 @@ export class RenderPool<Task = RenderTask, Answer = WireResult, Message = Broadc
     });
     const slot: Slot = { worker, running: 0, startedAt: Date.now(), gone: false, isolated: false };
     worker.on("message", (message: FromWorker<Answer>) => {
+      if ("figure" in message) {
+        this.opts.onFigure?.(message.figure);
+        return;
+      }
       const pending = this.pending.get(message.id);
       if (!pending) return; // timed out meanwhile
       this.settle(message.id, pending);

@@ -18,6 +18,7 @@ parentPort.on("message", async ({ kind, id, task, message }) => {
   if (kind === "broadcast") { seen.push(message); return; }
   if (task.mode === "hang") for (;;) {}
   if (task.mode === "die") process.exit(3);
+  if (task.mode === "figure") parentPort.postMessage({ figure: { kind: "config", outcome: "timeout", ms: 12, code: "dupont" } });
   await new Promise((r) => setTimeout(r, task.ms ?? 0));
   if (task.mode === "throw") { parentPort.postMessage({ id, ok: false, error: "render exploded" }); return; }
   if (task.mode === "bytes") {
@@ -30,7 +31,7 @@ parentPort.on("message", async ({ kind, id, task, message }) => {
 `;
 
 /** What the fake worker takes and answers (the pool is generic over its protocol's payloads). */
-type FakeTask = { value?: unknown; ms?: number; mode?: "hang" | "die" | "throw" | "bytes"; size?: number };
+type FakeTask = { value?: unknown; ms?: number; mode?: "hang" | "die" | "throw" | "bytes" | "figure"; size?: number };
 type Echo = { echo: unknown; seen: unknown[]; threadId: number };
 type FakePool = RenderPool<FakeTask, Echo & { bytes: ArrayBuffer }, unknown>;
 
@@ -47,9 +48,10 @@ afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.close()));
 });
 
-function pool(opts: { size?: number; perWorker?: number; timeoutMs?: number } = {}) {
+function pool(opts: { size?: number; perWorker?: number; timeoutMs?: number; onFigure?: (figure: unknown) => void } = {}) {
   const created: FakePool = new RenderPool({
     file,
+    onFigure: opts.onFigure,
     size: opts.size ?? 1,
     perWorker: opts.perWorker ?? 2,
     timeoutMs: opts.timeoutMs ?? 5000,
@@ -68,6 +70,13 @@ describe("RenderPool", () => {
     const answers = await Promise.all(results);
     expect(answers.map((a) => a.echo)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(new Set(answers.map((a) => a.threadId)).size).toBe(2);
+  });
+
+  it("hands a worker's figure messages to onFigure, and the task they came with still gets its own answer", async () => {
+    const figures: unknown[] = [];
+    const p = pool({ onFigure: (figure) => figures.push(figure) });
+    await expect(p.run({ value: "after a figure", mode: "figure" })).resolves.toMatchObject({ echo: "after a figure" });
+    expect(figures).toEqual([{ kind: "config", outcome: "timeout", ms: 12, code: "dupont" }]);
   });
 
   it("transfers a worker's bytes back intact", async () => {

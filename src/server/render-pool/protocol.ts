@@ -7,6 +7,7 @@
  *                    { kind: "broadcast", message }     read caches: drop these tags, or everything
  *   worker -> main   { id, ok: true, value }            the render, bodies as transferred ArrayBuffers
  *                    { id, ok: false, error }           it failed (the message only)
+ *                    { figure }                         a backend read the worker made, for the metrics
  *
  * A worker handles its messages in the order they were posted, so a task posted after a broadcast runs after
  * the worker applied it. The codec of a render result (toWire on the worker, fromWire on the main thread)
@@ -17,6 +18,7 @@ import type { Transferable } from "node:worker_threads";
 import type { CacheTarget } from "../cache/key";
 import type { RenderResult } from "../cache/entry";
 import type { SharedValues } from "../render/context";
+import type { BackendFigure } from "../monitoring/metrics";
 
 /** One render for the cache. */
 export interface RenderTask {
@@ -44,7 +46,10 @@ export type ToWorker<Task = RenderTask, Message = Broadcast> =
   | { kind: "task"; id: number; task: Task }
   | { kind: "broadcast"; message: Message };
 
-export type FromWorker<Answer = WireResult> = { id: number; ok: true; value: Answer } | { id: number; ok: false; error: string };
+export type FromWorker<Answer = WireResult> =
+  | { id: number; ok: true; value: Answer }
+  | { id: number; ok: false; error: string }
+  | { figure: BackendFigure };
 
 /** A RenderResult as it crosses the thread boundary. */
 export interface WireResult {

@@ -12,6 +12,7 @@ import { setPriority } from "node:os";
 import { getEnv, type Env } from "../env";
 import { initMonitoring } from "../monitoring";
 import { startLog, withRequestId } from "../monitoring/log";
+import { sendBackendFiguresTo } from "../monitoring/metrics";
 import { encodeSync, isStorable } from "../cache/entry";
 import type { PathLookups } from "../site/path-index";
 import { renderChecked, type TargetRender } from "./target";
@@ -32,6 +33,8 @@ export function startRenderWorker(build: (env: Env) => WorkerRenders): void {
   void initMonitoring(env.SENTRY_DSN, env.ENVIRONMENT);
   // This thread's lines as JSON too (its own copy of monitoring/log.ts).
   void startLog(env.LOG_FORMAT);
+  // Its backend reads are counted by the main thread's metrics: sent as the protocol's figure messages.
+  sendBackendFiguresTo((figure) => port.postMessage({ figure } satisfies FromWorker));
   const { render, paths, readCache } = build(env);
   // Broadcasts are applied synchronously, as they arrive: a task posted after one starts after it.
   port.on("message", (message: ToWorker) => {
