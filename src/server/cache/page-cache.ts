@@ -44,7 +44,6 @@ import { Inflight } from "../util/inflight";
 import type { CacheTarget } from "./key";
 import { PageStore } from "./page-store";
 import { RefreshQueue } from "./refresh-queue";
-import type { CacheStatus } from "./serve";
 import { reportWarning } from "../monitoring";
 import { expandTags } from "../backend/tags";
 import { isRenderUnavailable } from "../render/unavailable";
@@ -77,6 +76,9 @@ export interface WarmPages {
 }
 
 /** Which tier answered: memory, the warm tier on this machine, or the store shared between instances. */
+/** What the page cache answered from a stored entry: fresh, stale (refreshed behind it), or just rendered. */
+export type CacheStatus = "HIT" | "STALE" | "MISS";
+
 export type Tier = "memory" | "warm" | "shared";
 
 /** What a store shared between instances offers this cache (cache/shared/pages.ts). */

@@ -19,7 +19,7 @@ import type { NextFunction, Request, Response } from "express";
 import { requestTenant } from "../tenancy";
 import { cacheKey, cacheTarget, type CacheTarget } from "../cache/key";
 import type { PageCache } from "../cache/page-cache";
-import { writeEntry } from "../cache/serve";
+import { writeEntry } from "./serve";
 import { copyHeaders } from "../util/headers";
 import { requestScheme, type TrustFn } from "../util/request-scheme";
 import type { RenderResult } from "../cache/entry";

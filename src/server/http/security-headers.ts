@@ -7,7 +7,7 @@
  * The Content-Security-Policy here is the one of every response that is not a rendered page (images,
  * media, JSON, text, refusals): `default-src 'none'`. A rendered page replaces it with its own policy,
  * which names its inline scripts by hash (render/content-security-policy.ts); the fast path sends the
- * entry's policy instead of this one (cache/serve.ts).
+ * entry's policy instead of this one (serve.ts).
  */
 import type { NextFunction, Request, Response } from "express";
 import { NOINDEX_HEADER } from "../site/indexing";

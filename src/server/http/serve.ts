@@ -1,13 +1,14 @@
 /**
  * Writing a stored entry to a response: the encoding the client accepts (precompressed, never
- * compressed here), ETag/304, X-Cache and Age. Used by the fast path in front of Express and by the
+ * compressed here), ETag/304, X-Cache and Age. HTTP's side of the page cache, so it lives with the other
+ * stages of the request (the page cache in cache/ decides what to answer, never how it is written). Used by the fast path in front of Express and by the
  * Express cache middleware alike.
  */
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
-import { identityBody, type PageEntry } from "./entry";
+import { identityBody, type PageEntry } from "../cache/entry";
+import type { CacheStatus } from "../cache/page-cache";
 import { markCacheResult } from "../monitoring/request-marks";
 
-export type CacheStatus = "HIT" | "STALE" | "MISS";
 export type Encoding = "br" | "gzip" | "identity";
 
 /** The best stored encoding the Accept-Encoding header allows. */

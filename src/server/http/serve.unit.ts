@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { assembleEntry } from "./entry";
+import { assembleEntry } from "../cache/entry";
 import { chooseEncoding, matchesEtag, writeEntry } from "./serve";
 
 describe("chooseEncoding", () => {
