@@ -79,8 +79,27 @@ const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fal
 /** Words that say nothing of an intent but may stand beside one (`/nous-contacter`, `/prendre-rendez-vous`). */
 const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dentaire|infos?|informations?|pratiques?)$/;
 
+/**
+ * The old site's page about the practice itself (`/le-cabinet`, `/le-centre`, "Qui sommes-nous ?", "À propos"),
+ * named by these words alone (with fillers): when its text points to no page clearly, it is the first page of
+ * the new site's practice section (its presentation). Its last segment or a name, never a section it heads
+ * (`/le-cabinet/equipements` is about equipment).
+ */
+const ABOUT = /^(?:cabinet|centre|about|propos|apropos|presentation|qui|sommes|quisommes|us)$/;
+
 /** Words of a job offer or a jobs page. */
 const JOB = /^(?:recrutement|recrute|recrutons|emploi|emplois|offre|offres|poste|postes|candidature|candidatures|cdi|cdd|carriere|carrieres|job|jobs)$/;
+/**
+ * A post of a blog or a news section: the URL's section says so, or its date does (`/2018/09/10/slug/`). A job
+ * it announced was an offer of its time: it goes to the jobs page, not to the offer the new site lists now.
+ */
+const NEWS_POST = /\/(?:actualites?|actus?|news|blog|post|posts|articles?|journal|breves?)\/[^?]|\/(?:19|20)\d\d\/\d{1,2}\//i;
+/**
+ * A practitioner's or a team member's page: under the team's section, or named by a title (`/dr-x`, "Dr X").
+ * One naming nobody of the new team is a former member's: it goes to the team page (their patients look there).
+ */
+const TEAM_SECTION = /^\/(?:(?:[a-z]{2}\/)?(?:l-|notre-|nos-|the-|our-)?(?:equipe|team|praticiens?|dentistes?|docteurs?|staff))\/[^/?]+/i;
+const PERSON_TITLE = /^(?:dr|docteur|pr|professeur)$/;
 /** A question between options: what a need page answers. */
 const COMPARISON = /\b(?:ou|vs|versus|choisir|comparer|comparatif|difference|differences|alternative|alternatives)\b/;
 
@@ -139,6 +158,13 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     return null;
   };
 
+  const aboutThePractice = (path: string, names: string[]): boolean =>
+    [slugWords(path), ...names.map((n) => words(n))].some((set) => {
+      const meaningful = set.filter((w) => w.length > 1 && !/^(?:le|la|les|de|du|des|notre|nos|our|the|html?|php|index)$/.test(w));
+      return meaningful.length > 0 && meaningful.length <= 4 && meaningful.some((w) => ABOUT.test(w)) && meaningful.every((w) => ABOUT.test(w) || FILLER.test(w));
+    });
+  const presentation = candidates.find((p) => p.kind === "cabinet");
+
   /** The best new page for an old one; `match` is null when the best guess is not sure enough. */
   const matchPage = (old: OldPage): MatchResult => {
     const form = normaliseRedirectPath(old.path, platform);
@@ -159,6 +185,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const text = vector(keywords(old.text).map(stem));
     const job = [...allNames].some((w) => JOB.test(w)) || slugWords(old.path).some((w) => JOB.test(w)) || names.some((n) => words(n).some((w) => JOB.test(w)));
     const question = names.slice(0, 3).some((n) => COMPARISON.test(words(n).join(" ")) && /\?|\bou\b/.test(n.toLowerCase()));
+    const newsPost = NEWS_POST.test(old.path.split("?")[0]);
+    // A person's page: under the team's section, or its URL or title opens on "Dr" (not a post about a doctor).
+    const person = !newsPost && (TEAM_SECTION.test(old.path) || words(slugWords(old.path).join(" ")).slice(0, 1).some((w) => PERSON_TITLE.test(w)) || [old.title, old.h1].some((n) => PERSON_TITLE.test(words(n)[0] ?? "")));
     const scored = candidates.map((page, i) => {
       // A new title is short, an old one often carries more: half the score is how much of the new title an old name has.
       const title = Math.max(0, ...nameSets.map((set) => (containment(titleSets[i], set) + jaccard(titleSets[i], set)) / 2));
@@ -173,7 +202,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
           by = "member's name";
         } else confidence /= 2;
       } else if (isOffer(page)) {
-        if (job && containment(titleSets[i], allNames) >= 0.5) {
+        if (job && !newsPost && containment(titleSets[i], allNames) >= 0.5) {
           confidence = Math.max(confidence, 0.8);
           by = "job offer's title";
         } else confidence /= 2;
@@ -186,6 +215,17 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       }
       return { target: page.path, confidence: Math.round(confidence * 100) / 100, by };
     });
+    // The page about the practice, its text pointing nowhere clearly: the new site's presentation of the practice.
+    const leading = Math.max(0, ...scored.map((s) => s.confidence));
+    if (presentation && leading < MIN_CONFIDENCE && aboutThePractice(old.path, [old.title, old.h1, ...(old.names ?? []).slice(0, 2)].filter(Boolean))) {
+      const i = scored.findIndex((s) => s.target === presentation.path);
+      scored[i] = { ...scored[i], confidence: 0.5, by: "the page about the practice: its presentation" };
+    }
+    // A former member's page (a person's page naming no member of the new team): the team page.
+    const teamIndex = teamPage ? scored.findIndex((s) => s.target === teamPage.path) : -1;
+    if (person && teamIndex !== -1 && !scored.some((s) => s.by === "member's name")) {
+      scored[teamIndex] = { ...scored[teamIndex], confidence: Math.max(scored[teamIndex].confidence, 0.5), by: "a former member's page: the team page" };
+    }
     scored.sort((a, b) => b.confidence - a.confidence);
     const best = scored[0] ?? null;
     const runnerUp = scored.find((s) => s.target !== best?.target)?.confidence ?? 0;
@@ -197,7 +237,15 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
    * when most of those words (weighted by how rare they are on the new site) are on one page only.
    */
   const matchDocument = (path: string, names: string[]): MatchResult => {
-    const terms = new Set([...slugWords(path), ...names.flatMap((n) => keywords(n))].filter((w) => !DOCUMENT_WORDS.test(w)).map(short));
+    const named = [...slugWords(path), ...names.flatMap((n) => keywords(n))].filter((w) => !DOCUMENT_WORDS.test(w));
+    for (const intent of DOCUMENT_INTENTS) {
+      const page = named.some((w) => intent.words.test(w)) ? candidates.find(intent.page) : undefined;
+      if (page) {
+        const match = { target: page.path, confidence: 0.8, by: `intent: the document's name says ${intent.name}` };
+        return { match, best: match, runnerUp: 0 };
+      }
+    }
+    const terms = new Set(named.map(short));
     if (terms.size === 0) return { match: null, best: null, runnerUp: 0 };
     const weight = (w: string) => Math.log((1 + candidates.length) / (1 + (shortDf.get(w) ?? 0))) + 0.1;
     const total = [...terms].reduce((sum, w) => sum + weight(w), 0);
@@ -211,6 +259,20 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
 
   return Object.assign(matchPage, { document: matchDocument });
 }
+
+/**
+ * What a document is for when its name says so: a practical document of the practice's own pages (a map, a
+ * price list, a privacy charter, the medical questionnaire to bring to a first visit). Any of its words is
+ * enough: a document's name is a few words, and the rest names the practice or a year. Documents about a
+ * treatment (consent, aftercare) name no such page: they go by their words, or to review.
+ */
+const DOCUMENT_INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean }[] = [
+  { name: "directions", words: /^(?:acces|itineraire|localisation|parking|directions)$/, page: (p) => /^(?:acces|plan-acces|venir|nous-trouver|itineraire)/.test(p.slug) },
+  { name: "prices", words: /^(?:tarif|tarifs|tarifaire|honoraires|prix|price|prices|pricing)$/, page: (p) => /^(?:tarif|honoraire|prix|price)/.test(p.slug) },
+  { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|gdpr)$/, page: (p) => p.kind === "privacy" },
+  { name: "legal notice", words: /^(?:mentions|legales|imprint)$/, page: (p) => p.kind === "legal" },
+  { name: "first visit", words: /^(?:questionnaire|anamnese|anamnesis)$/, page: (p) => /^(?:premiere|first|1ere|nouveau-patient|new-patient)/.test(p.slug) },
+];
 
 /** A document's words that say nothing of its subject. */
 const DOCUMENT_WORDS = /^(?:telecharger|telechargez|pdf|doc|docx|document|documents|fichier|version|imprimable|imprimer|cliquez|ici|voir|lire|format|ko|mo)$/;

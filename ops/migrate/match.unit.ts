@@ -43,3 +43,52 @@ describe("createMatcher", () => {
     expect(result.best!.confidence).toBeLessThan(0.2);
   });
 });
+
+describe("createMatcher: rules on the new site's structure", () => {
+  const site: NewPage[] = [
+    { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+    { path: "/philosophie/", slug: "philosophie", title: "Notre philosophie", kind: "cabinet", text: "Une dentisterie douce et attentive, à l'écoute de chaque patient" },
+    { path: "/technologies/", slug: "technologies", title: "Nos technologies", kind: "cabinet", text: "Radiographie numérique, caméra intrabuccale, empreinte optique" },
+    { path: "/acces/", slug: "acces", title: "Accès et horaires", kind: "cabinet", text: "Tramway, parking, horaires d'ouverture" },
+    { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires, devis, mutuelle" },
+    { path: "/premiere-visite/", slug: "premiere-visite", title: "Votre première visite", kind: "generic", text: "Ce qu'il faut apporter : carte Vitale, ordonnances" },
+    { path: "/politique-confidentialite/", slug: "politique-confidentialite", title: "Confidentialité", kind: "privacy", text: "Données personnelles" },
+    { path: "/equipe/", slug: "equipe", title: "L'équipe", kind: "team", text: "Les praticiens du cabinet" },
+    { path: "/equipe/claire-martin/", slug: "claire-martin", title: "Dr Claire Martin", kind: "team", text: "Chirurgien-dentiste, implantologie" },
+    { path: "/recrutement/", slug: "recrutement", title: "Recrutement", kind: "jobs", text: "Nous recrutons" },
+    { path: "/recrutement/assistante-dentaire/", slug: "assistante-dentaire", title: "Assistante dentaire", kind: "jobs", text: "CDI, assistante dentaire qualifiée" },
+    { path: "/contact/", slug: "contact", title: "Contact", kind: "contact", text: "Téléphone, adresse" },
+  ];
+  const m = createMatcher(site);
+  const page = (path: string, title: string, text = "") => m({ path, title, h1: title, text });
+
+  it("sends the old page about the practice, its text pointing nowhere clearly, to the first page of the practice section", () => {
+    expect(page("/le-cabinet", "Le cabinet", "Bienvenue, nous vous accueillons du lundi au vendredi").match?.target).toBe("/philosophie/");
+    expect(page("/qui-sommes-nous.html", "Qui sommes-nous ?", "Bienvenue").match?.target).toBe("/philosophie/");
+    // A page under the practice's section is about its own subject, not the practice.
+    expect(page("/le-cabinet/equipements", "Équipements", "Radiographie numérique et empreinte optique au cabinet").match?.target).toBe("/technologies/");
+    // Its own text clearly about another page wins.
+    expect(page("/cabinet", "Le cabinet", "Radiographie numérique, caméra intrabuccale, empreinte optique, radiographie numérique").match?.target).toBe("/technologies/");
+  });
+
+  it("sends a job announced in a news post to the jobs page, an old offer page to the offer", () => {
+    expect(page("/actualites/le-cabinet-recrute-une-assistante-dentaire", "Le cabinet recrute une assistante dentaire", "CDI").match?.target).toBe("/recrutement/");
+    expect(page("/2018/09/10/on-recrute-assistante-dentaire/", "On recrute : assistante dentaire", "CDI").match?.target).toBe("/recrutement/");
+    expect(page("/offres/assistante-dentaire.html", "Offre d'emploi : assistante dentaire", "CDI").match?.target).toBe("/recrutement/assistante-dentaire/");
+  });
+
+  it("sends a former member's page to the team page, a member's to theirs, a post about a doctor to neither by that rule", () => {
+    expect(page("/equipe/julie-roussel", "Julie Roussel, assistante", "Elle vous accueille").match).toMatchObject({ target: "/equipe/", by: "a former member's page: the team page" });
+    expect(page("/dr-sophie-garnier", "Dr Sophie Garnier", "Orthodontie").match?.target).toBe("/equipe/");
+    expect(page("/dr-claire-martin.html", "Dr Claire Martin", "Implantologie").match?.target).toBe("/equipe/claire-martin/");
+    expect(page("/blog/dr-garnier-au-congres", "Dr Garnier au congrès", "Un congrès").best?.by).not.toBe("a former member's page: the team page");
+  });
+
+  it("sends a document whose name says what it is for to that page, whoever links to it; a treatment's leaflet by its words only", () => {
+    expect(m.document("/docs/plan-acces-cabinet-dupont.pdf", []).match?.target).toBe("/acces/");
+    expect(m.document("/docs/questionnaire-medical.pdf", []).match?.target).toBe("/premiere-visite/");
+    expect(m.document("/_files/ugd/5f3a21_2b7d.pdf", ["Nos tarifs 2021 (PDF)"]).match?.target).toBe("/tarifs/");
+    expect(m.document("/s/charte-RGPD.pdf", []).match?.target).toBe("/politique-confidentialite/");
+    expect(m.document("/docs/consentement-eclaire.pdf", []).match?.by ?? "").not.toMatch(/^intent/);
+  });
+});

@@ -131,8 +131,10 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
         // Linked from the home page (a menu, a footer) says nothing of a document's subject.
         const linked = fromLinker && fromLinker.by !== "home page" ? fromLinker : null;
         const agree = linked !== null && named.best?.target === linked.target && named.best.confidence >= 0.3;
-        if ((named.match && (linked === null || linked.target === named.match.target)) || agree) {
-          matchOf.set(url, { match: { ...named.best!, by: agree ? `the document's name and the page linking to it (${pathOf(linker!)})` : named.best!.by }, best: null });
+        // A name stating what the document is for (a map, a price list: match.ts) holds whoever links to it.
+        const statesIntent = named.match?.by.startsWith("intent:") ?? false;
+        if ((named.match && (statesIntent || linked === null || linked.target === named.match.target)) || agree) {
+          matchOf.set(url, { match: { ...named.best!, by: agree && !statesIntent ? `the document's name and the page linking to it (${pathOf(linker!)})` : named.best!.by }, best: null });
         } else {
           const why = linked ? `document linked from ${pathOf(linker!)} (matched to ${linked.target}); its name says ${named.best?.target ?? "nothing clear"}: review it` : "";
           matchOf.set(url, { match: null, best: linked ? { ...linked, by: why } : named.best });
@@ -221,11 +223,13 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     map[row.path] = row.target!;
     keyOf.set(rowForm, row.path);
   }
-  // The platform's other names of each page redirected (a WordPress post's slug): the same target.
+  // The platform's other names of each page redirected (a WordPress post's slug, the id its theme prints): the
+  // same target, unless the crawl saw that URL itself.
   for (const row of rows) {
     const e = byUrl.get(new URL(row.path, "http://old.invalid").href.replace("http://old.invalid", origin));
     if (!e || !row.target) continue;
-    for (const alias of aliasesOf(platform, row.path, e.h1 || e.headline)) {
+    const own = (e.own_urls ?? []).filter((u) => u.startsWith(origin)).map(pathOf);
+    for (const alias of [...aliasesOf(platform, row.path, e.h1 || e.headline), ...own]) {
       const aliasForm = form(alias);
       if (aliasForm === null || keyOf.has(aliasForm) || pageForms.has(aliasForm)) continue;
       map[alias] = row.target;

@@ -12,7 +12,8 @@
  * name order. Then per platform, by identity:
  *
  *   wordpress    `page_id=N` is `p=N` (one id space), on any path; a post's slug names it with or without its
- *                date (`/2017/03/14/slug/`, `?name=slug`, `/slug/`); `replytocom` dropped (a comment form);
+ *                date (`/2017/03/14/slug/`, `?name=slug`, `/slug/`); `replytocom` dropped (a comment form), and `?amp`
+ *                and a final `/amp/` (the AMP plugin's view of the page);
  *                `/index.php/` (PATHINFO permalinks) and a language prefix (`/fr/`) dropped
  *   joomla       `option/view/id` on any path (`/index.php?...`), `id=12:alias` is `id=12`, `Itemid`,
  *                `tmpl`, `print`, `format=html` dropped (menu position, print view); the SEF spellings
@@ -165,7 +166,9 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
       // A post by its slug: `?name=slug`, `/2017/03/14/slug/` (day and name permalinks) and `/slug/` are one post.
       const name = renamed.find(([n]) => n === "name");
       if (name) return { path: `/${name[1]}`, list: renamed.filter((p) => p !== name) };
-      return { path: path.replace(/^\/\d{4}\/\d{1,2}(?:\/\d{1,2})?(?=\/[^/\d][^/]*\/?$)/, ""), list: renamed };
+      // The AMP plugin's `/slug/amp/` is the page itself (as `?amp` is).
+      const page = path.replace(/^(\/.+?)\/amp\/?$/, "$1/");
+      return { path: page.replace(/^\/\d{4}\/\d{1,2}(?:\/\d{1,2})?(?=\/[^/\d][^/]*\/?$)/, ""), list: renamed };
     }
     case "joomla": {
       const cleaned = list.map(([name, value]): [string, string] => [name, name === "id" || name === "catid" ? value.replace(/:.*$/, "") : value]);
