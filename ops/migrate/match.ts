@@ -14,7 +14,8 @@
  *   so the bar is set from the site's own scores, between FLOOR_CONFIDENCE and MIN_CONFIDENCE, and a best guess
  *   under MIN_CONFIDENCE is taken only when it clearly beats the runner-up.
  *
- * The home page only takes the old home page: no old page is sent to the home page for lack of a better match.
+ * The home page takes the old home page, and an overview of the treatments when the new site has no page for
+ * all of them (its home lists them): no old page is sent to the home page for lack of a better match.
  */
 import { normaliseRedirectPath } from "../../src/server/redirects/map";
 import type { Platform } from "../../src/server/redirects/grammar";
@@ -69,15 +70,22 @@ const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fal
   { name: "contact", words: /^(?:contact|contacts|contacter|contactez|ecrire|joindre|com_contact)$/, page: (p) => p.kind === "contact" },
   {
     name: "directions",
-    words: /^(?:acces|access|itineraire|venir|trouver|situer|localisation|parking|plan)$/,
+    // Opening hours too: the new site gives them with the directions ("Accès et horaires"), else on its contact page.
+    words: /^(?:acces|access|itineraire|venir|trouver|situer|localisation|parking|plan|horaires|hours)$/,
     page: (p) => /^(?:acces|plan-acces|venir|nous-trouver|itineraire)/.test(p.slug),
+    fallback: (p) => p.kind === "contact",
+  },
+  {
+    name: "emergency",
+    words: /^(?:urgence|urgences|emergency|emergencies|garde)$/,
+    page: (p) => /urgence|emergency/.test(`${p.slug} ${words(p.title).join(" ")}`),
     fallback: (p) => p.kind === "contact",
   },
   { name: "legal notice", words: /^(?:mentions|legales|legal|imprint)$/, page: (p) => p.kind === "legal" },
   { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|cookies)$/, page: (p) => p.kind === "privacy" },
 ];
 /** Words that say nothing of an intent but may stand beside one (`/nous-contacter`, `/prendre-rendez-vous`). */
-const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dentaire|infos?|informations?|pratiques?)$/;
+const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dentaires?|infos?|informations?|pratiques?|nos|notre|our)$/;
 
 /**
  * The old site's page about the practice itself (`/le-cabinet`, `/le-centre`, "Qui sommes-nous ?", "À propos"),
@@ -88,7 +96,13 @@ const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|
 const ABOUT = /^(?:cabinet|centre|about|propos|apropos|presentation|qui|sommes|quisommes|us)$/;
 
 /** Words of a job offer or a jobs page. */
-const JOB = /^(?:recrutement|recrute|recrutons|emploi|emplois|offre|offres|poste|postes|candidature|candidatures|cdi|cdd|carriere|carrieres|job|jobs)$/;
+const JOB = /^(?:recrutement|recrute|recrutons|emploi|emplois|offre|offres|poste|postes|candidature|candidatures|cdi|cdd|carriere|carrieres|job|jobs|rejoindre|rejoignez|careers?)$/;
+/**
+ * An overview of the practice's treatments (`/nos-soins`, `/services`), named by these words alone: the new
+ * site's page for all of them if it has one, else its home page, which lists them (no treatment's page is
+ * the overview's subject).
+ */
+const OVERVIEW = /^(?:soins|services|traitements|prestations|treatments)$/;
 /**
  * A post of a blog or a news section: the URL's section says so, or its date does (`/2018/09/10/slug/`). A job
  * it announced was an offer of its time: it goes to the jobs page, not to the offer the new site lists now.
@@ -149,20 +163,24 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // The last segment with the query's values, the first segment alone (`/booking-calendar/bilan`), each name.
     const segments = path.split("?")[0].split("/").filter(Boolean);
     const first = segments.length > 1 ? [keywords(segments[0])] : [];
+    const found: (typeof INTENTS)[number][] = [];
     for (const set of [[...slugWords(path), ...queryWords], ...first, ...names.map((n) => words(n))]) {
       const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|un|une|et|a|l|d|html?|php|index)$/.test(w));
       if (meaningful.length === 0 || meaningful.length > 4) continue;
-      const found = INTENTS.find((i) => meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));
-      if (found) return found;
+      const intent = INTENTS.find((i) => meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));
+      if (intent) found.push(intent);
     }
-    return null;
+    // Booking is what the visitor came to do, whatever the slot is for (`/booking-calendar/urgence-dentaire`).
+    return found.find((i) => i.name === "booking") ?? found[0] ?? null;
   };
 
-  const aboutThePractice = (path: string, names: string[]): boolean =>
+  /** Whether the URL's last segment or a name says only `what` (with fillers): `/le-cabinet`, "Nos soins". */
+  const namedOnlyBy = (what: RegExp, path: string, names: string[]): boolean =>
     [slugWords(path), ...names.map((n) => words(n))].some((set) => {
-      const meaningful = set.filter((w) => w.length > 1 && !/^(?:le|la|les|de|du|des|notre|nos|our|the|html?|php|index)$/.test(w));
-      return meaningful.length > 0 && meaningful.length <= 4 && meaningful.some((w) => ABOUT.test(w)) && meaningful.every((w) => ABOUT.test(w) || FILLER.test(w));
+      const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|notre|nos|our|the|html?|php|index)$/.test(w));
+      return meaningful.length > 0 && meaningful.length <= 4 && meaningful.some((w) => what.test(w)) && meaningful.every((w) => what.test(w) || FILLER.test(w));
     });
+  const aboutThePractice = (path: string, names: string[]) => namedOnlyBy(ABOUT, path, names);
   const presentation = candidates.find((p) => p.kind === "cabinet");
 
   /** The best new page for an old one; `match` is null when the best guess is not sure enough. */
@@ -173,6 +191,11 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const same = candidates.find((p) => normaliseRedirectPath(p.path, platform) === form);
     if (same) return { match: { target: same.path, confidence: 1, by: "same path" }, best: null, runnerUp: 0 };
     const names = [old.title, old.h1, ...(old.names ?? [])].filter(Boolean);
+    if (home && namedOnlyBy(OVERVIEW, old.path, [old.title, old.h1].filter(Boolean))) {
+      const hub = candidates.find((p) => OVERVIEW.test(p.slug));
+      const target = hub ?? home;
+      return { match: { target: target.path, confidence: 0.6, by: hub ? "an overview of the treatments" : "an overview of the treatments: the home page lists them" }, best: null, runnerUp: 0 };
+    }
     const intent = intentOf(old.path, [old.title, old.h1, ...(old.names ?? []).slice(0, 2)].filter(Boolean));
     if (intent) {
       const page = candidates.find(intent.page) ?? (intent.fallback ? candidates.find(intent.fallback) : undefined);

@@ -84,6 +84,22 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/blog/dr-garnier-au-congres", "Dr Garnier au congrès", "Un congrès").best?.by).not.toBe("a former member's page: the team page");
   });
 
+  it("sends opening hours to the directions page, an emergency to the contact page when there is no emergency page, 'join us' to the jobs page; booking first", () => {
+    expect(page("/horaires", "Horaires").match?.target).toBe("/acces/");
+    expect(page("/urgences.htm", "Urgences").match).toMatchObject({ target: "/contact/", by: "intent: emergency" });
+    expect(createMatcher([...site, { path: "/urgence-dentaire/", slug: "urgence-dentaire", title: "Urgence dentaire", kind: "need", text: "Douleur" }])({ path: "/urgences", title: "", h1: "", text: "" }).match?.target).toBe("/urgence-dentaire/");
+    expect(page("/nous-rejoindre/", "Nous rejoindre").match?.target).toBe("/recrutement/");
+    expect(page("/booking-calendar/urgence-dentaire", "").match).toMatchObject({ by: "intent: booking" });
+  });
+
+  it("sends an overview of the treatments to the new site's page for all of them, else to its home page", () => {
+    expect(page("/nos-soins", "Nos soins", "Implants, blanchiment, orthodontie").match).toMatchObject({ target: "/" });
+    expect(page("/services-1", "Services").match?.target).toBe("/");
+    expect(createMatcher([...site, { path: "/soins/", slug: "soins", title: "Nos soins", kind: "service_hub", text: "Tous nos soins" }])({ path: "/nos-soins", title: "Nos soins", h1: "", text: "" }).match?.target).toBe("/soins/");
+    // One treatment is no overview.
+    expect(page("/soins/blanchiment", "Blanchiment", "Gel").match?.target).not.toBe("/");
+  });
+
   it("sends a document whose name says what it is for to that page, whoever links to it; a treatment's leaflet by its words only", () => {
     expect(m.document("/docs/plan-acces-cabinet-dupont.pdf", []).match?.target).toBe("/acces/");
     expect(m.document("/docs/questionnaire-medical.pdf", []).match?.target).toBe("/premiere-visite/");

@@ -85,7 +85,9 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   const origin = entries.length ? new URL(entries[0].url).origin : "http://old.invalid";
   // Each page's own title and text: the old site's title suffix, cookie banner and sidebars left out.
   const own = ownContent(entries);
-  const { duplicateOf, linkedFrom } = assessPages(entries);
+  const { duplicateOf, linkedFrom, rows: assessed } = assessPages(entries);
+  // Listings (a blog's pages, categories, tags, authors' pages): by their URL's shape or by what they hold.
+  const listings = new Set(assessed.filter((r) => r.reason.startsWith("listing of")).map((r) => r.path));
   // What the other pages call each URL: their links' texts (menu labels, anchors), the generic ones left out.
   const calledBy = new Map<string, string[]>();
   for (const e of entries) {
@@ -172,19 +174,18 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     if (verdicts.get(path)?.verdict === "skip" || (!verdicts.size && e.status !== 200)) {
       if (keptEntry) rows.push({ path, target: keptEntry.target, confidence: null, by: `kept from ${REDIRECTS_FILE} (the page is marked skip)` });
       else {
-        // An old URL that states an intent (`/rdv`, a 302 to the booking service; `/prendre-rendez-vous/`, a
-        // form) keeps its visitors: it goes to the new site's page for that intent, not to a 404.
-        // A spelling or copy of the old home page is the home page; a notice naming a member of the new team
-        // (a newcomer's welcome) is that member's page.
         const original = duplicateOf.get(e.url);
-        const homeCopy = form(path) === "/" || (original !== undefined && form(pathOf(original)) === "/");
-        // (By its URL only: a skipped listing's heading may name any topic.)
-        const intent = match({ path, title: "", h1: "", text: "" }).match;
-        const member = e.status === 200 && !isDocument(e) ? match(oldPage(e)).match : null;
-        const home = pages.find((p) => p.kind === "home");
-        if (homeCopy && home) rows.push({ path, target: home.path, confidence: 1, by: "a spelling or copy of the old home page" });
-        else if (intent?.by.startsWith("intent:")) rows.push({ path, target: intent.target, confidence: intent.confidence, by: `${intent.by} (the page is marked skip)` });
-        else if (member?.by === "member's name") rows.push({ path, target: member.target, confidence: member.confidence, by: `${member.by} (the page is marked skip)` });
+        const row = skippedPageRow({
+          path,
+          form: form(path),
+          originalForm: original === undefined ? null : form(pathOf(original)),
+          listing: listings.has(path),
+          home: pages.find((p) => p.kind === "home")?.path ?? null,
+          // (By its URL only: a skipped listing's heading may name any topic.)
+          intent: match({ path, title: "", h1: "", text: "" }).match,
+          member: () => (e.status === 200 && !isDocument(e) ? match(oldPage(e)).match : null),
+        });
+        if (row) rows.push(row);
         else skipped.push(path);
       }
       continue;
@@ -283,6 +284,33 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   // The files are written either way; the status says an entry of the operator needs a look.
   if (invalid.length) io.log(`redirects: ${invalid.length} of your entries point to no page of the new site: correct them in ${file}`);
   return invalid.length ? 1 : 0;
+}
+
+/**
+ * Where a page marked skip still goes, or null (dropped: 404). An old URL that states an intent (`/rdv`, a 302
+ * to the booking service; `/prendre-rendez-vous/`, a form) keeps its visitors: the new site's page for that
+ * intent. A spelling or copy of the old home page is the home page; a notice naming a member of the new team
+ * (a newcomer's welcome) is that member's page. A listing (a blog's page, a category, an author's page) is
+ * neither, even when the home page is a blog listing the same posts or its excerpts name a member: its posts
+ * are redirected one by one.
+ */
+export function skippedPageRow(o: {
+  path: string;
+  form: string | null;
+  /** The form of the page it duplicates, if any. */
+  originalForm: string | null;
+  listing: boolean;
+  home: string | null;
+  intent: Match | null;
+  /** The page's match on what it says (asked only when it may count). */
+  member: () => Match | null;
+}): DraftRow | null {
+  const homeCopy = o.form === "/" || (!o.listing && o.originalForm === "/");
+  if (homeCopy && o.home) return { path: o.path, target: o.home, confidence: 1, by: "a spelling or copy of the old home page" };
+  if (o.intent?.by.startsWith("intent:")) return { path: o.path, target: o.intent.target, confidence: o.intent.confidence, by: `${o.intent.by} (the page is marked skip)` };
+  const member = o.listing ? null : o.member();
+  if (member?.by === "member's name") return { path: o.path, target: member.target, confidence: member.confidence, by: `${member.by} (the page is marked skip)` };
+  return null;
 }
 
 function renderReview(code: string, rows: DraftRow[], unmatched: { path: string; best: Match | null }[], skipped: string[], invalid: string[]): string {
