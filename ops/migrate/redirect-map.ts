@@ -103,6 +103,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     h1: e.h1,
     text: own.get(e.url)?.text ?? e.body_text,
     names: [...new Set([e.headline, e.og_title, ...(calledBy.get(e.url) ?? [])].filter(Boolean))],
+    headline: e.headline,
   });
   // The site's own bar: from the best guesses of all its pages (match.ts siteThreshold).
   const firstPass = createMatcher(pages, { platform });

@@ -16,7 +16,7 @@
  *                and a final `/amp/` (the AMP plugin's view of the page);
  *                `/index.php/` (PATHINFO permalinks) and a language prefix (`/fr/`) dropped
  *   joomla       `option/view/id` on any path (`/index.php?...`), `id=12:alias` is `id=12`, `Itemid`,
- *                `tmpl`, `print`, `format=html` dropped (menu position, print view); the SEF spellings
+ *                `tmpl`, `print`, `format=html`, `layout=default` dropped (menu position, print view); the SEF spellings
  *                `/component/content/article/12-alias` and `/any/category/12-alias` are article 12;
  *                `/index.php/` and a language prefix dropped
  *   drupal       `?q=node/12` is `/node/12` (clean URLs or not); `/index.php/` and a language prefix dropped
@@ -68,7 +68,7 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
 /** Parameters a platform adds to a page's URL without naming another page. */
 const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   wordpress: new Set(["replytocom", "amp"]),
-  joomla: new Set(["itemid", "tmpl", "print", "format", "page"]),
+  joomla: new Set(["itemid", "tmpl", "print", "format", "page", "layout"]),
   drupal: new Set(),
   wix: "all",
   squarespace: new Set(["format"]),
@@ -137,8 +137,9 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
     const noise = NOISE_PARAMS[platform];
     // Joomla's Itemid alone names a menu item, a page: noise only beside the article it places.
     const keep = (name: string) => platform === "joomla" && name === "itemid" && !list!.some(([n]) => n === "option" || n === "id");
-    // Joomla's `format=html` is the page; `format=feed`, `vcf`, `raw`... are other documents, kept apart.
-    const other = (name: string, value: string) => platform === "joomla" && name === "format" && value !== "html";
+    // Joomla's `format=html` is the page; `format=feed`, `vcf`, `raw`... are other documents, kept apart. Its
+    // `layout=default` is the view's default layout (print links carry it); `layout=blog`... lists, kept.
+    const other = (name: string, value: string) => platform === "joomla" && ((name === "format" && value !== "html") || (name === "layout" && value !== "default"));
     list = noise === "all" ? [] : list.filter(([name, value]) => !noise.has(name) || keep(name) || other(name, value));
     cmsQuery = list.some(([name]) => identity.has(name));
     if (platform !== "static" && platform !== "wix") {

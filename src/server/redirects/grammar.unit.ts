@@ -40,6 +40,9 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
     expect(oldUrlForm("/?p=12", "wordpress")!.form).not.toBe(oldUrlForm("/?p=13", "wordpress")!.form);
     expect(oldUrlForm("/?option=com_content&view=article&id=12", "joomla")!.form).not.toBe(oldUrlForm("/?option=com_content&view=category&id=12", "joomla")!.form);
     expect(oldUrlForm("/?option=com_content&view=category&id=8&start=5", "joomla")!.form).not.toBe(oldUrlForm("/?option=com_content&view=category&id=8", "joomla")!.form);
+    // A print view in the default layout is the page; a category's blog layout is another listing.
+    expect(oldUrlForm("/index.php/le-cabinet/acces?tmpl=component&print=1&layout=default", "joomla")!.form).toBe(oldUrlForm("/index.php/le-cabinet/acces", "joomla")!.form);
+    expect(oldUrlForm("/?option=com_content&view=category&id=8&layout=blog", "joomla")!.form).not.toBe(oldUrlForm("/?option=com_content&view=category&id=8", "joomla")!.form);
     // A page named "amp" is a page: only a final `/amp/` after a page's path is its AMP view.
     expect(oldUrlForm("/amp/", "wordpress")!.form).toBe("/amp");
     expect(oldUrlForm("/gencives/amp/", "static")!.form).toBe("/gencives/amp");
