@@ -5,14 +5,18 @@
  * - its URL's words, its names (title, headline in any heading, og:title, the menu labels and anchor texts
  *   of the links pointing at it) and its text, compared on word stems; the text by a TF-IDF cosine over the
  *   new site's pages;
- * - intents a URL or a short name states (booking, contact, directions, legal notice, privacy): the page of
- *   the new site for it, whatever the wording;
- * - the new site's structure: a team member's page only for an old page naming that member, a job's page only
- *   for an old page about that job, a need page (one that compares options) for an old page asking a question
- *   between options ("implant ou bridge ?");
+ * - intents a URL or a short name states (booking, contact, directions and hours, emergency, legal notice,
+ *   privacy): the page of the new site for it, whatever the wording;
+ * - the new site's structure: a team member's page only for an old page naming that member (a former member's
+ *   page: the team page), a job's page only for an old offer page (a job announced in a news post: the jobs
+ *   page), the page speaking of both options (a need page first) for an old page asking a question between
+ *   them ("implant ou bridge ?");
+ * - the practice's presentation for its old "le cabinet" page, the home page for an overview of the treatments
+ *   when no page of the new site lists them all; a document by what its name says it is for (a map, prices...);
  * - a confidence calibrated per site (siteThreshold): sites whose text was reworded score lower throughout,
  *   so the bar is set from the site's own scores, between FLOOR_CONFIDENCE and MIN_CONFIDENCE, and a best guess
- *   under MIN_CONFIDENCE is taken only when it clearly beats the runner-up.
+ *   under MIN_CONFIDENCE is taken only when it clearly beats the runner-up, or when the headline's rare words
+ *   are on that page only.
  *
  * The home page takes the old home page, and an overview of the treatments when the new site has no page for
  * all of them (its home lists them): no old page is sent to the home page for lack of a better match.
@@ -116,6 +120,19 @@ const NEWS_POST = /\/(?:actualites?|actus?|news|blog|post|posts|articles?|journa
  */
 const TEAM_SECTION = /^\/(?:(?:[a-z]{2}\/)?(?:l-|notre-|nos-|the-|our-)?(?:equipe|team|praticiens?|dentistes?|docteurs?|staff))\/[^/?]+/i;
 const PERSON_TITLE = /^(?:dr|docteur|pr|professeur)$/;
+/** The two options a question weighs, as stems: the keywords either side of its first "ou"/"or"/"vs"; null if none. */
+export function optionsOf(names: string[]): [string, string] | null {
+  for (const name of names) {
+    const w = words(name);
+    const at = w.findIndex((x, i) => i > 0 && /^(?:ou|or|vs|versus)$/.test(x));
+    if (at === -1) continue;
+    const before = w.slice(0, at).filter((x) => keywords(x).length > 0).at(-1);
+    const after = w.slice(at + 1).find((x) => keywords(x).length > 0);
+    if (before && after) return [before.slice(0, 7), after.slice(0, 7)];
+  }
+  return null;
+}
+
 /** A question between options: what a need page answers. */
 const COMPARISON = /\b(?:ou|vs|versus|choisir|comparer|comparatif|difference|differences|alternative|alternatives)\b/;
 
@@ -151,6 +168,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   };
   const vectors = docs.map(vector);
   const slugSets = candidates.map((p) => stems(p.slug.replace(/-/g, " ")));
+  const textStems = candidates.map((p) => stems(`${p.title} ${p.text}`));
   const titleSets = candidates.map((p) => stems(p.title));
   // The name of a team member without a title ("Dr", "Docteur"): all of it must be in the old page's names.
   const memberNames = candidates.map((p) => (isMember(p) ? new Set([...stems(p.title)].filter((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w))) : null));
@@ -210,6 +228,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const text = vector(keywords(old.text).map(stem));
     const job = [...allNames].some((w) => JOB.test(w)) || slugWords(old.path).some((w) => JOB.test(w)) || names.some((n) => words(n).some((w) => JOB.test(w)));
     const question = names.slice(0, 3).some((n) => COMPARISON.test(words(n).join(" ")) && /\?|\bou\b/.test(n.toLowerCase()));
+    // The options a question weighs ("implant ou bridge ?": implant, bridge): the words either side of its "ou".
+    const options = question ? optionsOf(names.slice(0, 3)) : null;
     const newsPost = NEWS_POST.test(old.path.split("?")[0]);
     // A person's page: under the team's section, or its URL or title opens on "Dr" (not a post about a doctor).
     const person = !newsPost && (TEAM_SECTION.test(old.path) || words(slugWords(old.path).join(" ")).slice(0, 1).some((w) => PERSON_TITLE.test(w)) || [old.title, old.h1].some((n) => PERSON_TITLE.test(words(n)[0] ?? "")));
@@ -234,9 +254,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       } else if (page === jobsPage && job) {
         confidence = Math.max(confidence, 0.6);
         by = "jobs page";
-      } else if (page.kind === "need" && question) {
-        confidence += 0.15;
-        by += ", a question between options";
+      } else if (options && options.every((o) => textStems[i].has(o))) {
+        // A question between options goes to the page that speaks of both: a need page (it compares them) first.
+        confidence = Math.max(confidence, page.kind === "need" ? 0.6 : 0.4);
+        by += ", a question between options it speaks of";
       }
       return { target: page.path, confidence: Math.round(confidence * 100) / 100, by };
     });

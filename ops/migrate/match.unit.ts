@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMatcher } from "./match";
+import { createMatcher, optionsOf } from "./match";
 import type { NewPage } from "./new-site";
 
 const pages: NewPage[] = [
@@ -116,5 +116,27 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(m.document("/_files/ugd/5f3a21_2b7d.pdf", ["Nos tarifs 2021 (PDF)"]).match?.target).toBe("/tarifs/");
     expect(m.document("/s/charte-RGPD.pdf", []).match?.target).toBe("/politique-confidentialite/");
     expect(m.document("/docs/consentement-eclaire.pdf", []).match?.by ?? "").not.toMatch(/^intent/);
+  });
+});
+
+describe("a question between options", () => {
+  const site: NewPage[] = [
+    { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+    { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "L'implant dentaire en titane remplace la racine; pose, greffe osseuse, suivi" },
+    { path: "/remplacer-une-dent/", slug: "remplacer-une-dent", title: "Remplacer une dent", kind: "need", text: "Implant, bridge ou prothèse amovible : avantages de chaque solution" },
+    { path: "/dents-plus-blanches/", slug: "dents-plus-blanches", title: "Des dents plus blanches", kind: "need", text: "Blanchiment, facettes ou détartrage : que choisir ?" },
+  ];
+  const m = createMatcher(site);
+
+  it("reads the two options either side of its 'ou'", () => {
+    expect(optionsOf(["Implant ou bridge : que choisir ?"])).toEqual(["implant", "bridge"]);
+    expect(optionsOf(["Brosse à dents électrique ou manuelle ?"])).toEqual(["electri", "manuell"]);
+    expect(optionsOf(["Le blanchiment"])).toBeNull();
+  });
+
+  it("goes to the need page that speaks of both options, and to no need page that speaks of neither", () => {
+    expect(m({ path: "/2016/03/21/implant-ou-bridge/", title: "Implant ou bridge ?", h1: "Implant ou bridge ?", text: "Le titane tient dans l'os; la racine est remplacée" }).match?.target).toBe("/remplacer-une-dent/");
+    const brush = m({ path: "/2018/03/20/brosse/", title: "Brosse à dents électrique ou manuelle ?", h1: "", text: "Un brossage de deux minutes" });
+    expect(brush.match?.target).toBeUndefined();
   });
 });
