@@ -90,6 +90,7 @@ const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fal
   { name: "legal notice", words: /^(?:mentions|legales|legal|imprint)$/, page: (p) => p.kind === "legal" },
   { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|cookies)$/, page: (p) => p.kind === "privacy" },
 ];
+const BOOKING_PATH = /^\/(?:service-page|booking-calendar|book-online|bookings?|prise-de-rendez-vous)(?:\/|$)/i;
 /** Words that say nothing of an intent but may stand beside one (`/nous-contacter`, `/prendre-rendez-vous`). */
 const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dentaires?|infos?|informations?|pratiques?|nos|notre|our)$/;
 
@@ -172,6 +173,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const titleSets = candidates.map((p) => stems(p.title));
   // The name of a team member without a title ("Dr", "Docteur"): all of it must be in the old page's names.
   const memberNames = candidates.map((p) => (isMember(p) ? new Set([...stems(p.title)].filter((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w))) : null));
+  // A member's first name, when no other member has it: a welcome post or an old page may name them by it alone
+  // ("Bienvenue à Sarah").
+  const firstNames = candidates.map((p) => (isMember(p) ? (words(p.title).find((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w)) ?? null) : null));
+  const uniqueFirst = firstNames.map((f) => (f !== null && firstNames.filter((g) => g === f).length === 1 ? f : null));
   // What a page is about in short words (its title, slug and text), for documents named by a few words.
   const shortTexts = candidates.map((p) => shorts(`${p.title} ${p.slug.replace(/-/g, " ")} ${p.text}`));
   const shortDf = new Map<string, number>();
@@ -216,7 +221,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const target = hub ?? home;
       return { match: { target: target.path, confidence: 0.6, by: hub ? "an overview of the treatments" : "an overview of the treatments: the home page lists them" }, best: null, runnerUp: 0 };
     }
-    const intent = intentOf(old.path, [old.title, old.h1, ...(old.names ?? []).slice(0, 2)].filter(Boolean));
+    // A platform's booking pages (Wix Bookings' `/service-page/...`, `/booking-calendar/...`): booking.
+    const intent = BOOKING_PATH.test(old.path) ? INTENTS[0] : intentOf(old.path, [old.title, old.h1, ...(old.names ?? []).slice(0, 2)].filter(Boolean));
     if (intent) {
       const page = candidates.find(intent.page) ?? (intent.fallback ? candidates.find(intent.fallback) : undefined);
       if (page) return { match: { target: page.path, confidence: 0.9, by: `intent: ${intent.name}` }, best: null, runnerUp: 0 };
@@ -231,6 +237,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // The options a question weighs ("implant ou bridge ?": implant, bridge): the words either side of its "ou".
     const options = question ? optionsOf(names.slice(0, 3)) : null;
     const newsPost = NEWS_POST.test(old.path.split("?")[0]);
+    // What the page calls itself (not the links to it): its title, H1, headline.
+    const ownNames = [old.title, old.h1, old.headline ?? ""].map((n) => words(n));
     // A person's page: under the team's section, or its URL or title opens on "Dr" (not a post about a doctor).
     const person = !newsPost && (TEAM_SECTION.test(old.path) || words(slugWords(old.path).join(" ")).slice(0, 1).some((w) => PERSON_TITLE.test(w)) || [old.title, old.h1].some((n) => PERSON_TITLE.test(words(n)[0] ?? "")));
     const scored = candidates.map((page, i) => {
@@ -245,6 +253,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         if (member.size && [...member].every((w) => allNames.has(w))) {
           confidence = Math.max(confidence, 0.9);
           by = "member's name";
+        } else if (uniqueFirst[i] !== null && ownNames.some((n) => n.includes(uniqueFirst[i]!))) {
+          confidence = Math.max(confidence, 0.6);
+          by = "member's first name";
         } else confidence /= 2;
       } else if (isOffer(page)) {
         if (job && !newsPost && containment(titleSets[i], allNames) >= 0.5) {
@@ -269,7 +280,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     }
     // A former member's page (a person's page naming no member of the new team): the team page.
     const teamIndex = teamPage ? scored.findIndex((s) => s.target === teamPage.path) : -1;
-    if (person && teamIndex !== -1 && !scored.some((s) => s.by === "member's name")) {
+    if (person && teamIndex !== -1 && !scored.some((s) => s.by.startsWith("member's"))) {
       scored[teamIndex] = { ...scored[teamIndex], confidence: Math.max(scored[teamIndex].confidence, 0.5), by: "a former member's page: the team page" };
     }
     scored.sort((a, b) => b.confidence - a.confidence);

@@ -84,6 +84,16 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/blog/dr-garnier-au-congres", "Dr Garnier au congrès", "Un congrès").best?.by).not.toBe("a former member's page: the team page");
   });
 
+  it("sends a page naming a member by a first name no other member has to that member's page", () => {
+    expect(page("/post/bienvenue", "Bienvenue à Claire !", "Elle rejoint l'équipe").match).toMatchObject({ target: "/equipe/claire-martin/", by: "member's first name" });
+    const twoClaires = createMatcher([...site, { path: "/equipe/claire-roux/", slug: "claire-roux", title: "Claire Roux", kind: "team", text: "Assistante" }]);
+    expect(twoClaires({ path: "/post/bienvenue", title: "Bienvenue à Claire !", h1: "", text: "Elle rejoint l'équipe" }).match?.by ?? "").not.toMatch(/^member/);
+  });
+
+  it("sends a platform's booking page to the booking page, whatever the service", () => {
+    expect(page("/service-page/consultation-bilan", "Consultation bilan").match).toMatchObject({ target: "/contact/", by: "intent: booking" });
+  });
+
   it("sends opening hours to the directions page, an emergency to the contact page when there is no emergency page, 'join us' to the jobs page; booking first", () => {
     expect(page("/horaires", "Horaires").match?.target).toBe("/acces/");
     expect(page("/urgences.htm", "Urgences").match).toMatchObject({ target: "/contact/", by: "intent: emergency" });

@@ -8,7 +8,7 @@
  *
  * Every platform: percent-decoded, lower-cased, runs of slashes collapsed, a final `index.html`/`index.php`
  * and a `.html`/`.htm`/`.php` suffix dropped, no trailing slash; in the query `&amp;` read as `&` (copied
- * from HTML), tracking (utm_*, fbclid, gclid...) and language (`lang`...) parameters dropped, the others in
+ * from HTML), tracking (utm_*, fbclid, gclid...), session (PHPSESSID...) and language (`lang`...) parameters dropped, the others in
  * name order. Then per platform, by identity:
  *
  *   wordpress    `page_id=N` is `p=N` (one id space), on any path; a post's slug names it with or without its
@@ -35,6 +35,8 @@ export const isPlatform = (value: unknown): value is Platform => typeof value ==
  * matches the key `/?page_id=12`; they are kept on the target, as the whole query is for a path-only match.
  */
 const TRACKING_PARAM = /^(?:utm_[^=]*|fbclid|gclid|dclid|gbraid|wbraid|msclkid|mc_cid|mc_eid|_ga|_gl|yclid|igshid)(?:=|$)/i;
+/** A visitor's session carried in the URL (PHP, Java, ASP, Cold Fusion): never part of which page it is. */
+const SESSION_PARAM = /^(?:phpsessid|jsessionid|aspsessionid[a-z]*|cfid|cftoken|sessionid|session_id)(?:=|$)/i;
 /** A page's language chosen by a parameter: the new site has one language, the old URL one page. */
 const LANGUAGE_PARAM = /^(?:lang|language|lng|hl|locale|wpml_lang)(?:=|$)/i;
 
@@ -109,7 +111,7 @@ const noTrailingSlash = (path: string) => (path.length > 1 && path.endsWith("/")
 function params(query: string): [string, string][] | null {
   const out: [string, string][] = [];
   for (const raw of query.replace(/&(?:amp|#0*38|#x0*26);/gi, "&").split(/[&;]/)) {
-    if (!raw || TRACKING_PARAM.test(raw) || LANGUAGE_PARAM.test(raw)) continue;
+    if (!raw || TRACKING_PARAM.test(raw) || LANGUAGE_PARAM.test(raw) || SESSION_PARAM.test(raw)) continue;
     const eq = raw.indexOf("=");
     const name = decode((eq === -1 ? raw : raw.slice(0, eq)).replace(/\+/g, " "));
     const value = decode((eq === -1 ? "" : raw.slice(eq + 1)).replace(/\+/g, " "));

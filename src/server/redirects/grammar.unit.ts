@@ -29,7 +29,8 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
     ["drupal", "/node/12", ["/?q=node/12", "/index.php?q=node/12", "/?q=fr/node/12/", "/fr/node/12", "/Node/12/"]],
     ["wix", "/blank-1", ["/blank-1?lang=fr", "/Blank-1?lightbox=x", "/blank-1/"]],
     ["squarespace", "/blog/gencives", ["/blog/gencives?format=amp", "/fr/blog/gencives/"]],
-    ["static", "/soins/implants.html", ["/Soins/Implants.HTM", "/soins/implants/", "/soins/implants.html?utm_source=x"]],
+    ["static", "/soins/implants.html", ["/Soins/Implants.HTM", "/soins/implants/", "/soins/implants.html?utm_source=x", "/soins/implants.php?PHPSESSID=3f9a1c0e"]],
+    ["static", "/actualites.php?id=14", ["/actualites.php?id=14&PHPSESSID=3f9a1c0e", "/actualites.php?jsessionid=A1B2&id=14"]],
   ];
   it.each(same)("%s: %s", (platform, key, spellings) => {
     const form = oldUrlForm(key, platform)!.form;
