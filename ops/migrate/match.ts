@@ -48,6 +48,8 @@ export interface MatchResult {
   best: Match | null;
   /** The best confidence of another target (for the calibration). */
   runnerUp: number;
+  /** Why the best guess must be reviewed whatever agrees with it (an aftercare leaflet). */
+  review?: string;
 }
 
 /** From this confidence a best guess is taken on any site. */
@@ -333,7 +335,14 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         return { match, best: match, runnerUp: 0 };
       }
     }
-    return bySubject(named, "the document's name");
+    const found = bySubject(named, "the document's name");
+    // Instructions after a treatment (aftercare) are for the patients treated: a page of the new site about the
+    // treatment is not about them. Taken only where a page speaks of aftercare itself, else left for review.
+    const guess = found.best ? pageAt(found.best.target) : null;
+    if (guess && named.some((w) => AFTERCARE.test(w)) && !AFTERCARE_PAGE.test(`${guess.slug.replace(/-/g, " ")} ${words(guess.title).join(" ")}`)) {
+      return { ...found, match: null, review: "instructions after a treatment: no page of the new site is about aftercare" };
+    }
+    return found;
   };
 
   return Object.assign(matchPage, { document: matchDocument });
@@ -352,6 +361,10 @@ const DOCUMENT_INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boo
   { name: "legal notice", words: /^(?:mentions|legales|imprint)$/, page: (p) => p.kind === "legal" },
   { name: "first visit", words: /^(?:questionnaire|anamnese|anamnesis)$/, page: (p) => /^(?:premiere|first|1ere|nouveau-patient|new-patient)/.test(p.slug) },
 ];
+
+/** A document of instructions after a treatment ("conseils après extraction", "consignes post-opératoires"). */
+const AFTERCARE = /^(?:apres|after|aftercare|postop|postoperatoire|postoperatoires|suites)$/;
+const AFTERCARE_PAGE = /\b(?:apres|suites|aftercare|postop|postoperatoire|post)\b/;
 
 /** A document's words that say nothing of its subject. */
 const DOCUMENT_WORDS = /^(?:telecharger|telechargez|pdf|doc|docx|document|documents|fichier|version|imprimable|imprimer|cliquez|ici|voir|lire|format|ko|mo)$/;

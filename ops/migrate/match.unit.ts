@@ -127,6 +127,14 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(m.document("/s/charte-RGPD.pdf", []).match?.target).toBe("/politique-confidentialite/");
     expect(m.document("/docs/consentement-eclaire.pdf", []).match?.by ?? "").not.toMatch(/^intent/);
   });
+
+  it("leaves an aftercare leaflet for review, whoever links to it, unless a page speaks of aftercare", () => {
+    const leaflet = m.document("/docs/conseils-apres-pose-implant.pdf", ["Conseils après la pose d'un implant"]);
+    expect(leaflet.match).toBeNull();
+    expect(leaflet.review).toMatch(/aftercare/);
+    const withPage = createMatcher([...site, { path: "/apres-les-soins/", slug: "apres-les-soins", title: "Après les soins", kind: "generic", text: "Conseils après une extraction, après la pose d'un implant" }]);
+    expect(withPage.document("/docs/conseils-apres-pose-implant.pdf", []).review).toBeUndefined();
+  });
 });
 
 describe("a question between options", () => {

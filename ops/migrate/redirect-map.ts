@@ -133,14 +133,15 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
         const fromLinker = linker ? matchPage(linker, seen).match : null;
         // Linked from the home page (a menu, a footer) says nothing of a document's subject.
         const linked = fromLinker && fromLinker.by !== "home page" ? fromLinker : null;
-        const agree = linked !== null && named.best?.target === linked.target && named.best.confidence >= 0.3;
+        const agree = linked !== null && !named.review && named.best?.target === linked.target && named.best.confidence >= 0.3;
         // A name stating what the document is for (a map, a price list: match.ts) holds whoever links to it.
         const statesIntent = named.match?.by.startsWith("intent:") ?? false;
         if ((named.match && (statesIntent || linked === null || linked.target === named.match.target)) || agree) {
           matchOf.set(url, { match: { ...named.best!, by: agree && !statesIntent ? `the document's name and the page linking to it (${pathOf(linker!)})` : named.best!.by }, best: null });
         } else {
-          const why = linked ? `document linked from ${pathOf(linker!)} (matched to ${linked.target}); its name says ${named.best?.target ?? "nothing clear"}: review it` : "";
-          matchOf.set(url, { match: null, best: linked ? { ...linked, by: why } : named.best });
+          const why = named.review ? `${named.review}: review it` : linked ? `document linked from ${pathOf(linker!)} (matched to ${linked.target}); its name says ${named.best?.target ?? "nothing clear"}: review it` : "";
+          const guess = linked ?? named.best;
+          matchOf.set(url, { match: null, best: guess && why ? { ...guess, by: why } : guess });
         }
       } else {
         matchOf.set(url, match(oldPage(e)));
