@@ -169,25 +169,24 @@ describe("the redirects the toolkit drafts, against each fake old site's ground 
  * directory of its own (codes repeat).
  *
  * Hard on every site: no unknown old URL answered by the home page. Held as floors: a spelling of an old URL
- * the map sends right reaches the same target in one 301 (the URL grammar's promise: 95% and more on five
- * sites; 67% on the held-out WordPress site, where a URL the old site itself redirected, `/le-cabinet` or
- * `/?page_id=2` to `/le-cabinet/`, is drafted as dropped). Crawled URLs a blind truth does not name are printed
- * (the writer could not know every URL the crawler would find) and left out of the counts.
- * The issue's targets (>= 95% proposed right, >= 90% must-map right, >= 95% of spellings) are not met on these
- * sites yet (issue 29 stays open): the figures are printed, and each site holds a floor at what it measured on
- * 2026-11-26 so that matching can only get better.
+ * the map sends right reaches the same target in one 301 (the URL grammar's promise: 97% and more on every
+ * site since a WordPress page's `?page_id=N` is read from its body class). Crawled URLs a blind truth does not
+ * name are printed (the writer could not know every URL the crawler would find) and left out of the counts.
+ * The issue's targets (>= 95% proposed right, >= 90% must-map right, >= 95% of spellings) are not met on every
+ * site yet (issue 29 stays open): the figures are printed, and each site holds a floor a little under what it
+ * measured on 2026-11-26 (after the matching rules of branch mig31) so that matching can only get better.
  */
 interface BlindCase extends OldSiteCase {
   /** Measured 2026-11-26: precision, recall, share of spellings in one 301 (floors, a little under the figures). */
   floor: { precision: number; recall: number; spellings: number; ofRightBase: number };
 }
 const BLIND: BlindCase[] = [
-  { code: "bernard", url: `http://${JOOMLA_HOST}`, start: () => startJoomlaSite(), truth: JOOMLA_TRUTH, spellings: JOOMLA_SPELLINGS, unknownQueries: JOOMLA_UNKNOWN_QUERIES, floor: { precision: 0.85, recall: 0.68, spellings: 0.72, ofRightBase: 0.95 } },
-  { code: "petit", url: `http://${DRUPAL_HOST}`, start: () => startDrupalSite(), truth: DRUPAL_TRUTH, spellings: DRUPAL_SPELLINGS, unknownQueries: DRUPAL_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.7, spellings: 0.7, ofRightBase: 0.95 } },
-  { code: "dupont", url: `http://${WIX_HOST}`, start: () => startWixSite(), truth: WIX_TRUTH, spellings: WIX_SPELLINGS, unknownQueries: WIX_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.8, spellings: 0.8, ofRightBase: 0.95 } },
-  { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES, floor: { precision: 0.82, recall: 0.72, spellings: 0.75, ofRightBase: 0.95 } },
-  { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.84, recall: 0.6, spellings: 0.6, ofRightBase: 0.95 } },
-  { code: "petit", url: `http://${WPPRETTY_HOST}`, start: () => startWordPressPrettySite(), truth: WPPRETTY_TRUTH, spellings: WPPRETTY_SPELLINGS, unknownQueries: WPPRETTY_UNKNOWN_QUERIES, floor: { precision: 0.7, recall: 0.48, spellings: 0.37, ofRightBase: 0.65 } },
+  { code: "bernard", url: `http://${JOOMLA_HOST}`, start: () => startJoomlaSite(), truth: JOOMLA_TRUTH, spellings: JOOMLA_SPELLINGS, unknownQueries: JOOMLA_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.85, spellings: 0.85, ofRightBase: 0.97 } },
+  { code: "petit", url: `http://${DRUPAL_HOST}`, start: () => startDrupalSite(), truth: DRUPAL_TRUTH, spellings: DRUPAL_SPELLINGS, unknownQueries: DRUPAL_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.91, spellings: 0.89, ofRightBase: 0.97 } },
+  { code: "dupont", url: `http://${WIX_HOST}`, start: () => startWixSite(), truth: WIX_TRUTH, spellings: WIX_SPELLINGS, unknownQueries: WIX_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.91, spellings: 0.91, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.87, spellings: 0.87, ofRightBase: 0.97 } },
+  { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.84, recall: 0.71, spellings: 0.7, ofRightBase: 0.97 } },
+  { code: "petit", url: `http://${WPPRETTY_HOST}`, start: () => startWordPressPrettySite(), truth: WPPRETTY_TRUTH, spellings: WPPRETTY_SPELLINGS, unknownQueries: WPPRETTY_UNKNOWN_QUERIES, floor: { precision: 0.86, recall: 0.75, spellings: 0.77, ofRightBase: 0.97 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {

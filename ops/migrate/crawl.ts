@@ -180,6 +180,7 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
       headline: "",
       og_title: "",
       anchors: [],
+      own_urls: [],
       error: "",
     };
     let current = url;

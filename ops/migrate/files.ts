@@ -48,6 +48,11 @@ export const crawlEntrySchema = z.object({
   headline: z.string().default(""),
   og_title: z.string().default(""),
   anchors: z.array(z.object({ url: z.string(), text: z.string() })).default([]),
+  /**
+   * Other URLs the page names as its own without linking to them (page.ts: WordPress's `?page_id=N` of its
+   * body class): aliases of its redirect. Absent from a crawl.json of an earlier version.
+   */
+  own_urls: z.array(z.string()).optional(),
   /** The request failure (timeout, refused...), empty when the site answered. */
   error: z.string(),
 });

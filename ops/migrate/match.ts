@@ -5,16 +5,21 @@
  * - its URL's words, its names (title, headline in any heading, og:title, the menu labels and anchor texts
  *   of the links pointing at it) and its text, compared on word stems; the text by a TF-IDF cosine over the
  *   new site's pages;
- * - intents a URL or a short name states (booking, contact, directions, legal notice, privacy): the page of
- *   the new site for it, whatever the wording;
- * - the new site's structure: a team member's page only for an old page naming that member, a job's page only
- *   for an old page about that job, a need page (one that compares options) for an old page asking a question
- *   between options ("implant ou bridge ?");
+ * - intents a URL or a short name states (booking, contact, directions and hours, emergency, legal notice,
+ *   privacy): the page of the new site for it, whatever the wording;
+ * - the new site's structure: a team member's page only for an old page naming that member (a former member's
+ *   page: the team page), a job's page only for an old offer page (a job announced in a news post: the jobs
+ *   page), the page speaking of both options (a need page first) for an old page asking a question between
+ *   them ("implant ou bridge ?");
+ * - the practice's presentation for its old "le cabinet" page, the home page for an overview of the treatments
+ *   when no page of the new site lists them all; a document by what its name says it is for (a map, prices...);
  * - a confidence calibrated per site (siteThreshold): sites whose text was reworded score lower throughout,
  *   so the bar is set from the site's own scores, between FLOOR_CONFIDENCE and MIN_CONFIDENCE, and a best guess
- *   under MIN_CONFIDENCE is taken only when it clearly beats the runner-up.
+ *   under MIN_CONFIDENCE is taken only when it clearly beats the runner-up, or when the headline's rare words
+ *   are on that page only.
  *
- * The home page only takes the old home page: no old page is sent to the home page for lack of a better match.
+ * The home page takes the old home page, and an overview of the treatments when the new site has no page for
+ * all of them (its home lists them): no old page is sent to the home page for lack of a better match.
  */
 import { normaliseRedirectPath } from "../../src/server/redirects/map";
 import type { Platform } from "../../src/server/redirects/grammar";
@@ -28,6 +33,8 @@ export interface OldPage {
   text: string;
   /** What else names the page: its headline, og:title, the texts of the links pointing at it. */
   names?: string[];
+  /** Its own headline (H1, else the heading marked as the headline: Joomla's `<h2 itemprop="headline">`). */
+  headline?: string;
 }
 
 export interface Match {
@@ -41,6 +48,8 @@ export interface MatchResult {
   best: Match | null;
   /** The best confidence of another target (for the calibration). */
   runnerUp: number;
+  /** Why the best guess must be reviewed whatever agrees with it (an aftercare leaflet). */
+  review?: string;
 }
 
 /** From this confidence a best guess is taken on any site. */
@@ -69,18 +78,64 @@ const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fal
   { name: "contact", words: /^(?:contact|contacts|contacter|contactez|ecrire|joindre|com_contact)$/, page: (p) => p.kind === "contact" },
   {
     name: "directions",
-    words: /^(?:acces|access|itineraire|venir|trouver|situer|localisation|parking|plan)$/,
+    // Opening hours too: the new site gives them with the directions ("Accès et horaires"), else on its contact page.
+    words: /^(?:acces|access|itineraire|venir|trouver|situer|localisation|parking|plan|horaires|hours)$/,
     page: (p) => /^(?:acces|plan-acces|venir|nous-trouver|itineraire)/.test(p.slug),
+    fallback: (p) => p.kind === "contact",
+  },
+  {
+    name: "emergency",
+    words: /^(?:urgence|urgences|emergency|emergencies|garde)$/,
+    page: (p) => /urgence|emergency/.test(`${p.slug} ${words(p.title).join(" ")}`),
     fallback: (p) => p.kind === "contact",
   },
   { name: "legal notice", words: /^(?:mentions|legales|legal|imprint)$/, page: (p) => p.kind === "legal" },
   { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|cookies)$/, page: (p) => p.kind === "privacy" },
 ];
+const BOOKING_PATH = /^\/(?:service-page|booking-calendar|book-online|bookings?|prise-de-rendez-vous)(?:\/|$)/i;
 /** Words that say nothing of an intent but may stand beside one (`/nous-contacter`, `/prendre-rendez-vous`). */
-const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dentaire|infos?|informations?|pratiques?)$/;
+const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dentaires?|infos?|informations?|pratiques?|nos|notre|our)$/;
+
+/**
+ * The old site's page about the practice itself (`/le-cabinet`, `/le-centre`, "Qui sommes-nous ?", "À propos"),
+ * named by these words alone (with fillers): when its text points to no page clearly, it is the first page of
+ * the new site's practice section (its presentation). Its last segment or a name, never a section it heads
+ * (`/le-cabinet/equipements` is about equipment).
+ */
+const ABOUT = /^(?:cabinet|centre|about|propos|apropos|presentation|qui|sommes|quisommes|us)$/;
 
 /** Words of a job offer or a jobs page. */
-const JOB = /^(?:recrutement|recrute|recrutons|emploi|emplois|offre|offres|poste|postes|candidature|candidatures|cdi|cdd|carriere|carrieres|job|jobs)$/;
+const JOB = /^(?:recrutement|recrute|recrutons|emploi|emplois|offre|offres|poste|postes|candidature|candidatures|cdi|cdd|carriere|carrieres|job|jobs|rejoindre|rejoignez|careers?)$/;
+/**
+ * An overview of the practice's treatments (`/nos-soins`, `/services`), named by these words alone: the new
+ * site's page for all of them if it has one, else its home page, which lists them (no treatment's page is
+ * the overview's subject).
+ */
+const OVERVIEW = /^(?:soins|services|traitements|prestations|treatments)$/;
+/**
+ * A post of a blog or a news section: the URL's section says so, or its date does (`/2018/09/10/slug/`). A job
+ * it announced was an offer of its time: it goes to the jobs page, not to the offer the new site lists now.
+ */
+const NEWS_POST = /\/(?:actualites?|actus?|news|blog|post|posts|articles?|journal|breves?)\/[^?]|\/(?:19|20)\d\d\/\d{1,2}\//i;
+/**
+ * A practitioner's or a team member's page: under the team's section, or named by a title (`/dr-x`, "Dr X").
+ * One naming nobody of the new team is a former member's: it goes to the team page (their patients look there).
+ */
+const TEAM_SECTION = /^\/(?:(?:[a-z]{2}\/)?(?:l-|notre-|nos-|the-|our-)?(?:equipe|team|praticiens?|dentistes?|docteurs?|staff))\/[^/?]+/i;
+const PERSON_TITLE = /^(?:dr|docteur|pr|professeur)$/;
+/** The two options a question weighs, as stems: the keywords either side of its first "ou"/"or"/"vs"; null if none. */
+export function optionsOf(names: string[]): [string, string] | null {
+  for (const name of names) {
+    const w = words(name);
+    const at = w.findIndex((x, i) => i > 0 && /^(?:ou|or|vs|versus)$/.test(x));
+    if (at === -1) continue;
+    const before = w.slice(0, at).filter((x) => keywords(x).length > 0).at(-1);
+    const after = w.slice(at + 1).find((x) => keywords(x).length > 0);
+    if (before && after) return [before.slice(0, 7), after.slice(0, 7)];
+  }
+  return null;
+}
+
 /** A question between options: what a need page answers. */
 const COMPARISON = /\b(?:ou|vs|versus|choisir|comparer|comparatif|difference|differences|alternative|alternatives)\b/;
 
@@ -116,9 +171,14 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   };
   const vectors = docs.map(vector);
   const slugSets = candidates.map((p) => stems(p.slug.replace(/-/g, " ")));
+  const textStems = candidates.map((p) => stems(`${p.title} ${p.text}`));
   const titleSets = candidates.map((p) => stems(p.title));
   // The name of a team member without a title ("Dr", "Docteur"): all of it must be in the old page's names.
   const memberNames = candidates.map((p) => (isMember(p) ? new Set([...stems(p.title)].filter((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w))) : null));
+  // A member's first name, when no other member has it: a welcome post or an old page may name them by it alone
+  // ("Bienvenue à Sarah").
+  const firstNames = candidates.map((p) => (isMember(p) ? (words(p.title).find((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w)) ?? null) : null));
+  const uniqueFirst = firstNames.map((f) => (f !== null && firstNames.filter((g) => g === f).length === 1 ? f : null));
   // What a page is about in short words (its title, slug and text), for documents named by a few words.
   const shortTexts = candidates.map((p) => shorts(`${p.title} ${p.slug.replace(/-/g, " ")} ${p.text}`));
   const shortDf = new Map<string, number>();
@@ -130,14 +190,25 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // The last segment with the query's values, the first segment alone (`/booking-calendar/bilan`), each name.
     const segments = path.split("?")[0].split("/").filter(Boolean);
     const first = segments.length > 1 ? [keywords(segments[0])] : [];
+    const found: (typeof INTENTS)[number][] = [];
     for (const set of [[...slugWords(path), ...queryWords], ...first, ...names.map((n) => words(n))]) {
       const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|un|une|et|a|l|d|html?|php|index)$/.test(w));
       if (meaningful.length === 0 || meaningful.length > 4) continue;
-      const found = INTENTS.find((i) => meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));
-      if (found) return found;
+      const intent = INTENTS.find((i) => meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));
+      if (intent) found.push(intent);
     }
-    return null;
+    // Booking is what the visitor came to do, whatever the slot is for (`/booking-calendar/urgence-dentaire`).
+    return found.find((i) => i.name === "booking") ?? found[0] ?? null;
   };
+
+  /** Whether the URL's last segment or a name says only `what` (with fillers): `/le-cabinet`, "Nos soins". */
+  const namedOnlyBy = (what: RegExp, path: string, names: string[]): boolean =>
+    [slugWords(path), ...names.map((n) => words(n))].some((set) => {
+      const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|notre|nos|our|the|html?|php|index)$/.test(w));
+      return meaningful.length > 0 && meaningful.length <= 4 && meaningful.some((w) => what.test(w)) && meaningful.every((w) => what.test(w) || FILLER.test(w));
+    });
+  const aboutThePractice = (path: string, names: string[]) => namedOnlyBy(ABOUT, path, names);
+  const presentation = candidates.find((p) => p.kind === "cabinet");
 
   /** The best new page for an old one; `match` is null when the best guess is not sure enough. */
   const matchPage = (old: OldPage): MatchResult => {
@@ -147,7 +218,13 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const same = candidates.find((p) => normaliseRedirectPath(p.path, platform) === form);
     if (same) return { match: { target: same.path, confidence: 1, by: "same path" }, best: null, runnerUp: 0 };
     const names = [old.title, old.h1, ...(old.names ?? [])].filter(Boolean);
-    const intent = intentOf(old.path, [old.title, old.h1, ...(old.names ?? []).slice(0, 2)].filter(Boolean));
+    if (home && namedOnlyBy(OVERVIEW, old.path, [old.title, old.h1].filter(Boolean))) {
+      const hub = candidates.find((p) => OVERVIEW.test(p.slug));
+      const target = hub ?? home;
+      return { match: { target: target.path, confidence: 0.6, by: hub ? "an overview of the treatments" : "an overview of the treatments: the home page lists them" }, best: null, runnerUp: 0 };
+    }
+    // A platform's booking pages (Wix Bookings' `/service-page/...`, `/booking-calendar/...`): booking.
+    const intent = BOOKING_PATH.test(old.path) ? INTENTS[0] : intentOf(old.path, [old.title, old.h1, ...(old.names ?? []).slice(0, 2)].filter(Boolean));
     if (intent) {
       const page = candidates.find(intent.page) ?? (intent.fallback ? candidates.find(intent.fallback) : undefined);
       if (page) return { match: { target: page.path, confidence: 0.9, by: `intent: ${intent.name}` }, best: null, runnerUp: 0 };
@@ -159,6 +236,13 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const text = vector(keywords(old.text).map(stem));
     const job = [...allNames].some((w) => JOB.test(w)) || slugWords(old.path).some((w) => JOB.test(w)) || names.some((n) => words(n).some((w) => JOB.test(w)));
     const question = names.slice(0, 3).some((n) => COMPARISON.test(words(n).join(" ")) && /\?|\bou\b/.test(n.toLowerCase()));
+    // The options a question weighs ("implant ou bridge ?": implant, bridge): the words either side of its "ou".
+    const options = question ? optionsOf(names.slice(0, 3)) : null;
+    const newsPost = NEWS_POST.test(old.path.split("?")[0]);
+    // What the page calls itself (not the links to it): its title, H1, headline.
+    const ownNames = [old.title, old.h1, old.headline ?? ""].map((n) => words(n));
+    // A person's page: under the team's section, or its URL or title opens on "Dr" (not a post about a doctor).
+    const person = !newsPost && (TEAM_SECTION.test(old.path) || words(slugWords(old.path).join(" ")).slice(0, 1).some((w) => PERSON_TITLE.test(w)) || [old.title, old.h1].some((n) => PERSON_TITLE.test(words(n)[0] ?? "")));
     const scored = candidates.map((page, i) => {
       // A new title is short, an old one often carries more: half the score is how much of the new title an old name has.
       const title = Math.max(0, ...nameSets.map((set) => (containment(titleSets[i], set) + jaccard(titleSets[i], set)) / 2));
@@ -171,25 +255,71 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         if (member.size && [...member].every((w) => allNames.has(w))) {
           confidence = Math.max(confidence, 0.9);
           by = "member's name";
+        } else if (uniqueFirst[i] !== null && ownNames.some((n) => n.includes(uniqueFirst[i]!))) {
+          confidence = Math.max(confidence, 0.6);
+          by = "member's first name";
         } else confidence /= 2;
       } else if (isOffer(page)) {
-        if (job && containment(titleSets[i], allNames) >= 0.5) {
+        if (job && !newsPost && containment(titleSets[i], allNames) >= 0.5) {
           confidence = Math.max(confidence, 0.8);
           by = "job offer's title";
         } else confidence /= 2;
       } else if (page === jobsPage && job) {
         confidence = Math.max(confidence, 0.6);
         by = "jobs page";
-      } else if (page.kind === "need" && question) {
-        confidence += 0.15;
-        by += ", a question between options";
+      } else if (options && options.every((o) => textStems[i].has(o))) {
+        // A question between options goes to the page that speaks of both: a need page (it compares them) first.
+        confidence = Math.max(confidence, page.kind === "need" ? 0.6 : 0.4);
+        by += ", a question between options it speaks of";
       }
       return { target: page.path, confidence: Math.round(confidence * 100) / 100, by };
     });
+    // The page about the practice, its text pointing nowhere clearly: the new site's presentation of the practice.
+    const leading = Math.max(0, ...scored.map((s) => s.confidence));
+    if (presentation && leading < MIN_CONFIDENCE && aboutThePractice(old.path, [old.title, old.h1, ...(old.names ?? []).slice(0, 2)].filter(Boolean))) {
+      const i = scored.findIndex((s) => s.target === presentation.path);
+      scored[i] = { ...scored[i], confidence: 0.5, by: "the page about the practice: its presentation" };
+    }
+    // A former member's page (a person's page naming no member of the new team): the team page.
+    const teamIndex = teamPage ? scored.findIndex((s) => s.target === teamPage.path) : -1;
+    if (person && teamIndex !== -1 && !scored.some((s) => s.by.startsWith("member's"))) {
+      scored[teamIndex] = { ...scored[teamIndex], confidence: Math.max(scored[teamIndex].confidence, 0.5), by: "a former member's page: the team page" };
+    }
     scored.sort((a, b) => b.confidence - a.confidence);
     const best = scored[0] ?? null;
     const runnerUp = scored.find((s) => s.target !== best?.target)?.confidence ?? 0;
-    return { match: best && accepted(best.confidence, runnerUp, threshold) ? best : null, best, runnerUp };
+    if (best && accepted(best.confidence, runnerUp, threshold)) return { match: best, best, runnerUp };
+    // Reworded text, its best guess under the bar, but a headline naming what only that page of the new site
+    // speaks of ("L'anesthésie assistée par ordinateur", on the page presenting the equipment): that page, at the
+    // guess's own confidence (listed for review). The headline's words against the text's guess: nothing.
+    // (Its own words only, not the links' texts; the name of a practical document's page says what it is for: an
+    // attachment page "questionnaire médical" is the questionnaire's.)
+    const headline = matchDocument(old.path, [old.title, old.h1, old.headline ?? ""].filter(Boolean));
+    const named = headline.match?.by.startsWith("intent:") ?? false;
+    if (headline.match && (named || headline.match.target === best?.target) && !isMember(pageAt(headline.match.target)) && !isOffer(pageAt(headline.match.target))) {
+      // At a confidence under REVIEW_BELOW: the best guess's own when it agrees (listed for review).
+      const match = { ...headline.match, confidence: named ? Math.round(headline.match.confidence * 40) / 100 : best!.confidence, by: named ? headline.match.by.replace(/^intent: the document's name says/, "its name says") : "the headline's words and the text's best guess" };
+      return { match, best: match, runnerUp };
+    }
+    return { match: null, best, runnerUp };
+  };
+  const pageAt = (path: string) => candidates.find((p) => p.path === path)!;
+
+  /**
+   * The page a few words are about: most of them (weighted by how rare they are on the new site) on one page
+   * only. For a document's name, and for a headline whose page was reworded.
+   */
+  const bySubject = (named: string[], by: string): MatchResult => {
+    const terms = new Set(named.map(short));
+    if (terms.size === 0) return { match: null, best: null, runnerUp: 0 };
+    const weight = (w: string) => Math.log((1 + candidates.length) / (1 + (shortDf.get(w) ?? 0))) + 0.1;
+    const total = [...terms].reduce((sum, w) => sum + weight(w), 0);
+    const scored = candidates
+      .map((page, i) => ({ target: page.path, confidence: Math.round(([...terms].filter((w) => shortTexts[i].has(w)).reduce((sum, w) => sum + weight(w), 0) / total) * 100) / 100, by }))
+      .sort((a, b) => b.confidence - a.confidence);
+    const best = scored[0];
+    const runnerUp = scored.find((s) => s.target !== best.target)?.confidence ?? 0;
+    return { match: best.confidence >= 0.5 && runnerUp <= CLEAR_MARGIN * best.confidence ? best : null, best, runnerUp };
   };
 
   /**
@@ -197,20 +327,44 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
    * when most of those words (weighted by how rare they are on the new site) are on one page only.
    */
   const matchDocument = (path: string, names: string[]): MatchResult => {
-    const terms = new Set([...slugWords(path), ...names.flatMap((n) => keywords(n))].filter((w) => !DOCUMENT_WORDS.test(w)).map(short));
-    if (terms.size === 0) return { match: null, best: null, runnerUp: 0 };
-    const weight = (w: string) => Math.log((1 + candidates.length) / (1 + (shortDf.get(w) ?? 0))) + 0.1;
-    const total = [...terms].reduce((sum, w) => sum + weight(w), 0);
-    const scored = candidates
-      .map((page, i) => ({ target: page.path, confidence: Math.round(([...terms].filter((w) => shortTexts[i].has(w)).reduce((sum, w) => sum + weight(w), 0) / total) * 100) / 100, by: "the document's name" }))
-      .sort((a, b) => b.confidence - a.confidence);
-    const best = scored[0];
-    const runnerUp = scored.find((s) => s.target !== best.target)?.confidence ?? 0;
-    return { match: best.confidence >= 0.5 && runnerUp <= CLEAR_MARGIN * best.confidence ? best : null, best, runnerUp };
+    const named = [...slugWords(path), ...names.flatMap((n) => keywords(n))].filter((w) => !DOCUMENT_WORDS.test(w));
+    for (const intent of DOCUMENT_INTENTS) {
+      const page = named.some((w) => intent.words.test(w)) ? candidates.find(intent.page) : undefined;
+      if (page) {
+        const match = { target: page.path, confidence: 0.8, by: `intent: the document's name says ${intent.name}` };
+        return { match, best: match, runnerUp: 0 };
+      }
+    }
+    const found = bySubject(named, "the document's name");
+    // Instructions after a treatment (aftercare) are for the patients treated: a page of the new site about the
+    // treatment is not about them. Taken only where a page speaks of aftercare itself, else left for review.
+    const guess = found.best ? pageAt(found.best.target) : null;
+    if (guess && named.some((w) => AFTERCARE.test(w)) && !AFTERCARE_PAGE.test(`${guess.slug.replace(/-/g, " ")} ${words(guess.title).join(" ")}`)) {
+      return { ...found, match: null, review: "instructions after a treatment: no page of the new site is about aftercare" };
+    }
+    return found;
   };
 
   return Object.assign(matchPage, { document: matchDocument });
 }
+
+/**
+ * What a document is for when its name says so: a practical document of the practice's own pages (a map, a
+ * price list, a privacy charter, the medical questionnaire to bring to a first visit). Any of its words is
+ * enough: a document's name is a few words, and the rest names the practice or a year. Documents about a
+ * treatment (consent, aftercare) name no such page: they go by their words, or to review.
+ */
+const DOCUMENT_INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean }[] = [
+  { name: "directions", words: /^(?:acces|itineraire|localisation|parking|directions)$/, page: (p) => /^(?:acces|plan-acces|venir|nous-trouver|itineraire)/.test(p.slug) },
+  { name: "prices", words: /^(?:tarif|tarifs|tarifaire|honoraires|prix|price|prices|pricing)$/, page: (p) => /^(?:tarif|honoraire|prix|price)/.test(p.slug) },
+  { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|gdpr)$/, page: (p) => p.kind === "privacy" },
+  { name: "legal notice", words: /^(?:mentions|legales|imprint)$/, page: (p) => p.kind === "legal" },
+  { name: "first visit", words: /^(?:questionnaire|anamnese|anamnesis)$/, page: (p) => /^(?:premiere|first|1ere|nouveau-patient|new-patient)/.test(p.slug) },
+];
+
+/** A document of instructions after a treatment ("conseils après extraction", "consignes post-opératoires"). */
+const AFTERCARE = /^(?:apres|after|aftercare|postop|postoperatoire|postoperatoires|suites)$/;
+const AFTERCARE_PAGE = /\b(?:apres|suites|aftercare|postop|postoperatoire|post)\b/;
 
 /** A document's words that say nothing of its subject. */
 const DOCUMENT_WORDS = /^(?:telecharger|telechargez|pdf|doc|docx|document|documents|fichier|version|imprimable|imprimer|cliquez|ici|voir|lire|format|ko|mo)$/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMatcher } from "./match";
+import { createMatcher, optionsOf } from "./match";
 import type { NewPage } from "./new-site";
 
 const pages: NewPage[] = [
@@ -41,5 +41,120 @@ describe("createMatcher", () => {
     const result = old("/blanchiment.html", "Blanchiment", "Gel éclaircissant appliqué dans des gouttières sur mesure chaque soir");
     expect(result.match).toBeNull();
     expect(result.best!.confidence).toBeLessThan(0.2);
+  });
+});
+
+describe("createMatcher: rules on the new site's structure", () => {
+  const site: NewPage[] = [
+    { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+    { path: "/philosophie/", slug: "philosophie", title: "Notre philosophie", kind: "cabinet", text: "Une dentisterie douce et attentive, à l'écoute de chaque patient" },
+    { path: "/technologies/", slug: "technologies", title: "Nos technologies", kind: "cabinet", text: "Radiographie numérique, caméra intrabuccale, empreinte optique" },
+    { path: "/acces/", slug: "acces", title: "Accès et horaires", kind: "cabinet", text: "Tramway, parking, horaires d'ouverture" },
+    { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires, devis, mutuelle" },
+    { path: "/premiere-visite/", slug: "premiere-visite", title: "Votre première visite", kind: "generic", text: "Ce qu'il faut apporter : carte Vitale, ordonnances" },
+    { path: "/politique-confidentialite/", slug: "politique-confidentialite", title: "Confidentialité", kind: "privacy", text: "Données personnelles" },
+    { path: "/equipe/", slug: "equipe", title: "L'équipe", kind: "team", text: "Les praticiens du cabinet" },
+    { path: "/equipe/claire-martin/", slug: "claire-martin", title: "Dr Claire Martin", kind: "team", text: "Chirurgien-dentiste, implantologie" },
+    { path: "/recrutement/", slug: "recrutement", title: "Recrutement", kind: "jobs", text: "Nous recrutons" },
+    { path: "/recrutement/assistante-dentaire/", slug: "assistante-dentaire", title: "Assistante dentaire", kind: "jobs", text: "CDI, assistante dentaire qualifiée" },
+    { path: "/contact/", slug: "contact", title: "Contact", kind: "contact", text: "Téléphone, adresse" },
+  ];
+  const m = createMatcher(site);
+  const page = (path: string, title: string, text = "") => m({ path, title, h1: title, text });
+
+  it("sends the old page about the practice, its text pointing nowhere clearly, to the first page of the practice section", () => {
+    expect(page("/le-cabinet", "Le cabinet", "Bienvenue, nous vous accueillons du lundi au vendredi").match?.target).toBe("/philosophie/");
+    expect(page("/qui-sommes-nous.html", "Qui sommes-nous ?", "Bienvenue").match?.target).toBe("/philosophie/");
+    // A page under the practice's section is about its own subject, not the practice.
+    expect(page("/le-cabinet/equipements", "Équipements", "Radiographie numérique et empreinte optique au cabinet").match?.target).toBe("/technologies/");
+    // Its own text clearly about another page wins.
+    expect(page("/cabinet", "Le cabinet", "Radiographie numérique, caméra intrabuccale, empreinte optique, radiographie numérique").match?.target).toBe("/technologies/");
+  });
+
+  it("sends a job announced in a news post to the jobs page, an old offer page to the offer", () => {
+    expect(page("/actualites/le-cabinet-recrute-une-assistante-dentaire", "Le cabinet recrute une assistante dentaire", "CDI").match?.target).toBe("/recrutement/");
+    expect(page("/2018/09/10/on-recrute-assistante-dentaire/", "On recrute : assistante dentaire", "CDI").match?.target).toBe("/recrutement/");
+    expect(page("/offres/assistante-dentaire.html", "Offre d'emploi : assistante dentaire", "CDI").match?.target).toBe("/recrutement/assistante-dentaire/");
+  });
+
+  it("sends a former member's page to the team page, a member's to theirs, a post about a doctor to neither by that rule", () => {
+    expect(page("/equipe/julie-roussel", "Julie Roussel, assistante", "Elle vous accueille").match).toMatchObject({ target: "/equipe/", by: "a former member's page: the team page" });
+    expect(page("/dr-sophie-garnier", "Dr Sophie Garnier", "Orthodontie").match?.target).toBe("/equipe/");
+    expect(page("/dr-claire-martin.html", "Dr Claire Martin", "Implantologie").match?.target).toBe("/equipe/claire-martin/");
+    expect(page("/blog/dr-garnier-au-congres", "Dr Garnier au congrès", "Un congrès").best?.by).not.toBe("a former member's page: the team page");
+  });
+
+  it("sends a page naming a member by a first name no other member has to that member's page", () => {
+    expect(page("/post/bienvenue", "Bienvenue à Claire !", "Elle rejoint l'équipe").match).toMatchObject({ target: "/equipe/claire-martin/", by: "member's first name" });
+    const twoClaires = createMatcher([...site, { path: "/equipe/claire-roux/", slug: "claire-roux", title: "Claire Roux", kind: "team", text: "Assistante" }]);
+    expect(twoClaires({ path: "/post/bienvenue", title: "Bienvenue à Claire !", h1: "", text: "Elle rejoint l'équipe" }).match?.by ?? "").not.toMatch(/^member/);
+  });
+
+  it("sends a platform's booking page to the booking page, whatever the service", () => {
+    expect(page("/service-page/consultation-bilan", "Consultation bilan").match).toMatchObject({ target: "/contact/", by: "intent: booking" });
+  });
+
+  it("sends opening hours to the directions page, an emergency to the contact page when there is no emergency page, 'join us' to the jobs page; booking first", () => {
+    expect(page("/horaires", "Horaires").match?.target).toBe("/acces/");
+    expect(page("/urgences.htm", "Urgences").match).toMatchObject({ target: "/contact/", by: "intent: emergency" });
+    expect(createMatcher([...site, { path: "/urgence-dentaire/", slug: "urgence-dentaire", title: "Urgence dentaire", kind: "need", text: "Douleur" }])({ path: "/urgences", title: "", h1: "", text: "" }).match?.target).toBe("/urgence-dentaire/");
+    expect(page("/nous-rejoindre/", "Nous rejoindre").match?.target).toBe("/recrutement/");
+    expect(page("/booking-calendar/urgence-dentaire", "").match).toMatchObject({ by: "intent: booking" });
+  });
+
+  it("sends an overview of the treatments to the new site's page for all of them, else to its home page", () => {
+    expect(page("/nos-soins", "Nos soins", "Implants, blanchiment, orthodontie").match).toMatchObject({ target: "/" });
+    expect(page("/services-1", "Services").match?.target).toBe("/");
+    expect(createMatcher([...site, { path: "/soins/", slug: "soins", title: "Nos soins", kind: "service_hub", text: "Tous nos soins" }])({ path: "/nos-soins", title: "Nos soins", h1: "", text: "" }).match?.target).toBe("/soins/");
+    // One treatment is no overview.
+    expect(page("/soins/blanchiment", "Blanchiment", "Gel").match?.target).not.toBe("/");
+  });
+
+  it("under the bar, takes the text's best guess when the headline's rare words are on that page only; a practical page's name says what it is for", () => {
+    // Reworded text, the right guess under the bar; the headline names what only the equipment page speaks of.
+    const post = page("/2019/11/25/empreinte-optique/", "L'empreinte optique", "Fini la pâte : une caméra relève la forme des dents en quelques minutes pour vos couronnes, sans gêne et sans attente");
+    expect(post.match).toMatchObject({ target: "/technologies/", by: "the headline's words and the text's best guess" });
+    expect(post.match!.confidence).toBeLessThan(0.3); // listed for review
+    // The headline's words alone, against the text's best guess: nothing.
+    expect(page("/actualites/empreinte", "L'empreinte optique", "Honoraires conventionnés, devis, mutuelle, honoraires").match?.target).not.toBe("/technologies/");
+    expect(page("/premiere-consultation/questionnaire-medical/", "questionnaire-medical", "").match).toMatchObject({ target: "/premiere-visite/", by: "its name says first visit" });
+  });
+
+  it("sends a document whose name says what it is for to that page, whoever links to it; a treatment's leaflet by its words only", () => {
+    expect(m.document("/docs/plan-acces-cabinet-dupont.pdf", []).match?.target).toBe("/acces/");
+    expect(m.document("/docs/questionnaire-medical.pdf", []).match?.target).toBe("/premiere-visite/");
+    expect(m.document("/_files/ugd/5f3a21_2b7d.pdf", ["Nos tarifs 2021 (PDF)"]).match?.target).toBe("/tarifs/");
+    expect(m.document("/s/charte-RGPD.pdf", []).match?.target).toBe("/politique-confidentialite/");
+    expect(m.document("/docs/consentement-eclaire.pdf", []).match?.by ?? "").not.toMatch(/^intent/);
+  });
+
+  it("leaves an aftercare leaflet for review, whoever links to it, unless a page speaks of aftercare", () => {
+    const leaflet = m.document("/docs/conseils-apres-pose-implant.pdf", ["Conseils après la pose d'un implant"]);
+    expect(leaflet.match).toBeNull();
+    expect(leaflet.review).toMatch(/aftercare/);
+    const withPage = createMatcher([...site, { path: "/apres-les-soins/", slug: "apres-les-soins", title: "Après les soins", kind: "generic", text: "Conseils après une extraction, après la pose d'un implant" }]);
+    expect(withPage.document("/docs/conseils-apres-pose-implant.pdf", []).review).toBeUndefined();
+  });
+});
+
+describe("a question between options", () => {
+  const site: NewPage[] = [
+    { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+    { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "L'implant dentaire en titane remplace la racine; pose, greffe osseuse, suivi" },
+    { path: "/remplacer-une-dent/", slug: "remplacer-une-dent", title: "Remplacer une dent", kind: "need", text: "Implant, bridge ou prothèse amovible : avantages de chaque solution" },
+    { path: "/dents-plus-blanches/", slug: "dents-plus-blanches", title: "Des dents plus blanches", kind: "need", text: "Blanchiment, facettes ou détartrage : que choisir ?" },
+  ];
+  const m = createMatcher(site);
+
+  it("reads the two options either side of its 'ou'", () => {
+    expect(optionsOf(["Implant ou bridge : que choisir ?"])).toEqual(["implant", "bridge"]);
+    expect(optionsOf(["Brosse à dents électrique ou manuelle ?"])).toEqual(["electri", "manuell"]);
+    expect(optionsOf(["Le blanchiment"])).toBeNull();
+  });
+
+  it("goes to the need page that speaks of both options, and to no need page that speaks of neither", () => {
+    expect(m({ path: "/2016/03/21/implant-ou-bridge/", title: "Implant ou bridge ?", h1: "Implant ou bridge ?", text: "Le titane tient dans l'os; la racine est remplacée" }).match?.target).toBe("/remplacer-une-dent/");
+    const brush = m({ path: "/2018/03/20/brosse/", title: "Brosse à dents électrique ou manuelle ?", h1: "", text: "Un brossage de deux minutes" });
+    expect(brush.match?.target).toBeUndefined();
   });
 });

@@ -22,6 +22,8 @@ export interface PageFacts {
   og_title: string;
   /** Same-site links with their text (menus included), in page order, at most MAX_LINKS. */
   anchors: { url: string; text: string }[];
+  /** Other URLs the page names as its own without linking to them (WordPress's `?page_id=N` of its body class). */
+  own_urls: string[];
 }
 
 const clean = (text: string) => text.replace(/\s+/g, " ").trim();
@@ -150,6 +152,11 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
       if (text) anchors.push({ url: href, text });
     }
   });
+  // WordPress's themes name a page's or post's id in the body's classes (`page-id-12`, `postid-34`): its
+  // `?page_id=12`/`?p=34` is an old URL of that page too (older menus, shares). Not crawled: an old site may
+  // answer an id it does not redirect with its home page.
+  const wpId = /(?:^|\s)(page-id|postid)-(\d+)(?=\s|$)/.exec($("body").attr("class") ?? "");
+  const idUrl = wpId ? bounded(safeUrl(`/?${wpId[1] === "page-id" ? "page_id" : "p"}=${wpId[2]}`, pageUrl)) : null;
 
   // The first H1 anywhere: WordPress puts it in <header class="entry-header">, which the content leaves out.
   const h1Node = $("h1").get(0) as TreeNode | undefined;
@@ -181,6 +188,7 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
     headline: headline.slice(0, 1000),
     og_title: clean($('meta[property="og:title" i]').attr("content") ?? "").slice(0, 1000),
     anchors,
+    own_urls: idUrl ? [idUrl] : [],
     truncated,
   };
 }

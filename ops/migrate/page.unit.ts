@@ -13,6 +13,16 @@ const html = `<!DOCTYPE html><html><head><title> Le  cabinet </title>
 describe("readPage", () => {
   const page = readPage(html, "http://www.cabinet-dupont.fr/dossier/page.html");
 
+  it("names a WordPress page's or post's id of its body classes as its own URL, without linking to it", () => {
+    const wp = (classes: string) => readPage(`<html><body class="${classes}"><h1>Le cabinet</h1></body></html>`, "http://www.cabinet.fr/le-cabinet/");
+    expect(wp("page-template-default page page-id-12").own_urls).toEqual(["http://www.cabinet.fr/?page_id=12"]);
+    expect(wp("post-template-default single single-post postid-34").own_urls).toEqual(["http://www.cabinet.fr/?p=34"]);
+    expect(wp("page-id-12").links).toEqual([]);
+    // Another theme's class that only looks alike names nothing.
+    expect(wp("home page-id-x my-postid-3").own_urls).toEqual([]);
+    expect(page.own_urls).toEqual([]);
+  });
+
   it("keeps the title, description, first H1 and the robots directive", () => {
     expect([page.title, page.meta_description, page.h1, page.noindex]).toEqual(["Le cabinet", "Présentation du cabinet.", "Notre cabinet", true]);
   });

@@ -85,7 +85,9 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   const origin = entries.length ? new URL(entries[0].url).origin : "http://old.invalid";
   // Each page's own title and text: the old site's title suffix, cookie banner and sidebars left out.
   const own = ownContent(entries);
-  const { duplicateOf, linkedFrom } = assessPages(entries);
+  const { duplicateOf, linkedFrom, rows: assessed } = assessPages(entries);
+  // Listings (a blog's pages, categories, tags, authors' pages): by their URL's shape or by what they hold.
+  const listings = new Set(assessed.filter((r) => r.reason.startsWith("listing of")).map((r) => r.path));
   // What the other pages call each URL: their links' texts (menu labels, anchors), the generic ones left out.
   const calledBy = new Map<string, string[]>();
   for (const e of entries) {
@@ -101,6 +103,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     h1: e.h1,
     text: own.get(e.url)?.text ?? e.body_text,
     names: [...new Set([e.headline, e.og_title, ...(calledBy.get(e.url) ?? [])].filter(Boolean))],
+    headline: e.headline,
   });
   // The site's own bar: from the best guesses of all its pages (match.ts siteThreshold).
   const firstPass = createMatcher(pages, { platform });
@@ -130,12 +133,15 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
         const fromLinker = linker ? matchPage(linker, seen).match : null;
         // Linked from the home page (a menu, a footer) says nothing of a document's subject.
         const linked = fromLinker && fromLinker.by !== "home page" ? fromLinker : null;
-        const agree = linked !== null && named.best?.target === linked.target && named.best.confidence >= 0.3;
-        if ((named.match && (linked === null || linked.target === named.match.target)) || agree) {
-          matchOf.set(url, { match: { ...named.best!, by: agree ? `the document's name and the page linking to it (${pathOf(linker!)})` : named.best!.by }, best: null });
+        const agree = linked !== null && !named.review && named.best?.target === linked.target && named.best.confidence >= 0.3;
+        // A name stating what the document is for (a map, a price list: match.ts) holds whoever links to it.
+        const statesIntent = named.match?.by.startsWith("intent:") ?? false;
+        if ((named.match && (statesIntent || linked === null || linked.target === named.match.target)) || agree) {
+          matchOf.set(url, { match: { ...named.best!, by: agree && !statesIntent ? `the document's name and the page linking to it (${pathOf(linker!)})` : named.best!.by }, best: null });
         } else {
-          const why = linked ? `document linked from ${pathOf(linker!)} (matched to ${linked.target}); its name says ${named.best?.target ?? "nothing clear"}: review it` : "";
-          matchOf.set(url, { match: null, best: linked ? { ...linked, by: why } : named.best });
+          const why = named.review ? `${named.review}: review it` : linked ? `document linked from ${pathOf(linker!)} (matched to ${linked.target}); its name says ${named.best?.target ?? "nothing clear"}: review it` : "";
+          const guess = linked ?? named.best;
+          matchOf.set(url, { match: null, best: guess && why ? { ...guess, by: why } : guess });
         }
       } else {
         matchOf.set(url, match(oldPage(e)));
@@ -170,19 +176,18 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     if (verdicts.get(path)?.verdict === "skip" || (!verdicts.size && e.status !== 200)) {
       if (keptEntry) rows.push({ path, target: keptEntry.target, confidence: null, by: `kept from ${REDIRECTS_FILE} (the page is marked skip)` });
       else {
-        // An old URL that states an intent (`/rdv`, a 302 to the booking service; `/prendre-rendez-vous/`, a
-        // form) keeps its visitors: it goes to the new site's page for that intent, not to a 404.
-        // A spelling or copy of the old home page is the home page; a notice naming a member of the new team
-        // (a newcomer's welcome) is that member's page.
         const original = duplicateOf.get(e.url);
-        const homeCopy = form(path) === "/" || (original !== undefined && form(pathOf(original)) === "/");
-        // (By its URL only: a skipped listing's heading may name any topic.)
-        const intent = match({ path, title: "", h1: "", text: "" }).match;
-        const member = e.status === 200 && !isDocument(e) ? match(oldPage(e)).match : null;
-        const home = pages.find((p) => p.kind === "home");
-        if (homeCopy && home) rows.push({ path, target: home.path, confidence: 1, by: "a spelling or copy of the old home page" });
-        else if (intent?.by.startsWith("intent:")) rows.push({ path, target: intent.target, confidence: intent.confidence, by: `${intent.by} (the page is marked skip)` });
-        else if (member?.by === "member's name") rows.push({ path, target: member.target, confidence: member.confidence, by: `${member.by} (the page is marked skip)` });
+        const row = skippedPageRow({
+          path,
+          form: form(path),
+          originalForm: original === undefined ? null : form(pathOf(original)),
+          listing: listings.has(path),
+          home: pages.find((p) => p.kind === "home")?.path ?? null,
+          // (By its URL only: a skipped listing's heading may name any topic.)
+          intent: match({ path, title: "", h1: "", text: "" }).match,
+          member: () => (e.status === 200 && !isDocument(e) ? match(oldPage(e)).match : null),
+        });
+        if (row) rows.push(row);
         else skipped.push(path);
       }
       continue;
@@ -221,11 +226,13 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     map[row.path] = row.target!;
     keyOf.set(rowForm, row.path);
   }
-  // The platform's other names of each page redirected (a WordPress post's slug): the same target.
+  // The platform's other names of each page redirected (a WordPress post's slug, the id its theme prints): the
+  // same target, unless the crawl saw that URL itself.
   for (const row of rows) {
     const e = byUrl.get(new URL(row.path, "http://old.invalid").href.replace("http://old.invalid", origin));
     if (!e || !row.target) continue;
-    for (const alias of aliasesOf(platform, row.path, e.h1 || e.headline)) {
+    const own = (e.own_urls ?? []).filter((u) => u.startsWith(origin)).map(pathOf);
+    for (const alias of [...aliasesOf(platform, row.path, e.h1 || e.headline), ...own]) {
       const aliasForm = form(alias);
       if (aliasForm === null || keyOf.has(aliasForm) || pageForms.has(aliasForm)) continue;
       map[alias] = row.target;
@@ -279,6 +286,33 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   // The files are written either way; the status says an entry of the operator needs a look.
   if (invalid.length) io.log(`redirects: ${invalid.length} of your entries point to no page of the new site: correct them in ${file}`);
   return invalid.length ? 1 : 0;
+}
+
+/**
+ * Where a page marked skip still goes, or null (dropped: 404). An old URL that states an intent (`/rdv`, a 302
+ * to the booking service; `/prendre-rendez-vous/`, a form) keeps its visitors: the new site's page for that
+ * intent. A spelling or copy of the old home page is the home page; a notice naming a member of the new team
+ * (a newcomer's welcome) is that member's page. A listing (a blog's page, a category, an author's page) is
+ * neither, even when the home page is a blog listing the same posts or its excerpts name a member: its posts
+ * are redirected one by one.
+ */
+export function skippedPageRow(o: {
+  path: string;
+  form: string | null;
+  /** The form of the page it duplicates, if any. */
+  originalForm: string | null;
+  listing: boolean;
+  home: string | null;
+  intent: Match | null;
+  /** The page's match on what it says (asked only when it may count). */
+  member: () => Match | null;
+}): DraftRow | null {
+  const homeCopy = o.form === "/" || (!o.listing && o.originalForm === "/");
+  if (homeCopy && o.home) return { path: o.path, target: o.home, confidence: 1, by: "a spelling or copy of the old home page" };
+  if (o.intent?.by.startsWith("intent:")) return { path: o.path, target: o.intent.target, confidence: o.intent.confidence, by: `${o.intent.by} (the page is marked skip)` };
+  const member = o.listing ? null : o.member();
+  if (member?.by === "member's name") return { path: o.path, target: member.target, confidence: member.confidence, by: `${member.by} (the page is marked skip)` };
+  return null;
 }
 
 function renderReview(code: string, rows: DraftRow[], unmatched: { path: string; best: Match | null }[], skipped: string[], invalid: string[]): string {

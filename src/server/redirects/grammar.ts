@@ -8,14 +8,15 @@
  *
  * Every platform: percent-decoded, lower-cased, runs of slashes collapsed, a final `index.html`/`index.php`
  * and a `.html`/`.htm`/`.php` suffix dropped, no trailing slash; in the query `&amp;` read as `&` (copied
- * from HTML), tracking (utm_*, fbclid, gclid...) and language (`lang`...) parameters dropped, the others in
+ * from HTML), tracking (utm_*, fbclid, gclid...), session (PHPSESSID...) and language (`lang`...) parameters dropped, the others in
  * name order. Then per platform, by identity:
  *
  *   wordpress    `page_id=N` is `p=N` (one id space), on any path; a post's slug names it with or without its
- *                date (`/2017/03/14/slug/`, `?name=slug`, `/slug/`); `replytocom` dropped (a comment form);
+ *                date (`/2017/03/14/slug/`, `?name=slug`, `/slug/`); `replytocom` dropped (a comment form), and `?amp`
+ *                and a final `/amp/` (the AMP plugin's view of the page);
  *                `/index.php/` (PATHINFO permalinks) and a language prefix (`/fr/`) dropped
  *   joomla       `option/view/id` on any path (`/index.php?...`), `id=12:alias` is `id=12`, `Itemid`,
- *                `tmpl`, `print`, `format=html` dropped (menu position, print view); the SEF spellings
+ *                `tmpl`, `print`, `format=html`, `layout=default` dropped (menu position, print view); the SEF spellings
  *                `/component/content/article/12-alias` and `/any/category/12-alias` are article 12;
  *                `/index.php/` and a language prefix dropped
  *   drupal       `?q=node/12` is `/node/12` (clean URLs or not); `/index.php/` and a language prefix dropped
@@ -34,6 +35,8 @@ export const isPlatform = (value: unknown): value is Platform => typeof value ==
  * matches the key `/?page_id=12`; they are kept on the target, as the whole query is for a path-only match.
  */
 const TRACKING_PARAM = /^(?:utm_[^=]*|fbclid|gclid|dclid|gbraid|wbraid|msclkid|mc_cid|mc_eid|_ga|_gl|yclid|igshid)(?:=|$)/i;
+/** A visitor's session carried in the URL (PHP, Java, ASP, Cold Fusion): never part of which page it is. */
+const SESSION_PARAM = /^(?:phpsessid|jsessionid|aspsessionid[a-z]*|cfid|cftoken|sessionid|session_id)(?:=|$)/i;
 /** A page's language chosen by a parameter: the new site has one language, the old URL one page. */
 const LANGUAGE_PARAM = /^(?:lang|language|lng|hl|locale|wpml_lang)(?:=|$)/i;
 
@@ -67,7 +70,7 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
 /** Parameters a platform adds to a page's URL without naming another page. */
 const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   wordpress: new Set(["replytocom", "amp"]),
-  joomla: new Set(["itemid", "tmpl", "print", "format", "page"]),
+  joomla: new Set(["itemid", "tmpl", "print", "format", "page", "layout"]),
   drupal: new Set(),
   wix: "all",
   squarespace: new Set(["format"]),
@@ -108,7 +111,7 @@ const noTrailingSlash = (path: string) => (path.length > 1 && path.endsWith("/")
 function params(query: string): [string, string][] | null {
   const out: [string, string][] = [];
   for (const raw of query.replace(/&(?:amp|#0*38|#x0*26);/gi, "&").split(/[&;]/)) {
-    if (!raw || TRACKING_PARAM.test(raw) || LANGUAGE_PARAM.test(raw)) continue;
+    if (!raw || TRACKING_PARAM.test(raw) || LANGUAGE_PARAM.test(raw) || SESSION_PARAM.test(raw)) continue;
     const eq = raw.indexOf("=");
     const name = decode((eq === -1 ? raw : raw.slice(0, eq)).replace(/\+/g, " "));
     const value = decode((eq === -1 ? "" : raw.slice(eq + 1)).replace(/\+/g, " "));
@@ -136,8 +139,9 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
     const noise = NOISE_PARAMS[platform];
     // Joomla's Itemid alone names a menu item, a page: noise only beside the article it places.
     const keep = (name: string) => platform === "joomla" && name === "itemid" && !list!.some(([n]) => n === "option" || n === "id");
-    // Joomla's `format=html` is the page; `format=feed`, `vcf`, `raw`... are other documents, kept apart.
-    const other = (name: string, value: string) => platform === "joomla" && name === "format" && value !== "html";
+    // Joomla's `format=html` is the page; `format=feed`, `vcf`, `raw`... are other documents, kept apart. Its
+    // `layout=default` is the view's default layout (print links carry it); `layout=blog`... lists, kept.
+    const other = (name: string, value: string) => platform === "joomla" && ((name === "format" && value !== "html") || (name === "layout" && value !== "default"));
     list = noise === "all" ? [] : list.filter(([name, value]) => !noise.has(name) || keep(name) || other(name, value));
     cmsQuery = list.some(([name]) => identity.has(name));
     if (platform !== "static" && platform !== "wix") {
@@ -165,7 +169,9 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
       // A post by its slug: `?name=slug`, `/2017/03/14/slug/` (day and name permalinks) and `/slug/` are one post.
       const name = renamed.find(([n]) => n === "name");
       if (name) return { path: `/${name[1]}`, list: renamed.filter((p) => p !== name) };
-      return { path: path.replace(/^\/\d{4}\/\d{1,2}(?:\/\d{1,2})?(?=\/[^/\d][^/]*\/?$)/, ""), list: renamed };
+      // The AMP plugin's `/slug/amp/` is the page itself (as `?amp` is).
+      const page = path.replace(/^(\/.+?)\/amp\/?$/, "$1/");
+      return { path: page.replace(/^\/\d{4}\/\d{1,2}(?:\/\d{1,2})?(?=\/[^/\d][^/]*\/?$)/, ""), list: renamed };
     }
     case "joomla": {
       const cleaned = list.map(([name, value]): [string, string] => [name, name === "id" || name === "catid" ? value.replace(/:.*$/, "") : value]);

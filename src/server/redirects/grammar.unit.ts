@@ -12,7 +12,7 @@ const table = (json: Record<string, string | null>): RedirectTable => {
 describe("an old site's URL grammar: every spelling of one page has one form", () => {
   const same: [Platform, string, string[]][] = [
     ["wordpress", "/?page_id=12", ["/?p=12", "/index.php?page_id=12", "/?page_id=12&amp;utm_source=x", "/?lang=fr&page_id=12", "/?page_id=12&replytocom=3", "/fr/?p=12"]],
-    ["wordpress", "/2019/05/gencives/", ["/index.php/2019/05/gencives", "/2019/05/Gencives/?amp", "/fr/2019/05/gencives/", "/2019/05/14/gencives/", "/gencives", "/?name=gencives"]],
+    ["wordpress", "/2019/05/gencives/", ["/index.php/2019/05/gencives", "/2019/05/Gencives/?amp", "/fr/2019/05/gencives/", "/2019/05/14/gencives/", "/gencives", "/?name=gencives", "/2019/05/14/gencives/amp/", "/gencives/amp"]],
     [
       "joomla",
       "/index.php?option=com_content&view=article&id=12&Itemid=101",
@@ -29,7 +29,8 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
     ["drupal", "/node/12", ["/?q=node/12", "/index.php?q=node/12", "/?q=fr/node/12/", "/fr/node/12", "/Node/12/"]],
     ["wix", "/blank-1", ["/blank-1?lang=fr", "/Blank-1?lightbox=x", "/blank-1/"]],
     ["squarespace", "/blog/gencives", ["/blog/gencives?format=amp", "/fr/blog/gencives/"]],
-    ["static", "/soins/implants.html", ["/Soins/Implants.HTM", "/soins/implants/", "/soins/implants.html?utm_source=x"]],
+    ["static", "/soins/implants.html", ["/Soins/Implants.HTM", "/soins/implants/", "/soins/implants.html?utm_source=x", "/soins/implants.php?PHPSESSID=3f9a1c0e"]],
+    ["static", "/actualites.php?id=14", ["/actualites.php?id=14&PHPSESSID=3f9a1c0e", "/actualites.php?jsessionid=A1B2&id=14"]],
   ];
   it.each(same)("%s: %s", (platform, key, spellings) => {
     const form = oldUrlForm(key, platform)!.form;
@@ -40,6 +41,12 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
     expect(oldUrlForm("/?p=12", "wordpress")!.form).not.toBe(oldUrlForm("/?p=13", "wordpress")!.form);
     expect(oldUrlForm("/?option=com_content&view=article&id=12", "joomla")!.form).not.toBe(oldUrlForm("/?option=com_content&view=category&id=12", "joomla")!.form);
     expect(oldUrlForm("/?option=com_content&view=category&id=8&start=5", "joomla")!.form).not.toBe(oldUrlForm("/?option=com_content&view=category&id=8", "joomla")!.form);
+    // A print view in the default layout is the page; a category's blog layout is another listing.
+    expect(oldUrlForm("/index.php/le-cabinet/acces?tmpl=component&print=1&layout=default", "joomla")!.form).toBe(oldUrlForm("/index.php/le-cabinet/acces", "joomla")!.form);
+    expect(oldUrlForm("/?option=com_content&view=category&id=8&layout=blog", "joomla")!.form).not.toBe(oldUrlForm("/?option=com_content&view=category&id=8", "joomla")!.form);
+    // A page named "amp" is a page: only a final `/amp/` after a page's path is its AMP view.
+    expect(oldUrlForm("/amp/", "wordpress")!.form).toBe("/amp");
+    expect(oldUrlForm("/gencives/amp/", "static")!.form).toBe("/gencives/amp");
   });
 });
 
