@@ -22,6 +22,7 @@ import { startWixSite, WIX_HOST, WIX_SPELLINGS, WIX_TRUTH, WIX_UNKNOWN_QUERIES }
 import { SQUARESPACE_HOST, SQUARESPACE_SPELLINGS, SQUARESPACE_TRUTH, SQUARESPACE_UNKNOWN_QUERIES, startSquarespaceSite } from "../ops/migrate/fixtures/squarespace-site";
 import { STATIC_HOST, STATIC_SPELLINGS, STATIC_TRUTH, STATIC_UNKNOWN_QUERIES, startStaticSite } from "../ops/migrate/fixtures/static-site";
 import { startWordPressPrettySite, WPPRETTY_HOST, WPPRETTY_SPELLINGS, WPPRETTY_TRUTH, WPPRETTY_UNKNOWN_QUERIES } from "../ops/migrate/fixtures/wordpress-pretty-site";
+import { JIMDO_HOST, JIMDO_SPELLINGS, JIMDO_TRUTH, JIMDO_UNKNOWN_QUERIES, startJimdoSite } from "../ops/migrate/fixtures/jimdo-site";
 import { DUPONT_TRUTH, formatAccuracy, measureAccuracy, type GroundTruth } from "../ops/migrate/fixtures/accuracy";
 import { answerRequest, normaliseRedirectPath, parseRedirects } from "../src/server/redirects/map";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
@@ -161,12 +162,15 @@ describe("the redirects the toolkit drafts, against each fake old site's ground 
 });
 
 /**
- * Six old sites written blind (by helpers who never read ops/migrate/), each with its ground truth decided
+ * Seven old sites written blind (by helpers who never read ops/migrate/), each with its ground truth decided
  * before the toolkit ran on it, other spellings of its mapped URLs, and CMS URLs it never had. The first four
  * (Joomla 3 -> bernard, Drupal 7 -> petit, Wix -> dupont, Squarespace -> martin) were seen by the toolkit's
- * author after their first run; the last two (a hand-made static site -> bernard, WordPress with pretty
- * permalinks -> petit) were held out: written while the toolkit was frozen, measured once. Each is drafted in a
- * directory of its own (codes repeat).
+ * author after their first run; the next two (a hand-made static site -> bernard, WordPress with pretty
+ * permalinks -> petit) were held out: written while the toolkit was frozen, measured once, then used by the
+ * matching rules of branch mig31. The last (Jimdo -> martin) was written while those rules were made and measured
+ * once after them: 95.1% precision, 97.5% recall, 92.7% of spellings; one rule followed (a document's query, a
+ * cache buster, is not its identity: src/server/redirects/grammar.ts), then 100% of spellings. Each is drafted in
+ * a directory of its own (codes repeat).
  *
  * Hard on every site: no unknown old URL answered by the home page. Held as floors: a spelling of an old URL
  * the map sends right reaches the same target in one 301 (the URL grammar's promise: 97% and more on every
@@ -187,6 +191,7 @@ const BLIND: BlindCase[] = [
   { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.87, spellings: 0.87, ofRightBase: 0.97 } },
   { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.84, recall: 0.71, spellings: 0.7, ofRightBase: 0.97 } },
   { code: "petit", url: `http://${WPPRETTY_HOST}`, start: () => startWordPressPrettySite(), truth: WPPRETTY_TRUTH, spellings: WPPRETTY_SPELLINGS, unknownQueries: WPPRETTY_UNKNOWN_QUERIES, floor: { precision: 0.86, recall: 0.75, spellings: 0.77, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${JIMDO_HOST}`, start: () => startJimdoSite(), truth: JIMDO_TRUTH, spellings: JIMDO_SPELLINGS, unknownQueries: JIMDO_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.95, spellings: 0.97, ofRightBase: 0.97 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {

@@ -35,6 +35,8 @@ export const isPlatform = (value: unknown): value is Platform => typeof value ==
  * matches the key `/?page_id=12`; they are kept on the target, as the whole query is for a path-only match.
  */
 const TRACKING_PARAM = /^(?:utm_[^=]*|fbclid|gclid|dclid|gbraid|wbraid|msclkid|mc_cid|mc_eid|_ga|_gl|yclid|igshid)(?:=|$)/i;
+/** A document or image file, by its extension (a page's `.html`/`.php` is not one). */
+const DOCUMENT_PATH = /\.(?:pdf|docx?|odt|xlsx?|ods|pptx?|rtf|txt|zip|jpe?g|png|gif|webp|svg|mp4|mp3)$/i;
 /** A visitor's session carried in the URL (PHP, Java, ASP, Cold Fusion): never part of which page it is. */
 const SESSION_PARAM = /^(?:phpsessid|jsessionid|aspsessionid[a-z]*|cfid|cftoken|sessionid|session_id)(?:=|$)/i;
 /** A page's language chosen by a parameter: the new site has one language, the old URL one page. */
@@ -151,6 +153,9 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
     }
     ({ path, list } = byIdentity(platform, path, list));
   }
+  // A file's URL names the file: a query on it is a cache buster or a download token (`?t=1600876543`,
+  // `?ver=2`), never another document.
+  if (DOCUMENT_PATH.test(path)) list = [];
   path = commonPath(path);
   list.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
   const query = list.map(([name, value]) => (value === "" ? name : `${name}=${value}`)).join("&");

@@ -31,6 +31,9 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
     ["squarespace", "/blog/gencives", ["/blog/gencives?format=amp", "/fr/blog/gencives/"]],
     ["static", "/soins/implants.html", ["/Soins/Implants.HTM", "/soins/implants/", "/soins/implants.html?utm_source=x", "/soins/implants.php?PHPSESSID=3f9a1c0e"]],
     ["static", "/actualites.php?id=14", ["/actualites.php?id=14&PHPSESSID=3f9a1c0e", "/actualites.php?jsessionid=A1B2&id=14"]],
+    // A file's query is a cache buster or a token: the same document, on every platform.
+    ["static", "/app/download/93/tarifs.pdf?t=1600876543", ["/app/download/93/tarifs.pdf", "/app/download/93/Tarifs.PDF?t=1", "/app/download/93/tarifs.pdf?ver=2&utm_source=x"]],
+    ["wordpress", "/wp-content/uploads/2019/05/questionnaire.pdf", ["/wp-content/uploads/2019/05/questionnaire.pdf?ver=5.2"]],
   ];
   it.each(same)("%s: %s", (platform, key, spellings) => {
     const form = oldUrlForm(key, platform)!.form;
@@ -47,6 +50,8 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
     // A page named "amp" is a page: only a final `/amp/` after a page's path is its AMP view.
     expect(oldUrlForm("/amp/", "wordpress")!.form).toBe("/amp");
     expect(oldUrlForm("/gencives/amp/", "static")!.form).toBe("/gencives/amp");
+    // Only a file's query is dropped: a page script's parameters name its page.
+    expect(oldUrlForm("/download.php?id=3", "static")!.form).not.toBe(oldUrlForm("/download.php?id=4", "static")!.form);
   });
 });
 
