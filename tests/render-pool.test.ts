@@ -241,7 +241,9 @@ describe("scheduling", () => {
       // A first page while the core is free: the worker is warm (its first render compiles the bundle).
       expect((await get(url, "dupont.dev.localhost", "/")).status).toBe(200);
       const worker = () => threads(server).filter((t) => t.nice === 10);
-      expect(worker().map((t) => t.policy)).toEqual([SCHED_IDLE]);
+      expect(worker()).toHaveLength(1);
+      // Under SCHED_IDLE once the pool is idle (on a busy machine the floor may have moved it for that render).
+      await until(() => worker().every((t) => t.policy === SCHED_IDLE), "the worker under SCHED_IDLE before the busy loop");
       writeFileSync(flag, "");
       await until(() => existsSync(`${flag}.on`), "the busy loop started");
       // A page never rendered, while the busy loop holds the core: the worker is seen in the normal class.
