@@ -186,6 +186,11 @@ async function main() {
   check(inspect(prodName(0), "{{.HostConfig.Memory}}") === String(1024 ** 3), "prod memory limit 1g");
   check(inspect(`${project}-dev-frontend`, "{{.HostConfig.Memory}}") === String(512 * 1024 ** 2), "dev memory limit 512m");
   figure("limits", "user node, read-only root file system, memory 1g (prod) and 512m (dev) as inspected");
+  // The runtime the image runs (issue 27: a supported Node LTS, the line the tests run on: ops/images/node.sh).
+  const nodeIn = (name: string) => sh(engine, ["exec", name, "node", "--version"]).trim();
+  const versions = [prodName(0), `${project}-dev-frontend`].map(nodeIn);
+  check(versions.every((v) => /^v24\./.test(v)), `Node in the images: ${versions.join(", ")} (expected v24.x)`);
+  figure("Node in the images", `${versions[0]} (prod), ${versions[1]} (dev); the tests ran on ${process.version}`);
 
   // The fonts the social card draws with (issue 27: the text of Dupont's SVG logo came out as empty boxes in the
   // container). The logo drawn by sharp, as the card draws it (src/server/og/logo.ts), in the container and on
