@@ -101,7 +101,7 @@ function deployAsync(args: string[], env: Record<string, string> = {}): Promise<
   return new Promise((resolve) => child.on("close", (status) => resolve({ status, out, ms: Date.now() - start })));
 }
 
-const deployLines = (out: string) => out.split("\n").filter((l) => /^(images|smoke|deploy|ok   proxy)/.test(l)).join("\n");
+const deployLines = (out: string) => out.split("\n").filter((l) => /^(images|smoke|deploy|ok {3}proxy)/.test(l)).join("\n");
 
 async function deploy(args: string[]) {
   const { status, out, ms } = await deployAsync(args);
