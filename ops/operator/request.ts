@@ -32,8 +32,28 @@ const TIMEOUT_MS = 10_000;
 const DEADLINE_MS = 30_000;
 const MAX_BYTES = 5 * 1024 * 1024;
 
-/** `base` is where to connect (scheme, address, port); `host` the Host header and TLS server name. */
-export function call(base: string, host: string, path: string, opts: CallOptions = {}): Promise<Answer> {
+/**
+ * `base` is where to connect (scheme, address, port); `host` the Host header and TLS server name.
+ *
+ * A GET or HEAD sent on a kept-alive connection that the server closed before any answer (nginx reloading: its
+ * old workers close their idle connections, and a request can cross the close) is sent once more on a new
+ * connection, as browsers do and as HTTP allows for idempotent requests (RFC 9112, 9.3.1). A visitor never
+ * sees that close; an operator's check must not fail on it either (a drill saw 1 in 261 during a switch).
+ */
+export async function call(base: string, host: string, path: string, opts: CallOptions = {}): Promise<Answer> {
+  try {
+    return await callOnce(base, host, path, opts, false);
+  } catch (error) {
+    const idempotent = (opts.method ?? "GET") === "GET" || opts.method === "HEAD";
+    if (!(error instanceof ReusedConnectionClosed) || !idempotent) throw error;
+    return callOnce(base, host, path, opts, true);
+  }
+}
+
+/** The server closed a kept-alive connection as this request was sent on it: no answer was begun. */
+class ReusedConnectionClosed extends Error {}
+
+function callOnce(base: string, host: string, path: string, opts: CallOptions, freshConnection: boolean): Promise<Answer> {
   const url = new URL(base);
   const send = url.protocol === "https:" ? httpsRequest : request;
   const timeout = opts.timeoutMs ?? TIMEOUT_MS;
@@ -56,8 +76,10 @@ export function call(base: string, host: string, path: string, opts: CallOptions
         headers: { host, "user-agent": "practice-frontend-ops", ...opts.headers },
         servername: host.replace(/:\d+$/, ""),
         timeout,
+        ...(freshConnection ? { agent: false } : {}),
       },
       (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         let size = 0;
         let tooLarge = false;
@@ -79,8 +101,12 @@ export function call(base: string, host: string, path: string, opts: CallOptions
         });
       },
     );
+    let answered = false;
     req.on("timeout", () => req.destroy(new Error(`no answer within ${timeout} ms`)));
-    req.on("error", reject);
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      const closed = error.code === "ECONNRESET" || error.message === "socket hang up";
+      reject(closed && req.reusedSocket && !answered ? new ReusedConnectionClosed(error.message) : error);
+    });
     if (opts.body) req.end(opts.body);
     else req.end();
   });
