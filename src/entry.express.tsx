@@ -6,7 +6,7 @@ import qwikCityPlan from "@qwik-city-plan";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import render from "./entry.ssr";
-import { getEnv, logFormatOf, type Env } from "./server/env";
+import { getEnv, refusalLogFormat, type Env } from "./server/env";
 import { createServices, type Services } from "./server/services";
 import { workerFile } from "./server/render-pool/config";
 import { createApp } from "./server/http/app";
@@ -39,7 +39,7 @@ async function start() {
   try {
     env = getEnv();
   } catch (error) {
-    return refuseToStart(error, logFormatOf(process.env));
+    return refuseToStart(error, refusalLogFormat());
   }
   // JSON lines from here on (LOG_FORMAT; monitoring/log.ts), before anything is built: a module that keeps
   // console.log, a library's warning and the start warnings all write JSON.

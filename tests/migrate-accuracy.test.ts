@@ -28,7 +28,7 @@ import { answerRequest, normaliseRedirectPath, parseRedirects } from "../src/ser
 import { startBackend, type DemoBackend } from "./support/demo-backend";
 import { startFrontend, type Frontend } from "./support/frontend";
 import { until } from "./support/until";
-import { migrate } from "./support/migrate";
+import { migrate, migrateInProcess } from "./support/migrate";
 import type { ReviewData } from "../ops/migrate/redirect-map";
 
 let backend: DemoBackend;
@@ -45,12 +45,10 @@ afterAll(async () => {
 });
 
 async function step(args: string[], dir = root): Promise<string> {
-  const lines: string[] = [];
-  const io = { log: (line: string) => void lines.push(line), progress: () => {}, progressDone: () => {} };
-  const code = await main([...args, "--dir", dir], io);
-  expect(code, lines.join("\n")).toBe(0);
-  if (process.env.MIGRATE_ACCURACY_VERBOSE) console.log(lines.join("\n"));
-  return lines.join("\n");
+  const { code, out } = await migrateInProcess([...args, "--dir", dir]);
+  expect(code, out).toBe(0);
+  if (process.env.MIGRATE_ACCURACY_VERBOSE) console.log(out);
+  return out;
 }
 
 /** One old site: how to serve it, its ground truth, and (for the sites written blind) its other spellings and unknown CMS URLs. */

@@ -4,7 +4,7 @@
  * built product: crawl, assess (with the operator's edits), redirects, then verify through --connect.
  * Each step's file is checked, not only its exit status.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,18 +43,7 @@ afterAll(async () => {
 });
 
 describe("the command line", () => {
-  // In process for the many refusals; the two runs below prove the exit statuses of the real process.
-  async function inProcess(args: string[]) {
-    const lines: string[] = [];
-    const spies = [vi.spyOn(console, "log"), vi.spyOn(console, "error")].map((spy) => spy.mockImplementation((line: string) => void lines.push(line)));
-    try {
-      const io = { log: (line: string) => void lines.push(line), progress: () => {}, progressDone: () => {} };
-      return { code: await main(args, io), out: lines.join("\n") };
-    } finally {
-      for (const spy of spies) spy.mockRestore();
-    }
-  }
-
+  // In process for the many refusals (migrateInProcess); the two runs below prove the exit statuses of the real process.
   it.each([
     [[], 2, /usage: npm run migrate -- <step>/],
     [["launch"], 2, /unknown step "launch"/],
@@ -67,13 +56,13 @@ describe("the command line", () => {
     [["gate", "dupont", OLD, "--kinds", "blog", "--backend", "http://127.0.0.1:9/api"], 2, /unknown page kind blog/],
     [["assess", "nobody", "--dir", "/nonexistent"], 1, /crawl.json does not exist: run the crawl step first/],
   ])("%j exits %i", async (args, status, message) => {
-    const run = await inProcess(args as string[]);
+    const run = await migrateInProcess(args as string[]);
     expect(run.code, run.out).toBe(status);
     expect(run.out).toMatch(message);
   });
 
   it.each(["crawl", "assess", "redirects", "gate", "verify", "watch"])("%s --help explains the step", async (step) => {
-    const run = await inProcess([step, "--help"]);
+    const run = await migrateInProcess([step, "--help"]);
     expect(run.code).toBe(0);
     expect(run.out).toContain(`usage: npm run migrate -- ${step} <code>`);
   });

@@ -250,13 +250,16 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 
 let cached: Env | undefined;
 
-/** The process environment, parsed on first use and then kept. */
-/** LOG_FORMAT alone, for the one line a server that refuses to start writes: json unless it is valid and says otherwise. */
-export function logFormatOf(source: Record<string, string | undefined>): Env["LOG_FORMAT"] {
-  const parsed = envSchema.shape.LOG_FORMAT.safeParse(source.LOG_FORMAT);
+/**
+ * The process's LOG_FORMAT alone, for the one line a server that refuses to start writes (its environment did
+ * not parse): json unless LOG_FORMAT is valid and says otherwise.
+ */
+export function refusalLogFormat(): Env["LOG_FORMAT"] {
+  const parsed = envSchema.shape.LOG_FORMAT.safeParse(process.env.LOG_FORMAT);
   return parsed.success ? parsed.data : "json";
 }
 
+/** The process environment, parsed on first use and then kept. */
 export function getEnv(): Env {
   cached ??= parseEnv(process.env);
   return cached;

@@ -75,10 +75,10 @@ export interface WarmPages {
   invalidate(tags: string[]): Set<string>;
 }
 
-/** Which tier answered: memory, the warm tier on this machine, or the store shared between instances. */
 /** What the page cache answered from a stored entry: fresh, stale (refreshed behind it), or just rendered. */
 export type CacheStatus = "HIT" | "STALE" | "MISS";
 
+/** Which tier answered: memory, the warm tier on this machine, or the store shared between instances. */
 export type Tier = "memory" | "warm" | "shared";
 
 /** What a store shared between instances offers this cache (cache/shared/pages.ts). */

@@ -1,8 +1,8 @@
 /**
  * Writing a stored entry to a response: the encoding the client accepts (precompressed, never
  * compressed here), ETag/304, X-Cache and Age. HTTP's side of the page cache, so it lives with the other
- * stages of the request (the page cache in cache/ decides what to answer, never how it is written). Used by the fast path in front of Express and by the
- * Express cache middleware alike.
+ * stages of the request (the page cache in cache/ decides what to answer, never how it is written). Used by
+ * the fast path in front of Express and by the Express cache middleware alike.
  */
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { identityBody, type PageEntry } from "../cache/entry";

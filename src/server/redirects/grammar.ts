@@ -8,16 +8,17 @@
  *
  * Every platform: percent-decoded, lower-cased, runs of slashes collapsed, a final `index.html`/`index.php`
  * and a `.html`/`.htm`/`.php` suffix dropped, no trailing slash; in the query `&amp;` read as `&` (copied
- * from HTML), tracking (utm_*, fbclid, gclid...), session (PHPSESSID...) and language (`lang`...) parameters dropped, the others in
- * name order. Then per platform, by identity:
+ * from HTML), tracking (utm_*, fbclid, gclid...), session (PHPSESSID...) and language (`lang`...) parameters
+ * dropped, the others in name order; a document's (`.pdf`, `.jpg`...) whole query dropped (a cache buster such as
+ * `?t=` or `?ver=`). Then per platform, by identity:
  *
  *   wordpress    `page_id=N` is `p=N` (one id space), on any path; a post's slug names it with or without its
- *                date (`/2017/03/14/slug/`, `?name=slug`, `/slug/`); `replytocom` dropped (a comment form), and `?amp`
- *                and a final `/amp/` (the AMP plugin's view of the page);
+ *                date (`/2017/03/14/slug/`, `?name=slug`, `/slug/`); `replytocom` dropped (a comment form),
+ *                and `?amp` and a final `/amp/` (the AMP plugin's view of the page);
  *                `/index.php/` (PATHINFO permalinks) and a language prefix (`/fr/`) dropped
  *   joomla       `option/view/id` on any path (`/index.php?...`), `id=12:alias` is `id=12`, `Itemid`,
- *                `tmpl`, `print`, `format=html`, `layout=default` dropped (menu position, print view); the SEF spellings
- *                `/component/content/article/12-alias` and `/any/category/12-alias` are article 12;
+ *                `tmpl`, `print`, `format=html`, `layout=default` dropped (menu position, print view); the SEF
+ *                spellings `/component/content/article/12-alias` and `/any/category/12-alias` are article 12;
  *                `/index.php/` and a language prefix dropped
  *   drupal       `?q=node/12` is `/node/12` (clean URLs or not); `/index.php/` and a language prefix dropped
  *   wix          a page is its path: every query parameter dropped (`?lang=`, `?lightbox=`...)

@@ -69,9 +69,6 @@ export interface CpuFloorOptions {
   busy: () => boolean;
   read?: () => ThreadSample[];
   setIdle?: (tid: number, idle: boolean) => Promise<boolean>;
-  /** Told once per thread moved to the normal class (a warning: the server is short of CPU). */
-  onPromote?: (tid: number, waitShare: number) => void;
-  intervalMs?: number;
 }
 
 export class CpuFloor {
@@ -90,7 +87,7 @@ export class CpuFloor {
   }
 
   start(): void {
-    this.timer ??= setInterval(() => this.tick(performance.now()), this.opts.intervalMs ?? INTERVAL_MS).unref();
+    this.timer ??= setInterval(() => this.tick(performance.now()), INTERVAL_MS).unref();
   }
 
   stop(): void {
@@ -115,7 +112,6 @@ export class CpuFloor {
       if (share < STARVED_SHARE) continue;
       this.promoted.add(tid);
       this.promotions++;
-      this.opts.onPromote?.(tid, share);
       void this.set(tid, false).then((done) => {
         if (!done) this.promoted.delete(tid);
       });
