@@ -25,6 +25,7 @@ import { benchFrontendEnv, LOGS, runPrepassProcess, SECRET, startBackendProcess 
 import { fmt } from "./figures";
 import { agent, get } from "../tests/support/cache";
 import { benchPids } from "./machine";
+import { reapOnExit } from "../tests/support/reaper";
 
 const WARMUP = 5_000;
 const REQUESTS = 2_000;
@@ -72,7 +73,7 @@ async function measure(backendUrl: string, mode: (typeof MODES)[number], index: 
     ...mode.env,
     PREPASS_DIR: PREPASS,
   });
-  const child = spawn(
+  const child = reapOnExit(spawn(
     "valgrind",
     [
       "--tool=callgrind",
@@ -83,7 +84,7 @@ async function measure(backendUrl: string, mode: (typeof MODES)[number], index: 
       "server/entry.express.js",
     ],
     { env: { PATH: process.env.PATH, ...env }, stdio: ["ignore", log, log] },
-  );
+  ));
   closeSync(log);
   benchPids.add(child.pid!);
   try {

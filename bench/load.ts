@@ -8,6 +8,7 @@ import { connect, type Socket } from "node:net";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { benchPids } from "./machine";
+import { reapOnExit } from "../tests/support/reaper";
 
 export interface LoadOptions {
   port: number;
@@ -181,9 +182,9 @@ function parseSlow(
 /** Runs the generator in a child process (the other core), returning its result. */
 export function runLoadInChild(opts: LoadOptions): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
+    const child = reapOnExit(spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
       stdio: ["pipe", "pipe", "inherit"],
-    });
+    }));
     // Its CPU is the bench's own, not other work on the machine (bench/machine.ts).
     if (child.pid) benchPids.add(child.pid);
     // Options on stdin: thousands of targets do not fit in argv.

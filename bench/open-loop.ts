@@ -14,6 +14,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { benchPids } from "./machine";
 import { parseResponse } from "./load";
+import { reapOnExit } from "../tests/support/reaper";
 
 export interface OpenLoopOptions {
   port: number;
@@ -224,9 +225,9 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult
 /** Runs the generator in a child process, returning its records. */
 export function runOpenLoopInChild(opts: OpenLoopOptions): Promise<OpenLoopResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
+    const child = reapOnExit(spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
       stdio: ["pipe", "pipe", "inherit"],
-    });
+    }));
     // Its CPU is the bench's own, not other work on the machine (bench/machine.ts).
     if (child.pid) benchPids.add(child.pid);
     child.stdin.end(JSON.stringify(opts));

@@ -10,6 +10,7 @@ import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs
 import { join, resolve } from "node:path";
 import { synthetic } from "./figures";
 import { rssMiB, startBackendProcess, startFrontendProcess } from "./processes";
+import { reapOnExit } from "../tests/support/reaper";
 
 const practices = Number(process.argv[2] ?? 300);
 const pages = Number(process.argv[3] ?? 25);
@@ -38,10 +39,10 @@ async function main(): Promise<void> {
       MEDIA_CACHE_DIR: join(WORK, "media"),
     };
     // GNU time's last line: wall seconds, peak RSS (KiB), CPU share.
-    const child = spawn("/usr/bin/time", ["-f", "TIME %e %M %P", process.execPath, "server/entry.prepass.js"], {
+    const child = reapOnExit(spawn("/usr/bin/time", ["-f", "TIME %e %M %P", process.execPath, "server/entry.prepass.js"], {
       env: { PATH: process.env.PATH, ...env },
       stdio: ["ignore", "pipe", "pipe"],
-    });
+    }));
     let output = "";
     child.stdout.on("data", (c) => (output += c));
     child.stderr.on("data", (c) => (output += c));

@@ -12,6 +12,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, createReadStream, mkdirSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { freePort } from "../tests/support/frontend";
+import { reapOnExit } from "../tests/support/reaper";
 import { composeFile, loadEnvironments } from "../ops/deploy/environments";
 import { parseEnv } from "../src/server/env";
 import { benchPids, processCpuSeconds } from "./machine";
@@ -93,12 +94,13 @@ function logFileFor(name: string): string {
 
 /**
  * Spawns with stdout and stderr appended to `file` (the child keeps its own descriptor). `detached`: in a
- * session of its own (see startFrontendProcess).
+ * session of its own (see startFrontendProcess). Killed when this process ends, however it ends (a bench or a
+ * test's child cut at its time limit left its servers running: tests/support/reaper.ts).
  */
 function spawnLogged(file: string, args: string[], env: Record<string, string | undefined>, detached = false): ChildProcess {
   const fd = openSync(file, "a");
   try {
-    return spawn(process.execPath, args, { env, stdio: ["ignore", fd, fd], detached });
+    return reapOnExit(spawn(process.execPath, args, { env, stdio: ["ignore", fd, fd], detached }));
   } finally {
     closeSync(fd);
   }
@@ -248,10 +250,10 @@ export function runPrepassProcess(
 ): Promise<{ seconds: number; output: string; code: number | null }> {
   const started = performance.now();
   // The pre-pass is a build step, not a server: its output (a few lines) is read from a pipe.
-  const child = spawn(process.execPath, ["server/entry.prepass.js"], {
+  const child = reapOnExit(spawn(process.execPath, ["server/entry.prepass.js"], {
     env: { PATH: process.env.PATH, ...env },
     stdio: ["ignore", "pipe", "pipe"],
-  });
+  }));
   let output = "";
   child.stdout?.on("data", (c) => (output += c));
   child.stderr?.on("data", (c) => (output += c));
