@@ -85,6 +85,13 @@ export interface PageEntry {
   pathIndex?: PathIndex;
   /** The fast path's header lists per encoding, built on first use (serve.ts). */
   wire?: Partial<Record<"br" | "gzip" | "identity", string[]>>;
+  /**
+   * The last request target the fast path found no redirect for (http/cache-front.ts): the redirect maps are
+   * loaded once at start, so the same target asks them once, not on every hit. One string per entry.
+   */
+  unredirected?: string;
+  /** Its key's hash for the page store's frequency sketch (cache/frequency-sketch.ts's hashOf), kept on first use. */
+  keyHash?: number;
 }
 
 /** Headers of a render never replayed from the cache: per response, or decided by the cache itself. */

@@ -24,12 +24,12 @@ export class FrequencySketch {
     this.sampleSize = 10 * width;
   }
 
-  /** Counts one request for `key`. */
-  increment(key: string): void {
-    const [h1, h2] = hashes(key);
+  /** Counts one request for `key`; `hash` is hashOf(key), when the caller kept it (a stored entry does). */
+  increment(key: string, hash: number = hashOf(key)): void {
+    const h2 = secondHash(hash);
     let added = false;
     for (let row = 0; row < DEPTH; row++) {
-      const at = this.slot(row, h1, h2);
+      const at = this.slot(row, hash, h2);
       if (this.counters[at] < MAX_COUNT) {
         this.counters[at]++;
         added = true;
@@ -39,10 +39,10 @@ export class FrequencySketch {
   }
 
   /** About how many times `key` was asked for lately (never less than it was, up to 15). */
-  frequency(key: string): number {
-    const [h1, h2] = hashes(key);
+  frequency(key: string, hash: number = hashOf(key)): number {
+    const h2 = secondHash(hash);
     let min = MAX_COUNT;
-    for (let row = 0; row < DEPTH; row++) min = Math.min(min, this.counters[this.slot(row, h1, h2)]);
+    for (let row = 0; row < DEPTH; row++) min = Math.min(min, this.counters[this.slot(row, hash, h2)]);
     return min;
   }
 
@@ -57,11 +57,16 @@ export class FrequencySketch {
   }
 }
 
-/** Two independent 32-bit hashes of a string (FNV-1a, and a remix of it) for double hashing. */
-function hashes(key: string): [number, number] {
+/** A key's 32-bit hash (FNV-1a); the sketch derives its second hash from it (double hashing). */
+export function hashOf(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** A remix of the first hash, odd (so that the rows' slots differ), for double hashing. */
+function secondHash(h: number): number {
   let g = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
   g = Math.imul(g ^ (g >>> 13), 0x45d9f3b);
-  return [h >>> 0, (g ^ (g >>> 16)) | 1];
+  return (g ^ (g >>> 16)) | 1;
 }

@@ -184,6 +184,23 @@ describe("cacheHitStage", () => {
     expect(stack.got).toEqual([]);
   });
 
+  it("asks the redirect map once per entry and target, and still passes a mapped spelling of a held page", async () => {
+    const t = setup();
+    t.pages.set("/", { status: 200, body: "accueil" });
+    await t.cache.answer(target("/"));
+    const asked: string[] = [];
+    const stack = fakeStack();
+    const port = await listen(front(t.cache, stack.listener, (_code, url) => (asked.push(url), url === "/?page_id=12")));
+    for (let i = 0; i < 3; i++) expect((await send(port, "/")).headers["x-cache"]).toBe("HIT");
+    // `/?page_id=12` has the key of `/` (the query counts for nothing), but the map names it: the stack answers.
+    expect((await send(port, "/?page_id=12")).body).toBe("stack");
+    expect((await send(port, "/")).headers["x-cache"]).toBe("HIT");
+    expect((await send(port, "/?page_id=12")).body).toBe("stack");
+    // The entry keeps "/" (no redirect) across the mapped spelling: "/" is asked once.
+    expect(asked).toEqual(["/", "/?page_id=12", "/?page_id=12"]);
+    expect(stack.got).toEqual([`GET ${HOST} /?page_id=12`, `GET ${HOST} /?page_id=12`]);
+  });
+
   it("passes an entry the stack has not served yet (a pre-pass seed) to the stack", async () => {
     const t = setup();
     await seedUnserved(t.cache, "/", "seed", t.now());

@@ -7,8 +7,7 @@
 import type { ServerResponse } from "node:http";
 import type { AccessLog } from "../monitoring/access";
 import { recordRequest } from "../monitoring/metrics";
-import { cacheResultOf } from "../monitoring/request-marks";
-import type { OnResponse } from "./pipeline";
+import type { OnResponse, RequestState } from "./pipeline";
 
 export interface Observers {
   /** The access log, or null when no access line is written. */
@@ -18,17 +17,16 @@ export interface Observers {
 }
 
 /** The cache result label: the page cache's own, 404 for any 404, else NONE (not a cacheable page). */
-export function resultOf(res: ServerResponse): string {
+export function resultOf(res: ServerResponse, state: RequestState): string {
   if (res.statusCode === 404) return "404";
-  const marked = cacheResultOf(res);
-  if (marked) return marked;
+  if (state.cache) return state.cache;
   const header = res.getHeader("x-cache");
   return header === "HIT" || header === "STALE" || header === "MISS" ? header : "NONE";
 }
 
 export function observers({ accessLog, metrics }: Observers): OnResponse[] {
   const consumers: OnResponse[] = [];
-  if (metrics) consumers.push((_req, res, state, ms) => recordRequest(state.site?.code ?? null, resultOf(res), res.statusCode, ms));
+  if (metrics) consumers.push((_req, res, state, ms) => recordRequest(state.site?.code ?? null, resultOf(res, state), res.statusCode, ms));
   if (accessLog) {
     consumers.push((req, res, state, ms) =>
       accessLog.write({
@@ -38,7 +36,7 @@ export function observers({ accessLog, metrics }: Observers): OnResponse[] {
         host: req.headers.host,
         path: req.url ?? "",
         status: res.statusCode,
-        cache: resultOf(res),
+        cache: resultOf(res, state),
         ms,
         bytes: req.socket.bytesWritten - state.bytesBefore,
         aborted: !res.writableFinished,

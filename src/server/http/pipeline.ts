@@ -38,7 +38,11 @@ export class RequestState {
   readonly start = performance.now();
   /** The practice its Host header names (stage 4); null before, or for a Host no practice has. */
   site: Site | null = null;
-  /** The page cache's result, when the response was written from it (serve.ts): HIT, STALE or MISS. */
+  /**
+   * The page cache's result when the response was written from a stored entry (cache-front.ts): HIT, STALE or
+   * MISS, for the access line and the metrics (http/observe.ts). Kept here because such a response's headers go
+   * out as one raw list, which getHeader cannot read back.
+   */
   cache: string | undefined = undefined;
   /** The socket's bytes written before this response (the access line's bytes). */
   readonly bytesBefore: number;

@@ -7,7 +7,6 @@
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { identityBody, type PageEntry } from "../cache/entry";
 import type { CacheStatus } from "../cache/page-cache";
-import { markCacheResult } from "../monitoring/request-marks";
 
 export type Encoding = "br" | "gzip" | "identity";
 
@@ -72,8 +71,6 @@ export function writeEntry(
   stackHeaders: readonly string[] | null,
   now = Date.now(),
 ): void {
-  // For the access line and the metrics: these headers go out as a raw list getHeader cannot read.
-  markCacheResult(res, status);
   const age = String(Math.max(0, Math.floor((now - entry.renderedAt) / 1000)));
   const compressed = entry.br !== null;
   // A practice's cached 404 page (cache/not-found.ts) keeps its status, and is never a 304.

@@ -11,9 +11,11 @@
  * request, cache hits included, and pino's generic serialisation plus one write per line cost a third of a
  * hit's time (issue 28). The line is the same JSON pino wrote (level 30, ISO time, the same keys in the same
  * order), built by concatenation: only the two fields a visitor spells (host, path) are escaped, and only when
- * they hold a character JSON escapes. Lines are joined in a buffer and handed to the log's destination at most
- * every second (a quiet server's line is out within a second) or once 64 KiB are waiting, as nginx's
- * `access_log ... buffer=64k flush=1s` does; the buffer is flushed on shutdown and when the process exits.
+ * they hold a character JSON escapes. Each line is encoded at once into a byte buffer, and the buffer is
+ * handed to the log's destination at most every second (a quiet server's line is out within a second) or once
+ * 64 KiB are waiting, as nginx's `access_log ... buffer=64k flush=1s` does; the buffer is flushed on shutdown
+ * and when the process exits. Bytes, not a string: a string of joined lines is a rope of hundreds of pieces
+ * that the destination flattened, measured and encoded again (0.6 µs of a 17 µs hit, measured with perf).
  *
  * The request id: a client's or proxy's X-Request-Id when it is a short token (letters, digits, `.`, `_`,
  * `-`, at most 64), else generated here; carried into error events and render workers' lines.
@@ -92,13 +94,13 @@ export function formatAccessLine(r: AccessRecord, now = Date.now()): string {
   );
 }
 
-/** Where batches of lines go: the log's destination (monitoring/log.ts). */
+/** Where batches of lines go: the log's destination (monitoring/log.ts), which keeps the chunk it is given. */
 export interface LineSink {
-  write(chunk: string): unknown;
+  write(chunk: Buffer): unknown;
 }
 
 export interface AccessLogLimits {
-  /** Handed to the sink once this many characters wait. */
+  /** Handed to the sink once this many bytes wait. */
   bytes: number;
   /** Handed to the sink at the latest this long after the first waiting line. */
   delayMs: number;
@@ -107,9 +109,13 @@ export interface AccessLogLimits {
 /** nginx's `buffer=64k flush=1s`. */
 export const ACCESS_LOG_LIMITS: AccessLogLimits = { bytes: 64 * 1024, delayMs: 1000 };
 
+/** UTF-8 takes at most 3 bytes for one UTF-16 code unit (a pair of surrogates: 4 bytes for 2 units). */
+const MAX_BYTES_PER_UNIT = 3;
+
 /** The access lines of this process, batched (see the top of this file); flush() before the process ends. */
 export class AccessLog {
-  private pending = "";
+  private buffer: Buffer;
+  private used = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly flushLater = () => {
     this.timer = null;
@@ -119,11 +125,17 @@ export class AccessLog {
   constructor(
     private readonly sink: LineSink,
     private readonly limits: AccessLogLimits = ACCESS_LOG_LIMITS,
-  ) {}
+  ) {
+    this.buffer = this.newBuffer();
+  }
 
   write(record: AccessRecord): void {
-    this.pending += formatAccessLine(record);
-    if (this.pending.length >= this.limits.bytes) this.flush();
+    const line = formatAccessLine(record);
+    // A line is bounded (host and path are cut), but the buffer must hold it whole: flush first if it might not.
+    if (this.used + line.length * MAX_BYTES_PER_UNIT > this.buffer.length) this.flush();
+    if (line.length * MAX_BYTES_PER_UNIT > this.buffer.length) this.buffer = Buffer.allocUnsafe(line.length * MAX_BYTES_PER_UNIT);
+    this.used += this.buffer.write(line, this.used);
+    if (this.used >= this.limits.bytes) this.flush();
     else if (this.timer === null) {
       // Unreferenced: a waiting line never keeps the process alive; the exit handler (log.ts) writes it.
       this.timer = setTimeout(this.flushLater, this.limits.delayMs);
@@ -131,15 +143,21 @@ export class AccessLog {
     }
   }
 
-  /** Hands what waits to the sink. */
+  /** Hands what waits to the sink (the bytes written so far; the sink keeps them, a new buffer takes the next). */
   flush(): void {
     if (this.timer !== null) {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    if (this.pending === "") return;
-    const chunk = this.pending;
-    this.pending = "";
+    if (this.used === 0) return;
+    const chunk = this.buffer.subarray(0, this.used);
+    this.buffer = this.newBuffer();
+    this.used = 0;
     this.sink.write(chunk);
+  }
+
+  /** Room for the limit and a few lines more (write() flushes first when a line might not fit). */
+  private newBuffer(): Buffer {
+    return Buffer.allocUnsafe(this.limits.bytes + 4096);
   }
 }

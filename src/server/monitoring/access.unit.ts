@@ -73,7 +73,7 @@ describe("requestId and pathOnly", () => {
 describe("AccessLog", () => {
   function sink() {
     const chunks: string[] = [];
-    return { chunks, write: (chunk: string) => void chunks.push(chunk) };
+    return { chunks, write: (chunk: Buffer) => void chunks.push(chunk.toString("utf8")) };
   }
 
   it("hands its lines over in one chunk at most a delay after the first, in order", () => {
@@ -106,5 +106,21 @@ describe("AccessLog", () => {
     expect(ids).toEqual(["n0", "n1", "n2", "n3", "n4", "n5", "n6"]);
     log.flush();
     expect(out.chunks).toHaveLength(3);
+  });
+
+  it("keeps every byte of lines in any script, the longest the format allows, across chunks", () => {
+    vi.useFakeTimers();
+    const out = sink();
+    const log = new AccessLog(out, { bytes: 300, delayMs: 1000 });
+    const records = [
+      { ...RECORD, id: "accents", host: "cabinet-dentaire-é.example", path: "/l-équipe/" },
+      { ...RECORD, id: "astral", path: `/${"😀".repeat(150)}` },
+      { ...RECORD, id: "longest", host: "\u0001".repeat(100), path: `/${"\u0001".repeat(300)}` },
+      { ...RECORD, id: "plain" },
+    ];
+    for (const record of records) log.write(record);
+    log.flush();
+    const lines = out.chunks.join("").split("\n").filter(Boolean);
+    expect(lines).toEqual(records.map((record) => formatAccessLine(record, Date.now()).slice(0, -1)));
   });
 });
