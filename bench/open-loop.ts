@@ -46,6 +46,8 @@ export interface OpenLoopResult {
   xcacheNames: string[];
   /** Practice rank (0 = most visited) of each request. */
   practice: number[];
+  /** Page rank (0 = most visited, an index into the paths) of each request. */
+  page: number[];
   maxOpenConnections: number;
 }
 
@@ -106,6 +108,7 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult
     xcache: [],
     xcacheNames: [],
     practice: [],
+    page: [],
     maxOpenConnections: 0,
   };
   const xcacheIds = new Map<string, number>();
@@ -205,9 +208,11 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult
       while (result.sentAtMs.length < total && result.sentAtMs.length * interval <= now) {
         const index = result.sentAtMs.length;
         const practice = pickPractice();
-        const path = opts.paths[pickPage()];
+        const page = pickPage();
+        const path = opts.paths[page];
         result.sentAtMs.push(Math.round(index * interval));
         result.practice.push(practice);
+        result.page.push(page);
         outstanding++;
         send(index, `GET ${path} HTTP/1.1\r\nHost: ${opts.hosts[practice]}\r\n${extra}\r\n`);
       }

@@ -5,22 +5,14 @@
  * and peak RSS (GNU time), the bytes it wrote, and the server's start: time to /healthz and RSS once seeded.
  * Issue 30's cold start; runs in the current directory's build (so an older build can be measured the same way).
  */
-import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { synthetic } from "./figures";
-import { rssMiB, startBackendProcess, startFrontendProcess } from "./processes";
-import { reapOnExit } from "../tests/support/reaper";
+import { dirBytes, rssMiB, runPrepassProcess, startBackendProcess, startFrontendProcess } from "./processes";
 
 const practices = Number(process.argv[2] ?? 300);
 const pages = Number(process.argv[3] ?? 25);
 const WORK = resolve("tmp/bench/prepass-scale");
-
-function dirBytes(dir: string): number {
-  let total = 0;
-  for (const name of readdirSync(dir)) total += statSync(join(dir, name)).size;
-  return total;
-}
 
 async function main(): Promise<void> {
   rmSync(WORK, { recursive: true, force: true });
@@ -38,21 +30,12 @@ async function main(): Promise<void> {
       PREPASS_DIR: join(WORK, "prepass"),
       MEDIA_CACHE_DIR: join(WORK, "media"),
     };
-    // GNU time's last line: wall seconds, peak RSS (KiB), CPU share.
-    const child = reapOnExit(spawn("/usr/bin/time", ["-f", "TIME %e %M %P", process.execPath, "server/entry.prepass.js"], {
-      env: { PATH: process.env.PATH, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    }));
-    let output = "";
-    child.stdout.on("data", (c) => (output += c));
-    child.stderr.on("data", (c) => (output += c));
-    const code = await new Promise<number | null>((r) => child.once("exit", r));
-    const time = /TIME ([\d.]+) (\d+) (\S+)/.exec(output);
-    const summary = /prepass: (\d+) pages of (\d+) practices/.exec(output);
-    if (code !== 0 || !time || !summary) throw new Error(`pre-pass failed:\n${output.slice(-3000)}`);
+    const run = await runPrepassProcess(env);
+    const summary = /prepass: (\d+) pages of (\d+) practices/.exec(run.output);
+    if (run.code !== 0 || !summary) throw new Error(`pre-pass failed:\n${run.output.slice(-3000)}`);
     console.log(
-      `pre-pass: ${summary[1]} pages of ${summary[2]} practices in ${time[1]} s, CPU ${time[3]}, ` +
-        `peak RSS ${(Number(time[2]) / 1024).toFixed(0)} MiB, ${(dirBytes(env.PREPASS_DIR) / 1024 / 1024).toFixed(1)} MiB written`,
+      `pre-pass: ${summary[1]} pages of ${summary[2]} practices in ${run.seconds.toFixed(1)} s, CPU ${run.cpu ?? "?"}, ` +
+        `peak RSS ${run.peakRssMiB?.toFixed(0) ?? "?"} MiB, ${(dirBytes(env.PREPASS_DIR) / 1024 / 1024).toFixed(1)} MiB written`,
     );
     const started = performance.now();
     const frontend = await startFrontendProcess(backend.url, { ENVIRONMENT: "dev", PREVIEW_DOMAIN: "localhost", TENANTS_FILE: tenants, PREPASS_DIR: env.PREPASS_DIR, MEDIA_CACHE_DIR: env.MEDIA_CACHE_DIR }, "prepass-scale");

@@ -9,7 +9,7 @@
  * why; a section that runs something else on purpose passes it and says so in its printout.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, createReadStream, mkdirSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { freePort } from "../tests/support/frontend";
 import { reapOnExit } from "../tests/support/reaper";
@@ -244,13 +244,27 @@ export async function startBareServer(bodyFile: string, headers: string[]): Prom
   return { child, url: `http://127.0.0.1:${port}`, port, logFile, output, tail, stop };
 }
 
-/** Runs the built pre-pass; resolves with wall seconds and its output. */
-export function runPrepassProcess(
-  env: Record<string, string>,
-): Promise<{ seconds: number; output: string; code: number | null }> {
+/** What a pre-pass run printed and cost. */
+export interface PrepassRun {
+  seconds: number;
+  output: string;
+  code: number | null;
+  /** Its peak RSS and CPU share (GNU time's %M and %P), when /usr/bin/time is on the machine. */
+  peakRssMiB: number | null;
+  cpu: string | null;
+}
+
+const GNU_TIME = "/usr/bin/time";
+
+/** Runs the built pre-pass (under GNU time when present: its peak RSS); resolves with wall seconds and its output. */
+export function runPrepassProcess(env: Record<string, string>): Promise<PrepassRun> {
   const started = performance.now();
+  const timed = existsSync(GNU_TIME);
+  const [command, args] = timed
+    ? [GNU_TIME, ["-f", "PREPASS-TIME %M %P", process.execPath, "server/entry.prepass.js"]]
+    : [process.execPath, ["server/entry.prepass.js"]];
   // The pre-pass is a build step, not a server: its output (a few lines) is read from a pipe.
-  const child = reapOnExit(spawn(process.execPath, ["server/entry.prepass.js"], {
+  const child = reapOnExit(spawn(command, args, {
     env: { PATH: process.env.PATH, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   }));
@@ -258,8 +272,24 @@ export function runPrepassProcess(
   child.stdout?.on("data", (c) => (output += c));
   child.stderr?.on("data", (c) => (output += c));
   return new Promise((resolve) =>
-    child.once("exit", (code) => resolve({ seconds: (performance.now() - started) / 1000, output, code })),
+    child.once("exit", (code) => {
+      const time = timed ? /PREPASS-TIME (\d+) (\S+)/.exec(output) : null;
+      resolve({
+        seconds: (performance.now() - started) / 1000,
+        output,
+        code,
+        peakRssMiB: time ? Number(time[1]) / 1024 : null,
+        cpu: time ? time[2] : null,
+      });
+    }),
   );
+}
+
+/** Bytes of the files directly in a directory (a pre-pass's output). */
+export function dirBytes(dir: string): number {
+  let total = 0;
+  for (const name of readdirSync(dir)) total += statSync(join(dir, name)).size;
+  return total;
 }
 
 /** Resident set size of a process, in MiB (Linux). */
