@@ -21,7 +21,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync } fro
 import { join, resolve } from "node:path";
 import { freePort } from "../tests/support/frontend";
 import { runLoadInChild } from "./load";
-import { benchFrontendEnv, LOGS, runPrepassProcess, SECRET, startBackendProcess } from "./processes";
+import { benchFrontendEnv, benchPrepassEnv, LOGS, runPrepassProcess, SECRET, startBackendProcess } from "./processes";
 import { fmt } from "./figures";
 import { agent, get } from "../tests/support/cache";
 import { benchPids } from "./machine";
@@ -125,13 +125,7 @@ async function main() {
   const only = process.argv.slice(2).map(Number);
   const backend = await startBackendProcess();
   try {
-    const prepass = await runPrepassProcess({
-      BUILD_API_URL: `${backend.url}/api/v1/websites`,
-      ENVIRONMENT: "dev",
-      PREVIEW_DOMAIN: "localhost",
-      PREPASS_DIR: PREPASS,
-      MEDIA_CACHE_DIR: join(OUT, "media"),
-    });
+    const prepass = await runPrepassProcess(benchPrepassEnv(backend, OUT));
     if (prepass.code !== 0) throw new Error(`pre-pass failed:\n${prepass.output}`);
     const results: number[] = [];
     for (const [i, mode] of MODES.entries()) {

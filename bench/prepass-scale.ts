@@ -8,7 +8,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { synthetic } from "./figures";
-import { dirBytes, rssMiB, runPrepassProcess, startBackendProcess, startFrontendProcess } from "./processes";
+import { benchPrepassEnv, dirBytes, rssMiB, runPrepassProcess, startBackendProcess, startFrontendProcess } from "./processes";
 
 const practices = Number(process.argv[2] ?? 300);
 const pages = Number(process.argv[3] ?? 25);
@@ -22,14 +22,7 @@ async function main(): Promise<void> {
     const codes = await synthetic(backend, practices, pages);
     const tenants = join(WORK, "practices.json");
     writeFileSync(tenants, JSON.stringify(codes.map((code) => ({ code, domains: [] }))));
-    const env = {
-      BUILD_API_URL: `${backend.url}/api/v1/websites`,
-      ENVIRONMENT: "dev",
-      PREVIEW_DOMAIN: "localhost",
-      TENANTS_FILE: tenants,
-      PREPASS_DIR: join(WORK, "prepass"),
-      MEDIA_CACHE_DIR: join(WORK, "media"),
-    };
+    const env = benchPrepassEnv(backend, WORK, { TENANTS_FILE: tenants });
     const run = await runPrepassProcess(env);
     const summary = /prepass: (\d+) pages of (\d+) practices/.exec(run.output);
     if (run.code !== 0 || !summary) throw new Error(`pre-pass failed:\n${run.output.slice(-3000)}`);

@@ -244,6 +244,22 @@ export async function startBareServer(bodyFile: string, headers: string[]): Prom
   return { child, url: `http://127.0.0.1:${port}`, port, logFile, output, tail, stop };
 }
 
+/**
+ * A bench's build pre-pass over the demo backend: its environment, writing under `dir` (prepass/, media/), with
+ * `extra` over it (TENANTS_FILE, RENDER_WORKERS...). ENVIRONMENT=dev on preview hosts, as the bench's servers
+ * run (BENCH_DIFFERENCES), so that a server started on its output seeds from it.
+ */
+export function benchPrepassEnv(backend: Proc, dir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    BUILD_API_URL: `${backend.url}/api/v1/websites`,
+    ENVIRONMENT: "dev",
+    PREVIEW_DOMAIN: "localhost",
+    PREPASS_DIR: join(dir, "prepass"),
+    MEDIA_CACHE_DIR: join(dir, "media"),
+    ...extra,
+  };
+}
+
 /** What a pre-pass run printed and cost. */
 export interface PrepassRun {
   seconds: number;

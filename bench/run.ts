@@ -53,6 +53,7 @@ import {
   LOGS,
   rssMiB,
   runPrepassProcess,
+  benchPrepassEnv,
   startBackendProcess,
   startFrontendProcess,
   type Proc,
@@ -257,15 +258,7 @@ async function prepassTime(backend: Proc) {
   let responses = "";
   for (let round = 0; round < PREPASS_ROUNDS; round++) {
     for (const mode of round % 2 ? [...modes].reverse() : modes) {
-      const run = await runPrepassProcess({
-        BUILD_API_URL: `${backend.url}/api/v1/websites`,
-        ENVIRONMENT: "dev",
-        PREVIEW_DOMAIN: "localhost",
-        TENANTS_FILE: tenants,
-        PREPASS_DIR: join(WORK, "prepass"),
-        MEDIA_CACHE_DIR: join(WORK, "media"),
-        RENDER_WORKERS: mode.workers,
-      });
+      const run = await runPrepassProcess(benchPrepassEnv(backend, WORK, { TENANTS_FILE: tenants, RENDER_WORKERS: mode.workers }));
       const summary = /prepass: (\d+) pages of (\d+) practices/.exec(run.output);
       if (run.code !== 0 || !summary || Number(summary[1]) < 2500 || Number(summary[2]) !== 100) {
         throw new Error(`pre-pass failed:\n${run.output}`);

@@ -39,7 +39,7 @@ import {
 } from "./open-loop";
 import { runLoadInChild } from "./load";
 import { fmt, host, judge, json, measuredElsewhere, note, pathsOf, synthetic } from "./figures";
-import { cpuSeconds, dirBytes, rssMiB, runPrepassProcess, startFrontendProcess, type Proc } from "./processes";
+import { benchPrepassEnv, cpuSeconds, dirBytes, rssMiB, runPrepassProcess, startFrontendProcess, type Proc } from "./processes";
 import { elsewhereText } from "./machine";
 import { TARGETS } from "./targets";
 
@@ -239,18 +239,13 @@ async function prepass(backend: Proc, codes: string[]): Promise<Record<string, s
   mkdirSync(dir, { recursive: true });
   const tenants = resolve(dir, "practices.json");
   writeFileSync(tenants, JSON.stringify(codes.map((code) => ({ code, domains: [] }))));
-  const env = {
-    BUILD_API_URL: `${backend.url}/api/v1/websites`,
-    ENVIRONMENT: "dev",
-    PREVIEW_DOMAIN: "localhost",
+  const env = benchPrepassEnv(backend, dir, {
     TENANTS_FILE: tenants,
-    PREPASS_DIR: resolve(dir, "out"),
-    MEDIA_CACHE_DIR: resolve(dir, "media"),
     // The origin the bench's requests use (plain http to the preview host, no proxy in front), as `make demo`
     // sets it: the default, https://{host}, is what nginx forwards, and a page rendered for another origin is
     // another cache key (a first run without this seeded 78,000 pages and served none of them).
     BUILD_PREPASS_ORIGINS: "http://{host}",
-  };
+  });
   const run = await runPrepassProcess(env);
   const summary = /prepass: (\d+) pages of (\d+) practices/.exec(run.output);
   if (run.code !== 0 || !summary) throw new Error(`scale: the pre-pass failed:\n${run.output.slice(-3000)}`);
