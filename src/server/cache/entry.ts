@@ -86,10 +86,11 @@ export interface PageEntry {
   /** The fast path's header lists per encoding, built on first use (serve.ts). */
   wire?: Partial<Record<"br" | "gzip" | "identity", string[]>>;
   /**
-   * The last request target the fast path found no redirect for (http/cache-front.ts): the redirect maps are
-   * loaded once at start, so the same target asks them once, not on every hit. One string per entry.
+   * The redirect maps have no redirect for this entry's own URL (target.url), asked once by the fast path
+   * (http/cache-front.ts): the maps are loaded once at start. A flag, not the visitor's spelling: a target
+   * kept per entry would let anyone pin a 16 KB query string on every cached page, outside the budget.
    */
-  unredirected?: string;
+  ownUrlNotRedirected?: boolean;
   /** Its key's hash for the page store's frequency sketch (cache/frequency-sketch.ts's hashOf), kept on first use. */
   keyHash?: number;
 }

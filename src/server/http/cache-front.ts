@@ -37,8 +37,8 @@ export interface CacheFrontOptions {
    * "the map before the cache": a cached page is never served for a URL the map names, so `/?page_id=12`
    * answers 301 even when `/` (its cache key: the query counts for nothing) is cached, and a mapped path
    * never gets the cached 404. It costs a practice without a map one Map lookup; with a map, the old URL's
-   * grammar and a lookup (about 0.4 µs), no render and no Express. Asked once per entry and target: the maps
-   * do not change while the process runs, and the entry keeps the last target that had no redirect.
+   * grammar and a lookup (about 0.4 µs), no render and no Express. The entry's own URL is asked once: the
+   * maps do not change while the process runs (PageEntry.ownUrlNotRedirected).
    */
   redirected: (code: string, url: string) => boolean;
   /** Counts an old URL still asked for that answers 404 (the migration watch). */
@@ -58,9 +58,10 @@ export function cacheHitStage(cache: PageCache, opts: CacheFrontOptions): Stage 
     const key = cacheKey(method, site.code, scheme, site.authority, url);
     const entry = key && (cache.fresh(key) ?? cache.unknownPath(site.code, scheme, site.authority, url));
     if (!entry || !entry.servedByStack) return false;
-    if (entry.unredirected !== url) {
+    // The entry's own URL, once asked, is not asked again; any other spelling (a query, a capital) every time.
+    if (!(entry.ownUrlNotRedirected && url === entry.target.url)) {
       if (redirected(site.code, url)) return false;
-      entry.unredirected = url;
+      if (url === entry.target.url) entry.ownUrlNotRedirected = true;
     }
     state.cache = "HIT";
     writeEntry(res, req.headers, method, entry, "HIT", stackHeaders);

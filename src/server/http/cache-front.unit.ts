@@ -184,7 +184,7 @@ describe("cacheHitStage", () => {
     expect(stack.got).toEqual([]);
   });
 
-  it("asks the redirect map once per entry and target, and still passes a mapped spelling of a held page", async () => {
+  it("asks the redirect map once for an entry's own URL, every time for another spelling, and passes a mapped one", async () => {
     const t = setup();
     t.pages.set("/", { status: 200, body: "accueil" });
     await t.cache.answer(target("/"));
@@ -196,8 +196,11 @@ describe("cacheHitStage", () => {
     expect((await send(port, "/?page_id=12")).body).toBe("stack");
     expect((await send(port, "/")).headers["x-cache"]).toBe("HIT");
     expect((await send(port, "/?page_id=12")).body).toBe("stack");
-    // The entry keeps "/" (no redirect) across the mapped spelling: "/" is asked once.
-    expect(asked).toEqual(["/", "/?page_id=12", "/?page_id=12"]);
+    // Another spelling of the page's key (a tracking query) is asked every time: nothing of it is kept.
+    expect((await send(port, "/?utm_source=x")).headers["x-cache"]).toBe("HIT");
+    expect((await send(port, "/?utm_source=x")).headers["x-cache"]).toBe("HIT");
+    // "/" (the entry's own URL, no redirect) is asked once.
+    expect(asked).toEqual(["/", "/?page_id=12", "/?page_id=12", "/?utm_source=x", "/?utm_source=x"]);
     expect(stack.got).toEqual([`GET ${HOST} /?page_id=12`, `GET ${HOST} /?page_id=12`]);
   });
 

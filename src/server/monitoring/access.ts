@@ -126,14 +126,15 @@ export class AccessLog {
     private readonly sink: LineSink,
     private readonly limits: AccessLogLimits = ACCESS_LOG_LIMITS,
   ) {
-    this.buffer = this.newBuffer();
+    // Room for the limit and a few lines more (write() flushes first when a line might not fit).
+    this.buffer = Buffer.allocUnsafe(limits.bytes + 4096);
   }
 
   write(record: AccessRecord): void {
     const line = formatAccessLine(record);
     // A line is bounded (host and path are cut), but the buffer must hold it whole: flush first if it might not.
     if (this.used + line.length * MAX_BYTES_PER_UNIT > this.buffer.length) this.flush();
-    if (line.length * MAX_BYTES_PER_UNIT > this.buffer.length) this.buffer = Buffer.allocUnsafe(line.length * MAX_BYTES_PER_UNIT);
+    if (line.length * MAX_BYTES_PER_UNIT > this.buffer.length) this.buffer = Buffer.allocUnsafe(this.limits.bytes + line.length * MAX_BYTES_PER_UNIT);
     this.used += this.buffer.write(line, this.used);
     if (this.used >= this.limits.bytes) this.flush();
     else if (this.timer === null) {
@@ -143,21 +144,18 @@ export class AccessLog {
     }
   }
 
-  /** Hands what waits to the sink (the bytes written so far; the sink keeps them, a new buffer takes the next). */
+  /**
+   * Hands a copy of what waits to the sink, which keeps it until written: a quiet second's 200 bytes then hold
+   * 200 bytes, not the whole buffer (a stalled stdout queues what it is given).
+   */
   flush(): void {
     if (this.timer !== null) {
       clearTimeout(this.timer);
       this.timer = null;
     }
     if (this.used === 0) return;
-    const chunk = this.buffer.subarray(0, this.used);
-    this.buffer = this.newBuffer();
+    const chunk = Buffer.from(this.buffer.subarray(0, this.used));
     this.used = 0;
     this.sink.write(chunk);
-  }
-
-  /** Room for the limit and a few lines more (write() flushes first when a line might not fit). */
-  private newBuffer(): Buffer {
-    return Buffer.allocUnsafe(this.limits.bytes + 4096);
   }
 }

@@ -71,9 +71,15 @@ describe("requestId and pathOnly", () => {
 });
 
 describe("AccessLog", () => {
+  /** Keeps the chunks it is given as they are, read as text afterwards: a chunk reused by a later write shows. */
   function sink() {
-    const chunks: string[] = [];
-    return { chunks, write: (chunk: Buffer) => void chunks.push(chunk.toString("utf8")) };
+    const raw: Buffer[] = [];
+    return {
+      get chunks() {
+        return raw.map((chunk) => chunk.toString("utf8"));
+      },
+      write: (chunk: Buffer) => void raw.push(chunk),
+    };
   }
 
   it("hands its lines over in one chunk at most a delay after the first, in order", () => {
