@@ -107,6 +107,8 @@ async function start() {
     void lifecycle.shutdown(server, async () => {
       backend.stop();
       view.close();
+      // The migration watch's counts since its last flush, before the shared store's connection closes.
+      await services.notFound.flush();
       await shared?.stop();
     }, (code) => {
       console.log(`${signal}: exiting (drained, or the 8 s were up)`);

@@ -128,6 +128,11 @@ describe("every route shape, answered without a render on the main thread", () =
     // Never a form's values from a query: names, phones, dates of birth.
     await until(() => readNotFoundFiles(migrations, "dupont").has("/ancien-formulaire/"), "the path counted");
     expect([...readNotFoundFiles(migrations, "dupont").keys()].join(" ")).not.toMatch(/Durand|0612345678|1985/);
+    // Every route shape above that the practice's 404 page answered is counted, whichever stage wrote it; the
+    // server's own plain 404s are no old site's URL (http/observe.ts, watchNotFound).
+    const counted = readNotFoundFiles(migrations, "dupont");
+    for (const path of ["/nope/", "/api/nope/", "/webhooks/x/", "/api/contact/resultat/"]) expect(counted.has(path), path).toBe(true);
+    for (const path of ["/build/x/", "/assets/x/"]) expect(counted.has(path), path).toBe(false);
   });
 
   it("after all of it: 0 renders on the main thread, in the stats line and in the metrics", async () => {

@@ -32,7 +32,7 @@ import { targetRenderer } from "./render-pool/target";
 import type { WorkerRenders } from "./render-pool/worker";
 import { loadRedirects } from "./redirects/map";
 import type { AppServices } from "./http/app";
-import { serverNotFoundWatch } from "./migration-watch/not-found-watch";
+import { serverNotFoundWatch, type NotFoundWatch } from "./migration-watch/not-found-watch";
 import { countedContact } from "./monitoring/metrics";
 
 /** Form pages with errors a visitor may be shown per submission the relay allows (typos, a missing field...). */
@@ -45,6 +45,8 @@ export interface Services extends AppServices, RequestServices {
   shared?: SharedCache;
   /** One instance on its own: the warm tier on local disk behind the page store (the pre-pass is read through it). */
   warm?: DiskPages;
+  /** The migration watch, whole: the app records, the server entry flushes it on shutdown. */
+  notFound: NotFoundWatch;
 }
 
 export interface ServiceOptions {
@@ -136,7 +138,7 @@ export function createServices(env: Env, ssr: ServerRenderOptions, opts: Service
     shared,
     warm,
     redirects: loadRedirects(env.MIGRATIONS_DIR),
-    notFound: serverNotFoundWatch(env, bucket),
+    notFound: serverNotFoundWatch(env, bucket, shared?.command),
     // The webhook's invalidation: with several instances, confirmed on every one (else 503); else here.
     invalidate: shared ? (tags) => shared.invalidate(tags) : async (tags) => pageCache.invalidate(tags),
   };

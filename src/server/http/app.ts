@@ -47,7 +47,7 @@ import { routeOf } from "../tenancy/routes";
 import { mediaFilesMiddleware } from "../media/static-files";
 import type { Lifecycle } from "./lifecycle";
 import { createPipeline, stateOf, tenantOf } from "./pipeline";
-import { observers, type Observers } from "./observe";
+import { observers, watchNotFound, type Observers } from "./observe";
 
 /** What the app uses of the services. */
 export interface AppServices extends Pick<RequestServices, "contact" | "media" | "backend"> {
@@ -139,7 +139,7 @@ export function createApp({ services, distDir, lifecycle, observe }: AppOptions)
   // anything renders, and before the canonical spelling so that every spelling of an old URL the map names
   // (`//`, lower-case escapes) reaches its target in one 301 (the target is a path the map wrote, not the visitor's).
   // An old URL the map drops answers the practice's 404 page (practice-routes.ts) at once, never the page at its path.
-  const practiceRoutes = practiceRoutesMiddleware({ services, pageCache, renderer: services.renderer, notFound: services.notFound });
+  const practiceRoutes = practiceRoutesMiddleware({ services, pageCache, renderer: services.renderer });
   app.use(redirectsMiddleware(services.redirects.table, practiceRoutes));
 
   // One spelling per path: `//`, dot segments and needless escapes are redirected, never rendered or stored.
@@ -155,7 +155,7 @@ export function createApp({ services, distDir, lifecycle, observe }: AppOptions)
 
   // The page cache: after tenancy and redirects. Pages, robots, sitemap and the card are its routes (stored,
   // or rendered in the pool); every other request falls through to the routes below.
-  app.use(cacheMiddleware(pageCache, services.notFound));
+  app.use(cacheMiddleware(pageCache));
 
   // GET and HEAD, and POST on the contact relay: any other method is a 405, never a render.
   app.use(methodMiddleware());
@@ -179,14 +179,14 @@ export function createApp({ services, distDir, lifecycle, observe }: AppOptions)
     stackHeaders,
     trust: app.get("trust proxy fn"),
     redirected: (code: string, url: string) => answerRequest(services.redirects.table, code, url) !== null,
-    notFound: services.notFound,
   };
   return createPipeline({
     rules: requestRulesStage(stackHeaders),
     tenant: tenantOf(hostRules),
     cacheHit: cacheHitStage(pageCache, front),
     app,
-    onResponse: observe ? observers(observe) : [],
+    // The operator's view (metrics, access line) when on; the migration watch always.
+    onResponse: [...(observe ? observers(observe) : []), watchNotFound(services.notFound)],
     requestId,
   });
 }

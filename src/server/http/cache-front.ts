@@ -23,7 +23,6 @@ import { writeEntry } from "./serve";
 import { copyHeaders } from "../util/headers";
 import { requestScheme, type TrustFn } from "../util/request-scheme";
 import type { RenderResult } from "../cache/entry";
-import type { NotFoundWatch } from "../migration-watch/not-found-watch";
 import { whileVisitorWaits } from "../render-pool/visitor";
 import { stateOf, type RequestState, type Stage } from "./pipeline";
 
@@ -41,13 +40,11 @@ export interface CacheFrontOptions {
    * maps do not change while the process runs (PageEntry.ownUrlNotRedirected).
    */
   redirected: (code: string, url: string) => boolean;
-  /** Counts an old URL still asked for that answers 404 (the migration watch). */
-  notFound: Pick<NotFoundWatch, "record">;
 }
 
 /** Stage 5 of the pipeline: answers a fresh hit of the request's site (resolved by stage 4), else passes. */
 export function cacheHitStage(cache: PageCache, opts: CacheFrontOptions): Stage {
-  const { stackHeaders, trust, redirected, notFound } = opts;
+  const { stackHeaders, trust, redirected } = opts;
   return (req: IncomingMessage, res: ServerResponse, state: RequestState) => {
     const site = state.site;
     const method = req.method!;
@@ -65,19 +62,18 @@ export function cacheHitStage(cache: PageCache, opts: CacheFrontOptions): Stage 
     }
     state.cache = "HIT";
     writeEntry(res, req.headers, method, entry, "HIT", stackHeaders);
-    if (entry.status === 404) notFound.record(site.code, url); // old URLs still asked after a migration
     return true;
   };
 }
 
 /** The Express middleware: answers cacheable GET/HEAD requests of a resolved tenant. */
-export function cacheMiddleware(cache: PageCache, notFound: Pick<NotFoundWatch, "record">) {
+export function cacheMiddleware(cache: PageCache) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const tenant = requestTenant(res);
     const target = tenant && cacheTarget(req.method, tenant.code, tenant.host, req.protocol, req.originalUrl);
     if (!target) return next();
     try {
-      if ((await sendCacheAnswer(cache, req, res, target)) === 404) notFound.record(target.code, req.originalUrl);
+      await sendCacheAnswer(cache, req, res, target);
     } catch (error) {
       next(error);
     }
@@ -89,10 +85,10 @@ export async function sendCacheAnswer(cache: PageCache, req: Request, res: Respo
   // A render queued for this visitor is dropped if they leave before it starts (render-pool/visitor.ts).
   const state = stateOf(req);
   const answer = await whileVisitorWaits(res, () => cache.answer(target, state?.id));
-  if (answer.kind === "entry") {
-    if (state) state.cache = answer.status;
-    writeEntry(res, req.headers, req.method, answer.entry, answer.status, null);
-  } else sendResult(res, req.method, answer.result);
+  // The page cache wrote this answer: the on-response consumers read it here (http/observe.ts).
+  if (state) state.cache = answer.kind === "entry" ? answer.status : "MISS";
+  if (answer.kind === "entry") writeEntry(res, req.headers, req.method, answer.entry, answer.status, null);
+  else sendResult(res, req.method, answer.result);
   return answer.kind === "entry" ? (answer.entry.status ?? 200) : answer.result.status;
 }
 

@@ -93,7 +93,6 @@ function fakeStack(): { listener: RequestListener; got: string[] } {
 }
 
 /** The migration watch's counts of the 404s answered (none of these tests reads them). */
-const notFound = { record: () => {} };
 
 /**
  * The cache hit stage under test, in the pipeline (its tenant stage over the test's practice list), with the
@@ -103,7 +102,7 @@ const front = (cache: PageCache, next: RequestListener, redirected = (_code: str
   createPipeline({
     rules: () => false,
     tenant: tenantOf(rules),
-    cacheHit: cacheHitStage(cache, { stackHeaders: STACK_HEADERS, trust: () => false, redirected, notFound }),
+    cacheHit: cacheHitStage(cache, { stackHeaders: STACK_HEADERS, trust: () => false, redirected }),
     app: next,
     onResponse: [],
     requestId: () => "id",
@@ -252,7 +251,7 @@ describe("cacheMiddleware", () => {
       if (req.headers.host === HOST) res.locals.tenant = { code: "dupont", host: HOST };
       next();
     });
-    a.use(cacheMiddleware(cache, notFound));
+    a.use(cacheMiddleware(cache));
     a.use((req, res) => {
       res.status(299).send(`next ${req.method} ${req.originalUrl}`);
     });

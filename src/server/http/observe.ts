@@ -2,9 +2,10 @@
  * The pipeline's on-response consumers (pipeline.ts, stage 7) that tell the operator about each request: the
  * metrics (monitoring/metrics.ts: plain counters, handed to prom-client when it is scraped) and the access line
  * (monitoring/access.ts: formatted by hand, written in batches). Each is on or off (METRICS_PORT, LOG_FORMAT and
- * ACCESS_LOG: operator/operator-view.ts decides); with both off there is no consumer and no "close" listener.
+ * ACCESS_LOG: operator/operator-view.ts decides). The migration watch's consumer (watchNotFound) is always on.
  */
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { NotFoundWatch } from "../migration-watch/not-found-watch";
 import type { AccessLog } from "../monitoring/access";
 import { recordRequest } from "../monitoring/metrics";
 import type { OnResponse, RequestState } from "./pipeline";
@@ -16,12 +17,25 @@ export interface Observers {
   metrics: boolean;
 }
 
-/** The cache result label: the page cache's own, 404 for any 404, else NONE (not a cacheable page). */
+/** The cache result label: 404 for any 404, else the page cache's own (HIT, STALE, MISS), else NONE (not a page). */
 export function resultOf(res: ServerResponse, state: RequestState): string {
   if (res.statusCode === 404) return "404";
-  if (state.cache) return state.cache;
-  const header = res.getHeader("x-cache");
-  return header === "HIT" || header === "STALE" || header === "MISS" ? header : "NONE";
+  return state.cache ?? "NONE";
+}
+
+/**
+ * The migration watch's consumer (migration-watch/not-found-watch.ts): every 404 the page cache answered (the
+ * practice's 404 page, stored or rendered, whichever stage wrote it: the cache hit stage, the cache middleware,
+ * the practice's other paths, an old URL its redirect map drops) counts its URL for the practice the Host named.
+ * The plain 404s of the server's own paths (/build/, /assets/, /metrics) are not an old site's URLs and are not
+ * counted; the watch counts listed practices only.
+ */
+export function watchNotFound(watch: Pick<NotFoundWatch, "record">): OnResponse {
+  return (req, res, state) => {
+    if (res.statusCode !== 404 || !state.site || state.cache === undefined) return;
+    // Express may have rewritten req.url while the request was in a mounted router: originalUrl is the target.
+    watch.record(state.site.code, (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? "");
+  };
 }
 
 export function observers({ accessLog, metrics }: Observers): OnResponse[] {

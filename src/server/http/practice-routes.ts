@@ -18,7 +18,6 @@ import { clientKey } from "../util/rate-limit";
 import { hostKeyPart, type CacheTarget } from "../cache/key";
 import type { PageCache } from "../cache/page-cache";
 import { notFoundPageTarget } from "../cache/not-found";
-import type { NotFoundWatch } from "../migration-watch/not-found-watch";
 import type { CacheRenderer } from "../render-pool/renderer";
 import type { RequestServices } from "../render/context";
 import { serveMedia } from "../media/proxy";
@@ -34,10 +33,9 @@ export interface PracticeRouteServices {
   services: Pick<RequestServices, "contact" | "media" | "backend" | "hostRules">;
   pageCache: PageCache;
   renderer: Pick<CacheRenderer, "renderOnce">;
-  notFound: Pick<NotFoundWatch, "record">;
 }
 
-export function practiceRoutesMiddleware({ services, pageCache, renderer, notFound }: PracticeRouteServices) {
+export function practiceRoutesMiddleware({ services, pageCache, renderer }: PracticeRouteServices) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const tenant = requestTenant(res)!;
     try {
@@ -59,8 +57,7 @@ export function practiceRoutesMiddleware({ services, pageCache, renderer, notFou
             res.status(404).type("text/plain").send("Not Found");
             return;
           }
-          const status = await sendCacheAnswer(pageCache, req, res, target);
-          if (status === 404) notFound.record(tenant.code, req.originalUrl); // old URLs still asked (migrate watch)
+          await sendCacheAnswer(pageCache, req, res, target);
         }
       }
     } catch (error) {

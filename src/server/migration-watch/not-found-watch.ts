@@ -3,7 +3,8 @@
  * here per practice, so `npm run migrate -- watch <code>` lists them, most requested first, and the
  * operator adds the missing redirects (the specification's two weeks of post-migration monitoring).
  *
- * Cheap where the 404 is answered (the cache's fast path answers most of them): one Map increment. Bounded:
+ * Counted by the request pipeline's on-response consumer (http/observe.ts, watchNotFound): every 404 the page
+ * cache answered a practice's host, whichever stage wrote it. Cheap: one Map increment per 404. Bounded:
  * at most TOP_PER_PRACTICE URLs per practice in memory between flushes (a scanner's random paths replace
  * the least counted, the "space saving" top-N), at most MAX_PRACTICES practices, URLs longer than
  * MAX_URL ignored. Flushed every NOT_FOUND_FLUSH_MS (30 s) off the request path: with CACHE_URL, into
@@ -19,7 +20,6 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { createClient } from "redis";
 import type { Env } from "../env";
 import { isTrackingParam } from "../redirects/map";
 import { cacheNamespace, sharedNames } from "../cache/shared/names";
@@ -131,20 +131,19 @@ redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -(tonumber(ARGV[3]) + 1))
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
-export function redisSink(url: string, keyOf: (code: string) => string): NotFoundSink {
-  const client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 2000, reconnectStrategy: (n: number) => Math.min(n * 500, 10_000) } });
-  client.on("error", () => {}); // a lost Redis costs this flush's counts, never a request; reported by the flush
-  let connecting: Promise<unknown> | null = null;
+/**
+ * Counts into the shared Redis over the shared cache's own connection (`command`: cache/shared's link), never
+ * a connection of its own: a Redis that cannot answer costs a flush's counts, never a request (the flush says so).
+ */
+export function redisSink(command: (args: string[]) => Promise<unknown>, keyOf: (code: string) => string): NotFoundSink {
   return {
     async add(code, counts) {
-      await (connecting ??= client.connect().catch(() => undefined));
       const args = [String(PAGE_WRITE_LIMIT), String(KEEP_DAYS * 86_400), String(SHARED_CAP)];
       for (const [u, n] of counts) args.push(u, String(n));
-      await client.sendCommand(["EVAL", ADD_SCRIPT, "1", keyOf(code), ...args]);
+      await command(["EVAL", ADD_SCRIPT, "1", keyOf(code), ...args]);
     },
-    async close() {
-      await client.quit().catch(() => undefined);
-    },
+    // The shared cache closes its connection.
+    async close() {},
   };
 }
 
@@ -241,10 +240,14 @@ export function createNotFoundWatch(sink: NotFoundSink, opts: NotFoundWatchOptio
 }
 
 /**
- * The server's watch (built once by src/server/services.ts): shared through CACHE_URL's Redis when set, else
- * a file per instance under MIGRATIONS_DIR. Nothing connects before the first flush.
+ * The server's watch (built once by src/server/services.ts): with CACHE_URL, counted in the shared Redis over
+ * the shared cache's connection (`sharedCommand`), else in a file per instance under MIGRATIONS_DIR.
  */
-export function serverNotFoundWatch(env: Env, bucket: (code: string) => string): NotFoundWatch {
-  const sink = env.CACHE_URL ? redisSink(env.CACHE_URL, (code) => notFoundKey(env, code)) : fileSink(env.MIGRATIONS_DIR);
+export function serverNotFoundWatch(
+  env: Env,
+  bucket: (code: string) => string,
+  sharedCommand?: (args: string[]) => Promise<unknown>,
+): NotFoundWatch {
+  const sink = sharedCommand ? redisSink(sharedCommand, (code) => notFoundKey(env, code)) : fileSink(env.MIGRATIONS_DIR);
   return createNotFoundWatch(sink, { flushMs: env.NOT_FOUND_FLUSH_MS, listed: (code) => bucket(code) !== UNLISTED });
 }

@@ -41,6 +41,11 @@ export interface SharedCache {
   whenTrusted(ms: number): Promise<boolean>;
   /** The webhook's invalidation, confirmed on every live instance (else InvalidationNotConfirmed). */
   invalidate(tags: string[]): Promise<number>;
+  /**
+   * One command on this instance's connection to Redis, bounded by its timeout (the migration watch's counts:
+   * the instance keeps its two connections, commands and subscriber, and no third).
+   */
+  command(args: string[]): Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -76,6 +81,7 @@ export function createSharedCache(env: Env, hooks: SharedCacheHooks): SharedCach
     },
     whenTrusted: (ms) => membership.whenTrusted(ms),
     invalidate: (tags) => invalidation.invalidate(tags),
+    command: (args) => link.run(args),
     stop: async () => {
       await membership.stop();
       await link.close();
