@@ -107,9 +107,10 @@ async function start() {
     void lifecycle.shutdown(server, async () => {
       backend.stop();
       view.close();
-      // The migration watch's counts since its last flush, before the shared store's connection closes.
-      await services.notFound.flush();
-      await shared?.stop();
+      // The migration watch's counts since its last flush: with CACHE_URL once this instance has left the cluster
+      // and before its connection closes (a slow Redis never delays the leaving), else into its file now.
+      if (shared) await shared.stop(() => services.notFound.flush());
+      else await services.notFound.flush();
     }, (code) => {
       console.log(`${signal}: exiting (drained, or the 8 s were up)`);
       process.exit(code);

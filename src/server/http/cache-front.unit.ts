@@ -92,8 +92,6 @@ function fakeStack(): { listener: RequestListener; got: string[] } {
   };
 }
 
-/** The migration watch's counts of the 404s answered (none of these tests reads them). */
-
 /**
  * The cache hit stage under test, in the pipeline (its tenant stage over the test's practice list), with the
  * test's stack headers (and, if given, a redirect map's rule).

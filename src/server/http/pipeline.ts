@@ -14,8 +14,8 @@
  *                   no page: written from the page cache (cache-front.ts, serve.ts).
  *   6. app          everything else, in Express (app.ts): global endpoints, tenancy's refusals, redirects,
  *                   canonical paths, the page cache's misses rendered in the render pool, the practice's routes.
- *   7. on response  when the response is done or abandoned: the metrics, the access line (the consumers
- *                   the composition root gives: onResponse).
+ *   7. on response  when the response is done or abandoned: the metrics, the access line, the migration
+ *                   watch (the consumers createApp gives: onResponse).
  *
  * A stage answers or passes: it returns true when it wrote the response. The state is computed once and
  * handed to every stage; Express's middleware and the render (its request id) read it with stateOf(req).
@@ -39,9 +39,10 @@ export class RequestState {
   /** The practice its Host header names (stage 4); null before, or for a Host no practice has. */
   site: Site | null = null;
   /**
-   * The page cache's result when the response was written from a stored entry (cache-front.ts): HIT, STALE or
-   * MISS, for the access line and the metrics (http/observe.ts). Kept here because such a response's headers go
-   * out as one raw list, which getHeader cannot read back.
+   * Set when the page cache wrote the answer (cache-front.ts): HIT or STALE for a stored entry, MISS for a
+   * render's. Read by the on-response consumers (http/observe.ts: the metrics' and the access line's label, the
+   * migration watch's rule). Kept here because a stored entry's headers go out as one raw list, which getHeader
+   * cannot read back.
    */
   cache: string | undefined = undefined;
   /** The socket's bytes written before this response (the access line's bytes). */

@@ -212,9 +212,11 @@ export function createNotFoundWatch(sink: NotFoundSink, opts: NotFoundWatchOptio
       try {
         await sink.add(code, counts);
       } catch (error) {
-        // At most one line a minute, and no URL in it.
+        // At most one line a minute, and no URL in it. The other practices' counts are dropped with it: a store
+        // that failed one write is not asked once per practice more (each waiting out its timeout at shutdown).
         if (Date.now() - failedAt > 60_000) log(`not-found watch: counts of ${all.size} practice(s) not saved (${(error as Error).name})`);
         failedAt = Date.now();
+        return;
       }
     }
   };

@@ -48,7 +48,7 @@ const PAGE_SHAPED = /^(?:\/[a-z0-9][a-z0-9-]*)+\/$/;
  * (http/app.ts: health and readiness, static build files, media files; the practice's other routes under
  * src/routes/_sites/[code]/). A path under one of them is never judged by the index.
  */
-const NOT_PAGE_SEGMENTS = new Set(["api", "assets", "build", "healthz", "media", "readyz", "webhooks"]);
+const NOT_PAGE_SEGMENTS = new Set(["api", "assets", "build", "healthz", "media", "metrics", "readyz", "webhooks"]);
 
 /** Whether `url` (path and query as sent) is a path the index may judge. */
 export function isPageShaped(url: string): boolean {

@@ -29,6 +29,7 @@ describe("isPageShaped: the paths a 404 page's index may judge", () => {
     ["the assets", "/assets/x/"],
     ["the practice's endpoints", "/api/og/"],
     ["the webhook", "/webhooks/revalidate/"],
+    ["the metrics (internal port only: a plain 404 here, never a practice's 404 page)", "/metrics/"],
   ])("leaves %s to the page route: %s", (_why, path) => {
     expect(isPageShaped(path)).toBe(false);
   });

@@ -46,7 +46,11 @@ export interface SharedCache {
    * the instance keeps its two connections, commands and subscriber, and no third).
    */
   command(args: string[]): Promise<unknown>;
-  stop(): Promise<void>;
+  /**
+   * Leaves the cluster at once (webhooks stop waiting for this instance), then runs `beforeClose` on the still
+   * open connection (the migration watch's last counts), then closes it.
+   */
+  stop(beforeClose?: () => Promise<void>): Promise<void>;
 }
 
 export function createSharedCache(env: Env, hooks: SharedCacheHooks): SharedCache | undefined {
@@ -82,8 +86,9 @@ export function createSharedCache(env: Env, hooks: SharedCacheHooks): SharedCach
     whenTrusted: (ms) => membership.whenTrusted(ms),
     invalidate: (tags) => invalidation.invalidate(tags),
     command: (args) => link.run(args),
-    stop: async () => {
+    stop: async (beforeClose) => {
       await membership.stop();
+      await beforeClose?.();
       await link.close();
     },
   };

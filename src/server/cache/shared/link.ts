@@ -16,7 +16,9 @@ export function reconnectDelay(retries: number): number {
   return Math.min(50 * 2 ** retries, 2000) + Math.floor(Math.random() * 50);
 }
 
-export class RedisUnavailable extends Error {}
+export class RedisUnavailable extends Error {
+  override name = "RedisUnavailable";
+}
 
 export interface LinkEvents {
   /** The subscriber is (re)connected: its subscriptions must be confirmed before they are trusted. */
