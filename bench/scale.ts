@@ -20,7 +20,9 @@
  * 8 connections over every page first, as the issue's runs B2-D did) --prepass N (the build pre-pass over the N
  * most visited practices first, timed, and the server started on its output, as a deploy starts: the issue's
  * run E; the pre-pass's time, CPU, peak RSS and bytes are printed) --env NAME=VALUE (repeatable: a server setting
- * over the deployed ones, e.g. PAGE_CACHE_MAX_MB=400).
+ * over the deployed ones, e.g. PAGE_CACHE_MAX_MB=400) --instances N (N servers sharing a dedicated Redis, behind
+ * the generated nginx on its round robin, as a deploy runs several instances: renders, backend reads and CPU are
+ * summed over the servers, RSS is the largest one's; a server with CACHE_URL does not seed from a pre-pass).
  *
  * Without a pre-pass a cold start's first visit of each page is a render: over 3,000 practices at 300/s, about a
  * fifth of the requests in the measured window of the issue's run are such first visits (a simulation of the
@@ -40,6 +42,9 @@ import {
 import { runLoadInChild } from "./load";
 import { fmt, host, judge, json, measuredElsewhere, note, pathsOf, synthetic } from "./figures";
 import { benchPrepassEnv, cpuSeconds, dirBytes, rssMiB, runPrepassProcess, startFrontendProcess, type Proc } from "./processes";
+import { startRedis } from "../tests/support/redis";
+import { startNginx, type TestNginx } from "../tests/support/nginx";
+import { until } from "../tests/support/until";
 import { elsewhereText } from "./machine";
 import { TARGETS } from "./targets";
 
@@ -52,6 +57,8 @@ export interface ScaleOptions {
   prewarmSeconds: number;
   /** Practices the build pre-pass renders before the server starts (the most visited first); 0: none. */
   prepass: number;
+  /** Servers: 1, or several on one Redis (CACHE_URL) behind the generated nginx, as a deploy runs them. */
+  instances: number;
   env: Record<string, string>;
 }
 
@@ -63,6 +70,7 @@ export const SCALE_DEFAULTS: ScaleOptions = {
   seconds: 60,
   prewarmSeconds: 0,
   prepass: 0,
+  instances: 1,
   env: {},
 };
 
@@ -85,6 +93,7 @@ export function scaleOptions(args: string[]): ScaleOptions {
     "--seconds": "seconds",
     "--prewarm": "prewarmSeconds",
     "--prepass": "prepass",
+    "--instances": "instances",
   };
   for (let i = 0; i < args.length; i++) {
     const name = args[i];
@@ -104,10 +113,56 @@ export function scaleOptions(args: string[]): ScaleOptions {
   return opts;
 }
 
-/** A Prometheus text exposition, summed by metric name and the labels kept (others summed over). */
-async function scrape(frontend: Proc): Promise<Map<string, number>> {
-  const text = await (await fetch(`http://127.0.0.1:${frontend.metricsPort}/metrics`)).text();
+/** The servers under load and the port the generator sends to (the server's, or nginx's in front of several). */
+interface Fleet {
+  port: number;
+  servers: Proc[];
+  stop: () => Promise<void>;
+}
+
+/**
+ * One server, or `instances` on a dedicated Redis behind the generated nginx (round robin), each in a session of
+ * its own as in its container (bench/processes.ts, startFrontendProcess).
+ */
+async function startFleet(backend: Proc, env: Record<string, string>, instances: number): Promise<Fleet> {
+  if (instances <= 1) {
+    const server = await startFrontendProcess(backend.url, env, "frontend-scale", true);
+    return { port: server.port, servers: [server], stop: () => server.stop() };
+  }
+  const redis = await startRedis();
+  const servers: Proc[] = [];
+  let nginx: TestNginx | undefined;
+  const stop = async () => {
+    nginx?.stop();
+    for (const server of servers) await server.stop();
+    await redis.stop();
+  };
+  try {
+    for (let i = 0; i < instances; i++) {
+      const server = await startFrontendProcess(backend.url, { ...env, CACHE_URL: redis.url(10) }, `frontend-scale-${i + 1}`, true);
+      servers.push(server);
+      // Ready once it has joined the others (lifecycle.ts): what a deploy waits for.
+      await until(async () => (await fetch(`${server.url}/readyz`)).ok, `instance ${i + 1} ready`, 30_000);
+    }
+    nginx = await startNginx(servers.map((server) => `127.0.0.1:${server.port}`), { rate: 1_000_000 });
+    return { port: Number(new URL(nginx.url).port), servers, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The servers' Prometheus expositions, summed by metric name and the labels kept (others summed over). */
+async function scrape(fleet: Fleet): Promise<Map<string, number>> {
   const sums = new Map<string, number>();
+  for (const server of fleet.servers) {
+    const text = await (await fetch(`http://127.0.0.1:${server.metricsPort}/metrics`)).text();
+    addExposition(sums, text);
+  }
+  return sums;
+}
+
+function addExposition(sums: Map<string, number>, text: string): void {
   for (const line of text.split("\n")) {
     if (!line || line.startsWith("#")) continue;
     const m = /^([a-z_]+)(?:\{([^}]*)\})? ([0-9.e+-]+|NaN|\+Inf)$/.exec(line);
@@ -119,7 +174,6 @@ async function scrape(frontend: Proc): Promise<Map<string, number>> {
     const key = labels ? `${m[1]}{${labels}}` : m[1];
     sums.set(key, (sums.get(key) ?? 0) + Number(m[3]));
   }
-  return sums;
 }
 
 /** The quantile of a histogram's counts between two scrapes, linear within its bucket (Prometheus' estimate). */
@@ -280,18 +334,17 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
   const tenants = resolve(SCRATCH, "scale-practices.json");
   writeFileSync(tenants, JSON.stringify(codes.map((code) => ({ code, domains: [] }))));
   const seed = opts.prepass ? await prepass(backend, codes.slice(0, opts.prepass)) : {};
-  // In a session of its own, as in its container (bench/processes.ts, startFrontendProcess).
-  const frontend = await startFrontendProcess(
-    backend.url,
-    { TENANTS_FILE: tenants, ...seed, ...opts.env },
-    "frontend-scale",
-    true,
-  );
+  const fleet = await startFleet(backend, { TENANTS_FILE: tenants, ...seed, ...opts.env }, opts.instances);
+  if (fleet.servers.length > 1)
+    note({ label: "(scale) servers", value: `${fleet.servers.length} on one Redis (CACHE_URL) behind the generated nginx (round robin)` });
   try {
-    const pid = frontend.child.pid!;
+    const pids = fleet.servers.map((server) => server.child.pid!);
+    /** The largest server's RSS (each has its container's limit). */
+    const largestRss = () => Math.max(...pids.map((pid) => rssMiB(pid)));
+    const serversCpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
     if (opts.prepass) {
-      const seeded = /page cache: seeded (\d+) pages/.exec(frontend.output())?.[1];
-      note({ label: "(scale) the server's start", value: `${seeded ? fmt(Number(seeded)) : "no"} pages seeded from the pre-pass, RSS ${fmt(rssMiB(pid))} MiB` });
+      const seeded = /page cache: seeded (\d+) pages/.exec(fleet.servers[0].output())?.[1];
+      note({ label: "(scale) the server's start", value: `${seeded ? fmt(Number(seeded)) : "no"} pages seeded from the pre-pass, RSS ${fmt(largestRss())} MiB` });
     }
     if (opts.prewarmSeconds) {
       // The issue's B2: 8 connections over pages drawn as the open loop draws them (the same popularity).
@@ -300,7 +353,7 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
       const pickPage = zipfSampler(paths.length, ZIPF, random);
       const targets = Array.from({ length: 20_000 }, () => ({ host: hosts[pickPractice()], path: paths[pickPage()] }));
       const warm = await runLoadInChild({
-        port: frontend.port,
+        port: fleet.port,
         targets,
         connections: 8,
         durationMs: opts.prewarmSeconds * 1000,
@@ -313,21 +366,21 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
     }
     const rss: { at: number; mib: number }[] = [];
     const startedAt = performance.now();
-    const sampler = setInterval(() => rss.push({ at: performance.now() - startedAt, mib: rssMiB(pid) }), 1000);
-    const metricsBefore = { value: await scrape(frontend) };
+    const sampler = setInterval(() => rss.push({ at: performance.now() - startedAt, mib: largestRss() }), 1000);
+    const metricsBefore = { value: await scrape(fleet) };
     const readsBefore = { value: await backendReads(backend) };
-    const cpuBefore = { value: cpuSeconds(pid) };
+    const cpuBefore = { value: serversCpu() };
     // The measured window's counters start when the warm-up ends.
     const warmedUp = setTimeout(() => {
       void (async () => {
-        metricsBefore.value = await scrape(frontend);
+        metricsBefore.value = await scrape(fleet);
         readsBefore.value = await backendReads(backend);
-        cpuBefore.value = cpuSeconds(pid);
+        cpuBefore.value = serversCpu();
       })();
     }, warmupSeconds * 1000);
     const { result, elsewhere } = await measuredElsewhere(() =>
       runOpenLoopInChild({
-        port: frontend.port,
+        port: fleet.port,
         rate,
         durationMs: (warmupSeconds + seconds) * 1000,
         hosts,
@@ -342,9 +395,9 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
     clearInterval(sampler);
     clearTimeout(warmedUp);
     const wall = (performance.now() - startedAt) / 1000 - warmupSeconds;
-    const metricsAfter = await scrape(frontend);
+    const metricsAfter = await scrape(fleet);
     const reads = (await backendReads(backend)) - readsBefore.value;
-    const serverCpu = cpuSeconds(pid) - cpuBefore.value;
+    const serverCpu = serversCpu() - cpuBefore.value;
 
     const s = summarise(result, warmupSeconds * 1000);
     const measuredRss = rss.filter((r) => r.at >= warmupSeconds * 1000).map((r) => r.mib);
@@ -394,10 +447,10 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
     note({ label: "(scale) backend reads in the measured window", value: `${fmt(reads)} (${fmt(reads / wall, 1)}/s)` });
     note({
       label: "(scale) server CPU in the measured window",
-      value: `${fmt((serverCpu / wall) * 100)}% of one core (main thread and render workers)`,
+      value: `${fmt((serverCpu / wall) * 100)}% of one core (main thread and render workers${pids.length > 1 ? `, the ${pids.length} servers summed` : ""})`,
     });
     note({
-      label: "(scale) RSS",
+      label: pids.length > 1 ? "(scale) RSS of the largest server" : "(scale) RSS",
       value: `${fmt(Math.min(...measuredRss))}-${fmt(Math.max(...measuredRss))} MiB measured, at most ${fmt(maxRss)} MiB over the run`,
     });
     if (opts.prepass) {
@@ -449,6 +502,6 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
         `${fmt(Math.min(...measuredRss))}-${fmt(Math.max(...measuredRss))} MB |`,
     );
   } finally {
-    await frontend.stop();
+    await fleet.stop();
   }
 }
