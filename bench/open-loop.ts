@@ -7,6 +7,9 @@
  *
  * A request goes on an idle keep-alive connection, else a new one (up to `maxConnections`: past it the request
  * counts as not sent). One not answered within `timeoutMs` counts as a timeout and its connection is closed.
+ * A request on a kept-alive connection that the server (or nginx, after its 15 s keepalive_timeout) closes before
+ * any byte of the answer is sent once more on a new connection, as a browser does (RFC 9112 9.3.1, the rule of
+ * ops/operator/request.ts), and counted (`resent`); its latency runs from the first send.
  * Run in its own process (runOpenLoopInChild): it competes for the CPU like an external client.
  */
 import { connect, type Socket } from "node:net";
@@ -46,6 +49,8 @@ export interface OpenLoopResult {
   xcacheNames: string[];
   /** Practice rank (0 = most visited) of each request. */
   practice: number[];
+  /** Requests sent once more after a kept-alive connection closed before any byte of their answer. */
+  resent: number;
   /** Page rank (0 = most visited, an index into the paths) of each request. */
   page: number[];
   maxOpenConnections: number;
@@ -88,10 +93,13 @@ export function zipfSampler(n: number, s: number, random: () => number): () => n
 interface Conn {
   socket: Socket;
   buffer: Buffer;
-  /** The request in flight: its record index, when it left, its timer. */
+  /** The request in flight: its record index, its text, when it first left, its timer. */
   index: number;
+  request: string;
   sentAt: number;
   timer: NodeJS.Timeout | null;
+  /** Answers this connection has carried: a closed connection that had some is a kept-alive one. */
+  answered: number;
 }
 
 export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult> {
@@ -108,6 +116,7 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult
     xcache: [],
     xcacheNames: [],
     practice: [],
+    resent: 0,
     page: [],
     maxOpenConnections: 0,
   };
@@ -150,15 +159,23 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult
 
   const newConn = (): Conn => {
     const socket = connect({ port: opts.port, host: "127.0.0.1", noDelay: true });
-    const conn: Conn = { socket, buffer: Buffer.alloc(0), index: -1, sentAt: 0, timer: null };
+    const conn: Conn = { socket, buffer: Buffer.alloc(0), index: -1, request: "", sentAt: 0, timer: null, answered: 0 };
     open++;
     result.maxOpenConnections = Math.max(result.maxOpenConnections, open);
     const fail = () => {
-      if (conn.index !== -1) {
-        record(conn.index, CONNECTION_ERROR, 0);
-        conn.index = -1;
-        settle();
+      if (conn.index === -1) return;
+      const index = conn.index;
+      conn.index = -1;
+      if (conn.timer) clearTimeout(conn.timer);
+      conn.timer = null;
+      if (conn.answered > 0 && conn.buffer.length === 0) {
+        // Closed under a request that got no byte of an answer, on a connection kept alive: once more, anew.
+        result.resent++;
+        sendOn(newConn(), index, conn.request, conn.sentAt);
+        return;
       }
+      record(index, CONNECTION_ERROR, 0);
+      settle();
     };
     socket.on("error", fail);
     socket.on("close", () => {
@@ -173,6 +190,7 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult
       conn.buffer = conn.buffer.subarray(response.length);
       record(conn.index, performance.now() - conn.sentAt, Number(response.status), response.xcache);
       conn.index = -1;
+      conn.answered++;
       if (conn.timer) clearTimeout(conn.timer);
       conn.timer = null;
       settle();
@@ -188,15 +206,21 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult
       settle();
       return;
     }
+    sendOn(conn, index, request, performance.now());
+  };
+
+  /** `request` on `conn`; `sentAt`: when it first left (a request sent once more keeps its first time). */
+  const sendOn = (conn: Conn, index: number, request: string, sentAt: number) => {
     conn.index = index;
-    conn.sentAt = performance.now();
+    conn.request = request;
+    conn.sentAt = sentAt;
     conn.timer = setTimeout(() => {
       if (conn.index !== index) return;
       record(index, TIMED_OUT, 0);
       conn.index = -1;
       settle();
       closeConn(conn);
-    }, opts.timeoutMs);
+    }, Math.max(0, opts.timeoutMs - (performance.now() - sentAt)));
     conn.socket.write(request);
   };
 

@@ -422,7 +422,8 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
       label: "(scale) requests measured",
       value:
         `${fmt(s.sent)} (${fmt(s.sent / seconds)}/s): ${JSON.stringify(s.statuses)}, ${fmt(s.timeouts)} timeouts (20 s), ` +
-        `${fmt(s.errors)} connection errors, ${fmt(s.notSent)} not sent (${fmt(MAX_CONNECTIONS)} connections busy); ` +
+        `${fmt(s.errors)} connection errors, ${fmt(s.notSent)} not sent (${fmt(MAX_CONNECTIONS)} connections busy), ` +
+        `${fmt(result.resent)} sent once more (a kept-alive connection closed under them, the whole run); ` +
         `at most ${fmt(result.maxOpenConnections)} connections open`,
       machine,
     });
