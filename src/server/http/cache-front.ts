@@ -56,9 +56,10 @@ export function cacheHitStage(cache: PageCache, opts: CacheFrontOptions): Stage 
     const entry = key && (cache.fresh(key) ?? cache.unknownPath(site.code, scheme, site.authority, url));
     if (!entry || !entry.servedByStack) return false;
     // The entry's own URL, once asked, is not asked again; any other spelling (a query, a capital) every time.
-    if (!(entry.ownUrlNotRedirected && url === entry.target.url)) {
+    const ownUrl = url === entry.target.url;
+    if (!(ownUrl && entry.ownUrlNotRedirected)) {
       if (redirected(site.code, url)) return false;
-      if (url === entry.target.url) entry.ownUrlNotRedirected = true;
+      if (ownUrl) entry.ownUrlNotRedirected = true;
     }
     state.cache = "HIT";
     writeEntry(res, req.headers, method, entry, "HIT", stackHeaders);

@@ -105,10 +105,12 @@ export class TopCounter {
   }
 }
 
-/** Where counts go: every instance adds its own, the watch command reads the sum. */
+/**
+ * Where counts go: every instance adds its own, the watch command reads the sum. A sink holds nothing to close:
+ * the shared cache owns the Redis connection, and a file is written whole at each flush.
+ */
 export interface NotFoundSink {
   add(code: string, counts: Map<string, number>): Promise<void>;
-  close(): Promise<void>;
 }
 
 /** The sorted set of one practice's 404s on the shared Redis. */
@@ -142,8 +144,6 @@ export function redisSink(command: (args: string[]) => Promise<unknown>, keyOf: 
       for (const [u, n] of counts) args.push(u, String(n));
       await command(["EVAL", ADD_SCRIPT, "1", keyOf(code), ...args]);
     },
-    // The shared cache closes its connection.
-    async close() {},
   };
 }
 
@@ -160,7 +160,6 @@ export function fileSink(dir: string, instance = `${hostname()}-${process.pid}`)
       writeFileSync(`${file}.tmp`, JSON.stringify(Object.fromEntries(top)));
       renameSync(`${file}.tmp`, file);
     },
-    async close() {},
   };
 }
 
@@ -236,7 +235,6 @@ export function createNotFoundWatch(sink: NotFoundSink, opts: NotFoundWatchOptio
       if (timer) clearInterval(timer);
       timer = null;
       await flush();
-      await sink.close();
     },
   };
 }

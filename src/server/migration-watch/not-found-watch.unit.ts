@@ -82,7 +82,7 @@ describe("the watch's flush", () => {
 
   it("a failing sink costs the counts, one log line without any URL", async () => {
     const lines: string[] = [];
-    const sink: NotFoundSink = { add: () => Promise.reject(new Error("ECONNREFUSED /secret-path")), close: async () => {} };
+    const sink: NotFoundSink = { add: () => Promise.reject(new Error("ECONNREFUSED /secret-path")) };
     const watch = createNotFoundWatch(sink, { log: (l) => void lines.push(l) });
     watch.record("martin", "/secret-path");
     await watch.flush();
