@@ -57,10 +57,10 @@ async function start() {
   reportStartWarnings(env, services.redirects.warnings);
   // The JSON log, the metrics and the operator's commands on the internal port (METRICS_PORT).
   const view = await startOperatorView(services);
-  // Several instances (CACHE_URL): warm from the shared store instead of the pre-pass, whose pages carry
-  // no tag versions and could predate an edit the other instances already acknowledged.
-  if (shared) shared.start();
-  else await seedFromPrepass(services.warm, env);
+  // Several instances (CACHE_URL): join the others; the pre-pass's pages carry no tag versions, so each is
+  // served only once the shared store admitted it (docs/decisions/0060-prepass-with-shared-store.md).
+  shared?.start();
+  await seedFromPrepass(services.prepassPages, env);
   // Not ready until each of these has answered: the backend probe (a wrong BACKEND_API_URL must never look
   // ready to a deploy, not even before its first answer) and, with CACHE_URL, the join to the others.
   const lifecycle = new Lifecycle({

@@ -7,7 +7,9 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, startFrontend } from "./support/frontend";
+import { freePort, startFrontend, type Frontend } from "./support/frontend";
+import { startRedis } from "./support/redis";
+import { until } from "./support/until";
 import { reapOnExit } from "./support/reaper";
 import { ACTIVE_DEMO_PRACTICES, backendJson, startBackend, type DemoBackend } from "./support/demo-backend";
 import { get, revalidate } from "./support/cache";
@@ -148,6 +150,42 @@ describe("with the backend up", () => {
       expect((await get(frontend.url, "www.dr-bernard-dentiste.fr", "/tarifs/", { headers: { "x-forwarded-proto": "https" } })).text).toContain(title);
     } finally {
       await frontend.stop();
+    }
+  });
+
+  it("seeds instances sharing Redis: a page is served once Redis admitted it, not after an edit acknowledged since the build", async () => {
+    const redis = await startRedis();
+    const env = { ...out, CACHE_URL: redis.url(3) };
+    const started: Frontend[] = [];
+    const instance = async () => {
+      const frontend = await startFrontend({ backendUrl: backend.url, env });
+      started.push(frontend);
+      await until(async () => (await fetch(`${frontend.url}/readyz`)).status === 200, "joined the others");
+      return frontend;
+    };
+    const viaTls = { "accept-encoding": "br", "x-forwarded-proto": "https" };
+    const host = "www.cabinet-dupont.fr";
+    try {
+      const a = await instance();
+      expect(a.output()).toMatch(/page cache: seeded \d+ pages of 4 practices/);
+      const first = await get(a.url, host, "/implantologie/implant-unitaire/", { headers: viaTls });
+      expect([first.status, first.xcache]).toEqual([200, "HIT"]);
+      // An edit the running instance acknowledged after the build.
+      const title = `Tarifs ${Date.now()}`;
+      await backendJson(backend, "/admin/sites/dupont/pages/tarifs", { method: "PATCH", body: JSON.stringify({ title }) });
+      expect((await revalidate(a, "api", ["site:dupont:page:tarifs"])).status).toBe(200);
+      // A new instance from the same build: the edited page is rendered, not taken from the pre-pass...
+      const b = await instance();
+      const edited = await get(b.url, host, "/tarifs/", { headers: viaTls });
+      expect([edited.status, edited.xcache, edited.text.includes(title)]).toEqual([200, "MISS", true]);
+      // ...while the practice's other pages still are, and the one `a` admitted comes from Redis.
+      for (const path of ["/contact/", "/implantologie/implant-unitaire/"]) {
+        const res = await get(b.url, host, path, { headers: viaTls });
+        expect([res.status, res.xcache], path).toEqual([200, "HIT"]);
+      }
+    } finally {
+      for (const frontend of started) await frontend.stop();
+      await redis.stop();
     }
   });
 

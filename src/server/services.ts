@@ -43,6 +43,11 @@ export interface Services extends AppServices, RequestServices {
   renderer: CacheRenderer;
   /** Several instances (CACHE_URL): started by the server entry; absent for one instance on its own. */
   shared?: SharedCache;
+  /**
+   * The build pre-pass's pages on local disk, seeded at start (prepass/store.ts): one instance on its own reads
+   * them through its warm tier (the same object); several admit them one by one through the shared store.
+   */
+  prepassPages: DiskPages;
   /** One instance on its own: the warm tier on local disk behind the page store (the pre-pass is read through it). */
   warm?: DiskPages;
   /** The migration watch, whole: the app records, the server entry flushes it on shutdown. */
@@ -111,15 +116,15 @@ export function createServices(env: Env, ssr: ServerRenderOptions, opts: Service
     distrust: () => pageCache.distrust(),
     clearData: renderer.clearData,
   });
-  // One instance on its own keeps a warm tier on local disk behind memory; several share Redis instead.
-  const warm = shared
-    ? undefined
-    : new DiskPages({
-        dir: env.PAGE_DISK_DIR,
-        maxBytes: env.PAGE_DISK_MAX_MB * 1024 * 1024,
-        maxKeys: env.PAGE_DISK_MAX_KEYS,
-        ttlMs: env.BACKEND_REVALIDATE_TTL * 1000,
-      });
+  // One instance on its own keeps a warm tier on local disk behind memory, the pre-pass's pages in it;
+  // several share Redis instead, and read the pre-pass's pages only where Redis admits them (nothing written).
+  const diskPages = new DiskPages({
+    dir: shared ? null : env.PAGE_DISK_DIR,
+    maxBytes: shared ? 0 : env.PAGE_DISK_MAX_MB * 1024 * 1024,
+    maxKeys: env.PAGE_DISK_MAX_KEYS,
+    ttlMs: env.BACKEND_REVALIDATE_TTL * 1000,
+  });
+  const warm = shared ? undefined : diskPages;
   const pageCache = new PageCache({
     maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024,
     ttlMs: env.BACKEND_REVALIDATE_TTL * 1000,
@@ -130,12 +135,14 @@ export function createServices(env: Env, ssr: ServerRenderOptions, opts: Service
     refreshBudget: renderer.refreshBudget,
     shared: shared?.pages,
     warm,
+    build: shared ? diskPages : undefined,
   });
   return {
     ...base,
     renderer,
     pageCache,
     shared,
+    prepassPages: diskPages,
     warm,
     redirects: loadRedirects(env.MIGRATIONS_DIR),
     notFound: serverNotFoundWatch(env, bucket, shared?.command),

@@ -23,6 +23,10 @@
  * - With a warm tier on this machine (cache/disk/, no shared store): every page stored is also written
  *   there, and a local miss reads it back before rendering (one read instead of a render). An invalidation
  *   forgets the pages its tags name there too, before it returns; a read that raced it is not used.
+ * - With a shared store and the build pre-pass's pages on this machine: a miss the shared store cannot
+ *   answer reads the pre-pass's page, and serves it only once the shared store admitted it (none of its tags
+ *   changed since the pre-pass read the backend: SharedPages.admit); an admitted page is saved there for the
+ *   other instances. A page it refused is forgotten here and rendered.
  */
 import {
   buildEntry,
@@ -93,6 +97,24 @@ export interface SharedPages {
   recheck(entry: PageEntry): Promise<boolean>;
   /** Saves a stamped entry for the other instances (in the background). */
   save(entry: PageEntry): void;
+  /**
+   * Stamps a page rendered elsewhere (the build pre-pass) with its tags' current versions, if none of them
+   * was bumped after `readSince` (when its renders began reading the backend): true; false when one was;
+   * null when the store cannot vouch for it now (not trusted, unreachable).
+   */
+  admit(entry: PageEntry, readSince: number): Promise<boolean | null>;
+}
+
+/**
+ * The build pre-pass's pages on this machine, for instances sharing a store (cache/disk/disk-pages.ts with
+ * the pre-pass attached, nothing written): a page is served only once the shared store admitted it.
+ */
+export interface BuildPages {
+  load(key: string): Promise<PageEntry | null>;
+  delete(key: string): void;
+  invalidate(tags: string[]): Set<string>;
+  /** When the attached pre-pass began reading the backend (epoch ms); null while none is attached. */
+  readonly readSince: number | null;
 }
 
 export interface PageCacheOptions {
@@ -114,6 +136,8 @@ export interface PageCacheOptions {
   shared?: SharedPages;
   /** The warm tier on this machine (cache/disk/), for one instance without a shared store. */
   warm?: WarmPages;
+  /** The build pre-pass's pages, admitted one by one by the shared store (with `shared` only). */
+  build?: BuildPages;
   now?: () => number;
 }
 
@@ -178,6 +202,8 @@ export class PageCache {
   private readonly warm: WarmPages | null;
   /** Reads of the warm tier in flight, one per key however many requests wait for it. */
   private readonly warmReads = new Inflight<PageEntry | null>();
+  /** The build pre-pass's pages, with a shared store only. */
+  private readonly build: BuildPages | null;
   /** Renders started by the cache (misses and refreshes), for tests and the benchmark. */
   renders = 0;
   /** Answers by the tier that held the page (X-Cache says HIT for each: DESIGN.md's values), for the benchmark. */
@@ -186,6 +212,7 @@ export class PageCache {
   constructor(private readonly opts: PageCacheOptions) {
     this.shared = opts.shared ?? null;
     this.warm = opts.warm ?? null;
+    this.build = (this.shared && opts.build) || null;
     // A page memory pushes out that the warm tier no longer holds (its segment dropped) is written again.
     this.store = new PageStore(opts.maxBytes, (entry) => {
       if (this.warm && !entry.invalidated && !this.warm.has(entry.target.key)) this.warm.save(entry);
@@ -276,6 +303,8 @@ export class PageCache {
     }
     // The warm tier forgets them too, now: read-your-writes holds across tiers.
     if (this.warm) for (const key of this.warm.invalidate(expanded)) keys.add(key);
+    // So do the build's pages: none of them is admitted again once its tags changed.
+    this.build?.invalidate(expanded);
     return keys.size;
   }
 
@@ -342,6 +371,7 @@ export class PageCache {
   private drop(key: string): void {
     this.store.delete(key);
     this.warm?.delete(key);
+    this.build?.delete(key);
   }
 
   /** A valid page from the shared store for a local miss, unless one of its tags was just invalidated here. */
@@ -354,6 +384,30 @@ export class PageCache {
     this.store.set(loaded);
     this.answeredFrom.shared++;
     return { answer: { kind: "entry", entry: loaded, status: "HIT", tier: "shared" }, shareable: true };
+  }
+
+  /**
+   * The build pre-pass's page for a miss the shared store could not answer, once the shared store admitted
+   * it (then saved there for the others); a page refused is forgotten here, so it is asked about once.
+   */
+  private async admitBuilt(target: CacheTarget): Promise<Outcome | null> {
+    const readSince = this.build!.readSince;
+    if (readSince === null) return null;
+    const gen = this.gen;
+    const startEpoch = this.epoch;
+    const loaded = await this.build!.load(target.key);
+    if (!loaded) return null;
+    const raced = () => gen !== this.gen || this.invalidatedSince(startEpoch, loaded.tags);
+    if (raced() || this.invalidatedWithin(SHARED_QUIET_MS, loaded.tags)) return null;
+    const admitted = await this.shared!.admit(loaded, readSince);
+    if (admitted === false) this.build!.delete(target.key);
+    if (!admitted || raced()) return null;
+    markConfirmed(loaded, gen);
+    markServedByStack(loaded); // loaded for a request that came through the stack
+    this.store.set(loaded);
+    this.shared!.save(loaded);
+    this.answeredFrom.warm++;
+    return { answer: { kind: "entry", entry: loaded, status: "HIT", tier: "warm" }, shareable: true };
   }
 
   /**
@@ -371,6 +425,7 @@ export class PageCache {
       target.key,
       async () =>
         (miss && this.shared && (await this.loadShared(target))) ||
+        (miss && this.build && (await this.admitBuilt(target))) ||
         this.renderValidated(target, servedByStack, priority, requestId),
       undefined,
     );

@@ -151,17 +151,18 @@ export function prepassPagesFile(dir: string): string {
 }
 
 /**
- * Seeds the warm tier at start, so the first visitor after a deploy gets a HIT: the index is read line by
- * line, the pages stay on disk until asked for. Pages rendered for another ENVIRONMENT are not used: their
- * robots meta and canonical links would be wrong here. Without a warm tier (several instances share Redis:
- * a pre-pass page carries no tag versions) nothing is seeded.
+ * Seeds the pages on disk at start, so the first visitor after a deploy gets a HIT: the index is read line by
+ * line, the pages stay on disk until asked for. `pages` is the warm tier of one instance on its own, or, with
+ * several instances sharing Redis, the build's pages the shared store admits one by one (cache/page-cache.ts:
+ * a pre-pass page carries no tag versions). Pages rendered for another ENVIRONMENT are not used: their
+ * robots meta and canonical links would be wrong here.
  */
 export async function seedFromPrepass(
-  warm: DiskPages | undefined,
+  pages: DiskPages | undefined,
   env: Env,
   log: (line: string) => void = console.log,
 ): Promise<number> {
-  if (!warm) return 0;
+  if (!pages) return 0;
   let summary: ReturnType<typeof readPrepassSummary>;
   try {
     summary = readPrepassSummary(env.PREPASS_DIR);
@@ -182,7 +183,9 @@ export async function seedFromPrepass(
   }
   let seeded: number;
   try {
-    seeded = await warm.attach(prepassPagesFile(env.PREPASS_DIR), attachedRecords(env.PREPASS_DIR));
+    const readSince = Date.parse(summary.renderedAt);
+    if (!Number.isFinite(readSince)) throw new Error(`summary.json's renderedAt is no date: ${summary.renderedAt}`);
+    seeded = await pages.attach(prepassPagesFile(env.PREPASS_DIR), attachedRecords(env.PREPASS_DIR), readSince);
   } catch (error) {
     log(`page cache: pre-pass output unreadable (${(error as Error).message}); pages render on first request`);
     return 0;

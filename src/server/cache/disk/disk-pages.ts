@@ -23,7 +23,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { TagIndex } from "../../util/tag-index";
 import type { PageEntry } from "../entry";
-import type { WarmPages } from "../page-cache";
+import type { BuildPages, WarmPages } from "../page-cache";
 import { decodeRecord, encodeRecord, isRecordable } from "./record";
 
 const readAsync = promisify(read);
@@ -74,7 +74,9 @@ interface Slot {
 const MIN_SEGMENT = 64 * 1024;
 const MAX_SEGMENT = 256 * 1024 * 1024;
 
-export class DiskPages implements WarmPages {
+export class DiskPages implements WarmPages, BuildPages {
+  /** When the attached file's renders began reading the backend (epoch ms); null while none is attached. */
+  readSince: number | null = null;
   private readonly index = new Map<string, Slot>();
   private readonly tags = new TagIndex<string>();
   /** Oldest first; the last owned one takes the writes. */
@@ -172,8 +174,9 @@ export class DiskPages implements WarmPages {
   /**
    * Reads a file of records in place (the build pre-pass's pages), oldest of all: its pages are served
    * from it on demand, never read into memory at once. Returns how many were indexed (at most maxKeys).
+   * `readSince`: when its renders began reading the backend (what the shared store's admission compares).
    */
-  async attach(file: string, records: AsyncIterable<AttachedRecord>): Promise<number> {
+  async attach(file: string, records: AsyncIterable<AttachedRecord>, readSince: number): Promise<number> {
     const segment: Segment = { fd: openSync(file, "r"), size: 0, owned: false, keys: new Set(), busy: 0, dropped: false };
     this.segments.unshift(segment);
     let indexed = 0;
@@ -184,6 +187,7 @@ export class DiskPages implements WarmPages {
       this.remember(record.key, { segment, offset: record.offset, length: record.length, tags: record.tags, written: true });
       indexed++;
     }
+    this.readSince = readSince;
     return indexed;
   }
 

@@ -126,7 +126,7 @@ describe("DiskPages (the warm tier on local disk)", () => {
       yield { key: entry("/b/", []).target.key, offset: a.length, length: b.length, tags: ["site:dupont", "page:b"] };
     }
     const pages = disk({ dir: null });
-    expect(await pages.attach(file, records())).toBe(2);
+    expect(await pages.attach(file, records(), 0)).toBe(2);
     expect(pages.bytes).toBe(0); // the build's file is not counted against the budget of what this tier writes
     expect((await pages.load(entry("/b/", []).target.key))!.etag).toBe('W/"/b/"');
     // A record read at the wrong offset is refused, never served for another page.
@@ -134,7 +134,7 @@ describe("DiskPages (the warm tier on local disk)", () => {
     async function* misplaced(): AsyncGenerator<AttachedRecord> {
       yield { key: entry("/a/", []).target.key, offset: a.length, length: b.length, tags: ["page:a"] };
     }
-    await wrong.attach(file, misplaced());
+    await wrong.attach(file, misplaced(), 0);
     expect(await wrong.load(entry("/a/", []).target.key)).toBeNull();
     pages.invalidate(["page:a"]);
     expect(await pages.load(entry("/a/", []).target.key)).toBeNull();

@@ -47,7 +47,18 @@ export function sharedNames(environment: string, namespace: string): SharedNames
   };
 }
 
-/** A new tag version (and invalidation id): time-ordered for a reader, unique across instances. */
-export function newVersion(): string {
-  return `${Date.now().toString(36)}.${randomBytes(6).toString("hex")}`;
+/**
+ * A new tag version (and invalidation id): unique across instances, and it says when the tags changed
+ * (base-36 milliseconds before the dot), which the pre-pass's admission compares (cache/shared/pages.ts).
+ */
+export function newVersion(now = Date.now()): string {
+  return `${now.toString(36)}.${randomBytes(6).toString("hex")}`;
+}
+
+/**
+ * The version created for a tag Redis holds none for (never changed since Redis began, or evicted): unique,
+ * so no page stamped with a lost version matches it, and "no change known" (time 0).
+ */
+export function unknownChangeVersion(): string {
+  return newVersion(0);
 }

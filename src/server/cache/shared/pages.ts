@@ -1,8 +1,12 @@
 /**
  * The pages the instances share through Redis (the page cache's SharedPages, cache/page-cache.ts):
  *
- * - Versions: a page records the versions of its tags; a missing version (evicted, Redis restarted) reads
- *   as "changed just now", so the page is rendered again, never served as valid.
+ * - Versions: a page records the versions of its tags; a missing version (evicted, Redis restarted) is
+ *   created anew, so a page stamped with the lost one is rendered again, never served as valid. A version
+ *   says when its tags changed (the webhook's time, names.ts); one created for a missing key says "no change
+ *   known" (time 0).
+ * - The build pre-pass's pages are admitted one by one (admit): only while none of their tags changed after
+ *   the pre-pass began reading the backend (docs/decisions/0060-prepass-with-shared-store.md).
  * - Read on a local miss (one round trip, the versions compared inside Redis), written after a render with
  *   a TTL, and only while Redis has room for it (PAGE_WRITE_LIMIT, judged inside Redis at the write).
  * - Nothing is read or vouched for while this instance is not trusted (it may have missed invalidations).
@@ -13,7 +17,7 @@ import type { SharedPages } from "../page-cache";
 import { decodeEntry, encodeEntry } from "./codec";
 import type { RedisLink } from "./link";
 import type { Membership } from "./membership";
-import { newVersion, type SharedNames } from "./names";
+import { unknownChangeVersion, type SharedNames } from "./names";
 
 /** Returns the page if every version it was stamped with is still the current one (KEYS[1] page, ARGV[1] version prefix). */
 const LOAD_SCRIPT = `
@@ -26,7 +30,7 @@ for i, tag in ipairs(meta.tags) do
 end
 return blob`;
 
-/** The current versions of ARGV[3..] (prefix ARGV[1]); a missing one is created as ARGV[2]: "changed just now". */
+/** The current versions of ARGV[3..] (prefix ARGV[1]); a missing one is created as ARGV[2] (no change known). */
 const STAMP_SCRIPT = `
 local out = {}
 for i = 3, #ARGV do
@@ -36,6 +40,36 @@ for i = 3, #ARGV do
   out[#out + 1] = v
 end
 return out`;
+
+/**
+ * The current versions of ARGV[4..] (prefix ARGV[1]; a missing one created as ARGV[2]) if none changed after
+ * ARGV[3] (epoch ms; a version's time is its base-36 part before the dot), else false; nothing is created
+ * unless all pass.
+ */
+const ADMIT_SCRIPT = `
+local out = {}
+local missing = {}
+local limit = tonumber(ARGV[3])
+for i = 4, #ARGV do
+  local key = ARGV[1] .. ARGV[i]
+  local v = redis.call('GET', key)
+  if v then
+    local t = tonumber(string.match(v, '^[^.]*'), 36)
+    if not t or t > limit then return false end
+  else
+    v = ARGV[2]
+    missing[#missing + 1] = key
+  end
+  out[#out + 1] = v
+end
+for _, key in ipairs(missing) do redis.call('SET', key, ARGV[2]) end
+return out`;
+
+/**
+ * The build machine's clock and the instances' may disagree: a tag changed this long before the pre-pass
+ * began still keeps its pages out (a refused page is only rendered; an admitted stale one would be served).
+ */
+export const ADMIT_CLOCK_MARGIN_MS = 60_000;
 
 /**
  * Pages are written to Redis only while its used memory, with the page, stays under this share of its
@@ -83,11 +117,25 @@ export class SharedPageStore implements SharedPages {
   async stamp(entry: PageEntry): Promise<boolean> {
     if (!this.trusted) return false;
     try {
-      const args = ["EVAL", STAMP_SCRIPT, "0", this.names.versionPrefix, newVersion(), ...entry.tags];
+      const args = ["EVAL", STAMP_SCRIPT, "0", this.names.versionPrefix, unknownChangeVersion(), ...entry.tags];
       entry.versions = await this.link.run<string[]>(args);
       return true;
     } catch {
       return false;
+    }
+  }
+
+  async admit(entry: PageEntry, readSince: number): Promise<boolean | null> {
+    if (!this.trusted) return null;
+    try {
+      const limit = String(readSince - ADMIT_CLOCK_MARGIN_MS);
+      const args = ["EVAL", ADMIT_SCRIPT, "0", this.names.versionPrefix, unknownChangeVersion(), limit, ...entry.tags];
+      const versions = await this.link.run<string[] | null>(args);
+      if (!versions) return false;
+      entry.versions = versions;
+      return true;
+    } catch {
+      return null;
     }
   }
 
