@@ -50,6 +50,8 @@ export interface MatchResult {
   runnerUp: number;
   /** Why the best guess must be reviewed whatever agrees with it (an aftercare leaflet). */
   review?: string;
+  /** A subject's score on each page of the new site (bySubject). */
+  scores?: Map<string, number>;
 }
 
 /** From this confidence a best guess is taken on any site. */
@@ -294,8 +296,15 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // guess's own confidence (listed for review). The headline's words against the text's guess: nothing.
     // (Its own words only, not the links' texts; the name of a practical document's page says what it is for: an
     // attachment page "questionnaire médical" is the questionnaire's.)
-    const headline = matchDocument(old.path, [old.title, old.h1, old.headline ?? ""].filter(Boolean));
+    const headline = matchDocument(old.path, [old.title, old.h1, old.headline ?? ""].filter(Boolean), ANNOUNCEMENT_WORDS);
     const named = headline.match?.by.startsWith("intent:") ?? false;
+    // The headline's words on a few pages (an equipment on the page of the equipment and on a treatment using it),
+    // every one of them on the text's guess, which is clearly ahead: the two agree.
+    const shared = !headline.match && best !== null && best.confidence > 0 && runnerUp <= CLEAR_MARGIN * best.confidence && headline.scores?.get(best.target) === 1;
+    if (shared && !isMember(pageAt(best.target)) && !isOffer(pageAt(best.target))) {
+      const match = { ...best, by: "the headline's words, on the text's best guess among others" };
+      return { match, best: match, runnerUp };
+    }
     if (headline.match && (named || headline.match.target === best?.target) && !isMember(pageAt(headline.match.target)) && !isOffer(pageAt(headline.match.target))) {
       // At a confidence under REVIEW_BELOW: the best guess's own when it agrees (listed for review).
       const match = { ...headline.match, confidence: named ? Math.round(headline.match.confidence * 40) / 100 : best!.confidence, by: named ? headline.match.by.replace(/^intent: the document's name says/, "its name says") : "the headline's words and the text's best guess" };
@@ -319,15 +328,15 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       .sort((a, b) => b.confidence - a.confidence);
     const best = scored[0];
     const runnerUp = scored.find((s) => s.target !== best.target)?.confidence ?? 0;
-    return { match: best.confidence >= 0.5 && runnerUp <= CLEAR_MARGIN * best.confidence ? best : null, best, runnerUp };
+    return { match: best.confidence >= 0.5 && runnerUp <= CLEAR_MARGIN * best.confidence ? best : null, best, runnerUp, scores: new Map(scored.map((s) => [s.target, s.confidence])) };
   };
 
   /**
    * A document (a PDF) by its own words: its file name and the texts of the links to it. Its subject is clear
    * when most of those words (weighted by how rare they are on the new site) are on one page only.
    */
-  const matchDocument = (path: string, names: string[]): MatchResult => {
-    const named = [...slugWords(path), ...names.flatMap((n) => keywords(n))].filter((w) => !DOCUMENT_WORDS.test(w));
+  const matchDocument = (path: string, names: string[], ignore?: RegExp): MatchResult => {
+    const named = [...slugWords(path), ...names.flatMap((n) => keywords(n))].filter((w) => !DOCUMENT_WORDS.test(w) && !ignore?.test(w));
     for (const intent of DOCUMENT_INTENTS) {
       const page = named.some((w) => intent.words.test(w)) ? candidates.find(intent.page) : undefined;
       if (page) {
@@ -368,6 +377,13 @@ const AFTERCARE_PAGE = /\b(?:apres|suites|aftercare|postop|postoperatoire|post)\
 
 /** A document's words that say nothing of its subject. */
 const DOCUMENT_WORDS = /^(?:telecharger|telechargez|pdf|doc|docx|document|documents|fichier|version|imprimable|imprimer|cliquez|ici|voir|lire|format|ko|mo)$/;
+
+/**
+ * A headline's words that announce rather than name its subject ("Nouveau au cabinet : l'empreinte optique",
+ * "L'hypnose arrive au cabinet"), the news section a URL names (`/actualites.php?id=9`) and numbers (an id,
+ * a year, "5 conseils"): what the page is about is the rest.
+ */
+const ANNOUNCEMENT_WORDS = /^(?:\d+|cabinet|centre|nouveau|nouvelle|nouveaux|nouvelles|nouveaute|nouveautes|new|arrive|arrivee|desormais|actualite|actualites|actu|actus|news|blog|article|articles|post|posts|breve|breves)$/;
 
 /** Whether a best guess is taken: over MIN_CONFIDENCE, or over the site's bar and clearly ahead of the runner-up. */
 export function accepted(confidence: number, runnerUp: number, threshold: number): boolean {

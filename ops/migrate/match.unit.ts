@@ -120,6 +120,16 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/premiere-consultation/questionnaire-medical/", "questionnaire-medical", "").match).toMatchObject({ target: "/premiere-visite/", by: "its name says first visit" });
   });
 
+  it("under the bar, takes the text's guess when it clearly leads and holds every word of the headline, other pages holding them too", () => {
+    // "Empreinte optique" is on the equipment page and on the aligners' page (their impressions are optical);
+    // "Nouveau au cabinet", the post's id and its section announce, they name nothing.
+    const withAligners = createMatcher([...site, { path: "/aligneurs/", slug: "aligneurs", title: "Les aligneurs", kind: "service_detail", text: "Gouttières transparentes sur mesure, dessinées d'après une empreinte optique" }]);
+    const post = withAligners({ path: "/actualites/20-nouveau-au-cabinet-l-empreinte-optique", title: "Nouveau au cabinet : l'empreinte optique", h1: "", text: "Fini la pâte : une caméra numérique relève la forme des dents, sans gêne" });
+    expect(post.match).toMatchObject({ target: "/technologies/", by: "the headline's words, on the text's best guess among others" });
+    // A headline word on no page of the new site (a treatment it does not offer): nothing.
+    expect(withAligners({ path: "/actualites/21-les-inlays", title: "Les inlays en empreinte optique", h1: "", text: "Fini la pâte : une caméra numérique relève la forme des dents, sans gêne" }).match).toBeNull();
+  });
+
   it("sends a document whose name says what it is for to that page, whoever links to it; a treatment's leaflet by its words only", () => {
     expect(m.document("/docs/plan-acces-cabinet-dupont.pdf", []).match?.target).toBe("/acces/");
     expect(m.document("/docs/questionnaire-medical.pdf", []).match?.target).toBe("/premiere-visite/");
