@@ -87,7 +87,8 @@ const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fal
   },
   {
     name: "emergency",
-    words: /^(?:urgence|urgences|emergency|emergencies|garde)$/,
+    // "Rage de dent(s)": an acute toothache, what a dental emergency is.
+    words: /^(?:urgence|urgences|emergency|emergencies|garde|rage)$/,
     page: (p) => /urgence|emergency/.test(`${p.slug} ${words(p.title).join(" ")}`),
     fallback: (p) => p.kind === "contact",
   },
@@ -95,8 +96,18 @@ const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fal
   { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|cookies)$/, page: (p) => p.kind === "privacy" },
 ];
 const BOOKING_PATH = /^\/(?:service-page|booking-calendar|book-online|bookings?|prise-de-rendez-vous)(?:\/|$)/i;
+/**
+ * What a name says its page is about, as word lists: the whole name, its part before a colon or a dash (the
+ * topic: "Urgences dentaires : que faire le week-end ?"), each without a question's framing ("Que faire en cas
+ * de rage de dent ?": rage de dent).
+ */
+function topicsOf(name: string): string[][] {
+  const head = name.split(/\s+[:\u2013\u2014|-]\s+|\s*:\s+/)[0];
+  return [...new Set([name, head])].map((n) => words(words(n).join(" ").replace(/^(?:que|quoi) faire (?:en cas d(?:e )?|si |quand |face a |contre )?/, "")));
+}
+
 /** Words that say nothing of an intent but may stand beside one (`/nous-contacter`, `/prendre-rendez-vous`). */
-const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dentaires?|infos?|informations?|pratiques?|nos|notre|our)$/;
+const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dents?|dentaires?|infos?|informations?|pratiques?|nos|notre|our)$/;
 
 /**
  * The old site's page about the practice itself (`/le-cabinet`, `/le-centre`, "Qui sommes-nous ?", "À propos"),
@@ -193,7 +204,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const segments = path.split("?")[0].split("/").filter(Boolean);
     const first = segments.length > 1 ? [keywords(segments[0])] : [];
     const found: (typeof INTENTS)[number][] = [];
-    for (const set of [[...slugWords(path), ...queryWords], ...first, ...names.map((n) => words(n))]) {
+    for (const set of [[...slugWords(path), ...queryWords], ...first, ...names.flatMap(topicsOf)]) {
       const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|un|une|et|a|l|d|html?|php|index)$/.test(w));
       if (meaningful.length === 0 || meaningful.length > 4) continue;
       const intent = INTENTS.find((i) => meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));

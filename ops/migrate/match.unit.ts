@@ -102,6 +102,14 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/booking-calendar/urgence-dentaire", "").match).toMatchObject({ by: "intent: booking" });
   });
 
+  it("reads an intent in a headline's topic (before its colon) and under a question's framing", () => {
+    expect(page("/actualites/30-urgences-dentaires-le-week-end", "Urgences dentaires : que faire le week-end ?", "Appelez le 15").match).toMatchObject({ target: "/contact/", by: "intent: emergency" });
+    const withEmergency = createMatcher([...site, { path: "/urgence-dentaire/", slug: "urgence-dentaire", title: "Urgence dentaire", kind: "need", text: "Douleur" }]);
+    expect(withEmergency({ path: "/post/que-faire-en-cas-de-rage-de-dent", title: "Que faire en cas de rage de dent ?", h1: "", text: "Appelez le cabinet" }).match?.target).toBe("/urgence-dentaire/");
+    // The topic is the part before the colon: what follows it is no intent of the page.
+    expect(page("/blog/implants-bilan", "Implants : prenez rendez-vous", "Un implant en titane").match?.by).not.toBe("intent: booking");
+  });
+
   it("sends an overview of the treatments to the new site's page for all of them, else to its home page", () => {
     expect(page("/nos-soins", "Nos soins", "Implants, blanchiment, orthodontie").match).toMatchObject({ target: "/" });
     expect(page("/services-1", "Services").match?.target).toBe("/");
