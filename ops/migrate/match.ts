@@ -256,6 +256,11 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const ownNames = [old.title, old.h1, old.headline ?? ""].map((n) => words(n));
     // A person's page: under the team's section, or its URL or title opens on "Dr" (not a post about a doctor).
     const person = !newsPost && (TEAM_SECTION.test(old.path) || words(slugWords(old.path).join(" ")).slice(0, 1).some((w) => PERSON_TITLE.test(w)) || [old.title, old.h1].some((n) => PERSON_TITLE.test(words(n)[0] ?? "")));
+    // Members the page's own names name (its title, H1, headline): a URL or a link naming another member is an
+    // old copy's or an old menu's (Wix's `/copy-of-dr-x` holding another member's page).
+    const ownStems = stems([old.title, old.h1, old.headline ?? ""].join(" "));
+    const namedByItself = memberNames.map((m) => m !== null && m.size > 0 && [...m].every((w) => ownStems.has(w)));
+    const selfNamed = namedByItself.some(Boolean);
     const scored = candidates.map((page, i) => {
       // A new title is short, an old one often carries more: half the score is how much of the new title an old name has.
       const title = Math.max(0, ...nameSets.map((set) => (containment(titleSets[i], set) + jaccard(titleSets[i], set)) / 2));
@@ -265,7 +270,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const member = memberNames[i];
       if (member) {
         // A member's page is about that person: only an old page naming them goes there.
-        if (member.size && [...member].every((w) => allNames.has(w))) {
+        if (member.size && [...member].every((w) => allNames.has(w)) && (!selfNamed || namedByItself[i])) {
           confidence = Math.max(confidence, 0.9);
           by = "member's name";
         } else if (uniqueFirst[i] !== null && ownNames.some((n) => n.includes(uniqueFirst[i]!))) {

@@ -84,6 +84,13 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/blog/dr-garnier-au-congres", "Dr Garnier au congrès", "Un congrès").best?.by).not.toBe("a former member's page: the team page");
   });
 
+  it("sends a member's page by the name it gives itself, not by its URL's (a copy of another member's page)", () => {
+    const two = createMatcher([...site, { path: "/equipe/sarah-benali/", slug: "sarah-benali", title: "Sarah Benali", kind: "team", text: "Assistante dentaire" }]);
+    expect(two({ path: "/copy-of-dr-claire-martin", title: "Sarah Benali - Assistante dentaire", h1: "", text: "Sarah vous accueille", headline: "Sarah Benali, assistante dentaire" }).match).toMatchObject({ target: "/equipe/sarah-benali/", by: "member's name" });
+    // Named by nothing else, its URL still names the member.
+    expect(two({ path: "/dr-claire-martin", title: "Le docteur", h1: "", text: "Implantologie" }).match?.target).toBe("/equipe/claire-martin/");
+  });
+
   it("sends a page naming a member by a first name no other member has to that member's page", () => {
     expect(page("/post/bienvenue", "Bienvenue à Claire !", "Elle rejoint l'équipe").match).toMatchObject({ target: "/equipe/claire-martin/", by: "member's first name" });
     const twoClaires = createMatcher([...site, { path: "/equipe/claire-roux/", slug: "claire-roux", title: "Claire Roux", kind: "team", text: "Assistante" }]);
