@@ -285,9 +285,14 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       } else if (page === jobsPage && job) {
         confidence = Math.max(confidence, 0.6);
         by = "jobs page";
+      } else if (options && options.filter((o) => titleSets[i].has(o)).length === 1) {
+        // A page named for one of the options answers no question between them ("à domicile ou au fauteuil ?").
+        confidence /= 2;
+        by += ", named for one option of the question";
       } else if (options && options.every((o) => textStems[i].has(o))) {
-        // A question between options goes to the page that speaks of both: a need page (it compares them) first.
-        confidence = Math.max(confidence, page.kind === "need" ? 0.6 : 0.4);
+        // A question between options goes to the page that speaks of both: a need page (it compares them) first,
+        // then the one its own words match best (a treatment's hub before the price list).
+        confidence = Math.max(confidence, (page.kind === "need" ? 0.6 : 0.4) + confidence / 10);
         by += ", a question between options it speaks of";
       }
       return { target: page.path, confidence: Math.round(confidence * 100) / 100, by };

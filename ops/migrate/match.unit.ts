@@ -182,4 +182,16 @@ describe("a question between options", () => {
     const brush = m({ path: "/2018/03/20/brosse/", title: "Brosse à dents électrique ou manuelle ?", h1: "", text: "Un brossage de deux minutes" });
     expect(brush.match?.target).toBeUndefined();
   });
+
+  it("goes to no page named for one of the options; among the pages speaking of both, the one its words match best", () => {
+    const whitening = createMatcher([
+      ...site,
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Blanchiment à domicile 350 euros, au fauteuil 500 euros" },
+      { path: "/blanchiment/", slug: "blanchiment", title: "Blanchiment dentaire", kind: "service_hub", text: "Le blanchiment au fauteuil en une séance, ou à domicile avec des gouttières" },
+      { path: "/blanchiment/fauteuil/", slug: "blanchiment-fauteuil", title: "Le blanchiment au fauteuil", kind: "service_detail", text: "Une séance au fauteuil ; plus rapide qu'à domicile" },
+      { path: "/blanchiment/domicile/", slug: "blanchiment-domicile", title: "Le blanchiment à domicile", kind: "service_detail", text: "Des gouttières à domicile ; moins cher qu'au fauteuil" },
+    ]);
+    const post = whitening({ path: "/blog/blanchiment-a-domicile-ou-au-fauteuil", title: "Blanchiment : à domicile ou au fauteuil ?", h1: "", text: "Deux techniques, un même produit" });
+    expect(post.match?.target).toBe("/blanchiment/");
+  });
 });
