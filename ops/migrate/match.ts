@@ -186,6 +186,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const slugSets = candidates.map((p) => stems(p.slug.replace(/-/g, " ")));
   const textStems = candidates.map((p) => stems(`${p.title} ${p.text}`));
   const titleSets = candidates.map((p) => stems(p.title));
+  // A title without its parenthesis ("Le bridge complet sur implants (All-on-4)"): its name, the aside left out.
+  const mainTitleSets = candidates.map((p) => stems(p.title.replace(/\([^)]*\)/g, " ")));
   // The name of a team member without a title ("Dr", "Docteur"): all of it must be in the old page's names.
   const memberNames = candidates.map((p) => (isMember(p) ? new Set([...stems(p.title)].filter((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w))) : null));
   // A member's first name, when no other member has it: a welcome post or an old page may name them by it alone
@@ -309,6 +311,19 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       scored[teamIndex] = { ...scored[teamIndex], confidence: Math.max(scored[teamIndex].confidence, 0.5), by: "a former member's page: the team page" };
     }
     scored.sort((a, b) => b.confidence - a.confidence);
+    // A hub's page first, but the page names one of its detail pages by all of that page's title (its URL or one
+    // of its own names: `/post/orthodontie-adulte-...`, "Un bridge complet sur implants : le témoignage de ..."):
+    // the detail page, the more precise one. A name joining subjects ("Orthodontie adulte et enfant") names none.
+    const joins = (n: string) => /\s(?:et|ou|and|or|vs|&)\s|,/i.test(` ${n} `);
+    const single = [old.title, old.h1, old.headline ?? ""].filter((n) => !joins(n));
+    const lastSegment = words(old.path.split("?")[0].split("/").filter(Boolean).at(-1) ?? "").join(" ");
+    const ownAndSlug = new Set([...(joins(lastSegment) ? [] : slug), ...single.flatMap((n) => [...stems(n)])]);
+    const detail = scored[0] ? candidates.findIndex((p, i) => p.path !== scored[0].target && p.path.startsWith(scored[0].target) && p.kind !== "team" && p.kind !== "jobs" && mainTitleSets[i].size > 1 && [...mainTitleSets[i]].every((w) => ownAndSlug.has(w))) : -1;
+    if (detail !== -1) {
+      const at = scored.findIndex((s) => s.target === candidates[detail].path);
+      const [moved] = scored.splice(at, 1);
+      scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page its names name all of` });
+    }
     const best = scored[0] ?? null;
     const runnerUp = scored.find((s) => s.target !== best?.target)?.confidence ?? 0;
     if (best && accepted(best.confidence, runnerUp, threshold)) return { match: best, best, runnerUp };

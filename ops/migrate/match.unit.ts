@@ -32,6 +32,13 @@ describe("createMatcher", () => {
     expect(hub.match!.confidence).toBeGreaterThan(0.2);
   });
 
+  it("takes the detail page over its hub when the page names all of the detail's title, in its URL or one of its own names", () => {
+    const post = old("/blog/2021/6/1/implant-unitaire-temoignage", "Le témoignage de Jacques", "Un implant en titane dans l'os de la mâchoire, une greffe, puis la couronne");
+    expect(post.match).toMatchObject({ target: "/implantologie/implant-unitaire/" });
+    // A name joining subjects names none of them.
+    expect(old("/soins/implants.html", "Implant unitaire et greffe osseuse", "Un implant en titane dans l'os de la mâchoire, une greffe, puis la couronne").match?.target).toBe("/implantologie/");
+  });
+
   it("matches by text when URL and title share nothing", () => {
     const honoraires = old("/honoraires.html", "Nos prix", "Honoraires conventionnés, un devis avant tout traitement, remboursés par l'Assurance maladie et la mutuelle");
     expect(honoraires.match?.target).toBe("/tarifs/");
