@@ -263,10 +263,12 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const ownStems = stems([old.title, old.h1, old.headline ?? ""].join(" "));
     const namedByItself = memberNames.map((m) => m !== null && m.size > 0 && [...m].every((w) => ownStems.has(w)));
     const selfNamed = namedByItself.some(Boolean);
+    const textScores: number[] = [];
     const scored = candidates.map((page, i) => {
       // A new title is short, an old one often carries more: half the score is how much of the new title an old name has.
       const title = Math.max(0, ...nameSets.map((set) => (containment(titleSets[i], set) + jaccard(titleSets[i], set)) / 2));
       const scores = { slug: jaccard(slug, slugSets[i]), title, text: cosine(text, vectors[i]) };
+      textScores[i] = scores.text;
       let confidence = WEIGHTS.slug * scores.slug + WEIGHTS.title * scores.title + WEIGHTS.text * scores.text;
       let by = (Object.keys(scores) as (keyof typeof scores)[]).filter((k) => scores[k] >= 0.2).join(", ") || "text";
       const member = memberNames[i];
@@ -300,8 +302,13 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       return { target: page.path, confidence: Math.round(confidence * 100) / 100, by };
     });
     // The page about the practice, its text pointing nowhere clearly: the new site's presentation of the practice.
+    // Its URL and its title both saying so, a guess its text does not make (a headline's word: "Le travail
+    // d'équipe" on the team page) does not overturn them.
     const leading = Math.max(0, ...scored.map((s) => s.confidence));
-    if (presentation && leading < MIN_CONFIDENCE && aboutThePractice(old.path, [old.title, old.h1, ...(old.names ?? []).slice(0, 2)].filter(Boolean))) {
+    const leadingByText = scored.some((s, i) => s.confidence === leading && textScores[i] >= 0.2);
+    const saysAbout = aboutThePractice(old.path, [old.title, old.h1, ...(old.names ?? []).slice(0, 2)].filter(Boolean));
+    const saysItTwice = namedOnlyBy(ABOUT, old.path, []) && namedOnlyBy(ABOUT, "/", [old.title]);
+    if (presentation && saysAbout && (leading < MIN_CONFIDENCE || (saysItTwice && !leadingByText))) {
       const i = scored.findIndex((s) => s.target === presentation.path);
       scored[i] = { ...scored[i], confidence: 0.5, by: "the page about the practice: its presentation" };
     }

@@ -76,6 +76,9 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/le-cabinet/equipements", "Équipements", "Radiographie numérique et empreinte optique au cabinet").match?.target).toBe("/technologies/");
     // Its own text clearly about another page wins.
     expect(page("/cabinet", "Le cabinet", "Radiographie numérique, caméra intrabuccale, empreinte optique, radiographie numérique").match?.target).toBe("/technologies/");
+    // Its URL and title saying so, a headline's word matching another page's title does not overturn them.
+    const centre = m({ path: "/le-centre", title: "Le centre", h1: "", headline: "Notre équipe", names: ["Notre équipe", "Le centre"], text: "Chaque semaine, nous étudions ensemble les dossiers complexes" });
+    expect(centre.match).toMatchObject({ target: "/philosophie/", by: "the page about the practice: its presentation" });
   });
 
   it("sends a job announced in a news post to the jobs page, an old offer page to the offer", () => {
