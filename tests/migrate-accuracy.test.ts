@@ -176,18 +176,19 @@ describe("the redirects the toolkit drafts, against each fake old site's ground 
  * name are printed (the writer could not know every URL the crawler would find) and left out of the counts.
  * The issue's targets (>= 95% proposed right, >= 90% must-map right, >= 95% of spellings) are not met on every
  * site yet (issue 29 stays open): the figures are printed, and each site holds a floor a little under what it
- * measured on 2026-11-26 (after the matching rules of branch mig31) so that matching can only get better.
+ * measured after the latest matching rule (first set on 2026-11-26 after branch mig31's rules, raised with each
+ * rule of branch mig-general since) so that matching can only get better.
  */
 interface BlindCase extends OldSiteCase {
-  /** Measured 2026-11-26: precision, recall, share of spellings in one 301 (floors, a little under the figures). */
+  /** Precision, recall, share of spellings in one 301, as last measured (floors, a little under the figures). */
   floor: { precision: number; recall: number; spellings: number; ofRightBase: number };
 }
 const BLIND: BlindCase[] = [
-  { code: "bernard", url: `http://${JOOMLA_HOST}`, start: () => startJoomlaSite(), truth: JOOMLA_TRUTH, spellings: JOOMLA_SPELLINGS, unknownQueries: JOOMLA_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.85, spellings: 0.85, ofRightBase: 0.97 } },
+  { code: "bernard", url: `http://${JOOMLA_HOST}`, start: () => startJoomlaSite(), truth: JOOMLA_TRUTH, spellings: JOOMLA_SPELLINGS, unknownQueries: JOOMLA_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.93, spellings: 0.93, ofRightBase: 0.97 } },
   { code: "petit", url: `http://${DRUPAL_HOST}`, start: () => startDrupalSite(), truth: DRUPAL_TRUTH, spellings: DRUPAL_SPELLINGS, unknownQueries: DRUPAL_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.91, spellings: 0.89, ofRightBase: 0.97 } },
-  { code: "dupont", url: `http://${WIX_HOST}`, start: () => startWixSite(), truth: WIX_TRUTH, spellings: WIX_SPELLINGS, unknownQueries: WIX_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.91, spellings: 0.91, ofRightBase: 0.97 } },
-  { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.87, spellings: 0.87, ofRightBase: 0.97 } },
-  { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.84, recall: 0.71, spellings: 0.7, ofRightBase: 0.97 } },
+  { code: "dupont", url: `http://${WIX_HOST}`, start: () => startWixSite(), truth: WIX_TRUTH, spellings: WIX_SPELLINGS, unknownQueries: WIX_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.99, spellings: 0.99, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.94, spellings: 0.94, ofRightBase: 0.97 } },
+  { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.88, recall: 0.77, spellings: 0.76, ofRightBase: 0.97 } },
   { code: "petit", url: `http://${WPPRETTY_HOST}`, start: () => startWordPressPrettySite(), truth: WPPRETTY_TRUTH, spellings: WPPRETTY_SPELLINGS, unknownQueries: WPPRETTY_UNKNOWN_QUERIES, floor: { precision: 0.86, recall: 0.75, spellings: 0.77, ofRightBase: 0.97 } },
   { code: "martin", url: `http://${JIMDO_HOST}`, start: () => startJimdoSite(), truth: JIMDO_TRUTH, spellings: JIMDO_SPELLINGS, unknownQueries: JIMDO_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.95, spellings: 0.97, ofRightBase: 0.97 } },
 ];

@@ -50,6 +50,8 @@ export interface MatchResult {
   runnerUp: number;
   /** Why the best guess must be reviewed whatever agrees with it (an aftercare leaflet). */
   review?: string;
+  /** A subject's score on each page of the new site (bySubject). */
+  scores?: Map<string, number>;
 }
 
 /** From this confidence a best guess is taken on any site. */
@@ -85,7 +87,8 @@ const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fal
   },
   {
     name: "emergency",
-    words: /^(?:urgence|urgences|emergency|emergencies|garde)$/,
+    // "Rage de dent(s)": an acute toothache, what a dental emergency is.
+    words: /^(?:urgence|urgences|emergency|emergencies|garde|rage)$/,
     page: (p) => /urgence|emergency/.test(`${p.slug} ${words(p.title).join(" ")}`),
     fallback: (p) => p.kind === "contact",
   },
@@ -93,8 +96,18 @@ const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fal
   { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|cookies)$/, page: (p) => p.kind === "privacy" },
 ];
 const BOOKING_PATH = /^\/(?:service-page|booking-calendar|book-online|bookings?|prise-de-rendez-vous)(?:\/|$)/i;
+/**
+ * What a name says its page is about, as word lists: the whole name, its part before a colon or a dash (the
+ * topic: "Urgences dentaires : que faire le week-end ?"), each without a question's framing ("Que faire en cas
+ * de rage de dent ?": rage de dent).
+ */
+function topicsOf(name: string): string[][] {
+  const head = name.split(/\s+[:\u2013\u2014|-]\s+|\s*:\s+/)[0];
+  return [...new Set([name, head])].map((n) => words(words(n).join(" ").replace(/^(?:que|quoi) faire (?:en cas d(?:e )?|si |quand |face a |contre )?/, "")));
+}
+
 /** Words that say nothing of an intent but may stand beside one (`/nous-contacter`, `/prendre-rendez-vous`). */
-const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dentaires?|infos?|informations?|pratiques?|nos|notre|our)$/;
+const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dents?|dentaires?|infos?|informations?|pratiques?|nos|notre|our)$/;
 
 /**
  * The old site's page about the practice itself (`/le-cabinet`, `/le-centre`, "Qui sommes-nous ?", "À propos"),
@@ -173,6 +186,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const slugSets = candidates.map((p) => stems(p.slug.replace(/-/g, " ")));
   const textStems = candidates.map((p) => stems(`${p.title} ${p.text}`));
   const titleSets = candidates.map((p) => stems(p.title));
+  // A title without its parenthesis ("Le bridge complet sur implants (All-on-4)"): its name, the aside left out.
+  const mainTitleSets = candidates.map((p) => stems(p.title.replace(/\([^)]*\)/g, " ")));
   // The name of a team member without a title ("Dr", "Docteur"): all of it must be in the old page's names.
   const memberNames = candidates.map((p) => (isMember(p) ? new Set([...stems(p.title)].filter((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w))) : null));
   // A member's first name, when no other member has it: a welcome post or an old page may name them by it alone
@@ -191,7 +206,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const segments = path.split("?")[0].split("/").filter(Boolean);
     const first = segments.length > 1 ? [keywords(segments[0])] : [];
     const found: (typeof INTENTS)[number][] = [];
-    for (const set of [[...slugWords(path), ...queryWords], ...first, ...names.map((n) => words(n))]) {
+    for (const set of [[...slugWords(path), ...queryWords], ...first, ...names.flatMap(topicsOf)]) {
       const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|un|une|et|a|l|d|html?|php|index)$/.test(w));
       if (meaningful.length === 0 || meaningful.length > 4) continue;
       const intent = INTENTS.find((i) => meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));
@@ -243,16 +258,23 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const ownNames = [old.title, old.h1, old.headline ?? ""].map((n) => words(n));
     // A person's page: under the team's section, or its URL or title opens on "Dr" (not a post about a doctor).
     const person = !newsPost && (TEAM_SECTION.test(old.path) || words(slugWords(old.path).join(" ")).slice(0, 1).some((w) => PERSON_TITLE.test(w)) || [old.title, old.h1].some((n) => PERSON_TITLE.test(words(n)[0] ?? "")));
+    // Members the page's own names name (its title, H1, headline): a URL or a link naming another member is an
+    // old copy's or an old menu's (Wix's `/copy-of-dr-x` holding another member's page).
+    const ownStems = stems([old.title, old.h1, old.headline ?? ""].join(" "));
+    const namedByItself = memberNames.map((m) => m !== null && m.size > 0 && [...m].every((w) => ownStems.has(w)));
+    const selfNamed = namedByItself.some(Boolean);
+    const textScores: number[] = [];
     const scored = candidates.map((page, i) => {
       // A new title is short, an old one often carries more: half the score is how much of the new title an old name has.
       const title = Math.max(0, ...nameSets.map((set) => (containment(titleSets[i], set) + jaccard(titleSets[i], set)) / 2));
       const scores = { slug: jaccard(slug, slugSets[i]), title, text: cosine(text, vectors[i]) };
+      textScores[i] = scores.text;
       let confidence = WEIGHTS.slug * scores.slug + WEIGHTS.title * scores.title + WEIGHTS.text * scores.text;
       let by = (Object.keys(scores) as (keyof typeof scores)[]).filter((k) => scores[k] >= 0.2).join(", ") || "text";
       const member = memberNames[i];
       if (member) {
         // A member's page is about that person: only an old page naming them goes there.
-        if (member.size && [...member].every((w) => allNames.has(w))) {
+        if (member.size && [...member].every((w) => allNames.has(w)) && (!selfNamed || namedByItself[i])) {
           confidence = Math.max(confidence, 0.9);
           by = "member's name";
         } else if (uniqueFirst[i] !== null && ownNames.some((n) => n.includes(uniqueFirst[i]!))) {
@@ -267,16 +289,26 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       } else if (page === jobsPage && job) {
         confidence = Math.max(confidence, 0.6);
         by = "jobs page";
+      } else if (options && options.filter((o) => titleSets[i].has(o)).length === 1) {
+        // A page named for one of the options answers no question between them ("à domicile ou au fauteuil ?").
+        confidence /= 2;
+        by += ", named for one option of the question";
       } else if (options && options.every((o) => textStems[i].has(o))) {
-        // A question between options goes to the page that speaks of both: a need page (it compares them) first.
-        confidence = Math.max(confidence, page.kind === "need" ? 0.6 : 0.4);
+        // A question between options goes to the page that speaks of both: a need page (it compares them) first,
+        // then the one its own words match best (a treatment's hub before the price list).
+        confidence = Math.max(confidence, (page.kind === "need" ? 0.6 : 0.4) + confidence / 10);
         by += ", a question between options it speaks of";
       }
       return { target: page.path, confidence: Math.round(confidence * 100) / 100, by };
     });
     // The page about the practice, its text pointing nowhere clearly: the new site's presentation of the practice.
+    // Its URL and its title both saying so, a guess its text does not make (a headline's word: "Le travail
+    // d'équipe" on the team page) does not overturn them.
     const leading = Math.max(0, ...scored.map((s) => s.confidence));
-    if (presentation && leading < MIN_CONFIDENCE && aboutThePractice(old.path, [old.title, old.h1, ...(old.names ?? []).slice(0, 2)].filter(Boolean))) {
+    const leadingByText = scored.some((s, i) => s.confidence === leading && textScores[i] >= 0.2);
+    const saysAbout = aboutThePractice(old.path, [old.title, old.h1, ...(old.names ?? []).slice(0, 2)].filter(Boolean));
+    const saysItTwice = namedOnlyBy(ABOUT, old.path, []) && namedOnlyBy(ABOUT, "/", [old.title]);
+    if (presentation && saysAbout && (leading < MIN_CONFIDENCE || (saysItTwice && !leadingByText))) {
       const i = scored.findIndex((s) => s.target === presentation.path);
       scored[i] = { ...scored[i], confidence: 0.5, by: "the page about the practice: its presentation" };
     }
@@ -286,6 +318,19 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       scored[teamIndex] = { ...scored[teamIndex], confidence: Math.max(scored[teamIndex].confidence, 0.5), by: "a former member's page: the team page" };
     }
     scored.sort((a, b) => b.confidence - a.confidence);
+    // A hub's page first, but the page names one of its detail pages by all of that page's title (its URL or one
+    // of its own names: `/post/orthodontie-adulte-...`, "Un bridge complet sur implants : le témoignage de ..."):
+    // the detail page, the more precise one. A name joining subjects ("Orthodontie adulte et enfant") names none.
+    const joins = (n: string) => /\s(?:et|ou|and|or|vs|&)\s|,/i.test(` ${n} `);
+    const single = [old.title, old.h1, old.headline ?? ""].filter((n) => !joins(n));
+    const lastSegment = words(old.path.split("?")[0].split("/").filter(Boolean).at(-1) ?? "").join(" ");
+    const ownAndSlug = new Set([...(joins(lastSegment) ? [] : slug), ...single.flatMap((n) => [...stems(n)])]);
+    const detail = scored[0] ? candidates.findIndex((p, i) => p.path !== scored[0].target && p.path.startsWith(scored[0].target) && p.kind !== "team" && p.kind !== "jobs" && mainTitleSets[i].size > 1 && [...mainTitleSets[i]].every((w) => ownAndSlug.has(w))) : -1;
+    if (detail !== -1) {
+      const at = scored.findIndex((s) => s.target === candidates[detail].path);
+      const [moved] = scored.splice(at, 1);
+      scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page its names name all of` });
+    }
     const best = scored[0] ?? null;
     const runnerUp = scored.find((s) => s.target !== best?.target)?.confidence ?? 0;
     if (best && accepted(best.confidence, runnerUp, threshold)) return { match: best, best, runnerUp };
@@ -294,8 +339,15 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // guess's own confidence (listed for review). The headline's words against the text's guess: nothing.
     // (Its own words only, not the links' texts; the name of a practical document's page says what it is for: an
     // attachment page "questionnaire médical" is the questionnaire's.)
-    const headline = matchDocument(old.path, [old.title, old.h1, old.headline ?? ""].filter(Boolean));
+    const headline = matchDocument(old.path, [old.title, old.h1, old.headline ?? ""].filter(Boolean), ANNOUNCEMENT_WORDS);
     const named = headline.match?.by.startsWith("intent:") ?? false;
+    // The headline's words on a few pages (an equipment on the page of the equipment and on a treatment using it),
+    // every one of them on the text's guess, which is clearly ahead: the two agree.
+    const shared = !headline.match && best !== null && best.confidence > 0 && runnerUp <= CLEAR_MARGIN * best.confidence && headline.scores?.get(best.target) === 1;
+    if (shared && !isMember(pageAt(best.target)) && !isOffer(pageAt(best.target))) {
+      const match = { ...best, by: "the headline's words, on the text's best guess among others" };
+      return { match, best: match, runnerUp };
+    }
     if (headline.match && (named || headline.match.target === best?.target) && !isMember(pageAt(headline.match.target)) && !isOffer(pageAt(headline.match.target))) {
       // At a confidence under REVIEW_BELOW: the best guess's own when it agrees (listed for review).
       const match = { ...headline.match, confidence: named ? Math.round(headline.match.confidence * 40) / 100 : best!.confidence, by: named ? headline.match.by.replace(/^intent: the document's name says/, "its name says") : "the headline's words and the text's best guess" };
@@ -319,15 +371,15 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       .sort((a, b) => b.confidence - a.confidence);
     const best = scored[0];
     const runnerUp = scored.find((s) => s.target !== best.target)?.confidence ?? 0;
-    return { match: best.confidence >= 0.5 && runnerUp <= CLEAR_MARGIN * best.confidence ? best : null, best, runnerUp };
+    return { match: best.confidence >= 0.5 && runnerUp <= CLEAR_MARGIN * best.confidence ? best : null, best, runnerUp, scores: new Map(scored.map((s) => [s.target, s.confidence])) };
   };
 
   /**
    * A document (a PDF) by its own words: its file name and the texts of the links to it. Its subject is clear
    * when most of those words (weighted by how rare they are on the new site) are on one page only.
    */
-  const matchDocument = (path: string, names: string[]): MatchResult => {
-    const named = [...slugWords(path), ...names.flatMap((n) => keywords(n))].filter((w) => !DOCUMENT_WORDS.test(w));
+  const matchDocument = (path: string, names: string[], ignore?: RegExp): MatchResult => {
+    const named = [...slugWords(path), ...names.flatMap((n) => keywords(n))].filter((w) => !DOCUMENT_WORDS.test(w) && !ignore?.test(w));
     for (const intent of DOCUMENT_INTENTS) {
       const page = named.some((w) => intent.words.test(w)) ? candidates.find(intent.page) : undefined;
       if (page) {
@@ -368,6 +420,13 @@ const AFTERCARE_PAGE = /\b(?:apres|suites|aftercare|postop|postoperatoire|post)\
 
 /** A document's words that say nothing of its subject. */
 const DOCUMENT_WORDS = /^(?:telecharger|telechargez|pdf|doc|docx|document|documents|fichier|version|imprimable|imprimer|cliquez|ici|voir|lire|format|ko|mo)$/;
+
+/**
+ * A headline's words that announce rather than name its subject ("Nouveau au cabinet : l'empreinte optique",
+ * "L'hypnose arrive au cabinet"), the news section a URL names (`/actualites.php?id=9`) and numbers (an id,
+ * a year, "5 conseils"): what the page is about is the rest.
+ */
+const ANNOUNCEMENT_WORDS = /^(?:\d+|cabinet|centre|nouveau|nouvelle|nouveaux|nouvelles|nouveaute|nouveautes|new|arrive|arrivee|desormais|actualite|actualites|actu|actus|news|blog|article|articles|post|posts|breve|breves)$/;
 
 /** Whether a best guess is taken: over MIN_CONFIDENCE, or over the site's bar and clearly ahead of the runner-up. */
 export function accepted(confidence: number, runnerUp: number, threshold: number): boolean {

@@ -32,6 +32,13 @@ describe("createMatcher", () => {
     expect(hub.match!.confidence).toBeGreaterThan(0.2);
   });
 
+  it("takes the detail page over its hub when the page names all of the detail's title, in its URL or one of its own names", () => {
+    const post = old("/blog/2021/6/1/implant-unitaire-temoignage", "Le témoignage de Jacques", "Un implant en titane dans l'os de la mâchoire, une greffe, puis la couronne");
+    expect(post.match).toMatchObject({ target: "/implantologie/implant-unitaire/" });
+    // A name joining subjects names none of them.
+    expect(old("/soins/implants.html", "Implant unitaire et greffe osseuse", "Un implant en titane dans l'os de la mâchoire, une greffe, puis la couronne").match?.target).toBe("/implantologie/");
+  });
+
   it("matches by text when URL and title share nothing", () => {
     const honoraires = old("/honoraires.html", "Nos prix", "Honoraires conventionnés, un devis avant tout traitement, remboursés par l'Assurance maladie et la mutuelle");
     expect(honoraires.match?.target).toBe("/tarifs/");
@@ -69,6 +76,9 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/le-cabinet/equipements", "Équipements", "Radiographie numérique et empreinte optique au cabinet").match?.target).toBe("/technologies/");
     // Its own text clearly about another page wins.
     expect(page("/cabinet", "Le cabinet", "Radiographie numérique, caméra intrabuccale, empreinte optique, radiographie numérique").match?.target).toBe("/technologies/");
+    // Its URL and title saying so, a headline's word matching another page's title does not overturn them.
+    const centre = m({ path: "/le-centre", title: "Le centre", h1: "", headline: "Notre équipe", names: ["Notre équipe", "Le centre"], text: "Chaque semaine, nous étudions ensemble les dossiers complexes" });
+    expect(centre.match).toMatchObject({ target: "/philosophie/", by: "the page about the practice: its presentation" });
   });
 
   it("sends a job announced in a news post to the jobs page, an old offer page to the offer", () => {
@@ -82,6 +92,13 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/dr-sophie-garnier", "Dr Sophie Garnier", "Orthodontie").match?.target).toBe("/equipe/");
     expect(page("/dr-claire-martin.html", "Dr Claire Martin", "Implantologie").match?.target).toBe("/equipe/claire-martin/");
     expect(page("/blog/dr-garnier-au-congres", "Dr Garnier au congrès", "Un congrès").best?.by).not.toBe("a former member's page: the team page");
+  });
+
+  it("sends a member's page by the name it gives itself, not by its URL's (a copy of another member's page)", () => {
+    const two = createMatcher([...site, { path: "/equipe/sarah-benali/", slug: "sarah-benali", title: "Sarah Benali", kind: "team", text: "Assistante dentaire" }]);
+    expect(two({ path: "/copy-of-dr-claire-martin", title: "Sarah Benali - Assistante dentaire", h1: "", text: "Sarah vous accueille", headline: "Sarah Benali, assistante dentaire" }).match).toMatchObject({ target: "/equipe/sarah-benali/", by: "member's name" });
+    // Named by nothing else, its URL still names the member.
+    expect(two({ path: "/dr-claire-martin", title: "Le docteur", h1: "", text: "Implantologie" }).match?.target).toBe("/equipe/claire-martin/");
   });
 
   it("sends a page naming a member by a first name no other member has to that member's page", () => {
@@ -102,6 +119,14 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/booking-calendar/urgence-dentaire", "").match).toMatchObject({ by: "intent: booking" });
   });
 
+  it("reads an intent in a headline's topic (before its colon) and under a question's framing", () => {
+    expect(page("/actualites/30-urgences-dentaires-le-week-end", "Urgences dentaires : que faire le week-end ?", "Appelez le 15").match).toMatchObject({ target: "/contact/", by: "intent: emergency" });
+    const withEmergency = createMatcher([...site, { path: "/urgence-dentaire/", slug: "urgence-dentaire", title: "Urgence dentaire", kind: "need", text: "Douleur" }]);
+    expect(withEmergency({ path: "/post/que-faire-en-cas-de-rage-de-dent", title: "Que faire en cas de rage de dent ?", h1: "", text: "Appelez le cabinet" }).match?.target).toBe("/urgence-dentaire/");
+    // The topic is the part before the colon: what follows it is no intent of the page.
+    expect(page("/blog/implants-bilan", "Implants : prenez rendez-vous", "Un implant en titane").match?.by).not.toBe("intent: booking");
+  });
+
   it("sends an overview of the treatments to the new site's page for all of them, else to its home page", () => {
     expect(page("/nos-soins", "Nos soins", "Implants, blanchiment, orthodontie").match).toMatchObject({ target: "/" });
     expect(page("/services-1", "Services").match?.target).toBe("/");
@@ -118,6 +143,16 @@ describe("createMatcher: rules on the new site's structure", () => {
     // The headline's words alone, against the text's best guess: nothing.
     expect(page("/actualites/empreinte", "L'empreinte optique", "Honoraires conventionnés, devis, mutuelle, honoraires").match?.target).not.toBe("/technologies/");
     expect(page("/premiere-consultation/questionnaire-medical/", "questionnaire-medical", "").match).toMatchObject({ target: "/premiere-visite/", by: "its name says first visit" });
+  });
+
+  it("under the bar, takes the text's guess when it clearly leads and holds every word of the headline, other pages holding them too", () => {
+    // "Empreinte optique" is on the equipment page and on the aligners' page (their impressions are optical);
+    // "Nouveau au cabinet", the post's id and its section announce, they name nothing.
+    const withAligners = createMatcher([...site, { path: "/aligneurs/", slug: "aligneurs", title: "Les aligneurs", kind: "service_detail", text: "Gouttières transparentes sur mesure, dessinées d'après une empreinte optique" }]);
+    const post = withAligners({ path: "/actualites/20-nouveau-au-cabinet-l-empreinte-optique", title: "Nouveau au cabinet : l'empreinte optique", h1: "", text: "Fini la pâte : une caméra numérique relève la forme des dents, sans gêne" });
+    expect(post.match).toMatchObject({ target: "/technologies/", by: "the headline's words, on the text's best guess among others" });
+    // A headline word on no page of the new site (a treatment it does not offer): nothing.
+    expect(withAligners({ path: "/actualites/21-les-inlays", title: "Les inlays en empreinte optique", h1: "", text: "Fini la pâte : une caméra numérique relève la forme des dents, sans gêne" }).match).toBeNull();
   });
 
   it("sends a document whose name says what it is for to that page, whoever links to it; a treatment's leaflet by its words only", () => {
@@ -156,5 +191,17 @@ describe("a question between options", () => {
     expect(m({ path: "/2016/03/21/implant-ou-bridge/", title: "Implant ou bridge ?", h1: "Implant ou bridge ?", text: "Le titane tient dans l'os; la racine est remplacée" }).match?.target).toBe("/remplacer-une-dent/");
     const brush = m({ path: "/2018/03/20/brosse/", title: "Brosse à dents électrique ou manuelle ?", h1: "", text: "Un brossage de deux minutes" });
     expect(brush.match?.target).toBeUndefined();
+  });
+
+  it("goes to no page named for one of the options; among the pages speaking of both, the one its words match best", () => {
+    const whitening = createMatcher([
+      ...site,
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Blanchiment à domicile 350 euros, au fauteuil 500 euros" },
+      { path: "/blanchiment/", slug: "blanchiment", title: "Blanchiment dentaire", kind: "service_hub", text: "Le blanchiment au fauteuil en une séance, ou à domicile avec des gouttières" },
+      { path: "/blanchiment/fauteuil/", slug: "blanchiment-fauteuil", title: "Le blanchiment au fauteuil", kind: "service_detail", text: "Une séance au fauteuil ; plus rapide qu'à domicile" },
+      { path: "/blanchiment/domicile/", slug: "blanchiment-domicile", title: "Le blanchiment à domicile", kind: "service_detail", text: "Des gouttières à domicile ; moins cher qu'au fauteuil" },
+    ]);
+    const post = whitening({ path: "/blog/blanchiment-a-domicile-ou-au-fauteuil", title: "Blanchiment : à domicile ou au fauteuil ?", h1: "", text: "Deux techniques, un même produit" });
+    expect(post.match?.target).toBe("/blanchiment/");
   });
 });
