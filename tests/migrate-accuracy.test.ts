@@ -161,15 +161,16 @@ describe("the redirects the toolkit drafts, against each fake old site's ground 
 });
 
 /**
- * Seven old sites written blind (by helpers who never read ops/migrate/), each with its ground truth decided
+ * Eight old sites written blind (by helpers who never read ops/migrate/), each with its ground truth decided
  * before the toolkit ran on it, other spellings of its mapped URLs, and CMS URLs it never had. The first four
  * (Joomla 3 -> bernard, Drupal 7 -> petit, Wix -> dupont, Squarespace -> martin) were seen by the toolkit's
  * author after their first run; the next two (a hand-made static site -> bernard, WordPress with pretty
  * permalinks -> petit) were held out: written while the toolkit was frozen, measured once, then used by the
  * matching rules of branch mig31. The last (Jimdo -> martin) was written while those rules were made and measured
  * once after them: 95.1% precision, 97.5% recall, 92.7% of spellings; one rule followed (a document's query, a
- * cache buster, is not its identity: src/server/redirects/grammar.ts), then 100% of spellings. Each is drafted in
- * a directory of its own (codes repeat).
+ * cache buster, is not its identity: src/server/redirects/grammar.ts), then 100% of spellings. The eighth (TYPO3
+ * -> dupont) was written while branch mig-general's rules were made, and measured before and after them (its
+ * entry says the figures). Each is drafted in a directory of its own (codes repeat).
  *
  * Hard on every site: no unknown old URL answered by the home page. Held as floors: a spelling of an old URL
  * the map sends right reaches the same target in one 301 (the URL grammar's promise: 97% and more on every
@@ -192,8 +193,10 @@ const BLIND: BlindCase[] = [
   { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.88, recall: 0.77, spellings: 0.76, ofRightBase: 0.97 } },
   { code: "petit", url: `http://${WPPRETTY_HOST}`, start: () => startWordPressPrettySite(), truth: WPPRETTY_TRUTH, spellings: WPPRETTY_SPELLINGS, unknownQueries: WPPRETTY_UNKNOWN_QUERIES, floor: { precision: 0.86, recall: 0.75, spellings: 0.77, ofRightBase: 0.97 } },
   { code: "martin", url: `http://${JIMDO_HOST}`, start: () => startJimdoSite(), truth: JIMDO_TRUTH, spellings: JIMDO_SPELLINGS, unknownQueries: JIMDO_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.95, spellings: 0.97, ofRightBase: 0.97 } },
-  // Written blind on 2026-11-26 (a TYPO3 10 site of dupont, ops/migrate/fixtures/typo3-site.ts) and not yet measured: floors at 0 until a first run sets them.
-  { code: "dupont", url: `http://${TYPO3_HOST}`, start: () => startTypo3Site(), truth: TYPO3_TRUTH, spellings: TYPO3_SPELLINGS, unknownQueries: TYPO3_UNKNOWN_QUERIES, floor: { precision: 0, recall: 0, spellings: 0, ofRightBase: 0 } },
+  // Written blind on 2026-11-26 (a TYPO3 10 site of dupont, ops/migrate/fixtures/typo3-site.ts). Measured once on the
+  // toolkit as it stood (88.5/79.3/61.7: precision, recall, spellings), once after branch mig-general's matching
+  // rules, written without it (90.6/82.8/61.7); then the TYPO3 grammar followed (89.5/87.9/83.0; of a right base 39/41).
+  { code: "dupont", url: `http://${TYPO3_HOST}`, start: () => startTypo3Site(), truth: TYPO3_TRUTH, spellings: TYPO3_SPELLINGS, unknownQueries: TYPO3_UNKNOWN_QUERIES, floor: { precision: 0.87, recall: 0.85, spellings: 0.8, ofRightBase: 0.93 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {

@@ -156,7 +156,14 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
   // `?page_id=12`/`?p=34` is an old URL of that page too (older menus, shares). Not crawled: an old site may
   // answer an id it does not redirect with its home page.
   const wpId = /(?:^|\s)(page-id|postid)-(\d+)(?=\s|$)/.exec($("body").attr("class") ?? "");
-  const idUrl = wpId ? bounded(safeUrl(`/?${wpId[1] === "page-id" ? "page_id" : "p"}=${wpId[2]}`, pageUrl)) : null;
+  // TYPO3 names the page's uid in the body's id (`<body id="p12">`, its default template's idiom): its
+  // `/index.php?id=12` is an old URL of that page too (the URLs before speaking URLs, old links and bookmarks).
+  const typo3Id = /^typo3\b/i.test($('meta[name="generator" i]').attr("content") ?? "") ? /^p(\d+)$/.exec($("body").attr("id") ?? "") : null;
+  const idUrl = wpId
+    ? bounded(safeUrl(`/?${wpId[1] === "page-id" ? "page_id" : "p"}=${wpId[2]}`, pageUrl))
+    : typo3Id
+      ? bounded(safeUrl(`/index.php?id=${typo3Id[1]}`, pageUrl))
+      : null;
 
   // The first H1 anywhere: WordPress puts it in <header class="entry-header">, which the content leaves out.
   const h1Node = $("h1").get(0) as TreeNode | undefined;

@@ -23,6 +23,14 @@ describe("readPage", () => {
     expect(page.own_urls).toEqual([]);
   });
 
+  it("names a TYPO3 page's uid of its body id as its own URL, on a page TYPO3 generated only", () => {
+    const typo3 = (generator: string, id: string) =>
+      readPage(`<html><head><meta name="generator" content="${generator}"></head><body id="${id}"><h1>Honoraires</h1></body></html>`, "http://www.cabinet.fr/fr/patients/honoraires/");
+    expect(typo3("TYPO3 CMS", "p25").own_urls).toEqual(["http://www.cabinet.fr/index.php?id=25"]);
+    expect(typo3("WordPress 6.4", "p25").own_urls).toEqual([]);
+    expect(typo3("TYPO3 CMS", "page").own_urls).toEqual([]);
+  });
+
   it("keeps the title, description, first H1 and the robots directive", () => {
     expect([page.title, page.meta_description, page.h1, page.noindex]).toEqual(["Le cabinet", "Présentation du cabinet.", "Notre cabinet", true]);
   });

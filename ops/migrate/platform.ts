@@ -1,6 +1,6 @@
 /**
  * Which platform the old site ran on, recognised from what the crawl saw (its URLs, the links of its pages,
- * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, or a static site. The redirect
+ * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, or a static site. The redirect
  * map declares it (`"$platform"`), and the server then reads every old URL in that platform's grammar
  * (src/server/redirects/grammar.ts): `?page_id=12` and `?p=12` are one page, `id=12:alias` is `id=12`...
  *
@@ -17,6 +17,7 @@ const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
   drupal: /[?&]q=(?:node|taxonomy|user)\/|\/node\/\d+\b|\/sites\/(?:default|all)\/files\/|\/taxonomy\/term\/\d/i,
   wix: /\/\/(?:static|video)\.wixstatic\.com\/|\/_files\/ugd\/|\/\/[^/]*\.wix(?:site)?\.com\/|\/_api\/|[?&]lightbox=/i,
   squarespace: /\/\/(?:images|static1?)\.squarespace(?:-cdn)?\.com\/|[?&]format=(?:json|amp)|\/s\/[^/]+\.pdf$|\/universal\/images-v6\//i,
+  typo3: /\/typo3(?:conf|temp)\/|\/fileadmin\/|[?&](?:amp;)?(?:cHash|eID)=|[?&](?:amp;)?tx_[a-z0-9]+_pi\d/i,
 };
 const MIN_MARKS = 2;
 
@@ -63,6 +64,7 @@ const ITEM_URL: Record<Platform, RegExp | null> = {
   drupal: /^\/(?:index\.php\/)?node\/\d+\/?(?:\?|$)|[?&]q=node\/\d/,
   wix: /^\/post\/[^/]+\/?(?:\?|$)/,
   squarespace: /^\/[^/]+\/\d{4}\/\d{1,2}\/\d{1,2}\/[^/]+/,
+  typo3: /[?&](?:amp;)?tx_news_pi1(?:%5B|\[)news(?:%5D|\])=\d/i,
   static: null,
 };
 

@@ -23,10 +23,14 @@
  *   drupal       `?q=node/12` is `/node/12` (clean URLs or not); `/index.php/` and a language prefix dropped
  *   wix          a page is its path: every query parameter dropped (`?lang=`, `?lightbox=`...)
  *   squarespace  `format` dropped (`?format=json`, `?format=amp`), a language prefix dropped
+ *   typo3        `id=N` (a page's uid, or its alias) on any path (`/index.php?id=12`, `/?id=12`); a news item's
+ *                `tx_news_pi1[news]=N` is that item whatever page shows it; `L` (language), `cHash` (a checksum),
+ *                `no_cache`, `type=98` (the print view) and the news plugin's `controller`/`action` dropped (another
+ *                `type`, a sitemap or a feed, is another document); `/index.php/` and a language prefix dropped
  *   static       the common rules only
  */
 
-export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "static"] as const;
+export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "static"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
@@ -55,6 +59,7 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   drupal: new Set(["q"]),
   wix: new Set(),
   squarespace: new Set(["offset", "category", "tag", "author", "month"]),
+  typo3: new Set(["id", "type", "eid", "tx_news_pi1[news]", "tx_news_pi1[overwritedemand][categories]", "tx_news_pi1[@widget_0][currentpage]"]),
   static: new Set(),
 };
 /**
@@ -67,6 +72,7 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   drupal: /^\/(?:node|taxonomy\/term|user|comment|sites\/[^/]+\/files|filter\/tips)(?:\/|$)/,
   wix: /^\/(?:_files|_api|post|blog\/(?:categories|tags|hashtags|page)|service-page|booking-calendar|product-page|event-details)(?:\/|$)|^\/copy-of-/,
   squarespace: /^\/(?:s|static|config|universal|blog\/(?:tag|category|page|\d{4}))(?:\/|$)/,
+  typo3: /^\/(?:typo3|typo3conf|typo3temp|uploads|fileadmin\/_processed_)(?:\/|$)/,
   static: null,
 };
 
@@ -77,6 +83,7 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   drupal: new Set(),
   wix: "all",
   squarespace: new Set(["format"]),
+  typo3: new Set(["l", "chash", "no_cache", "type", "tx_news_pi1[controller]", "tx_news_pi1[action]"]),
   static: new Set(),
 };
 /** A language first segment (`/fr/`, `/en-gb/`): ISO 639-1 codes of the languages practices' sites use. */
@@ -144,7 +151,10 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
     const keep = (name: string) => platform === "joomla" && name === "itemid" && !list!.some(([n]) => n === "option" || n === "id");
     // Joomla's `format=html` is the page; `format=feed`, `vcf`, `raw`... are other documents, kept apart. Its
     // `layout=default` is the view's default layout (print links carry it); `layout=blog`... lists, kept.
-    const other = (name: string, value: string) => platform === "joomla" && ((name === "format" && value !== "html") || (name === "layout" && value !== "default"));
+    // TYPO3's `type=98` is the page's print view (`type=0` the page); another type (a sitemap, a feed) is kept.
+    const other = (name: string, value: string) =>
+      (platform === "joomla" && ((name === "format" && value !== "html") || (name === "layout" && value !== "default"))) ||
+      (platform === "typo3" && name === "type" && value !== "98" && value !== "0");
     list = noise === "all" ? [] : list.filter(([name, value]) => !noise.has(name) || keep(name) || other(name, value));
     cmsQuery = list.some(([name]) => identity.has(name));
     if (platform !== "static" && platform !== "wix") {
@@ -192,6 +202,14 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
       const sef = /^\/component\/content\/article\/(?:[^/]+\/)*?(\d+)(?:-[^/]*)?$/.exec(clean) ?? (/^\/component\//.test(clean) ? null : /^\/[^/]+(?:\/[^/]+)*\/(\d+)(?:-[^/]+)?$/.exec(clean));
       if (sef) return { path: "/", list: [["id", sef[1]], ["option", "com_content"], ["view", "article"]] };
       return { path, list: cleaned };
+    }
+    case "typo3": {
+      // A news item is itself on whichever page shows it (`id` names the detail page, not the item).
+      const news = list.find(([name]) => name === "tx_news_pi1[news]");
+      if (news) return { path: "/", list: [news] };
+      // A page by its uid (or alias) is that page on any path (`/index.php?id=12`, `/fr/?id=12`).
+      if (list.some(([name]) => name === "id")) return { path: "/", list };
+      return { path, list };
     }
     case "drupal": {
       const q = list.find(([name]) => name === "q");

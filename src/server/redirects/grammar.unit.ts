@@ -29,6 +29,13 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
     ["drupal", "/node/12", ["/?q=node/12", "/index.php?q=node/12", "/?q=fr/node/12/", "/fr/node/12", "/Node/12/"]],
     ["wix", "/blank-1", ["/blank-1?lang=fr", "/Blank-1?lightbox=x", "/blank-1/"]],
     ["squarespace", "/blog/gencives", ["/blog/gencives?format=amp", "/fr/blog/gencives/"]],
+    ["typo3", "/index.php?id=25", ["/?id=25", "/index.php?id=25&L=0", "/index.php?L=1&amp;id=25&cHash=28843b0d", "/index.php?id=25&type=98&no_cache=1", "/fr/?id=25&utm_source=x"]],
+    [
+      "typo3",
+      "/index.php?id=32&tx_news_pi1[news]=8&tx_news_pi1[controller]=News&tx_news_pi1[action]=detail",
+      ["/index.php?id=40&tx_news_pi1%5Bnews%5D=8&tx_news_pi1%5Baction%5D=detail&cHash=e44d", "/?tx_news_pi1[news]=8"],
+    ],
+    ["typo3", "/fr/cabinet/equipe/", ["/cabinet/equipe", "/index.php/fr/cabinet/equipe.html", "/Fr/Cabinet/Equipe/?L=0"]],
     ["static", "/soins/implants.html", ["/Soins/Implants.HTM", "/soins/implants/", "/soins/implants.html?utm_source=x", "/soins/implants.php?PHPSESSID=3f9a1c0e"]],
     ["static", "/actualites.php?id=14", ["/actualites.php?id=14&PHPSESSID=3f9a1c0e", "/actualites.php?jsessionid=A1B2&id=14"]],
     // A file's query is a cache buster or a token: the same document, on every platform.
@@ -50,6 +57,9 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
     // A page named "amp" is a page: only a final `/amp/` after a page's path is its AMP view.
     expect(oldUrlForm("/amp/", "wordpress")!.form).toBe("/amp");
     expect(oldUrlForm("/gencives/amp/", "static")!.form).toBe("/gencives/amp");
+    // TYPO3: another `type` (a sitemap, a feed) is another document than the page; the print view is the page.
+    expect(oldUrlForm("/?id=1&type=1533906435", "typo3")!.form).not.toBe(oldUrlForm("/?id=1", "typo3")!.form);
+    expect(oldUrlForm("/?id=12", "typo3")!.form).not.toBe(oldUrlForm("/?id=13", "typo3")!.form);
     // Only a file's query is dropped: a page script's parameters name its page.
     expect(oldUrlForm("/download.php?id=3", "static")!.form).not.toBe(oldUrlForm("/download.php?id=4", "static")!.form);
   });
@@ -97,8 +107,26 @@ describe("a map that declares its platform", () => {
 
   it("refuses an unknown platform, a dropped home page, and a target spelled like a dropped URL", () => {
     const errors = (json: Record<string, string | null>) => parseRedirects(json, FILE).errors.map((e) => e.message);
-    expect(errors({ [PLATFORM_KEY]: "typo3" })).toEqual([expect.stringContaining("platform must be one of")]);
+    expect(errors({ [PLATFORM_KEY]: "contao" })).toEqual([expect.stringContaining("platform must be one of")]);
     expect(errors({ "/index.html": null })).toEqual(["the home page cannot be dropped (null)"]);
     expect(errors({ "/a.html": "/b/", "/b.html": null })).toEqual([expect.stringContaining("would answer 404")]);
+  });
+});
+
+describe("a TYPO3 site's map", () => {
+  const typo3 = table({ [PLATFORM_KEY]: "typo3", "/fr/patients/honoraires/": "/tarifs/", "/index.php?id=25": "/tarifs/" });
+
+  it("sends the page's uid in any spelling, and its speaking URL, to the target in one 301; language roots go home", () => {
+    for (const url of ["/index.php?id=25", "/?L=0&id=25", "/index.php?type=98&id=25&utm_source=x", "/fr/patients/honoraires/?type=98"]) {
+      expect(findRedirect(typo3, "x", url)?.split("?")[0], url).toBe("/tarifs/");
+    }
+    for (const url of ["/fr/", "/fr", "/en/", "/index.php"]) expect(answerRequest(typo3, "x", url), url).toEqual({ status: 301, location: "/" });
+    expect(findRedirect(typo3, "x", "/en/?utm_source=gmb")).toBe("/?utm_source=gmb");
+  });
+
+  it("answers 404 for a uid, a news item or a file download it does not know, and for TYPO3's own folders", () => {
+    for (const url of ["/index.php?id=999", "/?id=25&type=1533906435", "/index.php?tx_news_pi1[news]=77", "/index.php?eID=dumpFile&f=9", "/typo3conf/ext/site/x.css"]) {
+      expect(answerRequest(typo3, "x", url), url).toEqual({ status: 404 });
+    }
   });
 });

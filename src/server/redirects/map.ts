@@ -1,7 +1,7 @@
 /**
  * The redirect maps of migrated practices: migrations/{code}/redirects.json, a JSON object from an old
  * path to a new path, or to null for an old URL dropped on purpose (it answers one 404), and optionally
- * `"$platform": "joomla"` (wordpress, joomla, drupal, wix, squarespace, static): the old site's URL grammar
+ * `"$platform": "joomla"` (wordpress, joomla, drupal, wix, squarespace, typo3, static): the old site's URL grammar
  * (grammar.ts), by which every spelling of an old URL meets its one key, and under which an old CMS query URL
  * the map does not know answers 404. A file without it reads as before (the common rules only). Loaded and
  * validated once at start; each old URL then answers 301 to its new path on the same host (http/redirects.ts;

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { detectPlatform, isItemUrl } from "./platform";
+import type { CrawlEntry } from "./files";
+
+/** A crawled page with only what detection reads: its URLs, its links, its images. */
+const entry = (url: string, links: string[] = [], images: string[] = []) =>
+  ({ url, final_url: url, links, images: images.map((src) => ({ src, alt: null })) }) as unknown as CrawlEntry;
+
+describe("detectPlatform: the old site's platform from what the crawl saw", () => {
+  it("recognises TYPO3 by its folders and its query parameters", () => {
+    const site = [
+      entry("http://a.fr/fr/", ["http://a.fr/fileadmin/user_upload/tarifs.pdf", "http://a.fr/index.php?id=12&L=0&cHash=ab12"], ["http://a.fr/typo3temp/assets/x.png"]),
+      entry("http://a.fr/fr/actualites/", ["http://a.fr/index.php?id=32&tx_news_pi1%5Bnews%5D=8"]),
+    ];
+    expect(detectPlatform(site).platform).toBe("typo3");
+  });
+
+  it("keeps the others apart: one stray mark is not a platform, WordPress stays WordPress", () => {
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/fileadmin/x.pdf"])]).platform).toBe("static");
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/?page_id=2", "http://a.fr/wp-content/uploads/x.pdf"])]).platform).toBe("wordpress");
+  });
+
+  it("a TYPO3 news item is one item, never a listing", () => {
+    expect(isItemUrl("typo3", "/index.php?id=32&tx_news_pi1%5Bnews%5D=8&cHash=1")).toBe(true);
+    expect(isItemUrl("typo3", "/fr/actualites/")).toBe(false);
+  });
+});
