@@ -16,6 +16,7 @@ import { reapOnExit } from "../tests/support/reaper";
 import { composeFile, loadEnvironments } from "../ops/deploy/environments";
 import { parseEnv } from "../src/server/env";
 import { benchPids, processCpuSeconds } from "./machine";
+import type { MemoryCage } from "./memory-cage";
 
 export const SECRET = "benchmark-revalidation-secret";
 
@@ -210,6 +211,8 @@ export async function startFrontendProcess(
    * load generator and demo backend. bench/scale.ts runs so; the other sections as before.
    */
   ownSession = false,
+  /** A container's memory limit around it from its first instruction (bench/memory-cage.ts). */
+  cage?: MemoryCage,
 ): Promise<Proc> {
   const port = await freePort();
   const metricsPort = env.METRICS_PORT === "0" ? undefined : env.METRICS_PORT ? Number(env.METRICS_PORT) : await freePort();
@@ -229,6 +232,14 @@ export async function startFrontendProcess(
   },
     ownSession,
   );
+  if (cage) {
+    try {
+      cage.add(child.pid!);
+    } catch (error) {
+      child.kill("SIGKILL");
+      throw error;
+    }
+  }
   const { output, tail, stop } = track(child, logFile);
   const url = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${url}/healthz`)).ok, "frontend", output);

@@ -22,7 +22,9 @@
  * run E; the pre-pass's time, CPU, peak RSS and bytes are printed) --env NAME=VALUE (repeatable: a server setting
  * over the deployed ones, e.g. PAGE_CACHE_MAX_MB=400) --instances N (N servers sharing a dedicated Redis, behind
  * the generated nginx on its round robin, as a deploy runs several instances: renders, backend reads and CPU are
- * summed over the servers, RSS is the largest one's; a server with CACHE_URL does not seed from a pre-pass).
+ * summed over the servers, RSS is the largest one's; with CACHE_URL a pre-pass page is served once Redis admitted it)
+ * --memory-limit MiB (each server in a memory cgroup of this many MiB, as its container: bench/memory-cage.ts; by
+ * default the prod container's `memory`, ops/deploy/environments.json; 0: none).
  *
  * Without a pre-pass a cold start's first visit of each page is a render: over 3,000 practices at 300/s, about a
  * fifth of the requests in the measured window of the issue's run are such first visits (a simulation of the
@@ -45,6 +47,8 @@ import { benchPrepassEnv, cpuSeconds, dirBytes, rssMiB, runPrepassProcess, start
 import { startRedis } from "../tests/support/redis";
 import { startNginx, type TestNginx } from "../tests/support/nginx";
 import { until } from "../tests/support/until";
+import { loadEnvironments, memoryMb } from "../ops/deploy/environments";
+import { memoryCage, type MemoryCage } from "./memory-cage";
 import { elsewhereText } from "./machine";
 import { TARGETS } from "./targets";
 
@@ -59,6 +63,8 @@ export interface ScaleOptions {
   prepass: number;
   /** Servers: 1, or several on one Redis (CACHE_URL) behind the generated nginx, as a deploy runs them. */
   instances: number;
+  /** Each server's memory limit, MiB, as its container has (bench/memory-cage.ts); 0: none. */
+  memoryLimitMiB: number;
   env: Record<string, string>;
 }
 
@@ -71,6 +77,7 @@ export const SCALE_DEFAULTS: ScaleOptions = {
   prewarmSeconds: 0,
   prepass: 0,
   instances: 1,
+  memoryLimitMiB: memoryMb(loadEnvironments().environments.prod.memory),
   env: {},
 };
 
@@ -94,6 +101,7 @@ export function scaleOptions(args: string[]): ScaleOptions {
     "--prewarm": "prewarmSeconds",
     "--prepass": "prepass",
     "--instances": "instances",
+    "--memory-limit": "memoryLimitMiB",
   };
   for (let i = 0; i < args.length; i++) {
     const name = args[i];
@@ -117,6 +125,8 @@ export function scaleOptions(args: string[]): ScaleOptions {
 interface Fleet {
   port: number;
   servers: Proc[];
+  /** Each server's memory cgroup (none without a limit). */
+  cages: MemoryCage[];
   stop: () => Promise<void>;
 }
 
@@ -124,10 +134,25 @@ interface Fleet {
  * One server, or `instances` on a dedicated Redis behind the generated nginx (round robin), each in a session of
  * its own as in its container (bench/processes.ts, startFrontendProcess).
  */
-async function startFleet(backend: Proc, env: Record<string, string>, instances: number): Promise<Fleet> {
+async function startFleet(backend: Proc, env: Record<string, string>, instances: number, limitMiB: number): Promise<Fleet> {
+  const cages: MemoryCage[] = [];
+  const cage = (i: number) => {
+    if (!limitMiB) return undefined;
+    const made = memoryCage(`bench-scale-${i}`, limitMiB * 1024 * 1024);
+    cages.push(made);
+    return made;
+  };
+  const uncage = () => {
+    for (const made of cages) made.remove();
+  };
   if (instances <= 1) {
-    const server = await startFrontendProcess(backend.url, env, "frontend-scale", true);
-    return { port: server.port, servers: [server], stop: () => server.stop() };
+    try {
+      const server = await startFrontendProcess(backend.url, env, "frontend-scale", true, cage(1));
+      return { port: server.port, servers: [server], cages, stop: async () => (await server.stop(), uncage()) };
+    } catch (error) {
+      uncage();
+      throw error;
+    }
   }
   const redis = await startRedis();
   const servers: Proc[] = [];
@@ -136,16 +161,17 @@ async function startFleet(backend: Proc, env: Record<string, string>, instances:
     nginx?.stop();
     for (const server of servers) await server.stop();
     await redis.stop();
+    uncage();
   };
   try {
     for (let i = 0; i < instances; i++) {
-      const server = await startFrontendProcess(backend.url, { ...env, CACHE_URL: redis.url(10) }, `frontend-scale-${i + 1}`, true);
+      const server = await startFrontendProcess(backend.url, { ...env, CACHE_URL: redis.url(10) }, `frontend-scale-${i + 1}`, true, cage(i + 1));
       servers.push(server);
       // Ready once it has joined the others (lifecycle.ts): what a deploy waits for.
       await until(async () => (await fetch(`${server.url}/readyz`)).ok, `instance ${i + 1} ready`, 30_000);
     }
     nginx = await startNginx(servers.map((server) => `127.0.0.1:${server.port}`), { rate: 1_000_000 });
-    return { port: Number(new URL(nginx.url).port), servers, stop };
+    return { port: Number(new URL(nginx.url).port), servers, cages, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -334,7 +360,13 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
   const tenants = resolve(SCRATCH, "scale-practices.json");
   writeFileSync(tenants, JSON.stringify(codes.map((code) => ({ code, domains: [] }))));
   const seed = opts.prepass ? await prepass(backend, codes.slice(0, opts.prepass)) : {};
-  const fleet = await startFleet(backend, { TENANTS_FILE: tenants, ...seed, ...opts.env }, opts.instances);
+  const fleet = await startFleet(backend, { TENANTS_FILE: tenants, ...seed, ...opts.env }, opts.instances, opts.memoryLimitMiB);
+  note({
+    label: "(scale) memory limit",
+    value: opts.memoryLimitMiB
+      ? `${fmt(opts.memoryLimitMiB)} MiB for each server, in a memory cgroup of its own (as its container: podman run --memory)`
+      : "none (--memory-limit 0)",
+  });
   if (fleet.servers.length > 1)
     note({ label: "(scale) servers", value: `${fleet.servers.length} on one Redis (CACHE_URL) behind the generated nginx (round robin)` });
   try {
@@ -487,6 +519,16 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
       note({ label: "(scale) renders' answers (MISS)", value: `none: all ${fmt(s.sent)} requests were answered 200 without a render` });
     else judge("(scale) renders' answers (MISS), p50", TARGETS.scaleRenderP50Ms, NaN, "no render answered 200");
     judge("(scale) RSS over the run", TARGETS.scaleRssMiB, maxRss, `${fmt(maxRss)} MiB at most`);
+    if (fleet.cages.length) {
+      const peaks = fleet.cages.map((c) => c.peak());
+      judge(
+        "(scale) servers killed for lack of memory inside their limit",
+        TARGETS.scaleOomKills,
+        fleet.cages.reduce((sum, c) => sum + c.oomKills(), 0),
+        `${fmt(fleet.cages.reduce((sum, c) => sum + c.oomKills(), 0))}; the most a server's cgroup held at once ` +
+          `${peaks.every((p) => p !== null) ? `${fmt(Math.max(...(peaks as number[])) / 1024 / 1024)} MiB (with the file pages it read, which the kernel reclaims under the limit)` : "not reported by the kernel"}`,
+      );
+    }
     if (runSeconds * 1000 > FIRST_MINUTE_MS) {
       judge(
         "(scale) 503s after the first minute of the cold start",

@@ -85,6 +85,7 @@ export const TARGETS = {
   ),
   scaleRenderP50Ms: t("(scale) renders' answers (X-Cache MISS), p50", "at most", 50, "<= 50 ms", "issue 30"),
   scaleRssMiB: t("(scale) the server's RSS over the run (a 1 GB container)", "at most", 900, "<= 900 MB", "issue 30"),
+  scaleOomKills: t("(scale) servers killed for lack of memory inside their container's limit", "below", 1, "none", "issue 30"),
   scaleLate503: t("(scale) 503s after the first minute of a cold start", "below", 1, "none", "issue 30"),
   lcpMs: t(
     "(lcp) Lighthouse 12 mobile LCP (simulated throttling, its defaults), median of 3 runs, each page kind of the demo practices",
