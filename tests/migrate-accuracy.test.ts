@@ -24,6 +24,7 @@ import { STATIC_HOST, STATIC_SPELLINGS, STATIC_TRUTH, STATIC_UNKNOWN_QUERIES, st
 import { startWordPressPrettySite, WPPRETTY_HOST, WPPRETTY_SPELLINGS, WPPRETTY_TRUTH, WPPRETTY_UNKNOWN_QUERIES } from "../ops/migrate/fixtures/wordpress-pretty-site";
 import { JIMDO_HOST, JIMDO_SPELLINGS, JIMDO_TRUTH, JIMDO_UNKNOWN_QUERIES, startJimdoSite } from "../ops/migrate/fixtures/jimdo-site";
 import { startTypo3Site, TYPO3_HOST, TYPO3_SPELLINGS, TYPO3_TRUTH, TYPO3_UNKNOWN_QUERIES } from "../ops/migrate/fixtures/typo3-site";
+import { EMONSITE_HOST, EMONSITE_SPELLINGS, EMONSITE_TRUTH, EMONSITE_UNKNOWN_QUERIES, startEmonsiteSite } from "../ops/migrate/fixtures/emonsite-site";
 import { DUPONT_TRUTH, formatAccuracy, measureAccuracy, type GroundTruth } from "../ops/migrate/fixtures/accuracy";
 import { answerRequest, normaliseRedirectPath, parseRedirects } from "../src/server/redirects/map";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
@@ -197,6 +198,8 @@ const BLIND: BlindCase[] = [
   // toolkit as it stood (88.5/79.3/61.7: precision, recall, spellings), once after branch mig-general's matching
   // rules, written without it (90.6/82.8/61.7); then the TYPO3 grammar followed (89.5/87.9/83.0; of a right base 39/41).
   { code: "dupont", url: `http://${TYPO3_HOST}`, start: () => startTypo3Site(), truth: TYPO3_TRUTH, spellings: TYPO3_SPELLINGS, unknownQueries: TYPO3_UNKNOWN_QUERIES, floor: { precision: 0.87, recall: 0.85, spellings: 0.8, ofRightBase: 0.93 } },
+  // Written blind on 2026-11-26 (an e-monsite site of bernard, ops/migrate/fixtures/emonsite-site.ts), not yet measured.
+  { code: "bernard", url: `http://${EMONSITE_HOST}`, start: () => startEmonsiteSite(), truth: EMONSITE_TRUTH, spellings: EMONSITE_SPELLINGS, unknownQueries: EMONSITE_UNKNOWN_QUERIES, floor: { precision: 0, recall: 0, spellings: 0, ofRightBase: 0 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {
