@@ -162,7 +162,7 @@ describe("the redirects the toolkit drafts, against each fake old site's ground 
 });
 
 /**
- * Eight old sites written blind (by helpers who never read ops/migrate/), each with its ground truth decided
+ * Nine old sites written blind (by helpers who never read ops/migrate/), each with its ground truth decided
  * before the toolkit ran on it, other spellings of its mapped URLs, and CMS URLs it never had. The first four
  * (Joomla 3 -> bernard, Drupal 7 -> petit, Wix -> dupont, Squarespace -> martin) were seen by the toolkit's
  * author after their first run; the next two (a hand-made static site -> bernard, WordPress with pretty
@@ -170,8 +170,8 @@ describe("the redirects the toolkit drafts, against each fake old site's ground 
  * matching rules of branch mig31. The last (Jimdo -> martin) was written while those rules were made and measured
  * once after them: 95.1% precision, 97.5% recall, 92.7% of spellings; one rule followed (a document's query, a
  * cache buster, is not its identity: src/server/redirects/grammar.ts), then 100% of spellings. The eighth (TYPO3
- * -> dupont) was written while branch mig-general's rules were made, and measured before and after them (its
- * entry says the figures). Each is drafted in a directory of its own (codes repeat).
+ * -> dupont) was written while branch mig-general's rules were made, and measured before and after them; the
+ * ninth (e-monsite -> bernard) while mig-general2's were (their entries say the figures). Each is drafted in a directory of its own (codes repeat).
  *
  * Hard on every site: no unknown old URL answered by the home page. Held as floors: a spelling of an old URL
  * the map sends right reaches the same target in one 301 (the URL grammar's promise: 97% and more on every
@@ -198,8 +198,11 @@ const BLIND: BlindCase[] = [
   // toolkit as it stood (88.5/79.3/61.7: precision, recall, spellings), once after branch mig-general's matching
   // rules, written without it (90.6/82.8/61.7); then the TYPO3 grammar followed (89.5/87.9/83.0; of a right base 39/41).
   { code: "dupont", url: `http://${TYPO3_HOST}`, start: () => startTypo3Site(), truth: TYPO3_TRUTH, spellings: TYPO3_SPELLINGS, unknownQueries: TYPO3_UNKNOWN_QUERIES, floor: { precision: 0.87, recall: 0.85, spellings: 0.8, ofRightBase: 0.93 } },
-  // Written blind on 2026-11-26 (an e-monsite site of bernard, ops/migrate/fixtures/emonsite-site.ts), not yet measured.
-  { code: "bernard", url: `http://${EMONSITE_HOST}`, start: () => startEmonsiteSite(), truth: EMONSITE_TRUTH, spellings: EMONSITE_SPELLINGS, unknownQueries: EMONSITE_UNKNOWN_QUERIES, floor: { precision: 0, recall: 0, spellings: 0, ofRightBase: 0 } },
+  // Written blind on 2026-11-26 (an e-monsite site of bernard, ops/migrate/fixtures/emonsite-site.ts), while branch
+  // mig-general2's rules were made without it. Measured once on the toolkit as it stood: 76.5/63.4/65.8 (every blog
+  // post was taken for a listing: its chrome was on every post it linked to); then a section's own boilerplate
+  // (ops/migrate/boilerplate.ts): 76.2/78.0/81.6.
+  { code: "bernard", url: `http://${EMONSITE_HOST}`, start: () => startEmonsiteSite(), truth: EMONSITE_TRUTH, spellings: EMONSITE_SPELLINGS, unknownQueries: EMONSITE_UNKNOWN_QUERIES, floor: { precision: 0.74, recall: 0.76, spellings: 0.79, ofRightBase: 0.97 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {

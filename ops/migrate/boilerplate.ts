@@ -5,6 +5,9 @@
  * every page look alike (15 of 30 best guesses went to the page whose title held the suffix's "dentaire")
  * and inflate thin pages' word counts. Learnt from the crawl itself: a run of words is boilerplate when
  * at least half the site's distinct pages (and four at least) carry it; copies of one text count once.
+ * A section has its own: what at least half the pages of one folder carry (and four at least) is the
+ * section's template, e.g. a blog post's "Retour au blog", "Ajouter un commentaire", its share buttons; left
+ * in, each post looked like a listing of the others (its chrome was found on every post it linked to).
  */
 import type { CrawlEntry } from "./files";
 import { wordCount } from "./text";
@@ -41,6 +44,23 @@ function tokens(text: string): Token[] {
 
 const isPage = (e: CrawlEntry) => e.status === 200 && e.redirects.length === 0 && !e.error && /html/i.test(e.content_type);
 
+/** The folder a page's URL is in (`/blog/x.html` and `/blog/y/` are in `/blog/`): its section. */
+export function sectionOf(url: string): string {
+  const path = new URL(url).pathname.replace(/\/+$/, "");
+  return path.slice(0, path.lastIndexOf("/") + 1) || "/";
+}
+
+/** The runs of RUN words of each distinct text, counted once per text: run -> how many texts carry it. */
+function runCounts(texts: Iterable<Token[]>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const list of texts) {
+    const runs = new Set<string>();
+    for (let i = 0; i + RUN <= list.length; i++) runs.add(list.slice(i, i + RUN).map((t) => t.key).join(" "));
+    for (const run of runs) counts.set(run, (counts.get(run) ?? 0) + 1);
+  }
+  return counts;
+}
+
 /** Each HTML page's own title and text, the site's boilerplate taken out; keyed by URL. */
 export function ownContent(entries: CrawlEntry[]): Map<string, OwnContent> {
   const pages = entries.filter(isPage);
@@ -48,15 +68,27 @@ export function ownContent(entries: CrawlEntry[]): Map<string, OwnContent> {
   const needed = Math.max(MIN_PAGES, Math.ceil(texts.size * MOST));
   const out = new Map<string, OwnContent>();
 
-  // Text: runs of RUN words found on `needed` distinct pages or more.
+  // Text: runs of RUN words found on `needed` distinct pages or more, or on half the distinct pages of the
+  // page's section (MIN_PAGES at least).
   const tokensOf = new Map(pages.map((e) => [e.url, tokens(e.body_text)]));
-  const pagesWith = new Map<string, number>();
-  for (const list of new Map(pages.map((e) => [e.body_text, tokensOf.get(e.url)!])).values()) {
-    const runs = new Set<string>();
-    for (let i = 0; i + RUN <= list.length; i++) runs.add(list.slice(i, i + RUN).map((t) => t.key).join(" "));
-    for (const run of runs) pagesWith.set(run, (pagesWith.get(run) ?? 0) + 1);
+  const pagesWith = runCounts(new Map(pages.map((e) => [e.body_text, tokensOf.get(e.url)!])).values());
+  const sections = new Map<string, Map<string, Token[]>>();
+  const sectionsOf = new Map<string, Set<string>>();
+  for (const e of pages) {
+    const section = sectionOf(e.url);
+    if (!sections.has(section)) sections.set(section, new Map());
+    sections.get(section)!.set(e.body_text, tokensOf.get(e.url)!);
+    if (!sectionsOf.has(e.body_text)) sectionsOf.set(e.body_text, new Set());
+    sectionsOf.get(e.body_text)!.add(section);
   }
-  const common = (run: string) => (pagesWith.get(run) ?? 0) >= needed;
+  const sectionCommon = new Map<string, (run: string) => boolean>();
+  for (const [section, texts] of sections) {
+    if (texts.size < MIN_PAGES) continue;
+    const counts = runCounts(texts.values());
+    const inSection = Math.ceil(texts.size * MOST);
+    sectionCommon.set(section, (run) => (counts.get(run) ?? 0) >= inSection);
+  }
+  const siteCommon = (run: string) => (pagesWith.get(run) ?? 0) >= needed;
 
   // Titles: a leading or trailing part (between separators) found on `needed` titles or more.
   const parts = new Map<string, number>();
@@ -75,6 +107,10 @@ export function ownContent(entries: CrawlEntry[]): Map<string, OwnContent> {
   for (const e of pages) {
     const list = tokensOf.get(e.url)!;
     const drop = new Array<boolean>(list.length).fill(false);
+    // Every copy of one text gets the same own text (a page and its alias may sit in two sections: `/node/30`
+    // and `/actualites/horaires`): what any of its sections repeats is dropped from all of them.
+    const inSections = [...sectionsOf.get(e.body_text)!].flatMap((section) => sectionCommon.get(section) ?? []);
+    const common = (run: string) => siteCommon(run) || inSections.some((inSection) => inSection(run));
     for (let i = 0; i + RUN <= list.length; i++) {
       if (common(list.slice(i, i + RUN).map((t) => t.key).join(" "))) drop.fill(true, i, i + RUN);
     }
