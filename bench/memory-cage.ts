@@ -5,8 +5,10 @@
  * same process) and the file pages it reads (the pre-pass's pages.bin) to it, reclaims file pages under the
  * limit, and kills the process if it cannot stay under: an out-of-memory kill is counted and reported.
  *
- * cgroup v1 (memory.limit_in_bytes) and v2 (memory.max) are both handled; where neither can be written (no
- * permission, no memory controller) the bench says so and stops, unless `--memory-limit 0` asks for none.
+ * cgroup v1 (memory.limit_in_bytes, as on the machines this runs on) and v2 (memory.max, where the bench's own
+ * cgroup delegates the memory controller to its children: +memory in its cgroup.subtree_control, which the
+ * kernel allows only to a cgroup without processes of its own); where neither can be written the bench says so
+ * and stops, unless `--memory-limit 0` asks for none.
  */
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -53,7 +55,11 @@ export function memoryCage(name: string, limit: number): MemoryCage {
     mkdirSync(dir);
     if (own.v2) {
       writeFileSync(join(dir, "memory.max"), String(limit));
-      writeFileSync(join(dir, "memory.swap.max"), "0");
+      try {
+        writeFileSync(join(dir, "memory.swap.max"), "0");
+      } catch {
+        /* no swap accounting: nothing to limit */
+      }
     } else {
       writeFileSync(join(dir, "memory.limit_in_bytes"), String(limit));
     }

@@ -211,7 +211,7 @@ export async function startFrontendProcess(
    * load generator and demo backend. bench/scale.ts runs so; the other sections as before.
    */
   ownSession = false,
-  /** A container's memory limit around it from its first instruction (bench/memory-cage.ts). */
+  /** A container's memory limit around it, from the moment it is spawned (bench/memory-cage.ts). */
   cage?: MemoryCage,
 ): Promise<Proc> {
   const port = await freePort();

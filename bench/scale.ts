@@ -22,7 +22,9 @@
  * run E; the pre-pass's time, CPU, peak RSS and bytes are printed) --env NAME=VALUE (repeatable: a server setting
  * over the deployed ones, e.g. PAGE_CACHE_MAX_MB=400) --instances N (N servers sharing a dedicated Redis, behind
  * the generated nginx on its round robin, as a deploy runs several instances: renders, backend reads and CPU are
- * summed over the servers, RSS is the largest one's; with CACHE_URL a pre-pass page is served once Redis admitted it)
+ * summed over the servers, RSS is the largest one's; with --prepass they deploy onto a running environment: its
+ * Redis and an instance of the deployment before run when the build does, and a pre-pass page is served once
+ * Redis admitted it)
  * --memory-limit MiB (each server in a memory cgroup of this many MiB, as its container: bench/memory-cage.ts; by
  * default the prod container's `memory`, ops/deploy/environments.json; 0: none).
  *
@@ -44,11 +46,12 @@ import {
 import { runLoadInChild } from "./load";
 import { fmt, host, judge, json, measuredElsewhere, note, pathsOf, synthetic } from "./figures";
 import { benchPrepassEnv, cpuSeconds, dirBytes, rssMiB, runPrepassProcess, startFrontendProcess, type Proc } from "./processes";
-import { startRedis } from "../tests/support/redis";
+import { startRedis, type TestRedis } from "../tests/support/redis";
 import { startNginx, type TestNginx } from "../tests/support/nginx";
 import { until } from "../tests/support/until";
 import { loadEnvironments, memoryMb } from "../ops/deploy/environments";
 import { memoryCage, type MemoryCage } from "./memory-cage";
+import { ADMIT_CLOCK_MARGIN_MS } from "../src/server/cache/shared/pages";
 import { elsewhereText } from "./machine";
 import { TARGETS } from "./targets";
 
@@ -132,9 +135,15 @@ interface Fleet {
 
 /**
  * One server, or `instances` on a dedicated Redis behind the generated nginx (round robin), each in a session of
- * its own as in its container (bench/processes.ts, startFrontendProcess).
+ * its own as in its container (bench/processes.ts, startFrontendProcess), in a memory cgroup of `limitMiB`.
  */
-async function startFleet(backend: Proc, env: Record<string, string>, instances: number, limitMiB: number): Promise<Fleet> {
+async function startFleet(
+  backend: Proc,
+  env: Record<string, string>,
+  instances: number,
+  limitMiB: number,
+  redis?: TestRedis,
+): Promise<Fleet> {
   const cages: MemoryCage[] = [];
   const cage = (i: number) => {
     if (!limitMiB) return undefined;
@@ -145,7 +154,7 @@ async function startFleet(backend: Proc, env: Record<string, string>, instances:
   const uncage = () => {
     for (const made of cages) made.remove();
   };
-  if (instances <= 1) {
+  if (!redis) {
     try {
       const server = await startFrontendProcess(backend.url, env, "frontend-scale", true, cage(1));
       return { port: server.port, servers: [server], cages, stop: async () => (await server.stop(), uncage()) };
@@ -154,13 +163,11 @@ async function startFleet(backend: Proc, env: Record<string, string>, instances:
       throw error;
     }
   }
-  const redis = await startRedis();
   const servers: Proc[] = [];
   let nginx: TestNginx | undefined;
   const stop = async () => {
     nginx?.stop();
     for (const server of servers) await server.stop();
-    await redis.stop();
     uncage();
   };
   try {
@@ -174,6 +181,27 @@ async function startFleet(backend: Proc, env: Record<string, string>, instances:
     return { port: Number(new URL(nginx.url).port), servers, cages, stop };
   } catch (error) {
     await stop();
+    throw error;
+  }
+}
+
+/**
+ * Several instances deploy onto a running environment: its Redis, and an instance of the deployment before,
+ * are up when the build runs (the shared store admits a pre-pass page only where Redis remembers the whole time
+ * since the build: docs/decisions/0060-prepass-with-shared-store.md). The earlier instance stops once the new
+ * ones are ready, as a deploy's switch does.
+ */
+async function runningEnvironment(backend: Proc, env: Record<string, string>): Promise<{ redis: TestRedis; earlier: Proc | null }> {
+  const redis = await startRedis();
+  try {
+    const earlier = await startFrontendProcess(backend.url, { ...env, CACHE_URL: redis.url(10) }, "frontend-scale-earlier", true);
+    await until(async () => (await fetch(`${earlier.url}/readyz`)).ok, "the earlier instance ready", 30_000);
+    // Running for longer than the clocks' margin before the build begins, as an environment between deploys is.
+    const joined = Date.now();
+    await until(() => Date.now() > joined + ADMIT_CLOCK_MARGIN_MS + 1000, "the environment running before the build", 30_000);
+    return { redis, earlier };
+  } catch (error) {
+    await redis.stop();
     throw error;
   }
 }
@@ -359,8 +387,19 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
   mkdirSync(SCRATCH, { recursive: true });
   const tenants = resolve(SCRATCH, "scale-practices.json");
   writeFileSync(tenants, JSON.stringify(codes.map((code) => ({ code, domains: [] }))));
-  const seed = opts.prepass ? await prepass(backend, codes.slice(0, opts.prepass)) : {};
-  const fleet = await startFleet(backend, { TENANTS_FILE: tenants, ...seed, ...opts.env }, opts.instances, opts.memoryLimitMiB);
+  // Several instances: their Redis runs before the build (with a pre-pass, an instance of the deployment before too).
+  const environment = opts.instances > 1 ? (opts.prepass ? await runningEnvironment(backend, { TENANTS_FILE: tenants, ...opts.env }) : { redis: await startRedis(), earlier: null }) : null;
+  let fleet: Fleet;
+  try {
+    const seed = opts.prepass ? await prepass(backend, codes.slice(0, opts.prepass)) : {};
+    fleet = await startFleet(backend, { TENANTS_FILE: tenants, ...seed, ...opts.env }, opts.instances, opts.memoryLimitMiB, environment?.redis);
+    await environment?.earlier?.stop();
+  } catch (error) {
+    await environment?.earlier?.stop();
+    await environment?.redis.stop();
+    throw error;
+  }
+  if (environment?.earlier) note({ label: "(scale) the deployment before", value: "one instance on the same Redis from before the build, stopped once the new ones were ready" });
   note({
     label: "(scale) memory limit",
     value: opts.memoryLimitMiB
@@ -546,5 +585,6 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
     );
   } finally {
     await fleet.stop();
+    await environment?.redis.stop();
   }
 }

@@ -279,6 +279,8 @@ export class PageCache {
     const outcome = await this.renderShared(target, true, "visitor", !entry, requestId);
     // A render with a cookie or marked private belongs to the request that started it alone.
     if (joined && !outcome.shareable) return (await this.renderValidated(target, true, "visitor", requestId)).answer;
+    // A page another tier held past its TTL is served once more and refreshed behind it.
+    if (outcome.answer.kind === "entry" && outcome.answer.status === "STALE") this.refreshLater(outcome.answer.entry, this.now());
     return outcome.answer;
   }
 
@@ -308,7 +310,7 @@ export class PageCache {
     return keys.size;
   }
 
-  /** Adds entries rendered elsewhere (tests; the build pre-pass is read through the warm tier: prepass/store.ts). */
+  /** Adds entries rendered elsewhere (tests; the build pre-pass is read through the warm tier or admitted: prepass/store.ts). */
   seed(entries: Iterable<PageEntry>): number {
     let stored = 0;
     for (const entry of entries) {
@@ -383,7 +385,12 @@ export class PageCache {
     markServedByStack(loaded); // loaded for a request that came through the stack
     this.store.set(loaded);
     this.answeredFrom.shared++;
-    return { answer: { kind: "entry", entry: loaded, status: "HIT", tier: "shared" }, shareable: true };
+    return { answer: { kind: "entry", entry: loaded, status: this.ageOf(loaded), tier: "shared" }, shareable: true };
+  }
+
+  /** HIT, or STALE for a page read from another tier past its TTL (answer() then has it refreshed). */
+  private ageOf(entry: PageEntry): "HIT" | "STALE" {
+    return this.now() < entry.expiresAt ? "HIT" : "STALE";
   }
 
   /**
@@ -392,7 +399,8 @@ export class PageCache {
    */
   private async admitBuilt(target: CacheTarget): Promise<Outcome | null> {
     const readSince = this.build!.readSince;
-    if (readSince === null) return null;
+    // Untrusted, the shared store admits nothing: the page is not even read from disk.
+    if (readSince === null || !this.shared!.trusted) return null;
     const gen = this.gen;
     const startEpoch = this.epoch;
     const loaded = await this.build!.load(target.key);
@@ -407,7 +415,7 @@ export class PageCache {
     this.store.set(loaded);
     this.shared!.save(loaded);
     this.answeredFrom.warm++;
-    return { answer: { kind: "entry", entry: loaded, status: "HIT", tier: "warm" }, shareable: true };
+    return { answer: { kind: "entry", entry: loaded, status: this.ageOf(loaded), tier: "warm" }, shareable: true };
   }
 
   /**

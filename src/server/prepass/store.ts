@@ -193,7 +193,9 @@ export async function seedFromPrepass(
   const practices = summary.practices.filter((p) => p.pages > 0).length;
   log(
     `page cache: seeded ${seeded} pages of ${practices} practices from the build pre-pass (${summary.renderedAt}), ` +
-      `read from disk on first request`,
+      (env.CACHE_URL
+        ? "each read from disk on first request and served once Redis admitted it (none of its tags changed since)"
+        : "read from disk on first request"),
   );
   return seeded;
 }

@@ -1,7 +1,8 @@
 /**
  * The warm tier behind memory on one machine (no CACHE_URL): a page pushed out of memory is read back from
  * local disk (about a millisecond), not rendered again (tens of milliseconds of a worker, and a backend read).
- * The page cache's WarmPages (cache/page-cache.ts).
+ * The page cache's WarmPages (cache/page-cache.ts). With CACHE_URL the same class holds only the build
+ * pre-pass's pages, writes nothing, and the shared store admits each page before it is served (BuildPages).
  *
  * - Append-only segment files of records (record.ts: the entry's own br/gzip bodies, so a read never
  *   compresses), with an index in memory: key -> segment, offset, length, tags. Bounded in bytes (the
@@ -180,12 +181,19 @@ export class DiskPages implements WarmPages, BuildPages {
     const segment: Segment = { fd: openSync(file, "r"), size: 0, owned: false, keys: new Set(), busy: 0, dropped: false };
     this.segments.unshift(segment);
     let indexed = 0;
-    for await (const record of records) {
-      if (this.index.size >= this.opts.maxKeys || segment.dropped) break;
-      // A page written here meanwhile (rendered since the start) is newer than the build's.
-      if (this.index.has(record.key)) continue;
-      this.remember(record.key, { segment, offset: record.offset, length: record.length, tags: record.tags, written: true });
-      indexed++;
+    try {
+      for await (const record of records) {
+        if (this.index.size >= this.opts.maxKeys || segment.dropped) break;
+        // A page written here meanwhile (rendered since the start) is newer than the build's.
+        if (this.index.has(record.key)) continue;
+        this.remember(record.key, { segment, offset: record.offset, length: record.length, tags: record.tags, written: true });
+        indexed++;
+      }
+    } catch (error) {
+      // An index that cannot be read to its end is not used at all: its pages and its file are let go.
+      this.segments.splice(this.segments.indexOf(segment), 1);
+      this.drop(segment);
+      throw error;
     }
     this.readSince = readSince;
     return indexed;

@@ -126,6 +126,7 @@ describe("DiskPages (the warm tier on local disk)", () => {
       yield { key: entry("/b/", []).target.key, offset: a.length, length: b.length, tags: ["site:dupont", "page:b"] };
     }
     const pages = disk({ dir: null });
+    expect(pages.readSince).toBeNull();
     expect(await pages.attach(file, records(), 0)).toBe(2);
     expect(pages.bytes).toBe(0); // the build's file is not counted against the budget of what this tier writes
     expect((await pages.load(entry("/b/", []).target.key))!.etag).toBe('W/"/b/"');
@@ -138,5 +139,14 @@ describe("DiskPages (the warm tier on local disk)", () => {
     expect(await wrong.load(entry("/a/", []).target.key)).toBeNull();
     pages.invalidate(["page:a"]);
     expect(await pages.load(entry("/a/", []).target.key)).toBeNull();
+    // An index that breaks off half-way is not used at all, and says when it would have been read from.
+    const broken = disk({ dir: null });
+    async function* halfway(): AsyncGenerator<AttachedRecord> {
+      yield { key: entry("/a/", []).target.key, offset: 0, length: a.length, tags: ["page:a"] };
+      throw new Error("index.jsonl: unexpected end");
+    }
+    await expect(broken.attach(file, halfway(), 5)).rejects.toThrow("unexpected end");
+    expect([broken.count, broken.readSince, await broken.load(entry("/a/", []).target.key)]).toEqual([0, null, null]);
+    expect(pages.readSince).toBe(0);
   });
 });

@@ -19,6 +19,25 @@ export const ACK_WAIT_MS = LEASE_MS + 1000;
  */
 export const REJOIN_GRACE_MS = 3000;
 
+/**
+ * An invalidation in flight holds its tags' pages back this long at most (its versions are bumped within the
+ * acknowledgements' wait after the rejoin grace; a webhook that failed half-way leaves its marks to expire).
+ */
+export const PENDING_MS = REJOIN_GRACE_MS + ACK_WAIT_MS + 5000;
+
+/** Marks ARGV[4..] in flight (prefix ARGV[1]) with the invalidation's id ARGV[2] for ARGV[3] ms. */
+const MARK_PENDING_SCRIPT = `
+for i = 4, #ARGV do redis.call('SET', ARGV[1] .. ARGV[i], ARGV[2], 'PX', ARGV[3]) end
+return 1`;
+
+/** Clears the marks of ARGV[3..] that are still this invalidation's (ARGV[2]): a later one keeps its own. */
+const CLEAR_PENDING_SCRIPT = `
+for i = 3, #ARGV do
+  local key = ARGV[1] .. ARGV[i]
+  if redis.call('GET', key) == ARGV[2] then redis.call('DEL', key) end
+end
+return 1`;
+
 /** An invalidation applied here but not confirmed on every instance. */
 export class InvalidationNotConfirmed extends Error {}
 
@@ -56,7 +75,11 @@ export class AcknowledgedInvalidation {
     }
     let wake = () => {};
     this.waiting.set(id, { pending, wake: () => wake() });
+    const expanded = expandTags(tags);
     try {
+      // Marked in flight before anyone hears of it: an instance that joins after the list of members below
+      // (it would not be waited for) takes no old page of these tags from Redis until the versions move.
+      await this.link.run(["EVAL", MARK_PENDING_SCRIPT, "0", this.names.pendingPrefix, id, String(PENDING_MS), ...expanded]);
       for (const member of await this.membership.liveMembers()) if (member !== this.membership.id) pending.add(member);
       const message: InvalidationMessage = { id, from: this.membership.id, tags };
       await this.link.run(["PUBLISH", this.names.invalidations, JSON.stringify(message)]);
@@ -71,8 +94,8 @@ export class AcknowledgedInvalidation {
         for (const member of await this.membership.lapsed([...pending])) pending.delete(member);
       }
       // Bumped after the acknowledgements: from now on every older page fails the version check.
-      const expanded = expandTags(tags);
       await this.link.run(["MSET", ...expanded.flatMap((tag) => [this.names.versionPrefix + tag, id])]);
+      await this.link.run(["EVAL", CLEAR_PENDING_SCRIPT, "0", this.names.pendingPrefix, id, ...expanded]);
     } catch (error) {
       if (error instanceof RedisUnavailable) throw new InvalidationNotConfirmed(error.message);
       throw error;

@@ -18,6 +18,11 @@ export interface SharedNames {
   lease: (instance: string) => string;
   /** Prefix of the tag versions: `<prefix><tag>`. */
   versionPrefix: string;
+  /**
+   * Prefix of the invalidations in flight: `<prefix><tag>` = the webhook's id, from before its message is
+   * published until its versions are bumped. No page of such a tag is loaded, admitted or confirmed meanwhile.
+   */
+  pendingPrefix: string;
   /** A page of the shared store, by its cache key (hashed: keys may be long and hold any byte). */
   page: (cacheKey: string) => string;
   /** One practice's old URLs answering 404, a sorted set of counts (migration-watch/not-found-watch.ts). */
@@ -42,6 +47,7 @@ export function sharedNames(environment: string, namespace: string): SharedNames
     members: `${prefix}members`,
     lease: (instance) => `${prefix}lease:${instance}`,
     versionPrefix: `${prefix}v:`,
+    pendingPrefix: `${prefix}pending:`,
     page: (cacheKey) => `${prefix}page:${createHash("sha256").update(cacheKey).digest("base64url")}`,
     notFound: (code) => `${prefix}not-found:${code}`,
   };

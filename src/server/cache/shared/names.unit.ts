@@ -5,7 +5,7 @@ describe("shared cache names", () => {
   it("put the environment and the deployment in every key and channel (pub/sub ignores database numbers)", () => {
     for (const env of ["prod", "staging", "dev"]) {
       const n = sharedNames(env, "eu1");
-      const all = [n.invalidations, n.acks("i1"), n.joined, n.members, n.lease("i1"), n.versionPrefix, n.page("dupont\u0000x\u0000/")];
+      const all = [n.invalidations, n.acks("i1"), n.joined, n.members, n.lease("i1"), n.versionPrefix, n.pendingPrefix, n.page("dupont\u0000x\u0000/")];
       for (const name of all) expect(name.startsWith(`practice-frontend:${env}:eu1:`), name).toBe(true);
     }
     expect(sharedNames("prod", "a").invalidations).not.toBe(sharedNames("staging", "a").invalidations);

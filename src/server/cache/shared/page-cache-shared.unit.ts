@@ -51,8 +51,10 @@ class FakeRedis implements SharedPages {
 /** The build pre-pass's pages on disk, in memory (cache/disk/disk-pages.ts is tested on its own). */
 class FakeBuild implements BuildPages {
   readonly pages = new Map<string, PageEntry>();
+  reads = 0;
   constructor(readonly readSince: number | null) {}
   async load(key: string) {
+    this.reads++;
     const e = this.pages.get(key);
     return e ? { ...e, tags: [...e.tags] } : null;
   }
@@ -184,7 +186,7 @@ describe("PageCache with a shared store and the build pre-pass's pages", () => {
   it("admits a page whose tags changed before the pre-pass began, stamped with their current versions", async () => {
     const redis = new FakeRedis();
     const clock = { now: 1_000_000 };
-    const before = redis.bump("page:tarifs", BUILD_READ_SINCE - 1);
+    const before = redis.bump("page:tarifs", BUILD_READ_SINCE - 120_000);
     const build = new FakeBuild(BUILD_READ_SINCE);
     build.pages.set(target.key, await built(950_000));
     const answer = await instance(redis, clock, build).cache.answer(target);
@@ -208,6 +210,7 @@ describe("PageCache with a shared store and the build pre-pass's pages", () => {
     const answer = await b.cache.answer(target);
     expect(answer.kind === "entry" && [answer.status, b.cache.renders]).toEqual(["MISS", 1]);
     expect(other.pages.has(target.key)).toBe(true); // not refused: asked again once trusted
+    expect(other.reads).toBe(0); // nor read from disk meanwhile
   });
 
   it("reads nothing from the build's pages while none is attached", async () => {
@@ -216,5 +219,19 @@ describe("PageCache with a shared store and the build pre-pass's pages", () => {
     build.pages.set(target.key, await built(950_000));
     const a = instance(redis, { now: 1_000_000 }, build);
     expect((await a.cache.answer(target)).kind === "entry" && a.cache.renders).toBe(1);
+  });
+
+  it("answers a build page past its TTL STALE, and refreshes it behind the answer", async () => {
+    const redis = new FakeRedis();
+    const clock = { now: 1_000_000 };
+    const build = new FakeBuild(BUILD_READ_SINCE);
+    build.pages.set(target.key, await built(clock.now - 61_000)); // rendered more than a TTL (60 s) ago
+    const a = instance(redis, clock, build);
+    const answer = await a.cache.answer(target);
+    expect(answer.kind === "entry" && [answer.status, answer.tier]).toEqual(["STALE", "warm"]);
+    await a.cache.settled();
+    expect(a.cache.renders).toBe(1);
+    const after = await a.cache.answer(target);
+    expect(after.kind === "entry" && after.status).toBe("HIT");
   });
 });

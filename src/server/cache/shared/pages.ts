@@ -6,7 +6,10 @@
  *   says when its tags changed (the webhook's time, names.ts); one created for a missing key says "no change
  *   known" (time 0).
  * - The build pre-pass's pages are admitted one by one (admit): only while none of their tags changed after
- *   the pre-pass began reading the backend (docs/decisions/0060-prepass-with-shared-store.md).
+ *   the pre-pass began reading the backend, as far as Redis remembers (docs/decisions/0060-prepass-with-shared-store.md).
+ * - A tag being invalidated (its in-flight mark, invalidation.ts) holds its pages back: not loaded, admitted or
+ *   confirmed until the versions moved, so an instance that joined after the webhook listed the members (and
+ *   was not waited for) takes no old page meanwhile.
  * - Read on a local miss (one round trip, the versions compared inside Redis), written after a render with
  *   a TTL, and only while Redis has room for it (PAGE_WRITE_LIMIT, judged inside Redis at the write).
  * - Nothing is read or vouched for while this instance is not trusted (it may have missed invalidations).
@@ -19,7 +22,10 @@ import type { RedisLink } from "./link";
 import type { Membership } from "./membership";
 import { unknownChangeVersion, type SharedNames } from "./names";
 
-/** Returns the page if every version it was stamped with is still the current one (KEYS[1] page, ARGV[1] version prefix). */
+/**
+ * Returns the page if every version it was stamped with is still the current one and none of its tags is being
+ * invalidated (KEYS[1] page, ARGV[1] version prefix, ARGV[2] in-flight prefix).
+ */
 const LOAD_SCRIPT = `
 local blob = redis.call('GET', KEYS[1])
 if not blob then return false end
@@ -27,6 +33,7 @@ local newline = string.find(blob, '\\n', 1, true)
 local meta = cjson.decode(string.sub(blob, newline + 1, newline + tonumber(string.sub(blob, 1, newline - 1))))
 for i, tag in ipairs(meta.tags) do
   if redis.call('GET', ARGV[1] .. tag) ~= meta.versions[i] then return false end
+  if redis.call('EXISTS', ARGV[2] .. tag) == 1 then return false end
 end
 return blob`;
 
@@ -42,21 +49,37 @@ end
 return out`;
 
 /**
- * The current versions of ARGV[4..] (prefix ARGV[1]; a missing one created as ARGV[2]) if none changed after
- * ARGV[3] (epoch ms; a version's time is its base-36 part before the dot), else false; nothing is created
- * unless all pass.
+ * The current versions of ARGV[5..] (prefix ARGV[1]; in-flight prefix ARGV[4]) if none changed after ARGV[3]
+ * (epoch ms; a version's time is its base-36 part before the dot) and none is being invalidated, else false;
+ * nothing is created unless all pass. A tag without a version is "unchanged" only where Redis remembers the
+ * whole time since ARGV[3]: it ran since before it (no restart), the cluster joined it before it (KEYS[1], the
+ * join mark: no flush since), and it evicted no key; then its version is created as ARGV[2] (no change known).
  */
 const ADMIT_SCRIPT = `
+local limit = tonumber(ARGV[3])
+local remembers = nil
+local function remembered()
+  if remembers == nil then
+    local t = redis.call('TIME')
+    local now = tonumber(t[1]) * 1000
+    local uptime = tonumber(string.match(redis.call('INFO', 'server'), 'uptime_in_seconds:(%d+)'))
+    local evicted = tonumber(string.match(redis.call('INFO', 'stats'), 'evicted_keys:(%d+)'))
+    local joined = tonumber(redis.call('GET', KEYS[1]) or '')
+    remembers = now - (uptime + 1) * 1000 <= limit and joined ~= nil and joined <= limit and evicted == 0
+  end
+  return remembers
+end
 local out = {}
 local missing = {}
-local limit = tonumber(ARGV[3])
-for i = 4, #ARGV do
+for i = 5, #ARGV do
+  if redis.call('EXISTS', ARGV[4] .. ARGV[i]) == 1 then return false end
   local key = ARGV[1] .. ARGV[i]
   local v = redis.call('GET', key)
   if v then
     local t = tonumber(string.match(v, '^[^.]*'), 36)
     if not t or t > limit then return false end
   else
+    if not remembered() then return false end
     v = ARGV[2]
     missing[#missing + 1] = key
   end
@@ -66,10 +89,12 @@ for _, key in ipairs(missing) do redis.call('SET', key, ARGV[2]) end
 return out`;
 
 /**
- * The build machine's clock and the instances' may disagree: a tag changed this long before the pre-pass
- * began still keeps its pages out (a refused page is only rendered; an admitted stale one would be served).
+ * The build machine's clock and the instances' may disagree (hosts keep NTP time, within milliseconds; this
+ * allows for a host that drifted): a tag changed this long before the pre-pass began still keeps its pages
+ * out, and Redis must have run, and the cluster have joined it, this long before (a refused page is only
+ * rendered; an admitted stale one would be served).
  */
-export const ADMIT_CLOCK_MARGIN_MS = 60_000;
+export const ADMIT_CLOCK_MARGIN_MS = 10_000;
 
 /**
  * Pages are written to Redis only while its used memory, with the page, stays under this share of its
@@ -105,7 +130,7 @@ export class SharedPageStore implements SharedPages {
     if (!this.trusted) return null;
     try {
       const blob = await this.link.run<Buffer | null>(
-        ["EVAL", LOAD_SCRIPT, "1", this.names.page(target.key), this.names.versionPrefix],
+        ["EVAL", LOAD_SCRIPT, "1", this.names.page(target.key), this.names.versionPrefix, this.names.pendingPrefix],
         true,
       );
       return blob ? await decodeEntry(blob, target.key, this.ttlMs) : null;
@@ -129,7 +154,8 @@ export class SharedPageStore implements SharedPages {
     if (!this.trusted) return null;
     try {
       const limit = String(readSince - ADMIT_CLOCK_MARGIN_MS);
-      const args = ["EVAL", ADMIT_SCRIPT, "0", this.names.versionPrefix, unknownChangeVersion(), limit, ...entry.tags];
+      const prefixes = [this.names.versionPrefix, unknownChangeVersion(), limit, this.names.pendingPrefix];
+      const args = ["EVAL", ADMIT_SCRIPT, "1", this.names.joined, ...prefixes, ...entry.tags];
       const versions = await this.link.run<string[] | null>(args);
       if (!versions) return false;
       entry.versions = versions;
@@ -143,8 +169,11 @@ export class SharedPageStore implements SharedPages {
     if (!this.trusted || !entry.versions) return false;
     if (!entry.tags.length) return true;
     try {
-      const current = await this.link.run<(string | null)[]>(["MGET", ...entry.tags.map((t) => this.names.versionPrefix + t)]);
-      return current.every((v, i) => v !== null && v === entry.versions![i]);
+      // Its versions, then whether any of its tags is being invalidated (an instance rejoining meanwhile).
+      const keys = [...entry.tags.map((t) => this.names.versionPrefix + t), ...entry.tags.map((t) => this.names.pendingPrefix + t)];
+      const current = await this.link.run<(string | null)[]>(["MGET", ...keys]);
+      const n = entry.tags.length;
+      return current.slice(0, n).every((v, i) => v !== null && v === entry.versions![i]) && current.slice(n).every((p) => p === null);
     } catch {
       return false;
     }
