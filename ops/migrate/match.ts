@@ -12,7 +12,8 @@
  *   page), the page speaking of both options (a need page first) for an old page asking a question between
  *   them ("implant ou bridge ?");
  * - the practice's presentation for its old "le cabinet" page, the home page for an overview of the treatments
- *   when no page of the new site lists them all; a document by what its name says it is for (a map, prices...);
+ *   when no page of the new site lists them all (not the index of the old site's section of treatments: its pages
+ *   go one by one, it has no counterpart); a document by what its name says it is for (a map, prices...);
  * - a confidence calibrated per site (siteThreshold): sites whose text was reworded score lower throughout,
  *   so the bar is set from the site's own scores, between FLOOR_CONFIDENCE and MIN_CONFIDENCE, and a best guess
  *   under MIN_CONFIDENCE is taken only when it clearly beats the runner-up, or when the headline's rare words
@@ -35,6 +36,8 @@ export interface OldPage {
   names?: string[];
   /** Its own headline (H1, else the heading marked as the headline: Joomla's `<h2 itemprop="headline">`). */
   headline?: string;
+  /** Other pages of the old site lie under its path (`/soins/` over `/soins/implants/`): it heads a section. */
+  headsSection?: boolean;
 }
 
 export interface Match {
@@ -235,8 +238,12 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const names = [old.title, old.h1, ...(old.names ?? [])].filter(Boolean);
     if (home && namedOnlyBy(OVERVIEW, old.path, [old.title, old.h1].filter(Boolean))) {
       const hub = candidates.find((p) => OVERVIEW.test(p.slug));
-      const target = hub ?? home;
-      return { match: { target: target.path, confidence: 0.6, by: hub ? "an overview of the treatments" : "an overview of the treatments: the home page lists them" }, best: null, runnerUp: 0 };
+      if (hub) return { match: { target: hub.path, confidence: 0.6, by: "an overview of the treatments" }, best: null, runnerUp: 0 };
+      // The index of the old site's section of treatments (`/soins/` over `/soins/implants/`): its pages are
+      // redirected one by one, and it has no counterpart; a 301 to the home page would be a soft 404.
+      const guess = { target: home.path, confidence: 0.6, by: "an overview of the treatments: the home page lists them" };
+      if (old.headsSection) return { match: null, best: { ...guess, by: "the index of the old site's section of treatments: no page of the new site is its counterpart" }, runnerUp: 0 };
+      return { match: guess, best: null, runnerUp: 0 };
     }
     // A platform's booking pages (Wix Bookings' `/service-page/...`, `/booking-calendar/...`): booking.
     const intent = BOOKING_PATH.test(old.path) ? INTENTS[0] : intentOf(old.path, [old.title, old.h1, ...(old.names ?? []).slice(0, 2)].filter(Boolean));

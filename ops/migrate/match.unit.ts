@@ -135,6 +135,14 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/soins/blanchiment", "Blanchiment", "Gel").match?.target).not.toBe("/");
   });
 
+  it("drops the index of the old site's section of treatments (its pages are redirected one by one), the home page its guess", () => {
+    const index = m({ path: "/soins/", title: "Nos soins", h1: "Nos soins", text: "Implants, blanchiment, orthodontie", headsSection: true });
+    expect(index.match).toBeNull();
+    expect(index.best?.target).toBe("/");
+    // The new site's page for all of them still takes it.
+    expect(createMatcher([...site, { path: "/nos-soins/", slug: "soins", title: "Nos soins", kind: "service_hub", text: "Tous nos soins" }])({ path: "/soins/", title: "Nos soins", h1: "", text: "", headsSection: true }).match?.target).toBe("/nos-soins/");
+  });
+
   it("under the bar, takes the text's best guess when the headline's rare words are on that page only; a practical page's name says what it is for", () => {
     // Reworded text, the right guess under the bar; the headline names what only the equipment page speaks of.
     const post = page("/2019/11/25/empreinte-optique/", "L'empreinte optique", "Fini la pâte : une caméra relève la forme des dents en quelques minutes pour vos couronnes, sans gêne et sans attente");

@@ -97,6 +97,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
       if (list.length < 10 && !list.includes(text)) calledBy.set(url, [...list, text]);
     }
   }
+  const headsSection = sectionHeads(entries.map((e) => e.url));
   const oldPage = (e: CrawlEntry) => ({
     path: pathOf(e.url),
     title: own.get(e.url)?.title ?? e.title,
@@ -104,6 +105,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     text: own.get(e.url)?.text ?? e.body_text,
     names: [...new Set([e.headline, e.og_title, ...(calledBy.get(e.url) ?? [])].filter(Boolean))],
     headline: e.headline,
+    headsSection: headsSection(e.url),
   });
   // The site's own bar: from the best guesses of all its pages (match.ts siteThreshold).
   const firstPass = createMatcher(pages, { platform });
@@ -286,6 +288,24 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   // The files are written either way; the status says an entry of the operator needs a look.
   if (invalid.length) io.log(`redirects: ${invalid.length} of your entries point to no page of the new site: correct them in ${file}`);
   return invalid.length ? 1 : 0;
+}
+
+/**
+ * Whether a URL indexes a folder holding other URLs of the list (`/soins/`, `/Soins/index.html` or `/soins.html`
+ * over `/soins/implants/`): it heads a section of the old site. Lower-cased: a host may serve names
+ * case-insensitively.
+ */
+export function sectionHeads(urls: string[]): (url: string) => boolean {
+  const segmentsOf = (url: string) => {
+    const segments = new URL(url).pathname.toLowerCase().split("/").filter(Boolean);
+    return /^index\.[a-z]+$/.test(segments.at(-1) ?? "") ? segments.slice(0, -1) : segments;
+  };
+  const folders = new Set<string>();
+  for (const url of urls) {
+    const segments = segmentsOf(url);
+    for (let i = 1; i < segments.length; i++) folders.add(`/${segments.slice(0, i).join("/")}/`);
+  }
+  return (url) => folders.has(`/${segmentsOf(url).map((s) => `${s.replace(/\.(?:html?|php|aspx?)$/, "")}/`).join("")}`);
 }
 
 /**
