@@ -5,8 +5,8 @@
  * - its URL's words, its names (title, headline in any heading, og:title, the menu labels and anchor texts
  *   of the links pointing at it) and its text, compared on word stems; the text by a TF-IDF cosine over the
  *   new site's pages;
- * - intents a URL or a short name states (booking, contact, directions and hours, emergency, legal notice,
- *   privacy): the page of the new site for it, whatever the wording;
+ * - intents a URL or a short name states (booking, contact, directions and hours, emergency, prices, legal
+ *   notice, privacy): the page of the new site for it, whatever the wording;
  * - the new site's structure: a team member's page only for an old page naming that member (a former member's
  *   page: the team page), a job's page only for an old offer page (a job announced in a news post: the jobs
  *   page), the page speaking of both options (a need page first) for an old page asking a question between
@@ -90,11 +90,14 @@ const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fal
   },
   {
     name: "emergency",
-    // "Rage de dent(s)": an acute toothache, what a dental emergency is.
+    // "Rage de dent(s)": an acute toothache, what a dental emergency is; so are a broken tooth ("Dent cassée :
+    // les bons réflexes") and an abscess.
     words: /^(?:urgence|urgences|emergency|emergencies|garde|rage)$/,
     page: (p) => /urgence|emergency/.test(`${p.slug} ${words(p.title).join(" ")}`),
     fallback: (p) => p.kind === "contact",
   },
+  // Fees ("Honoraires", `/tarifs`): the new site's price page, whatever link names it ("Tarifs des implants").
+  { name: "prices", words: /^(?:tarif|tarifs|tarification|honoraire|honoraires|prix|price|prices|pricing|fees)$/, page: (p) => /^(?:tarif|honoraire|prix|price)/.test(p.slug) },
   { name: "legal notice", words: /^(?:mentions|legales|legal|imprint)$/, page: (p) => p.kind === "legal" },
   { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|cookies)$/, page: (p) => p.kind === "privacy" },
 ];

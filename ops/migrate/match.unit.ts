@@ -119,6 +119,13 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/booking-calendar/urgence-dentaire", "").match).toMatchObject({ by: "intent: booking" });
   });
 
+  it("sends the fees' page to the price page, whatever a link names it", () => {
+    const fees = m({ path: "/fr/patients/honoraires/", title: "Honoraires", h1: "Honoraires", names: ["Honoraires", "Tarifs des implants"], text: "Consultation 23 euros. Implants et aligneurs sur devis." });
+    expect(fees.match).toMatchObject({ target: "/tarifs/", by: "intent: prices" });
+    // A treatment's prices are about that treatment too: no intent.
+    expect(page("/tarifs-implants", "Tarifs des implants", "Un implant en titane").match?.by).not.toBe("intent: prices");
+  });
+
   it("reads an intent in a headline's topic (before its colon) and under a question's framing", () => {
     expect(page("/actualites/30-urgences-dentaires-le-week-end", "Urgences dentaires : que faire le week-end ?", "Appelez le 15").match).toMatchObject({ target: "/contact/", by: "intent: emergency" });
     const withEmergency = createMatcher([...site, { path: "/urgence-dentaire/", slug: "urgence-dentaire", title: "Urgence dentaire", kind: "need", text: "Douleur" }]);
