@@ -92,7 +92,7 @@ const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fal
     name: "emergency",
     // "Rage de dent(s)": an acute toothache, what a dental emergency is; so are a broken tooth ("Dent cassée :
     // les bons réflexes") and an abscess.
-    words: /^(?:urgence|urgences|emergency|emergencies|garde|rage)$/,
+    words: /^(?:urgence|urgences|emergency|emergencies|garde|rage|cassee|cassees|abces)$/,
     page: (p) => /urgence|emergency/.test(`${p.slug} ${words(p.title).join(" ")}`),
     fallback: (p) => p.kind === "contact",
   },

@@ -130,6 +130,9 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/actualites/30-urgences-dentaires-le-week-end", "Urgences dentaires : que faire le week-end ?", "Appelez le 15").match).toMatchObject({ target: "/contact/", by: "intent: emergency" });
     const withEmergency = createMatcher([...site, { path: "/urgence-dentaire/", slug: "urgence-dentaire", title: "Urgence dentaire", kind: "need", text: "Douleur" }]);
     expect(withEmergency({ path: "/post/que-faire-en-cas-de-rage-de-dent", title: "Que faire en cas de rage de dent ?", h1: "", text: "Appelez le cabinet" }).match?.target).toBe("/urgence-dentaire/");
+    // A broken tooth, an abscess: emergencies too.
+    expect(withEmergency({ path: "/actualites/detail/dent-cassee-les-bons-reflexes/", title: "Dent cassée : les bons réflexes", h1: "", text: "Conservez le fragment, appelez le cabinet" }).match?.target).toBe("/urgence-dentaire/");
+    expect(withEmergency({ path: "/blog/abces-dentaire", title: "Abcès dentaire", h1: "", text: "Une joue gonflée" }).match?.target).toBe("/urgence-dentaire/");
     // The topic is the part before the colon: what follows it is no intent of the page.
     expect(page("/blog/implants-bilan", "Implants : prenez rendez-vous", "Un implant en titane").match?.by).not.toBe("intent: booking");
   });
