@@ -155,6 +155,45 @@ export function optionsOf(names: string[]): [string, string] | null {
   return null;
 }
 
+/** Words that qualify nothing in a compound ("implants dentaires" is the implants), and the ones linking its words. */
+const GENERIC = /^(?:dentaire|dentaires|dent|dents)$/;
+const LINK = /^(?:de|du|des|d|l|la|le|les|au|aux|a|en)$/;
+
+/**
+ * Each word of the names and the word it is qualified by, as stems: the next word, across linking words only
+ * and within a clause ("greffe de gencive": greffe gencive; "orthodontie de l'enfant"; "tabac et gencives : un
+ * duo" has none).
+ */
+function pairsOf(names: string[]): Map<string, Set<string>> {
+  const pairs = new Map<string, Set<string>>();
+  for (const clause of names.flatMap((n) => n.split(/[,:;!?()|.\u2013\u2014]|\s-\s/))) {
+    const w = words(clause).filter((x) => !GENERIC.test(x));
+    for (let i = 0; i + 1 < w.length; i++) {
+      if (keywords(w[i]).length === 0) continue;
+      let j = i + 1;
+      while (j < w.length && LINK.test(w[j])) j++;
+      if (j < w.length && keywords(w[j]).length > 0) pairs.set(stem(w[i]), (pairs.get(stem(w[i])) ?? new Set()).add(stem(w[j])));
+    }
+  }
+  return pairs;
+}
+
+/**
+ * The head word a new page's title shares with an old page when it is the only word they share, and the old
+ * page's names follow it by another word than the title does ("La greffe de gencive" for "Greffe osseuse et
+ * sinus lift"), the title's own word nowhere in the old names: two compounds of one word. Null otherwise.
+ */
+export function compoundClash(title: Map<string, Set<string>>, titleWords: Set<string>, own: Map<string, Set<string>>, oldWords: Set<string>): string | null {
+  const shared = [...titleWords].filter((w) => oldWords.has(w));
+  if (shared.length !== 1) return null;
+  const head = shared[0];
+  const theirs = title.get(head);
+  const ours = own.get(head);
+  if (!theirs || !ours) return null;
+  const clash = [...theirs].every((q) => !oldWords.has(q)) && [...ours].some((q) => !titleWords.has(q));
+  return clash ? head : null;
+}
+
 /** A question between options: what a need page answers. */
 const COMPARISON = /\b(?:ou|vs|versus|choisir|comparer|comparatif|difference|differences|alternative|alternatives)\b/;
 
@@ -196,6 +235,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const mainTitleSets = candidates.map((p) => stems(p.title.replace(/\([^)]*\)/g, " ")));
   // The name of a team member without a title ("Dr", "Docteur"): all of it must be in the old page's names.
   const memberNames = candidates.map((p) => (isMember(p) ? new Set([...stems(p.title)].filter((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w))) : null));
+  const titlePairs = candidates.map((p) => pairsOf([p.title.replace(/\([^)]*\)/g, " ")]));
   // A member's first name, when no other member has it: a welcome post or an old page may name them by it alone
   // ("Bienvenue à Sarah").
   const firstNames = candidates.map((p) => (isMember(p) ? (words(p.title).find((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w)) ?? null) : null));
@@ -273,6 +313,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const ownStems = stems([old.title, old.h1, old.headline ?? ""].join(" "));
     const namedByItself = memberNames.map((m) => m !== null && m.size > 0 && [...m].every((w) => ownStems.has(w)));
     const selfNamed = namedByItself.some(Boolean);
+    // The old page's own compounds (its URL's last segment, title, H1, headline): each word and the next one.
+    const ownPairs = pairsOf([slugWords(old.path).join(" "), old.title, old.h1, old.headline ?? ""]);
     const textScores: number[] = [];
     const scored = candidates.map((page, i) => {
       // A new title is short, an old one often carries more: half the score is how much of the new title an old name has.
@@ -281,6 +323,13 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       textScores[i] = scores.text;
       let confidence = WEIGHTS.slug * scores.slug + WEIGHTS.title * scores.title + WEIGHTS.text * scores.text;
       let by = (Object.keys(scores) as (keyof typeof scores)[]).filter((k) => scores[k] >= 0.2).join(", ") || "text";
+      // A compound name is one subject: "la greffe de gencive" is not "la greffe osseuse". The only word of the
+      // title the old page shares heading another compound in its own names: its URL and title say nothing.
+      const other = !isMember(page) && compoundClash(titlePairs[i], titleSets[i], ownPairs, allNames);
+      if (other) {
+        confidence = WEIGHTS.text * scores.text;
+        by = `text (its title's '${other}' in another compound)`;
+      }
       const member = memberNames[i];
       if (member) {
         // A member's page is about that person: only an old page naming them goes there.

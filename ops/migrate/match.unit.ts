@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMatcher, optionsOf } from "./match";
+import { compoundClash, createMatcher, optionsOf } from "./match";
 import type { NewPage } from "./new-site";
 
 const pages: NewPage[] = [
@@ -221,5 +221,33 @@ describe("a question between options", () => {
     ]);
     const post = whitening({ path: "/blog/blanchiment-a-domicile-ou-au-fauteuil", title: "Blanchiment : à domicile ou au fauteuil ?", h1: "", text: "Deux techniques, un même produit" });
     expect(post.match?.target).toBe("/blanchiment/");
+  });
+});
+
+describe("compound names", () => {
+  const site: NewPage[] = [
+    { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+    { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "L'implant en titane remplace la racine; quand l'os manque, on le reconstruit avant la pose" },
+    { path: "/parodontologie/", slug: "parodontologie", title: "Parodontologie", kind: "service_hub", text: "Gencives, parodontite, déchaussement" },
+    { path: "/parodontologie/greffe-gencive/", slug: "greffe-gencive", title: "La greffe de gencive", kind: "service_detail", text: "Un greffon prélevé au palais recouvre une racine dénudée" },
+    { path: "/gencives-qui-saignent/", slug: "gencives-qui-saignent", title: "Mes gencives saignent", kind: "need", text: "Saignements au brossage, gencives gonflées, tabac" },
+  ];
+  // A site's bar calibrated low (reworded text).
+  const m = createMatcher(site, { threshold: 0.17 });
+
+  it("reads 'greffe osseuse' and 'greffe de gencive' as two subjects, not one shared word", () => {
+    const bone = m({ path: "/soins/implants-dentaires/greffe-osseuse/", title: "Greffe osseuse et sinus lift", h1: "", text: "Un comblement de sinus reconstitue le volume" });
+    expect(bone.match?.target).not.toBe("/parodontologie/greffe-gencive/");
+    expect(m({ path: "/soins/greffe-de-gencive/", title: "La greffe de gencive", h1: "", text: "Un greffon du palais" }).match?.target).toBe("/parodontologie/greffe-gencive/");
+  });
+
+  it("finds a clash only between compounds of the one word a title shares, within a clause", () => {
+    const pairs = (n: string) => new Map([...n.matchAll(/(\w+)>(\w+)/g)].map(([, a, b]) => [a, new Set([b])]));
+    expect(compoundClash(pairs("greffe>gencive"), new Set(["greffe", "gencive"]), pairs("greffe>osseuse"), new Set(["greffe", "osseuse", "sinus"]))).toBe("greffe");
+    // Both words shared, or the old name following the word by nothing: no clash.
+    expect(compoundClash(pairs("greffe>gencive"), new Set(["greffe", "gencive"]), pairs("greffe>gencive"), new Set(["greffe", "gencive"]))).toBeNull();
+    expect(compoundClash(pairs("gencive>saignen"), new Set(["gencive", "saignen"]), new Map(), new Set(["tabac", "gencive", "duo"]))).toBeNull();
+    // "Tabac et gencives : un duo dangereux" names no compound of "gencives".
+    expect(m({ path: "/blog/tabac-et-gencives", title: "Tabac et gencives : un duo dangereux", h1: "", text: "Le tabac masque les saignements des gencives gonflées" }).best?.by ?? "").not.toMatch(/another compound/);
   });
 });
