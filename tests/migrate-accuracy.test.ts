@@ -192,7 +192,7 @@ const BLIND: BlindCase[] = [
   { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.94, spellings: 0.94, ofRightBase: 0.97 } },
   { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.77, spellings: 0.76, ofRightBase: 0.97 } },
   { code: "petit", url: `http://${WPPRETTY_HOST}`, start: () => startWordPressPrettySite(), truth: WPPRETTY_TRUTH, spellings: WPPRETTY_SPELLINGS, unknownQueries: WPPRETTY_UNKNOWN_QUERIES, floor: { precision: 0.89, recall: 0.75, spellings: 0.77, ofRightBase: 0.97 } },
-  { code: "martin", url: `http://${JIMDO_HOST}`, start: () => startJimdoSite(), truth: JIMDO_TRUTH, spellings: JIMDO_SPELLINGS, unknownQueries: JIMDO_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.95, spellings: 0.97, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${JIMDO_HOST}`, start: () => startJimdoSite(), truth: JIMDO_TRUTH, spellings: JIMDO_SPELLINGS, unknownQueries: JIMDO_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.99, spellings: 0.97, ofRightBase: 0.97 } },
   // Written blind on 2026-11-26 (a TYPO3 10 site of dupont, ops/migrate/fixtures/typo3-site.ts). Measured once on the
   // toolkit as it stood (88.5/79.3/61.7: precision, recall, spellings), once after branch mig-general's matching
   // rules, written without it (90.6/82.8/61.7); then the TYPO3 grammar followed (89.5/87.9/83.0; of a right base 39/41).

@@ -146,10 +146,26 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
           matchOf.set(url, { match: null, best: guess && why ? { ...guess, by: why } : guess });
         }
       } else {
-        matchOf.set(url, match(oldPage(e)));
+        const own = match(oldPage(e));
+        // Under the bar, but its text points into what the page of its old section went to (`/soins/implants/
+        // greffe-osseuse/` of `/soins/implants/`, the new site without a page of its own for it): that page,
+        // at its own guess's confidence (listed for review).
+        const parent = own.match || !own.best ? null : sectionPage(url);
+        const section = parent && !seen.has(parent) && !listings.has(pathOf(parent)) && verdicts.get(pathOf(parent))?.verdict !== "skip" ? matchPage(parent, seen).match : null;
+        const follows = parent ? followSection(own.best!, section, home, pathOf(parent)) : null;
+        matchOf.set(url, follows ? { match: follows, best: follows } : own);
       }
     }
     return matchOf.get(url)!;
+  };
+  const home = pages.find((p) => p.kind === "home")?.path ?? null;
+  /** The crawled page of the folder a URL sits in (`/soins/implants/` for `/soins/implants/greffe/`), if any. */
+  const sectionPage = (url: string): string | null => {
+    const u = new URL(url);
+    const folder = u.pathname.replace(/\/[^/]+\/?$/, "/");
+    if (folder === "/" || folder === u.pathname) return null;
+    const found = [folder, folder.slice(0, -1), `${folder}index.html`, `${folder}index.php`].map((p) => byUrl.get(`${u.origin}${p}`)).find((x) => x?.status === 200 && !isDocument(x));
+    return found?.url ?? null;
   };
   // The operator's entries (an earlier draft, edited): never dropped. One whose target is not a page of the
   // new site (a typo, a page since removed) is kept as written and reported, for the operator to correct.
@@ -288,6 +304,16 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   // The files are written either way; the status says an entry of the operator needs a look.
   if (invalid.length) io.log(`redirects: ${invalid.length} of your entries point to no page of the new site: correct them in ${file}`);
   return invalid.length ? 1 : 0;
+}
+
+/**
+ * An old page under the bar, its text's best guess within the page its old section (`parent`, the page of its
+ * folder) surely went to, not the home page: that page, at the guess's confidence (listed for review). Null
+ * otherwise.
+ */
+export function followSection(best: Match, section: Match | null, home: string | null, parent: string): Match | null {
+  if (!section || section.target === home || section.confidence < MIN_CONFIDENCE || !best.target.startsWith(section.target)) return null;
+  return { target: section.target, confidence: best.confidence, by: `its text's guess, within the page its section ${parent} went to` };
 }
 
 /**

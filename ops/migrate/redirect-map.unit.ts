@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sectionHeads, skippedPageRow } from "./redirect-map";
+import { followSection, sectionHeads, skippedPageRow } from "./redirect-map";
 
 describe("skippedPageRow: where a page marked skip still goes", () => {
   const base = { path: "/x/", form: "/x", originalForm: null, listing: false, home: "/", intent: null, member: () => null };
@@ -36,5 +36,21 @@ describe("sectionHeads: the pages indexing a folder of other pages", () => {
     expect(heads("http://x.fr/soins/implants/")).toBe(false);
     // A folder's own index is no page under it.
     expect(heads("http://x.fr/blog/")).toBe(false);
+  });
+});
+
+describe("followSection: a page under the bar follows its old section's page where its text points", () => {
+  const section = { target: "/implantologie/", confidence: 0.7, by: "slug, title, text" };
+
+  it("its text's guess within the section's page: that page, for review", () => {
+    expect(followSection({ target: "/implantologie/", confidence: 0.05, by: "text" }, section, "/", "/soins/implants/")).toMatchObject({ target: "/implantologie/", confidence: 0.05 });
+    expect(followSection({ target: "/implantologie/implant-unitaire/", confidence: 0.05, by: "text" }, section, "/", "/soins/implants/")?.target).toBe("/implantologie/");
+  });
+
+  it("nothing when its text points elsewhere, the section went home, nowhere or unsurely", () => {
+    expect(followSection({ target: "/parodontologie/", confidence: 0.05, by: "text" }, section, "/", "/soins/implants/")).toBeNull();
+    expect(followSection({ target: "/tarifs/", confidence: 0.05, by: "text" }, { target: "/", confidence: 0.6, by: "overview" }, "/", "/soins/")).toBeNull();
+    expect(followSection({ target: "/implantologie/", confidence: 0.05, by: "text" }, null, "/", "/soins/implants/")).toBeNull();
+    expect(followSection({ target: "/implantologie/", confidence: 0.05, by: "text" }, { ...section, confidence: 0.1 }, "/", "/soins/implants/")).toBeNull();
   });
 });
