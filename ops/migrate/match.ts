@@ -376,7 +376,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     if (person && teamIndex !== -1 && !scored.some((s) => s.by.startsWith("member's"))) {
       scored[teamIndex] = { ...scored[teamIndex], confidence: Math.max(scored[teamIndex].confidence, 0.5), by: "a former member's page: the team page" };
     }
-    scored.sort((a, b) => b.confidence - a.confidence);
+    // Equal on their names and words, the page its text matches better first.
+    const textOf = new Map(candidates.map((p, i) => [p.path, textScores[i]]));
+    scored.sort((a, b) => b.confidence - a.confidence || textOf.get(b.target)! - textOf.get(a.target)!);
     // A hub's page first, but the page names one of its detail pages by all of that page's title (its URL or one
     // of its own names: `/post/orthodontie-adulte-...`, "Un bridge complet sur implants : le témoignage de ..."):
     // the detail page, the more precise one. A name joining subjects ("Orthodontie adulte et enfant") names none.

@@ -251,3 +251,17 @@ describe("compound names", () => {
     expect(m({ path: "/blog/tabac-et-gencives", title: "Tabac et gencives : un duo dangereux", h1: "", text: "Le tabac masque les saignements des gencives gonflées" }).best?.by ?? "").not.toMatch(/another compound/);
   });
 });
+
+describe("a tie on names and words", () => {
+  it("goes to the page its text matches better (the children's page for 'Dès quel âge consulter un orthodontiste ?')", () => {
+    const m = createMatcher([
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/orthodontie/", slug: "orthodontie", title: "Orthodontie", kind: "service_hub", text: "Aligneurs transparents et bagues pour adultes palais" },
+      { path: "/orthodontie/orthodontie-enfant/", slug: "orthodontie-enfant", title: "L'orthodontie de l'enfant", kind: "service_detail", text: "Guider la croissance palais pouce croissance bilan" },
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires" },
+    ]);
+    const post = m({ path: "/actualites/31-des-quel-age-consulter-un-orthodontiste", title: "Dès quel âge consulter un orthodontiste ?", h1: "", text: "Vers 7 ans, un bilan repère un décalage des mâchoires ou une succion du pouce qui déforme le palais" });
+    expect(post.match?.confidence).toBe(post.runnerUp);
+    expect(post.match?.target).toBe("/orthodontie/orthodontie-enfant/");
+  });
+});
