@@ -155,6 +155,15 @@ export function optionsOf(names: string[]): [string, string] | null {
   return null;
 }
 
+/**
+ * A text without the verbs of its reflexive forms ("le cabinet s'équipe", "se soigner"): a verb is not the noun
+ * it is spelled like ("l'équipe", the team). The elided "s'" only after a non-letter ("the practice's team" keeps
+ * its team).
+ */
+export function withoutReflexiveVerbs(text: string): string {
+  return text.replace(/(^|[^\p{L}])(?:[sS]['\u2019]|[sS]e\s+)\p{L}+/gu, "$1");
+}
+
 /** Words that qualify nothing in a compound ("implants dentaires" is the implants), and the ones linking its words. */
 const GENERIC = /^(?:dentaire|dentaires|dent|dents)$/;
 const LINK = /^(?:de|du|des|d|l|la|le|les|au|aux|a|en)$/;
@@ -206,7 +215,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const jobsPage = pages.find((p) => p.kind === "jobs" && !pages.some((o) => o !== p && o.kind === "jobs" && p.path.startsWith(o.path)));
   const isMember = (p: NewPage) => p.kind === "team" && p !== teamPage;
   const isOffer = (p: NewPage) => p.kind === "jobs" && p !== jobsPage;
-  const docs = candidates.map((p) => keywords(p.text).map(stem));
+  const docs = candidates.map((p) => keywords(withoutReflexiveVerbs(p.text)).map(stem));
   const df = new Map<string, number>();
   for (const doc of docs) for (const term of new Set(doc)) df.set(term, (df.get(term) ?? 0) + 1);
   const idf = (term: string) => Math.log((1 + candidates.length) / (1 + (df.get(term) ?? 0))) + 1;
@@ -229,7 +238,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   };
   const vectors = docs.map(vector);
   const slugSets = candidates.map((p) => stems(p.slug.replace(/-/g, " ")));
-  const textStems = candidates.map((p) => stems(`${p.title} ${p.text}`));
+  const textStems = candidates.map((p) => stems(`${p.title} ${withoutReflexiveVerbs(p.text)}`));
   const titleSets = candidates.map((p) => stems(p.title));
   // A title without its parenthesis ("Le bridge complet sur implants (All-on-4)"): its name, the aside left out.
   const mainTitleSets = candidates.map((p) => stems(p.title.replace(/\([^)]*\)/g, " ")));
@@ -241,7 +250,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const firstNames = candidates.map((p) => (isMember(p) ? (words(p.title).find((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w)) ?? null) : null));
   const uniqueFirst = firstNames.map((f) => (f !== null && firstNames.filter((g) => g === f).length === 1 ? f : null));
   // What a page is about in short words (its title, slug and text), for documents named by a few words.
-  const shortTexts = candidates.map((p) => shorts(`${p.title} ${p.slug.replace(/-/g, " ")} ${p.text}`));
+  const shortTexts = candidates.map((p) => shorts(`${p.title} ${p.slug.replace(/-/g, " ")} ${withoutReflexiveVerbs(p.text)}`));
   const shortDf = new Map<string, number>();
   for (const set of shortTexts) for (const w of set) shortDf.set(w, (shortDf.get(w) ?? 0) + 1);
 
@@ -298,7 +307,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const slug = new Set(slugWords(old.path).map(stem));
     const nameSets = names.map(stems);
     const allNames = new Set([...slug, ...nameSets.flatMap((s) => [...s])]);
-    const text = vector(keywords(old.text).map(stem));
+    const text = vector(keywords(withoutReflexiveVerbs(old.text)).map(stem));
     const job = [...allNames].some((w) => JOB.test(w)) || slugWords(old.path).some((w) => JOB.test(w)) || names.some((n) => words(n).some((w) => JOB.test(w)));
     const question = names.slice(0, 3).some((n) => COMPARISON.test(words(n).join(" ")) && /\?|\bou\b/.test(n.toLowerCase()));
     // The options a question weighs ("implant ou bridge ?": implant, bridge): the words either side of its "ou".

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compoundClash, createMatcher, optionsOf } from "./match";
+import { compoundClash, createMatcher, optionsOf, withoutReflexiveVerbs } from "./match";
 import type { NewPage } from "./new-site";
 
 const pages: NewPage[] = [
@@ -263,5 +263,20 @@ describe("a tie on names and words", () => {
     const post = m({ path: "/actualites/31-des-quel-age-consulter-un-orthodontiste", title: "Dès quel âge consulter un orthodontiste ?", h1: "", text: "Vers 7 ans, un bilan repère un décalage des mâchoires ou une succion du pouce qui déforme le palais" });
     expect(post.match?.confidence).toBe(post.runnerUp);
     expect(post.match?.target).toBe("/orthodontie/orthodontie-enfant/");
+  });
+});
+
+describe("word forms", () => {
+  it("reads a reflexive verb as no noun: 's'équipe' is not the team", () => {
+    expect(withoutReflexiveVerbs("Une anesthésie plus douce : le cabinet s'équipe. Se soigner sans peur.")).toBe("Une anesthésie plus douce : le cabinet .  sans peur.");
+    expect(withoutReflexiveVerbs("the practice's team")).toBe("the practice's team");
+    const m = createMatcher([
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/technologies/", slug: "technologies", title: "Nos technologies", kind: "cabinet", text: "Anesthésie assistée par ordinateur, empreinte optique, radiographie 3D" },
+      { path: "/equipe/", slug: "equipe", title: "L'équipe", kind: "team", text: "Notre équipe : praticiens et assistantes, une équipe formée" },
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires, devis" },
+    ]);
+    const post = m({ path: "/2019/11/25/anesthesie-assistee-par-ordinateur/", title: "Nouveau : l'anesthésie assistée par ordinateur", h1: "", text: "Une anesthésie plus douce, sans la sensation de l'aiguille : le cabinet s'équipe." });
+    expect(post.match?.target).toBe("/technologies/");
   });
 });
