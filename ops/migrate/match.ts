@@ -164,6 +164,9 @@ export function withoutReflexiveVerbs(text: string): string {
   return text.replace(/(^|[^\p{L}])(?:[sS]['\u2019]|[sS]e\s+)\p{L}+/gu, "$1");
 }
 
+/** A photo's page names itself so ("Photo - La salle d'attente"). */
+const PHOTO = /^(?:photo|photos|image|images|diapo|diaporama|picture)$/;
+
 /** Words that qualify nothing in a compound ("implants dentaires" is the implants), and the ones linking its words. */
 const GENERIC = /^(?:dentaire|dentaires|dent|dents)$/;
 const LINK = /^(?:de|du|des|d|l|la|le|les|au|aux|a|en)$/;
@@ -245,6 +248,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   // The name of a team member without a title ("Dr", "Docteur"): all of it must be in the old page's names.
   const memberNames = candidates.map((p) => (isMember(p) ? new Set([...stems(p.title)].filter((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w))) : null));
   const titlePairs = candidates.map((p) => pairsOf([p.title.replace(/\([^)]*\)/g, " ")]));
+  const textPairs = candidates.map((p) => pairsOf([p.title, withoutReflexiveVerbs(p.text)]));
   // A member's first name, when no other member has it: a welcome post or an old page may name them by it alone
   // ("Bienvenue à Sarah").
   const firstNames = candidates.map((p) => (isMember(p) ? (words(p.title).find((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w)) ?? null) : null));
@@ -421,6 +425,18 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     if (headline.match && (named || headline.match.target === best?.target) && !isMember(pageAt(headline.match.target)) && !isOffer(pageAt(headline.match.target))) {
       // At a confidence under REVIEW_BELOW: the best guess's own when it agrees (listed for review).
       const match = { ...headline.match, confidence: named ? Math.round(headline.match.confidence * 40) / 100 : best!.confidence, by: named ? headline.match.by.replace(/^intent: the document's name says/, "its name says") : "the headline's words and the text's best guess" };
+      return { match, best: match, runnerUp };
+    }
+    // A phrase of the headline ("la peur du dentiste": two words, linked) in the text of one page of the new site
+    // only: the page that speaks of that subject, at the confidence its words give it (listed for review).
+    // (Not the team's or the jobs' page, whose members' and offers' words are not its subject; not a photo's page,
+    // whose caption names what the photo shows: the page is its gallery's.)
+    const photo = [old.title, old.h1, old.headline ?? ""].some((n) => PHOTO.test(words(n)[0] ?? ""));
+    const phrases = photo ? new Map<string, Set<string>>() : pairsOf([old.title, old.h1, old.headline ?? ""]);
+    const holders = candidates.filter((p, i) => !isMember(p) && !isOffer(p) && p !== teamPage && p !== jobsPage && [...phrases].some(([h, qs]) => !ANNOUNCEMENT_WORDS.test(h) && [...qs].some((q) => !ANNOUNCEMENT_WORDS.test(q) && textPairs[i].get(h)?.has(q))));
+    if (holders.length === 1) {
+      const at = scored.find((s) => s.target === holders[0].path)!;
+      const match = { ...at, by: "a phrase of its headline, in that page's text only" };
       return { match, best: match, runnerUp };
     }
     return { match: null, best, runnerUp };

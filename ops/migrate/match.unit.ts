@@ -280,3 +280,25 @@ describe("word forms", () => {
     expect(post.match?.target).toBe("/technologies/");
   });
 });
+
+describe("a phrase of the headline", () => {
+  const m = createMatcher([
+    { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue, la peur du dentiste n'est pas une fatalité" },
+    { path: "/philosophie/", slug: "philosophie", title: "Notre philosophie", kind: "cabinet", text: "Avoir peur du dentiste n'a rien de honteux. Espace d'accueil et salle d'attente" },
+    { path: "/technologies/", slug: "technologies", title: "Nos technologies", kind: "cabinet", text: "Radiographie numérique, empreinte optique" },
+    { path: "/equipe/", slug: "equipe", title: "L'équipe", kind: "team", text: "Le Dr Petit, formée à la sédation consciente" },
+    { path: "/equipe/camille-petit/", slug: "camille-petit", title: "Dr Camille Petit", kind: "team", text: "Formée à la sédation consciente" },
+    { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires, devis" },
+  ]);
+
+  it("in one page's text only (the home page aside): that page, for review", () => {
+    const post = m({ path: "/2017/10/03/vaincre-la-peur-du-dentiste/", title: "5 conseils pour vaincre la peur du dentiste", h1: "", text: "Parlez-en, convenez d'un signe pour arrêter" });
+    expect(post.match).toMatchObject({ target: "/philosophie/", by: "a phrase of its headline, in that page's text only" });
+    expect(post.match!.confidence).toBeLessThan(0.3);
+  });
+
+  it("not on the team page, whose members' words are not its subject, nor from a photo's caption", () => {
+    expect(m({ path: "/soins/sedation", title: "Sédation consciente", h1: "", text: "Un soin sans appréhension" }).match?.target).toBeUndefined();
+    expect(m({ path: "/galerie.php?img=1", title: "Photo - La salle d'attente", h1: "", text: "Photo 1 sur 6" }).match?.target).toBeUndefined();
+  });
+});
