@@ -195,10 +195,13 @@ function pairsOf(names: string[]): Map<string, Set<string>> {
  * page's names follow it by another word than the title does ("La greffe de gencive" for "Greffe osseuse et
  * sinus lift"), the title's own word nowhere in the old names: two compounds of one word. Null otherwise.
  */
-export function compoundClash(title: Map<string, Set<string>>, titleWords: Set<string>, own: Map<string, Set<string>>, oldWords: Set<string>): string | null {
+export function compoundClash(title: Map<string, Set<string>>, titleWords: Set<string>, own: Map<string, Set<string>>, oldWords: Set<string>, unknown?: (word: string) => boolean): string | null {
   const shared = [...titleWords].filter((w) => oldWords.has(w));
   if (shared.length !== 1) return null;
   const head = shared[0];
+  // The word only qualifying, in the old names, a subject the new site never speaks of ("Le laser en parodontie",
+  // no laser on any page): another subject, one the new site does not offer.
+  if (unknown && [...own].some(([h, qs]) => qs.has(head) && unknown(h))) return head;
   const theirs = title.get(head);
   const ours = own.get(head);
   if (!theirs || !ours) return null;
@@ -248,6 +251,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   // The name of a team member without a title ("Dr", "Docteur"): all of it must be in the old page's names.
   const memberNames = candidates.map((p) => (isMember(p) ? new Set([...stems(p.title)].filter((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w))) : null));
   const titlePairs = candidates.map((p) => pairsOf([p.title.replace(/\([^)]*\)/g, " ")]));
+  // Every word of the new site (titles, slugs, texts), as stems.
+  const siteWords = new Set(candidates.flatMap((p, i) => [...textStems[i], ...slugSets[i]]));
   const textPairs = candidates.map((p) => pairsOf([p.title, withoutReflexiveVerbs(p.text)]));
   // A member's first name, when no other member has it: a welcome post or an old page may name them by it alone
   // ("Bienvenue à Sarah").
@@ -327,7 +332,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const namedByItself = memberNames.map((m) => m !== null && m.size > 0 && [...m].every((w) => ownStems.has(w)));
     const selfNamed = namedByItself.some(Boolean);
     // The old page's own compounds (its URL's last segment, title, H1, headline): each word and the next one.
-    const ownPairs = pairsOf([slugWords(old.path).join(" "), old.title, old.h1, old.headline ?? ""]);
+    const ownPairs = pairsOf([words((old.path.split("?")[0].split("/").filter(Boolean).at(-1) ?? "").replace(/\.(?:html?|php)$/i, "")).join(" "), old.title, old.h1, old.headline ?? ""]);
     const textScores: number[] = [];
     const scored = candidates.map((page, i) => {
       // A new title is short, an old one often carries more: half the score is how much of the new title an old name has.
@@ -338,7 +343,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       let by = (Object.keys(scores) as (keyof typeof scores)[]).filter((k) => scores[k] >= 0.2).join(", ") || "text";
       // A compound name is one subject: "la greffe de gencive" is not "la greffe osseuse". The only word of the
       // title the old page shares heading another compound in its own names: its URL and title say nothing.
-      const other = !isMember(page) && compoundClash(titlePairs[i], titleSets[i], ownPairs, allNames);
+      const other = !isMember(page) && compoundClash(titlePairs[i], titleSets[i], ownPairs, allNames, (w) => !siteWords.has(w));
       if (other) {
         confidence = WEIGHTS.text * scores.text;
         by = `text (its title's '${other}' in another compound)`;

@@ -241,6 +241,14 @@ describe("compound names", () => {
     expect(m({ path: "/soins/greffe-de-gencive/", title: "La greffe de gencive", h1: "", text: "Un greffon du palais" }).match?.target).toBe("/parodontologie/greffe-gencive/");
   });
 
+  it("reads a word qualifying a subject the new site never speaks of as no match of its title ('Le laser en parodontie')", () => {
+    const laser = m({ path: "/Soins/Laser.html", title: "Le laser en parodontie", h1: "", names: ["Le laser"], text: "Le laser décontamine les poches parodontales sans douleur" });
+    expect(laser.match?.target).toBeUndefined();
+    expect(laser.best?.by).toMatch(/another compound/);
+    // A subject the new site speaks of keeps its title's match.
+    expect(m({ path: "/soins/parodontie.html", title: "Les gencives en parodontie", h1: "", text: "Gencives et parodontite" }).match?.target).toBe("/parodontologie/");
+  });
+
   it("finds a clash only between compounds of the one word a title shares, within a clause", () => {
     const pairs = (n: string) => new Map([...n.matchAll(/(\w+)>(\w+)/g)].map(([, a, b]) => [a, new Set([b])]));
     expect(compoundClash(pairs("greffe>gencive"), new Set(["greffe", "gencive"]), pairs("greffe>osseuse"), new Set(["greffe", "osseuse", "sinus"]))).toBe("greffe");
