@@ -96,6 +96,13 @@ const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fal
     page: (p) => /urgence|emergency/.test(`${p.slug} ${words(p.title).join(" ")}`),
     fallback: (p) => p.kind === "contact",
   },
+  // A photo gallery of the practice and its photos' pages (`/galerie.php?img=3`, "Photo - La salle d'attente"): what
+  // they show, the rooms and the equipment, is on the new site's page presenting its equipment and premises.
+  {
+    name: "gallery",
+    words: /^(?:galerie|galeries|gallery|photo|photos|album|albums|diaporama)$/,
+    page: (p) => /^(?:technolog|equipement|plateau-technique|locaux|visite|galerie|photos)/.test(p.slug),
+  },
   // Fees ("Honoraires", `/tarifs`): the new site's price page, whatever link names it ("Tarifs des implants").
   { name: "prices", words: /^(?:tarif|tarifs|tarification|honoraire|honoraires|prix|price|prices|pricing|fees)$/, page: (p) => /^(?:tarif|honoraire|prix|price)/.test(p.slug) },
   { name: "legal notice", words: /^(?:mentions|legales|legal|imprint)$/, page: (p) => p.kind === "legal" },

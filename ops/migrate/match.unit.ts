@@ -126,6 +126,14 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/tarifs-implants", "Tarifs des implants", "Un implant en titane").match?.by).not.toBe("intent: prices");
   });
 
+  it("sends a photo gallery and its photos' pages to the page presenting the equipment and premises", () => {
+    expect(page("/galerie.php", "Visite du cabinet en photos", "La salle d'attente, la salle de soins").match).toMatchObject({ target: "/technologies/", by: "intent: gallery" });
+    expect(page("/galerie.php?img=3", "Photo - Salle de soins n°2", "Photo 3 sur 6").match?.target).toBe("/technologies/");
+    expect(page("/album/photo-salle-attente", "Photo - La salle d'attente").match?.target).toBe("/technologies/");
+    // Photos of a treatment's results are about the treatment.
+    expect(page("/blanchiment/photos-avant-apres", "Photos avant après blanchiment").match?.by).not.toBe("intent: gallery");
+  });
+
   it("reads an intent in a headline's topic (before its colon) and under a question's framing", () => {
     expect(page("/actualites/30-urgences-dentaires-le-week-end", "Urgences dentaires : que faire le week-end ?", "Appelez le 15").match).toMatchObject({ target: "/contact/", by: "intent: emergency" });
     const withEmergency = createMatcher([...site, { path: "/urgence-dentaire/", slug: "urgence-dentaire", title: "Urgence dentaire", kind: "need", text: "Douleur" }]);
@@ -290,14 +298,15 @@ describe("word forms", () => {
 });
 
 describe("a phrase of the headline", () => {
-  const m = createMatcher([
+  const pages: NewPage[] = [
     { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue, la peur du dentiste n'est pas une fatalité" },
     { path: "/philosophie/", slug: "philosophie", title: "Notre philosophie", kind: "cabinet", text: "Avoir peur du dentiste n'a rien de honteux. Espace d'accueil et salle d'attente" },
     { path: "/technologies/", slug: "technologies", title: "Nos technologies", kind: "cabinet", text: "Radiographie numérique, empreinte optique" },
     { path: "/equipe/", slug: "equipe", title: "L'équipe", kind: "team", text: "Le Dr Petit, formée à la sédation consciente" },
     { path: "/equipe/camille-petit/", slug: "camille-petit", title: "Dr Camille Petit", kind: "team", text: "Formée à la sédation consciente" },
     { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires, devis" },
-  ]);
+  ];
+  const m = createMatcher(pages);
 
   it("in one page's text only (the home page aside): that page, for review", () => {
     const post = m({ path: "/2017/10/03/vaincre-la-peur-du-dentiste/", title: "5 conseils pour vaincre la peur du dentiste", h1: "", text: "Parlez-en, convenez d'un signe pour arrêter" });
@@ -307,6 +316,7 @@ describe("a phrase of the headline", () => {
 
   it("not on the team page, whose members' words are not its subject, nor from a photo's caption", () => {
     expect(m({ path: "/soins/sedation", title: "Sédation consciente", h1: "", text: "Un soin sans appréhension" }).match?.target).toBeUndefined();
-    expect(m({ path: "/galerie.php?img=1", title: "Photo - La salle d'attente", h1: "", text: "Photo 1 sur 6" }).match?.target).toBeUndefined();
+    // A photo's page is its gallery's (intent: gallery), whatever its caption names.
+    expect(m({ path: "/galerie.php?img=1", title: "Photo - La salle d'attente", h1: "", text: "Photo 1 sur 6" }).match).toMatchObject({ target: "/technologies/", by: "intent: gallery" });
   });
 });
