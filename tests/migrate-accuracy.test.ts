@@ -196,7 +196,7 @@ const BLIND: BlindCase[] = [
   // Written blind on 2026-11-26 (a TYPO3 10 site of dupont, ops/migrate/fixtures/typo3-site.ts). Measured once on the
   // toolkit as it stood (88.5/79.3/61.7: precision, recall, spellings), once after branch mig-general's matching
   // rules, written without it (90.6/82.8/61.7); then the TYPO3 grammar followed (89.5/87.9/83.0; of a right base 39/41).
-  { code: "dupont", url: `http://${TYPO3_HOST}`, start: () => startTypo3Site(), truth: TYPO3_TRUTH, spellings: TYPO3_SPELLINGS, unknownQueries: TYPO3_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.94, spellings: 0.94, ofRightBase: 0.94 } },
+  { code: "dupont", url: `http://${TYPO3_HOST}`, start: () => startTypo3Site(), truth: TYPO3_TRUTH, spellings: TYPO3_SPELLINGS, unknownQueries: TYPO3_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.95, spellings: 0.94, ofRightBase: 0.94 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {

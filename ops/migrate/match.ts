@@ -123,12 +123,13 @@ function topicsOf(name: string): string[][] {
 const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dents?|dentaires?|infos?|informations?|pratiques?|nos|notre|our)$/;
 
 /**
- * The old site's page about the practice itself (`/le-cabinet`, `/le-centre`, "Qui sommes-nous ?", "À propos"),
+ * The old site's page about the practice itself (`/le-cabinet`, `/le-centre`, "Qui sommes-nous ?", "À propos", its
+ * English version's "The practice"),
  * named by these words alone (with fillers): when its text points to no page clearly, it is the first page of
  * the new site's practice section (its presentation). Its last segment or a name, never a section it heads
  * (`/le-cabinet/equipements` is about equipment).
  */
-const ABOUT = /^(?:cabinet|centre|about|propos|apropos|presentation|qui|sommes|quisommes|us)$/;
+const ABOUT = /^(?:cabinet|centre|about|propos|apropos|presentation|qui|sommes|quisommes|us|practice|clinic)$/;
 
 /** Words of a job offer or a jobs page. */
 const JOB = /^(?:recrutement|recrute|recrutons|emploi|emplois|offre|offres|poste|postes|candidature|candidatures|cdi|cdd|carriere|carrieres|job|jobs|rejoindre|rejoignez|careers?)$/;

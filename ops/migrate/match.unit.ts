@@ -72,6 +72,8 @@ describe("createMatcher: rules on the new site's structure", () => {
   it("sends the old page about the practice, its text pointing nowhere clearly, to the first page of the practice section", () => {
     expect(page("/le-cabinet", "Le cabinet", "Bienvenue, nous vous accueillons du lundi au vendredi").match?.target).toBe("/philosophie/");
     expect(page("/qui-sommes-nous.html", "Qui sommes-nous ?", "Bienvenue").match?.target).toBe("/philosophie/");
+    // Its English version too.
+    expect(page("/en/the-practice/", "The practice", "We believe good care starts with a good conversation").match?.target).toBe("/philosophie/");
     // A page under the practice's section is about its own subject, not the practice.
     expect(page("/le-cabinet/equipements", "Équipements", "Radiographie numérique et empreinte optique au cabinet").match?.target).toBe("/technologies/");
     // Its own text clearly about another page wins.
