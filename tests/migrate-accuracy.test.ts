@@ -187,22 +187,23 @@ interface BlindCase extends OldSiteCase {
   floor: { precision: number; recall: number; spellings: number; ofRightBase: number };
 }
 const BLIND: BlindCase[] = [
-  { code: "bernard", url: `http://${JOOMLA_HOST}`, start: () => startJoomlaSite(), truth: JOOMLA_TRUTH, spellings: JOOMLA_SPELLINGS, unknownQueries: JOOMLA_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.93, spellings: 0.93, ofRightBase: 0.97 } },
-  { code: "petit", url: `http://${DRUPAL_HOST}`, start: () => startDrupalSite(), truth: DRUPAL_TRUTH, spellings: DRUPAL_SPELLINGS, unknownQueries: DRUPAL_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.91, spellings: 0.89, ofRightBase: 0.97 } },
+  { code: "bernard", url: `http://${JOOMLA_HOST}`, start: () => startJoomlaSite(), truth: JOOMLA_TRUTH, spellings: JOOMLA_SPELLINGS, unknownQueries: JOOMLA_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.97, spellings: 0.97, ofRightBase: 0.97 } },
+  { code: "petit", url: `http://${DRUPAL_HOST}`, start: () => startDrupalSite(), truth: DRUPAL_TRUTH, spellings: DRUPAL_SPELLINGS, unknownQueries: DRUPAL_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.95, spellings: 0.94, ofRightBase: 0.97 } },
   { code: "dupont", url: `http://${WIX_HOST}`, start: () => startWixSite(), truth: WIX_TRUTH, spellings: WIX_SPELLINGS, unknownQueries: WIX_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.99, spellings: 0.99, ofRightBase: 0.97 } },
   { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.94, spellings: 0.94, ofRightBase: 0.97 } },
-  { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.88, recall: 0.77, spellings: 0.76, ofRightBase: 0.97 } },
-  { code: "petit", url: `http://${WPPRETTY_HOST}`, start: () => startWordPressPrettySite(), truth: WPPRETTY_TRUTH, spellings: WPPRETTY_SPELLINGS, unknownQueries: WPPRETTY_UNKNOWN_QUERIES, floor: { precision: 0.86, recall: 0.75, spellings: 0.77, ofRightBase: 0.97 } },
-  { code: "martin", url: `http://${JIMDO_HOST}`, start: () => startJimdoSite(), truth: JIMDO_TRUTH, spellings: JIMDO_SPELLINGS, unknownQueries: JIMDO_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.95, spellings: 0.97, ofRightBase: 0.97 } },
+  { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.94, spellings: 0.94, ofRightBase: 0.97 } },
+  { code: "petit", url: `http://${WPPRETTY_HOST}`, start: () => startWordPressPrettySite(), truth: WPPRETTY_TRUTH, spellings: WPPRETTY_SPELLINGS, unknownQueries: WPPRETTY_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.9, spellings: 0.9, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${JIMDO_HOST}`, start: () => startJimdoSite(), truth: JIMDO_TRUTH, spellings: JIMDO_SPELLINGS, unknownQueries: JIMDO_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.99, spellings: 0.97, ofRightBase: 0.97 } },
   // Written blind on 2026-11-26 (a TYPO3 10 site of dupont, ops/migrate/fixtures/typo3-site.ts). Measured once on the
   // toolkit as it stood (88.5/79.3/61.7: precision, recall, spellings), once after branch mig-general's matching
   // rules, written without it (90.6/82.8/61.7); then the TYPO3 grammar followed (89.5/87.9/83.0; of a right base 39/41).
-  { code: "dupont", url: `http://${TYPO3_HOST}`, start: () => startTypo3Site(), truth: TYPO3_TRUTH, spellings: TYPO3_SPELLINGS, unknownQueries: TYPO3_UNKNOWN_QUERIES, floor: { precision: 0.87, recall: 0.85, spellings: 0.8, ofRightBase: 0.93 } },
+  { code: "dupont", url: `http://${TYPO3_HOST}`, start: () => startTypo3Site(), truth: TYPO3_TRUTH, spellings: TYPO3_SPELLINGS, unknownQueries: TYPO3_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.95, spellings: 0.94, ofRightBase: 0.94 } },
   // Written blind on 2026-11-26 (an e-monsite site of bernard, ops/migrate/fixtures/emonsite-site.ts), while branch
   // mig-general2's rules were made without it. Measured once on the toolkit as it stood: 76.5/63.4/65.8 (every blog
   // post was taken for a listing: its chrome was on every post it linked to); then a section's own boilerplate
-  // (ops/migrate/boilerplate.ts): 76.2/78.0/81.6.
-  { code: "bernard", url: `http://${EMONSITE_HOST}`, start: () => startEmonsiteSite(), truth: EMONSITE_TRUTH, spellings: EMONSITE_SPELLINGS, unknownQueries: EMONSITE_UNKNOWN_QUERIES, floor: { precision: 0.74, recall: 0.76, spellings: 0.79, ofRightBase: 0.97 } },
+  // (ops/migrate/boilerplate.ts): 76.2/78.0/81.6; with mig-general2's rules (which raised the seen sites by 3 to 17
+  // points): 76.7/80.5/81.6.
+  { code: "bernard", url: `http://${EMONSITE_HOST}`, start: () => startEmonsiteSite(), truth: EMONSITE_TRUTH, spellings: EMONSITE_SPELLINGS, unknownQueries: EMONSITE_UNKNOWN_QUERIES, floor: { precision: 0.75, recall: 0.79, spellings: 0.8, ofRightBase: 0.97 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {

@@ -5,14 +5,15 @@
  * - its URL's words, its names (title, headline in any heading, og:title, the menu labels and anchor texts
  *   of the links pointing at it) and its text, compared on word stems; the text by a TF-IDF cosine over the
  *   new site's pages;
- * - intents a URL or a short name states (booking, contact, directions and hours, emergency, legal notice,
- *   privacy): the page of the new site for it, whatever the wording;
+ * - intents a URL or a short name states (booking, contact, directions and hours, emergency, prices, legal
+ *   notice, privacy): the page of the new site for it, whatever the wording;
  * - the new site's structure: a team member's page only for an old page naming that member (a former member's
  *   page: the team page), a job's page only for an old offer page (a job announced in a news post: the jobs
  *   page), the page speaking of both options (a need page first) for an old page asking a question between
  *   them ("implant ou bridge ?");
  * - the practice's presentation for its old "le cabinet" page, the home page for an overview of the treatments
- *   when no page of the new site lists them all; a document by what its name says it is for (a map, prices...);
+ *   when no page of the new site lists them all (not the index of the old site's section of treatments: its pages
+ *   go one by one, it has no counterpart); a document by what its name says it is for (a map, prices...);
  * - a confidence calibrated per site (siteThreshold): sites whose text was reworded score lower throughout,
  *   so the bar is set from the site's own scores, between FLOOR_CONFIDENCE and MIN_CONFIDENCE, and a best guess
  *   under MIN_CONFIDENCE is taken only when it clearly beats the runner-up, or when the headline's rare words
@@ -35,6 +36,8 @@ export interface OldPage {
   names?: string[];
   /** Its own headline (H1, else the heading marked as the headline: Joomla's `<h2 itemprop="headline">`). */
   headline?: string;
+  /** Other pages of the old site lie under its path (`/soins/` over `/soins/implants/`): it heads a section. */
+  headsSection?: boolean;
 }
 
 export interface Match {
@@ -87,11 +90,21 @@ const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fal
   },
   {
     name: "emergency",
-    // "Rage de dent(s)": an acute toothache, what a dental emergency is.
-    words: /^(?:urgence|urgences|emergency|emergencies|garde|rage)$/,
+    // "Rage de dent(s)": an acute toothache, what a dental emergency is; so are a broken tooth ("Dent cassée :
+    // les bons réflexes") and an abscess.
+    words: /^(?:urgence|urgences|emergency|emergencies|garde|rage|cassee|cassees|abces)$/,
     page: (p) => /urgence|emergency/.test(`${p.slug} ${words(p.title).join(" ")}`),
     fallback: (p) => p.kind === "contact",
   },
+  // A photo gallery of the practice and its photos' pages (`/galerie.php?img=3`, "Photo - La salle d'attente"): what
+  // they show, the rooms and the equipment, is on the new site's page presenting its equipment and premises.
+  {
+    name: "gallery",
+    words: /^(?:galerie|galeries|gallery|photo|photos|album|albums|diaporama)$/,
+    page: (p) => /^(?:technolog|equipement|plateau-technique|locaux|visite|galerie|photos)/.test(p.slug),
+  },
+  // Fees ("Honoraires", `/tarifs`): the new site's price page, whatever link names it ("Tarifs des implants").
+  { name: "prices", words: /^(?:tarif|tarifs|tarification|honoraire|honoraires|prix|price|prices|pricing|fees)$/, page: (p) => /^(?:tarif|honoraire|prix|price)/.test(p.slug) },
   { name: "legal notice", words: /^(?:mentions|legales|legal|imprint)$/, page: (p) => p.kind === "legal" },
   { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|cookies)$/, page: (p) => p.kind === "privacy" },
 ];
@@ -110,12 +123,13 @@ function topicsOf(name: string): string[][] {
 const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dents?|dentaires?|infos?|informations?|pratiques?|nos|notre|our)$/;
 
 /**
- * The old site's page about the practice itself (`/le-cabinet`, `/le-centre`, "Qui sommes-nous ?", "À propos"),
+ * The old site's page about the practice itself (`/le-cabinet`, `/le-centre`, "Qui sommes-nous ?", "À propos", its
+ * English version's "The practice"),
  * named by these words alone (with fillers): when its text points to no page clearly, it is the first page of
  * the new site's practice section (its presentation). Its last segment or a name, never a section it heads
  * (`/le-cabinet/equipements` is about equipment).
  */
-const ABOUT = /^(?:cabinet|centre|about|propos|apropos|presentation|qui|sommes|quisommes|us)$/;
+const ABOUT = /^(?:cabinet|centre|about|propos|apropos|presentation|qui|sommes|quisommes|us|practice|clinic)$/;
 
 /** Words of a job offer or a jobs page. */
 const JOB = /^(?:recrutement|recrute|recrutons|emploi|emplois|offre|offres|poste|postes|candidature|candidatures|cdi|cdd|carriere|carrieres|job|jobs|rejoindre|rejoignez|careers?)$/;
@@ -149,6 +163,60 @@ export function optionsOf(names: string[]): [string, string] | null {
   return null;
 }
 
+/**
+ * A text without the verbs of its reflexive forms ("le cabinet s'équipe", "se soigner"): a verb is not the noun
+ * it is spelled like ("l'équipe", the team). The elided "s'" only after a non-letter ("the practice's team" keeps
+ * its team).
+ */
+export function withoutReflexiveVerbs(text: string): string {
+  return text.replace(/(^|[^\p{L}])(?:[sS]['\u2019]|[sS]e\s+)\p{L}+/gu, "$1");
+}
+
+/** A photo's page names itself so ("Photo - La salle d'attente"). */
+const PHOTO = /^(?:photo|photos|image|images|diapo|diaporama|picture)$/;
+
+/** Words that qualify nothing in a compound ("implants dentaires" is the implants), and the ones linking its words. */
+const GENERIC = /^(?:dentaire|dentaires|dent|dents)$/;
+const LINK = /^(?:de|du|des|d|l|la|le|les|au|aux|a|en)$/;
+
+/**
+ * Each word of the names and the word it is qualified by, as stems: the next word, across linking words only
+ * and within a clause ("greffe de gencive": greffe gencive; "orthodontie de l'enfant"; "tabac et gencives : un
+ * duo" has none).
+ */
+function pairsOf(names: string[]): Map<string, Set<string>> {
+  const pairs = new Map<string, Set<string>>();
+  for (const clause of names.flatMap((n) => n.split(/[,:;!?()|.\u2013\u2014]|\s-\s/))) {
+    const w = words(clause).filter((x) => !GENERIC.test(x));
+    for (let i = 0; i + 1 < w.length; i++) {
+      if (keywords(w[i]).length === 0) continue;
+      let j = i + 1;
+      while (j < w.length && LINK.test(w[j])) j++;
+      if (j < w.length && keywords(w[j]).length > 0) pairs.set(stem(w[i]), (pairs.get(stem(w[i])) ?? new Set()).add(stem(w[j])));
+    }
+  }
+  return pairs;
+}
+
+/**
+ * The head word a new page's title shares with an old page when it is the only word they share, and the old
+ * page's names follow it by another word than the title does ("La greffe de gencive" for "Greffe osseuse et
+ * sinus lift"), the title's own word nowhere in the old names: two compounds of one word. Null otherwise.
+ */
+export function compoundClash(title: Map<string, Set<string>>, titleWords: Set<string>, own: Map<string, Set<string>>, oldWords: Set<string>, unknown?: (word: string) => boolean): string | null {
+  const shared = [...titleWords].filter((w) => oldWords.has(w));
+  if (shared.length !== 1) return null;
+  const head = shared[0];
+  // The word only qualifying, in the old names, a subject the new site never speaks of ("Le laser en parodontie",
+  // no laser on any page): another subject, one the new site does not offer.
+  if (unknown && [...own].some(([h, qs]) => qs.has(head) && unknown(h))) return head;
+  const theirs = title.get(head);
+  const ours = own.get(head);
+  if (!theirs || !ours) return null;
+  const clash = [...theirs].every((q) => !oldWords.has(q)) && [...ours].some((q) => !titleWords.has(q));
+  return clash ? head : null;
+}
+
 /** A question between options: what a need page answers. */
 const COMPARISON = /\b(?:ou|vs|versus|choisir|comparer|comparatif|difference|differences|alternative|alternatives)\b/;
 
@@ -161,7 +229,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const jobsPage = pages.find((p) => p.kind === "jobs" && !pages.some((o) => o !== p && o.kind === "jobs" && p.path.startsWith(o.path)));
   const isMember = (p: NewPage) => p.kind === "team" && p !== teamPage;
   const isOffer = (p: NewPage) => p.kind === "jobs" && p !== jobsPage;
-  const docs = candidates.map((p) => keywords(p.text).map(stem));
+  const docs = candidates.map((p) => keywords(withoutReflexiveVerbs(p.text)).map(stem));
   const df = new Map<string, number>();
   for (const doc of docs) for (const term of new Set(doc)) df.set(term, (df.get(term) ?? 0) + 1);
   const idf = (term: string) => Math.log((1 + candidates.length) / (1 + (df.get(term) ?? 0))) + 1;
@@ -184,18 +252,22 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   };
   const vectors = docs.map(vector);
   const slugSets = candidates.map((p) => stems(p.slug.replace(/-/g, " ")));
-  const textStems = candidates.map((p) => stems(`${p.title} ${p.text}`));
+  const textStems = candidates.map((p) => stems(`${p.title} ${withoutReflexiveVerbs(p.text)}`));
   const titleSets = candidates.map((p) => stems(p.title));
   // A title without its parenthesis ("Le bridge complet sur implants (All-on-4)"): its name, the aside left out.
   const mainTitleSets = candidates.map((p) => stems(p.title.replace(/\([^)]*\)/g, " ")));
   // The name of a team member without a title ("Dr", "Docteur"): all of it must be in the old page's names.
   const memberNames = candidates.map((p) => (isMember(p) ? new Set([...stems(p.title)].filter((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w))) : null));
+  const titlePairs = candidates.map((p) => pairsOf([p.title.replace(/\([^)]*\)/g, " ")]));
+  // Every word of the new site (titles, slugs, texts), as stems.
+  const siteWords = new Set(candidates.flatMap((p, i) => [...textStems[i], ...slugSets[i]]));
+  const textPairs = candidates.map((p) => pairsOf([p.title, withoutReflexiveVerbs(p.text)]));
   // A member's first name, when no other member has it: a welcome post or an old page may name them by it alone
   // ("Bienvenue à Sarah").
   const firstNames = candidates.map((p) => (isMember(p) ? (words(p.title).find((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w)) ?? null) : null));
   const uniqueFirst = firstNames.map((f) => (f !== null && firstNames.filter((g) => g === f).length === 1 ? f : null));
   // What a page is about in short words (its title, slug and text), for documents named by a few words.
-  const shortTexts = candidates.map((p) => shorts(`${p.title} ${p.slug.replace(/-/g, " ")} ${p.text}`));
+  const shortTexts = candidates.map((p) => shorts(`${p.title} ${p.slug.replace(/-/g, " ")} ${withoutReflexiveVerbs(p.text)}`));
   const shortDf = new Map<string, number>();
   for (const set of shortTexts) for (const w of set) shortDf.set(w, (shortDf.get(w) ?? 0) + 1);
 
@@ -235,8 +307,12 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const names = [old.title, old.h1, ...(old.names ?? [])].filter(Boolean);
     if (home && namedOnlyBy(OVERVIEW, old.path, [old.title, old.h1].filter(Boolean))) {
       const hub = candidates.find((p) => OVERVIEW.test(p.slug));
-      const target = hub ?? home;
-      return { match: { target: target.path, confidence: 0.6, by: hub ? "an overview of the treatments" : "an overview of the treatments: the home page lists them" }, best: null, runnerUp: 0 };
+      if (hub) return { match: { target: hub.path, confidence: 0.6, by: "an overview of the treatments" }, best: null, runnerUp: 0 };
+      // The index of the old site's section of treatments (`/soins/` over `/soins/implants/`): its pages are
+      // redirected one by one, and it has no counterpart; a 301 to the home page would be a soft 404.
+      const guess = { target: home.path, confidence: 0.6, by: "an overview of the treatments: the home page lists them" };
+      if (old.headsSection) return { match: null, best: { ...guess, by: "the index of the old site's section of treatments: no page of the new site is its counterpart" }, runnerUp: 0 };
+      return { match: guess, best: null, runnerUp: 0 };
     }
     // A platform's booking pages (Wix Bookings' `/service-page/...`, `/booking-calendar/...`): booking.
     const intent = BOOKING_PATH.test(old.path) ? INTENTS[0] : intentOf(old.path, [old.title, old.h1, ...(old.names ?? []).slice(0, 2)].filter(Boolean));
@@ -248,7 +324,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const slug = new Set(slugWords(old.path).map(stem));
     const nameSets = names.map(stems);
     const allNames = new Set([...slug, ...nameSets.flatMap((s) => [...s])]);
-    const text = vector(keywords(old.text).map(stem));
+    const text = vector(keywords(withoutReflexiveVerbs(old.text)).map(stem));
     const job = [...allNames].some((w) => JOB.test(w)) || slugWords(old.path).some((w) => JOB.test(w)) || names.some((n) => words(n).some((w) => JOB.test(w)));
     const question = names.slice(0, 3).some((n) => COMPARISON.test(words(n).join(" ")) && /\?|\bou\b/.test(n.toLowerCase()));
     // The options a question weighs ("implant ou bridge ?": implant, bridge): the words either side of its "ou".
@@ -263,6 +339,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const ownStems = stems([old.title, old.h1, old.headline ?? ""].join(" "));
     const namedByItself = memberNames.map((m) => m !== null && m.size > 0 && [...m].every((w) => ownStems.has(w)));
     const selfNamed = namedByItself.some(Boolean);
+    // The old page's own compounds (its URL's last segment, title, H1, headline): each word and the next one.
+    const ownPairs = pairsOf([words((old.path.split("?")[0].split("/").filter(Boolean).at(-1) ?? "").replace(/\.(?:html?|php)$/i, "")).join(" "), old.title, old.h1, old.headline ?? ""]);
     const textScores: number[] = [];
     const scored = candidates.map((page, i) => {
       // A new title is short, an old one often carries more: half the score is how much of the new title an old name has.
@@ -271,6 +349,13 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       textScores[i] = scores.text;
       let confidence = WEIGHTS.slug * scores.slug + WEIGHTS.title * scores.title + WEIGHTS.text * scores.text;
       let by = (Object.keys(scores) as (keyof typeof scores)[]).filter((k) => scores[k] >= 0.2).join(", ") || "text";
+      // A compound name is one subject: "la greffe de gencive" is not "la greffe osseuse". The only word of the
+      // title the old page shares heading another compound in its own names: its URL and title say nothing.
+      const other = !isMember(page) && compoundClash(titlePairs[i], titleSets[i], ownPairs, allNames, (w) => !siteWords.has(w));
+      if (other) {
+        confidence = WEIGHTS.text * scores.text;
+        by = `text (its title's '${other}' in another compound)`;
+      }
       const member = memberNames[i];
       if (member) {
         // A member's page is about that person: only an old page naming them goes there.
@@ -317,7 +402,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     if (person && teamIndex !== -1 && !scored.some((s) => s.by.startsWith("member's"))) {
       scored[teamIndex] = { ...scored[teamIndex], confidence: Math.max(scored[teamIndex].confidence, 0.5), by: "a former member's page: the team page" };
     }
-    scored.sort((a, b) => b.confidence - a.confidence);
+    // Equal on their names and words, the page its text matches better first.
+    const textOf = new Map(candidates.map((p, i) => [p.path, textScores[i]]));
+    scored.sort((a, b) => b.confidence - a.confidence || textOf.get(b.target)! - textOf.get(a.target)!);
     // A hub's page first, but the page names one of its detail pages by all of that page's title (its URL or one
     // of its own names: `/post/orthodontie-adulte-...`, "Un bridge complet sur implants : le témoignage de ..."):
     // the detail page, the more precise one. A name joining subjects ("Orthodontie adulte et enfant") names none.
@@ -351,6 +438,18 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     if (headline.match && (named || headline.match.target === best?.target) && !isMember(pageAt(headline.match.target)) && !isOffer(pageAt(headline.match.target))) {
       // At a confidence under REVIEW_BELOW: the best guess's own when it agrees (listed for review).
       const match = { ...headline.match, confidence: named ? Math.round(headline.match.confidence * 40) / 100 : best!.confidence, by: named ? headline.match.by.replace(/^intent: the document's name says/, "its name says") : "the headline's words and the text's best guess" };
+      return { match, best: match, runnerUp };
+    }
+    // A phrase of the headline ("la peur du dentiste": two words, linked) in the text of one page of the new site
+    // only: the page that speaks of that subject, at the confidence its words give it (listed for review).
+    // (Not the team's or the jobs' page, whose members' and offers' words are not its subject; not a photo's page,
+    // whose caption names what the photo shows: the page is its gallery's.)
+    const photo = [old.title, old.h1, old.headline ?? ""].some((n) => PHOTO.test(words(n)[0] ?? ""));
+    const phrases = photo ? new Map<string, Set<string>>() : pairsOf([old.title, old.h1, old.headline ?? ""]);
+    const holders = candidates.filter((p, i) => !isMember(p) && !isOffer(p) && p !== teamPage && p !== jobsPage && [...phrases].some(([h, qs]) => !ANNOUNCEMENT_WORDS.test(h) && [...qs].some((q) => !ANNOUNCEMENT_WORDS.test(q) && textPairs[i].get(h)?.has(q))));
+    if (holders.length === 1) {
+      const at = scored.find((s) => s.target === holders[0].path)!;
+      const match = { ...at, by: "a phrase of its headline, in that page's text only" };
       return { match, best: match, runnerUp };
     }
     return { match: null, best, runnerUp };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMatcher, optionsOf } from "./match";
+import { compoundClash, createMatcher, optionsOf, withoutReflexiveVerbs } from "./match";
 import type { NewPage } from "./new-site";
 
 const pages: NewPage[] = [
@@ -72,6 +72,8 @@ describe("createMatcher: rules on the new site's structure", () => {
   it("sends the old page about the practice, its text pointing nowhere clearly, to the first page of the practice section", () => {
     expect(page("/le-cabinet", "Le cabinet", "Bienvenue, nous vous accueillons du lundi au vendredi").match?.target).toBe("/philosophie/");
     expect(page("/qui-sommes-nous.html", "Qui sommes-nous ?", "Bienvenue").match?.target).toBe("/philosophie/");
+    // Its English version too.
+    expect(page("/en/the-practice/", "The practice", "We believe good care starts with a good conversation").match?.target).toBe("/philosophie/");
     // A page under the practice's section is about its own subject, not the practice.
     expect(page("/le-cabinet/equipements", "Équipements", "Radiographie numérique et empreinte optique au cabinet").match?.target).toBe("/technologies/");
     // Its own text clearly about another page wins.
@@ -119,10 +121,28 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/booking-calendar/urgence-dentaire", "").match).toMatchObject({ by: "intent: booking" });
   });
 
+  it("sends the fees' page to the price page, whatever a link names it", () => {
+    const fees = m({ path: "/fr/patients/honoraires/", title: "Honoraires", h1: "Honoraires", names: ["Honoraires", "Tarifs des implants"], text: "Consultation 23 euros. Implants et aligneurs sur devis." });
+    expect(fees.match).toMatchObject({ target: "/tarifs/", by: "intent: prices" });
+    // A treatment's prices are about that treatment too: no intent.
+    expect(page("/tarifs-implants", "Tarifs des implants", "Un implant en titane").match?.by).not.toBe("intent: prices");
+  });
+
+  it("sends a photo gallery and its photos' pages to the page presenting the equipment and premises", () => {
+    expect(page("/galerie.php", "Visite du cabinet en photos", "La salle d'attente, la salle de soins").match).toMatchObject({ target: "/technologies/", by: "intent: gallery" });
+    expect(page("/galerie.php?img=3", "Photo - Salle de soins n°2", "Photo 3 sur 6").match?.target).toBe("/technologies/");
+    expect(page("/album/photo-salle-attente", "Photo - La salle d'attente").match?.target).toBe("/technologies/");
+    // Photos of a treatment's results are about the treatment.
+    expect(page("/blanchiment/photos-avant-apres", "Photos avant après blanchiment").match?.by).not.toBe("intent: gallery");
+  });
+
   it("reads an intent in a headline's topic (before its colon) and under a question's framing", () => {
     expect(page("/actualites/30-urgences-dentaires-le-week-end", "Urgences dentaires : que faire le week-end ?", "Appelez le 15").match).toMatchObject({ target: "/contact/", by: "intent: emergency" });
     const withEmergency = createMatcher([...site, { path: "/urgence-dentaire/", slug: "urgence-dentaire", title: "Urgence dentaire", kind: "need", text: "Douleur" }]);
     expect(withEmergency({ path: "/post/que-faire-en-cas-de-rage-de-dent", title: "Que faire en cas de rage de dent ?", h1: "", text: "Appelez le cabinet" }).match?.target).toBe("/urgence-dentaire/");
+    // A broken tooth, an abscess: emergencies too.
+    expect(withEmergency({ path: "/actualites/detail/dent-cassee-les-bons-reflexes/", title: "Dent cassée : les bons réflexes", h1: "", text: "Conservez le fragment, appelez le cabinet" }).match?.target).toBe("/urgence-dentaire/");
+    expect(withEmergency({ path: "/blog/abces-dentaire", title: "Abcès dentaire", h1: "", text: "Une joue gonflée" }).match?.target).toBe("/urgence-dentaire/");
     // The topic is the part before the colon: what follows it is no intent of the page.
     expect(page("/blog/implants-bilan", "Implants : prenez rendez-vous", "Un implant en titane").match?.by).not.toBe("intent: booking");
   });
@@ -133,6 +153,14 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(createMatcher([...site, { path: "/soins/", slug: "soins", title: "Nos soins", kind: "service_hub", text: "Tous nos soins" }])({ path: "/nos-soins", title: "Nos soins", h1: "", text: "" }).match?.target).toBe("/soins/");
     // One treatment is no overview.
     expect(page("/soins/blanchiment", "Blanchiment", "Gel").match?.target).not.toBe("/");
+  });
+
+  it("drops the index of the old site's section of treatments (its pages are redirected one by one), the home page its guess", () => {
+    const index = m({ path: "/soins/", title: "Nos soins", h1: "Nos soins", text: "Implants, blanchiment, orthodontie", headsSection: true });
+    expect(index.match).toBeNull();
+    expect(index.best?.target).toBe("/");
+    // The new site's page for all of them still takes it.
+    expect(createMatcher([...site, { path: "/nos-soins/", slug: "soins", title: "Nos soins", kind: "service_hub", text: "Tous nos soins" }])({ path: "/soins/", title: "Nos soins", h1: "", text: "", headsSection: true }).match?.target).toBe("/nos-soins/");
   });
 
   it("under the bar, takes the text's best guess when the headline's rare words are on that page only; a practical page's name says what it is for", () => {
@@ -203,5 +231,94 @@ describe("a question between options", () => {
     ]);
     const post = whitening({ path: "/blog/blanchiment-a-domicile-ou-au-fauteuil", title: "Blanchiment : à domicile ou au fauteuil ?", h1: "", text: "Deux techniques, un même produit" });
     expect(post.match?.target).toBe("/blanchiment/");
+  });
+});
+
+describe("compound names", () => {
+  const site: NewPage[] = [
+    { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+    { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "L'implant en titane remplace la racine; quand l'os manque, on le reconstruit avant la pose" },
+    { path: "/parodontologie/", slug: "parodontologie", title: "Parodontologie", kind: "service_hub", text: "Gencives, parodontite, déchaussement" },
+    { path: "/parodontologie/greffe-gencive/", slug: "greffe-gencive", title: "La greffe de gencive", kind: "service_detail", text: "Un greffon prélevé au palais recouvre une racine dénudée" },
+    { path: "/gencives-qui-saignent/", slug: "gencives-qui-saignent", title: "Mes gencives saignent", kind: "need", text: "Saignements au brossage, gencives gonflées, tabac" },
+  ];
+  // A site's bar calibrated low (reworded text).
+  const m = createMatcher(site, { threshold: 0.17 });
+
+  it("reads 'greffe osseuse' and 'greffe de gencive' as two subjects, not one shared word", () => {
+    const bone = m({ path: "/soins/implants-dentaires/greffe-osseuse/", title: "Greffe osseuse et sinus lift", h1: "", text: "Un comblement de sinus reconstitue le volume" });
+    expect(bone.match?.target).not.toBe("/parodontologie/greffe-gencive/");
+    expect(m({ path: "/soins/greffe-de-gencive/", title: "La greffe de gencive", h1: "", text: "Un greffon du palais" }).match?.target).toBe("/parodontologie/greffe-gencive/");
+  });
+
+  it("reads a word qualifying a subject the new site never speaks of as no match of its title ('Le laser en parodontie')", () => {
+    const laser = m({ path: "/Soins/Laser.html", title: "Le laser en parodontie", h1: "", names: ["Le laser"], text: "Le laser décontamine les poches parodontales sans douleur" });
+    expect(laser.match?.target).toBeUndefined();
+    expect(laser.best?.by).toMatch(/another compound/);
+    // A subject the new site speaks of keeps its title's match.
+    expect(m({ path: "/soins/parodontie.html", title: "Les gencives en parodontie", h1: "", text: "Gencives et parodontite" }).match?.target).toBe("/parodontologie/");
+  });
+
+  it("finds a clash only between compounds of the one word a title shares, within a clause", () => {
+    const pairs = (n: string) => new Map([...n.matchAll(/(\w+)>(\w+)/g)].map(([, a, b]) => [a, new Set([b])]));
+    expect(compoundClash(pairs("greffe>gencive"), new Set(["greffe", "gencive"]), pairs("greffe>osseuse"), new Set(["greffe", "osseuse", "sinus"]))).toBe("greffe");
+    // Both words shared, or the old name following the word by nothing: no clash.
+    expect(compoundClash(pairs("greffe>gencive"), new Set(["greffe", "gencive"]), pairs("greffe>gencive"), new Set(["greffe", "gencive"]))).toBeNull();
+    expect(compoundClash(pairs("gencive>saignen"), new Set(["gencive", "saignen"]), new Map(), new Set(["tabac", "gencive", "duo"]))).toBeNull();
+    // "Tabac et gencives : un duo dangereux" names no compound of "gencives".
+    expect(m({ path: "/blog/tabac-et-gencives", title: "Tabac et gencives : un duo dangereux", h1: "", text: "Le tabac masque les saignements des gencives gonflées" }).best?.by ?? "").not.toMatch(/another compound/);
+  });
+});
+
+describe("a tie on names and words", () => {
+  it("goes to the page its text matches better (the children's page for 'Dès quel âge consulter un orthodontiste ?')", () => {
+    const m = createMatcher([
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/orthodontie/", slug: "orthodontie", title: "Orthodontie", kind: "service_hub", text: "Aligneurs transparents et bagues pour adultes palais" },
+      { path: "/orthodontie/orthodontie-enfant/", slug: "orthodontie-enfant", title: "L'orthodontie de l'enfant", kind: "service_detail", text: "Guider la croissance palais pouce croissance bilan" },
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires" },
+    ]);
+    const post = m({ path: "/actualites/31-des-quel-age-consulter-un-orthodontiste", title: "Dès quel âge consulter un orthodontiste ?", h1: "", text: "Vers 7 ans, un bilan repère un décalage des mâchoires ou une succion du pouce qui déforme le palais" });
+    expect(post.match?.confidence).toBe(post.runnerUp);
+    expect(post.match?.target).toBe("/orthodontie/orthodontie-enfant/");
+  });
+});
+
+describe("word forms", () => {
+  it("reads a reflexive verb as no noun: 's'équipe' is not the team", () => {
+    expect(withoutReflexiveVerbs("Une anesthésie plus douce : le cabinet s'équipe. Se soigner sans peur.")).toBe("Une anesthésie plus douce : le cabinet .  sans peur.");
+    expect(withoutReflexiveVerbs("the practice's team")).toBe("the practice's team");
+    const m = createMatcher([
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/technologies/", slug: "technologies", title: "Nos technologies", kind: "cabinet", text: "Anesthésie assistée par ordinateur, empreinte optique, radiographie 3D" },
+      { path: "/equipe/", slug: "equipe", title: "L'équipe", kind: "team", text: "Notre équipe : praticiens et assistantes, une équipe formée" },
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires, devis" },
+    ]);
+    const post = m({ path: "/2019/11/25/anesthesie-assistee-par-ordinateur/", title: "Nouveau : l'anesthésie assistée par ordinateur", h1: "", text: "Une anesthésie plus douce, sans la sensation de l'aiguille : le cabinet s'équipe." });
+    expect(post.match?.target).toBe("/technologies/");
+  });
+});
+
+describe("a phrase of the headline", () => {
+  const pages: NewPage[] = [
+    { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue, la peur du dentiste n'est pas une fatalité" },
+    { path: "/philosophie/", slug: "philosophie", title: "Notre philosophie", kind: "cabinet", text: "Avoir peur du dentiste n'a rien de honteux. Espace d'accueil et salle d'attente" },
+    { path: "/technologies/", slug: "technologies", title: "Nos technologies", kind: "cabinet", text: "Radiographie numérique, empreinte optique" },
+    { path: "/equipe/", slug: "equipe", title: "L'équipe", kind: "team", text: "Le Dr Petit, formée à la sédation consciente" },
+    { path: "/equipe/camille-petit/", slug: "camille-petit", title: "Dr Camille Petit", kind: "team", text: "Formée à la sédation consciente" },
+    { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires, devis" },
+  ];
+  const m = createMatcher(pages);
+
+  it("in one page's text only (the home page aside): that page, for review", () => {
+    const post = m({ path: "/2017/10/03/vaincre-la-peur-du-dentiste/", title: "5 conseils pour vaincre la peur du dentiste", h1: "", text: "Parlez-en, convenez d'un signe pour arrêter" });
+    expect(post.match).toMatchObject({ target: "/philosophie/", by: "a phrase of its headline, in that page's text only" });
+    expect(post.match!.confidence).toBeLessThan(0.3);
+  });
+
+  it("not on the team page, whose members' words are not its subject, nor from a photo's caption", () => {
+    expect(m({ path: "/soins/sedation", title: "Sédation consciente", h1: "", text: "Un soin sans appréhension" }).match?.target).toBeUndefined();
+    // A photo's page is its gallery's (intent: gallery), whatever its caption names.
+    expect(m({ path: "/galerie.php?img=1", title: "Photo - La salle d'attente", h1: "", text: "Photo 1 sur 6" }).match).toMatchObject({ target: "/technologies/", by: "intent: gallery" });
   });
 });

@@ -97,6 +97,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
       if (list.length < 10 && !list.includes(text)) calledBy.set(url, [...list, text]);
     }
   }
+  const headsSection = sectionHeads(entries.map((e) => e.url));
   const oldPage = (e: CrawlEntry) => ({
     path: pathOf(e.url),
     title: own.get(e.url)?.title ?? e.title,
@@ -104,6 +105,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     text: own.get(e.url)?.text ?? e.body_text,
     names: [...new Set([e.headline, e.og_title, ...(calledBy.get(e.url) ?? [])].filter(Boolean))],
     headline: e.headline,
+    headsSection: headsSection(e.url),
   });
   // The site's own bar: from the best guesses of all its pages (match.ts siteThreshold).
   const firstPass = createMatcher(pages, { platform });
@@ -144,10 +146,26 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
           matchOf.set(url, { match: null, best: guess && why ? { ...guess, by: why } : guess });
         }
       } else {
-        matchOf.set(url, match(oldPage(e)));
+        const own = match(oldPage(e));
+        // Under the bar, but its text points into what the page of its old section went to (`/soins/implants/
+        // greffe-osseuse/` of `/soins/implants/`, the new site without a page of its own for it): that page,
+        // at its own guess's confidence (listed for review).
+        const parent = own.match || !own.best ? null : sectionPage(url);
+        const section = parent && !seen.has(parent) && !listings.has(pathOf(parent)) && verdicts.get(pathOf(parent))?.verdict !== "skip" ? matchPage(parent, seen).match : null;
+        const follows = parent ? followSection(own.best!, section, home, pathOf(parent)) : null;
+        matchOf.set(url, follows ? { match: follows, best: follows } : own);
       }
     }
     return matchOf.get(url)!;
+  };
+  const home = pages.find((p) => p.kind === "home")?.path ?? null;
+  /** The crawled page of the folder a URL sits in (`/soins/implants/` for `/soins/implants/greffe/`), if any. */
+  const sectionPage = (url: string): string | null => {
+    const u = new URL(url);
+    const folder = u.pathname.replace(/\/[^/]+\/?$/, "/");
+    if (folder === "/" || folder === u.pathname) return null;
+    const found = [folder, folder.slice(0, -1), `${folder}index.html`, `${folder}index.php`].map((p) => byUrl.get(`${u.origin}${p}`)).find((x) => x?.status === 200 && !isDocument(x));
+    return found?.url ?? null;
   };
   // The operator's entries (an earlier draft, edited): never dropped. One whose target is not a page of the
   // new site (a typo, a page since removed) is kept as written and reported, for the operator to correct.
@@ -286,6 +304,34 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   // The files are written either way; the status says an entry of the operator needs a look.
   if (invalid.length) io.log(`redirects: ${invalid.length} of your entries point to no page of the new site: correct them in ${file}`);
   return invalid.length ? 1 : 0;
+}
+
+/**
+ * An old page under the bar, its text's best guess within the page its old section (`parent`, the page of its
+ * folder) surely went to, not the home page: that page, at the guess's confidence (listed for review). Null
+ * otherwise.
+ */
+export function followSection(best: Match, section: Match | null, home: string | null, parent: string): Match | null {
+  if (!section || section.target === home || section.confidence < MIN_CONFIDENCE || !best.target.startsWith(section.target)) return null;
+  return { target: section.target, confidence: best.confidence, by: `its text's guess, within the page its section ${parent} went to` };
+}
+
+/**
+ * Whether a URL indexes a folder holding other URLs of the list (`/soins/`, `/Soins/index.html` or `/soins.html`
+ * over `/soins/implants/`): it heads a section of the old site. Lower-cased: a host may serve names
+ * case-insensitively.
+ */
+export function sectionHeads(urls: string[]): (url: string) => boolean {
+  const segmentsOf = (url: string) => {
+    const segments = new URL(url).pathname.toLowerCase().split("/").filter(Boolean);
+    return /^index\.[a-z]+$/.test(segments.at(-1) ?? "") ? segments.slice(0, -1) : segments;
+  };
+  const folders = new Set<string>();
+  for (const url of urls) {
+    const segments = segmentsOf(url);
+    for (let i = 1; i < segments.length; i++) folders.add(`/${segments.slice(0, i).join("/")}/`);
+  }
+  return (url) => folders.has(`/${segmentsOf(url).map((s) => `${s.replace(/\.(?:html?|php|aspx?)$/, "")}/`).join("")}`);
 }
 
 /**

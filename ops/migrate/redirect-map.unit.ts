@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { skippedPageRow } from "./redirect-map";
+import { followSection, sectionHeads, skippedPageRow } from "./redirect-map";
 
 describe("skippedPageRow: where a page marked skip still goes", () => {
   const base = { path: "/x/", form: "/x", originalForm: null, listing: false, home: "/", intent: null, member: () => null };
@@ -21,5 +21,36 @@ describe("skippedPageRow: where a page marked skip still goes", () => {
     const intent = { target: "/contact/", confidence: 0.9, by: "intent: booking" };
     expect(skippedPageRow({ ...base, path: "/rdv", intent, member })).toMatchObject({ target: "/contact/", by: "intent: booking (the page is marked skip)" });
     expect(skippedPageRow({ ...base, intent: { target: "/tarifs/", confidence: 0.5, by: "text" } })).toBeNull();
+  });
+});
+
+describe("sectionHeads: the pages indexing a folder of other pages", () => {
+  const heads = sectionHeads(["http://x.fr/soins/", "http://x.fr/Soins/Parodontie.html", "http://x.fr/soins/implants/", "http://x.fr/nos-soins", "http://x.fr/nos-soins/", "http://x.fr/blog/index.html"]);
+
+  it("a folder's page, its index or its .html twin heads it; a page alone, or spelled with a slash, heads nothing", () => {
+    expect(heads("http://x.fr/soins/")).toBe(true);
+    expect(heads("http://x.fr/Soins/index.html")).toBe(true);
+    expect(heads("http://x.fr/soins.html")).toBe(true);
+    expect(heads("http://x.fr/nos-soins")).toBe(false);
+    expect(heads("http://x.fr/nos-soins/")).toBe(false);
+    expect(heads("http://x.fr/soins/implants/")).toBe(false);
+    // A folder's own index is no page under it.
+    expect(heads("http://x.fr/blog/")).toBe(false);
+  });
+});
+
+describe("followSection: a page under the bar follows its old section's page where its text points", () => {
+  const section = { target: "/implantologie/", confidence: 0.7, by: "slug, title, text" };
+
+  it("its text's guess within the section's page: that page, for review", () => {
+    expect(followSection({ target: "/implantologie/", confidence: 0.05, by: "text" }, section, "/", "/soins/implants/")).toMatchObject({ target: "/implantologie/", confidence: 0.05 });
+    expect(followSection({ target: "/implantologie/implant-unitaire/", confidence: 0.05, by: "text" }, section, "/", "/soins/implants/")?.target).toBe("/implantologie/");
+  });
+
+  it("nothing when its text points elsewhere, the section went home, nowhere or unsurely", () => {
+    expect(followSection({ target: "/parodontologie/", confidence: 0.05, by: "text" }, section, "/", "/soins/implants/")).toBeNull();
+    expect(followSection({ target: "/tarifs/", confidence: 0.05, by: "text" }, { target: "/", confidence: 0.6, by: "overview" }, "/", "/soins/")).toBeNull();
+    expect(followSection({ target: "/implantologie/", confidence: 0.05, by: "text" }, null, "/", "/soins/implants/")).toBeNull();
+    expect(followSection({ target: "/implantologie/", confidence: 0.05, by: "text" }, { ...section, confidence: 0.1 }, "/", "/soins/implants/")).toBeNull();
   });
 });
