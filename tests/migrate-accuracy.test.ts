@@ -202,8 +202,8 @@ const BLIND: BlindCase[] = [
   // mig-general2's rules were made without it. Measured once on the toolkit as it stood: 76.5/63.4/65.8 (every blog
   // post was taken for a listing: its chrome was on every post it linked to); then a section's own boilerplate
   // (ops/migrate/boilerplate.ts): 76.2/78.0/81.6; with mig-general2's rules (which raised the seen sites by 3 to 17
-  // points): 76.7/80.5/81.6.
-  { code: "bernard", url: `http://${EMONSITE_HOST}`, start: () => startEmonsiteSite(), truth: EMONSITE_TRUTH, spellings: EMONSITE_SPELLINGS, unknownQueries: EMONSITE_UNKNOWN_QUERIES, floor: { precision: 0.75, recall: 0.79, spellings: 0.8, ofRightBase: 0.97 } },
+  // points): 76.7/80.5/81.6; a past notice keeps no intent (ops/migrate/redirect-map.ts): 78.6/80.5/81.6.
+  { code: "bernard", url: `http://${EMONSITE_HOST}`, start: () => startEmonsiteSite(), truth: EMONSITE_TRUTH, spellings: EMONSITE_SPELLINGS, unknownQueries: EMONSITE_UNKNOWN_QUERIES, floor: { precision: 0.77, recall: 0.79, spellings: 0.8, ofRightBase: 0.97 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {

@@ -88,6 +88,8 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   const { duplicateOf, linkedFrom, rows: assessed } = assessPages(entries);
   // Listings (a blog's pages, categories, tags, authors' pages): by their URL's shape or by what they hold.
   const listings = new Set(assessed.filter((r) => r.reason.startsWith("listing of")).map((r) => r.path));
+  // Notices of their time (a closure, holidays, an open day): gone with it, whatever their words.
+  const notices = new Set(assessed.filter((r) => r.reason.startsWith("dated notice")).map((r) => r.path));
   // What the other pages call each URL: their links' texts (menu labels, anchors), the generic ones left out.
   const calledBy = new Map<string, string[]>();
   for (const e of entries) {
@@ -200,6 +202,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
           form: form(path),
           originalForm: original === undefined ? null : form(pathOf(original)),
           listing: listings.has(path),
+          notice: notices.has(path),
           home: pages.find((p) => p.kind === "home")?.path ?? null,
           // (By its URL only: a skipped listing's heading may name any topic.)
           intent: match({ path, title: "", h1: "", text: "" }).match,
@@ -337,7 +340,8 @@ export function sectionHeads(urls: string[]): (url: string) => boolean {
 /**
  * Where a page marked skip still goes, or null (dropped: 404). An old URL that states an intent (`/rdv`, a 302
  * to the booking service; `/prendre-rendez-vous/`, a form) keeps its visitors: the new site's page for that
- * intent. A spelling or copy of the old home page is the home page; a notice naming a member of the new team
+ * intent, unless it is a dated notice of a past year (`/agenda/fermeture-estivale-2021.html` is no booking page:
+ * it is gone with its summer). A spelling or copy of the old home page is the home page; a notice naming a member of the new team
  * (a newcomer's welcome) is that member's page. A listing (a blog's page, a category, an author's page) is
  * neither, even when the home page is a blog listing the same posts or its excerpts name a member: its posts
  * are redirected one by one.
@@ -348,6 +352,8 @@ export function skippedPageRow(o: {
   /** The form of the page it duplicates, if any. */
   originalForm: string | null;
   listing: boolean;
+  /** Skipped as a dated notice of a past year (assess.ts). */
+  notice?: boolean;
   home: string | null;
   intent: Match | null;
   /** The page's match on what it says (asked only when it may count). */
@@ -355,7 +361,7 @@ export function skippedPageRow(o: {
 }): DraftRow | null {
   const homeCopy = o.form === "/" || (!o.listing && o.originalForm === "/");
   if (homeCopy && o.home) return { path: o.path, target: o.home, confidence: 1, by: "a spelling or copy of the old home page" };
-  if (o.intent?.by.startsWith("intent:")) return { path: o.path, target: o.intent.target, confidence: o.intent.confidence, by: `${o.intent.by} (the page is marked skip)` };
+  if (!o.notice && o.intent?.by.startsWith("intent:")) return { path: o.path, target: o.intent.target, confidence: o.intent.confidence, by: `${o.intent.by} (the page is marked skip)` };
   const member = o.listing ? null : o.member();
   if (member?.by === "member's name") return { path: o.path, target: member.target, confidence: member.confidence, by: `${member.by} (the page is marked skip)` };
   return null;

@@ -22,6 +22,12 @@ describe("skippedPageRow: where a page marked skip still goes", () => {
     expect(skippedPageRow({ ...base, path: "/rdv", intent, member })).toMatchObject({ target: "/contact/", by: "intent: booking (the page is marked skip)" });
     expect(skippedPageRow({ ...base, intent: { target: "/tarifs/", confidence: 0.5, by: "text" } })).toBeNull();
   });
+
+  it("a dated notice of a past year is gone, whatever intent its URL states", () => {
+    const intent = { target: "/contact/", confidence: 0.9, by: "intent: booking" };
+    expect(skippedPageRow({ ...base, path: "/agenda/fermeture-estivale-2021.html", notice: true, intent })).toBeNull();
+    expect(skippedPageRow({ ...base, path: "/agenda/fermeture-estivale-2021.html", notice: true, intent, member })).toMatchObject({ target: "/equipe/nadia-haddad/" });
+  });
 });
 
 describe("sectionHeads: the pages indexing a folder of other pages", () => {
