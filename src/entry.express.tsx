@@ -60,7 +60,7 @@ async function start() {
   // Several instances (CACHE_URL): join the others; the pre-pass's pages carry no tag versions, so each is
   // served only once the shared store admitted it (docs/decisions/0060-prepass-with-shared-store.md).
   shared?.start();
-  await seedFromPrepass(services.prepassPages, env);
+  await seedFromPrepass(services.prepassPages, env, console.log, Boolean(shared));
   // Not ready until each of these has answered: the backend probe (a wrong BACKEND_API_URL must never look
   // ready to a deploy, not even before its first answer) and, with CACHE_URL, the join to the others.
   const lifecycle = new Lifecycle({

@@ -363,10 +363,15 @@ export class PageCache {
     const held = this.store.peek(key);
     if (held) return held;
     if (!loaded || this.invalidatedSince(startEpoch, loaded.tags)) return null;
-    markConfirmed(loaded, this.gen);
-    markServedByStack(loaded); // loaded for a request that came through the stack
-    this.store.set(loaded);
+    this.keep(loaded, this.gen);
     return loaded;
+  }
+
+  /** Holds a page read from another tier for a request that came through the stack, confirmed in `gen`. */
+  private keep(loaded: PageEntry, gen: number): void {
+    markConfirmed(loaded, gen);
+    markServedByStack(loaded);
+    this.store.set(loaded);
   }
 
   /** Forgets a page in every tier of this machine (the backend's 404, an unpublished page). */
@@ -381,9 +386,7 @@ export class PageCache {
     const gen = this.gen;
     const loaded = await this.shared!.load(target);
     if (!loaded || gen !== this.gen || this.invalidatedWithin(SHARED_QUIET_MS, loaded.tags)) return null;
-    markConfirmed(loaded, gen);
-    markServedByStack(loaded); // loaded for a request that came through the stack
-    this.store.set(loaded);
+    this.keep(loaded, gen);
     this.answeredFrom.shared++;
     return { answer: { kind: "entry", entry: loaded, status: this.ageOf(loaded), tier: "shared" }, shareable: true };
   }
@@ -410,9 +413,7 @@ export class PageCache {
     const admitted = await this.shared!.admit(loaded, readSince);
     if (admitted === false) this.build!.delete(target.key);
     if (!admitted || raced()) return null;
-    markConfirmed(loaded, gen);
-    markServedByStack(loaded); // loaded for a request that came through the stack
-    this.store.set(loaded);
+    this.keep(loaded, gen);
     this.shared!.save(loaded);
     this.answeredFrom.warm++;
     return { answer: { kind: "entry", entry: loaded, status: this.ageOf(loaded), tier: "warm" }, shareable: true };

@@ -158,11 +158,12 @@ export function prepassPagesFile(dir: string): string {
  * robots meta and canonical links would be wrong here.
  */
 export async function seedFromPrepass(
-  pages: DiskPages | undefined,
+  pages: DiskPages,
   env: Env,
   log: (line: string) => void = console.log,
+  /** Whether the shared store admits each page before it is served (services.ts decides: CACHE_URL). */
+  admitted = false,
 ): Promise<number> {
-  if (!pages) return 0;
   let summary: ReturnType<typeof readPrepassSummary>;
   try {
     summary = readPrepassSummary(env.PREPASS_DIR);
@@ -193,7 +194,7 @@ export async function seedFromPrepass(
   const practices = summary.practices.filter((p) => p.pages > 0).length;
   log(
     `page cache: seeded ${seeded} pages of ${practices} practices from the build pre-pass (${summary.renderedAt}), ` +
-      (env.CACHE_URL
+      (admitted
         ? "each read from disk on first request and served once Redis admitted it (none of its tags changed since)"
         : "read from disk on first request"),
   );

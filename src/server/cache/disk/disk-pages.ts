@@ -75,6 +75,8 @@ interface Slot {
   written: boolean;
 }
 
+const newSegment = (fd: number, owned: boolean): Segment => ({ fd, size: 0, owned, keys: new Set(), busy: 0, dropped: false, unsynced: 0, syncing: false });
+
 const MIN_SEGMENT = 64 * 1024;
 /**
  * Written pages are flushed to disk every this many bytes (fdatasync, in the thread pool). A container's memory
@@ -190,7 +192,7 @@ export class DiskPages implements WarmPages, BuildPages {
    * `readSince`: when its renders began reading the backend (what the shared store's admission compares).
    */
   async attach(file: string, records: AsyncIterable<AttachedRecord>, readSince: number): Promise<number> {
-    const segment: Segment = { fd: openSync(file, "r"), size: 0, owned: false, keys: new Set(), busy: 0, dropped: false, unsynced: 0, syncing: false };
+    const segment = newSegment(openSync(file, "r"), false);
     this.segments.unshift(segment);
     let indexed = 0;
     try {
@@ -245,7 +247,7 @@ export class DiskPages implements WarmPages, BuildPages {
       const file = join(this.dir!, `pages-${process.pid}-${this.files++}.seg`);
       const fd = openSync(file, "w+");
       unlinkSync(file); // freed with the process (see the module comment)
-      const segment: Segment = { fd, size: 0, owned: true, keys: new Set(), busy: 0, dropped: false, unsynced: 0, syncing: false };
+      const segment = newSegment(fd, true);
       this.segments.push(segment);
       return segment;
     } catch (error) {
