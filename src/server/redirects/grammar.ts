@@ -86,6 +86,16 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   typo3: new Set(["l", "chash", "no_cache", "type", "tx_news_pi1[controller]", "tx_news_pi1[action]"]),
   static: new Set(),
 };
+/**
+ * Noise parameters that are noise with these values only; another value names another document, kept apart.
+ * Joomla's `format=html` is the page (`format=feed`, `vcf`, `raw`... are not), its `layout=default` the view's
+ * default layout that print links carry (`layout=blog`... lists); TYPO3's `type=98` is the page's print view and
+ * `type=0` the page (another type is a sitemap, a feed).
+ */
+const NOISE_ONLY_AS: Partial<Record<Platform, Record<string, ReadonlySet<string>>>> = {
+  joomla: { format: new Set(["html"]), layout: new Set(["default"]) },
+  typo3: { type: new Set(["98", "0"]) },
+};
 /** A language first segment (`/fr/`, `/en-gb/`): ISO 639-1 codes of the languages practices' sites use. */
 const LANGUAGE_PREFIX = /^\/(?:fr|en|de|es|it|nl|pt|ar|zh|ru|pl|ca|eu|br)(?:[-_][a-z]{2})?(?=\/|$)/;
 
@@ -149,12 +159,10 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
     const noise = NOISE_PARAMS[platform];
     // Joomla's Itemid alone names a menu item, a page: noise only beside the article it places.
     const keep = (name: string) => platform === "joomla" && name === "itemid" && !list!.some(([n]) => n === "option" || n === "id");
-    // Joomla's `format=html` is the page; `format=feed`, `vcf`, `raw`... are other documents, kept apart. Its
-    // `layout=default` is the view's default layout (print links carry it); `layout=blog`... lists, kept.
-    // TYPO3's `type=98` is the page's print view (`type=0` the page); another type (a sitemap, a feed) is kept.
-    const other = (name: string, value: string) =>
-      (platform === "joomla" && ((name === "format" && value !== "html") || (name === "layout" && value !== "default"))) ||
-      (platform === "typo3" && name === "type" && value !== "98" && value !== "0");
+    const other = (name: string, value: string) => {
+      const only = NOISE_ONLY_AS[platform]?.[name];
+      return only !== undefined && !only.has(value);
+    };
     list = noise === "all" ? [] : list.filter(([name, value]) => !noise.has(name) || keep(name) || other(name, value));
     cmsQuery = list.some(([name]) => identity.has(name));
     if (platform !== "static" && platform !== "wix") {
