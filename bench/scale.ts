@@ -560,11 +560,12 @@ export async function scaleBench(backend: Proc, opts: ScaleOptions): Promise<voi
     judge("(scale) RSS over the run", TARGETS.scaleRssMiB, maxRss, `${fmt(maxRss)} MiB at most`);
     if (fleet.cages.length) {
       const peaks = fleet.cages.map((c) => c.peak());
+      const kills = fleet.cages.reduce((sum, c) => sum + c.oomKills(), 0);
       judge(
         "(scale) servers killed for lack of memory inside their limit",
         TARGETS.scaleOomKills,
-        fleet.cages.reduce((sum, c) => sum + c.oomKills(), 0),
-        `${fmt(fleet.cages.reduce((sum, c) => sum + c.oomKills(), 0))}; the most a server's cgroup held at once ` +
+        kills,
+        `${fmt(kills)}; the most a server's cgroup held at once ` +
           `${peaks.every((p) => p !== null) ? `${fmt(Math.max(...(peaks as number[])) / 1024 / 1024)} MiB (with the file pages it read, which the kernel reclaims under the limit)` : "not reported by the kernel"}`,
       );
     }
