@@ -202,7 +202,7 @@ describe("with the backend up", () => {
       await redis.stop();
       await lateRedis?.stop();
     }
-  }, 90_000);
+  }, 150_000); // a pre-pass and four instances: 46 s in a whole make test on a quiet machine
 
   it("renders for the origins BUILD_PREPASS_ORIGINS names: make demo's first page is a HIT on the URL it prints", async () => {
     const demo = dirs("demo");
