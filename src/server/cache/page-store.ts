@@ -34,6 +34,13 @@ export class PageStore {
   private readonly windowMax: number;
   private windowBytes = 0;
   private mainBytes = 0;
+  /**
+   * The entry added or moved last, so the last of its own area (null after it leaves): a hit on it leaves the
+   * order as it is. Moving an entry is a Map delete and set: a page asked for again and again paid them on every
+   * hit, 2.4 µs a hit with 1,000 pages held, 0.06 µs with this (tmp micro-benchmark, this 2-core machine; a hit
+   * on another page than the last costs 0.4 µs as before).
+   */
+  private newest: PageEntry | null = null;
 
   /** `onEvict`: an entry pushed out for room (not deleted, not replaced), e.g. to keep it in a warm tier. */
   constructor(
@@ -55,8 +62,11 @@ export class PageStore {
     }
     // A held entry keeps its key's hash: a hit does not hash the key again (0.1 µs of a hit, measured with perf).
     this.sketch.increment(key, (entry.keyHash ??= hashOf(key)));
-    area.delete(key);
-    area.set(key, entry);
+    if (entry !== this.newest) {
+      area.delete(key);
+      area.set(key, entry);
+      this.newest = entry;
+    }
     return entry;
   }
 
@@ -103,6 +113,7 @@ export class PageStore {
 
   private add(area: Area, entry: PageEntry): void {
     area.set(entry.target.key, entry);
+    this.newest = entry;
     if (area === this.window) this.windowBytes += entry.size;
     else this.mainBytes += entry.size;
     this.index.add(entry.target.key, entry.tags);
@@ -113,6 +124,7 @@ export class PageStore {
     const entry = area?.get(key);
     if (!area || !entry) return undefined;
     area.delete(key);
+    if (entry === this.newest) this.newest = null;
     if (area === this.window) this.windowBytes -= entry.size;
     else this.mainBytes -= entry.size;
     this.index.remove(key, entry.tags);

@@ -43,6 +43,34 @@ describe("PageStore", () => {
     expect(store.keysFor(["site:dupont"]).size).toBe(5);
   });
 
+  it("orders by the last hit whether the page hit was the most recent one or not", () => {
+    const one = entry("/0/", ["site:dupont"], 10_000).size;
+    const key = (i: number) => `dupont\u0000\u0000/${i}/`;
+    const fill = () => {
+      const store = new PageStore(one * 3);
+      for (let i = 0; i < 3; i++) {
+        store.get(key(i));
+        store.set(entry(`/${i}/`, ["site:dupont"], 10_000));
+      }
+      return store;
+    };
+    // A newcomer asked for often enough takes the least recently used place.
+    const push = (store: PageStore) => {
+      for (let n = 0; n < 6; n++) store.get(key(9));
+      store.set(entry("/9/", ["site:dupont"], 10_000));
+    };
+    // The most recent page hit again and again, then another: the one left behind goes.
+    const a = fill();
+    for (const i of [2, 2, 0, 0, 1]) a.get(key(i));
+    push(a);
+    expect([0, 1, 2, 9].map((i) => a.peek(key(i)) !== undefined)).toEqual([true, true, false, true]);
+    // The page added last, then hit after another was: it moved behind it, and the other goes.
+    const b = fill();
+    for (const i of [0, 1, 2, 1]) b.get(key(i));
+    push(b);
+    expect([0, 1, 2, 9].map((i) => b.peek(key(i)) !== undefined)).toEqual([false, true, true, true]);
+  });
+
   it("re-indexes a replaced entry under its new tags only", () => {
     const store = new PageStore(1_000_000);
     store.set(entry("/a/", ["site:dupont", "page:old"], 100));
