@@ -116,18 +116,20 @@ export function createPipeline(stages: PipelineStages): RequestListener {
     }
     return site;
   };
+  // One listener for every response (not a closure per request): the response knows its request.
+  function responded(this: ServerResponse): void {
+    const req = this.req as WithState;
+    const state = req[STATE]!;
+    const ms = performance.now() - state.start;
+    for (const consumer of onResponse) consumer(req, this, state, ms);
+  }
   return (req: IncomingMessage, res: ServerResponse) => {
     // 2. observe
     const state = new RequestState(req, requestId);
     (req as WithState)[STATE] = state;
-    if (onResponse.length > 0) {
-      // "close", not "finish": a response the client abandoned is counted and logged too. `on`, not `once`:
-      // the response emits it once and is dropped after, and `once` allocates a wrapper per request.
-      res.on("close", () => {
-        const ms = performance.now() - state.start;
-        for (const consumer of onResponse) consumer(req, res, state, ms);
-      });
-    }
+    // "close", not "finish": a response the client abandoned is counted and logged too. `on`, not `once`: the
+    // response emits it once and is dropped after, and `once` allocates a wrapper per request.
+    if (onResponse.length > 0) res.on("close", responded);
     // 3. rules
     if (rules(req, res, state)) return;
     // 4. tenant
