@@ -1,7 +1,9 @@
 /**
  * `npm run bench:instructions` (after `npm run build`): the instructions a cache HIT costs the built server, as
  * deployed (bench/processes.ts: JSON access line for every request, metrics on, stdout to a file), and with the
- * access line off and with observability off: counted by valgrind's callgrind over a fixed number of requests.
+ * access line off and with observability off, and what the bare node:http twin of section (a) costs to send the
+ * same bytes: counted by valgrind's callgrind over a fixed number of requests. `npm run bench:instructions -- 0 3`
+ * measures the first and the last only.
  *
  * Why instructions beside req/s: the machine is shared (up to seven agents on two cores), and a req/s ratio
  * moves by several points from one minute to the next; the instructions the server executes for the same
@@ -17,7 +19,7 @@
  * it is a HIT.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { freePort } from "../tests/support/frontend";
 import { runLoadInChild } from "./load";
@@ -25,6 +27,7 @@ import { benchFrontendEnv, benchPrepassEnv, LOGS, runPrepassProcess, SECRET, sta
 import { fmt } from "./figures";
 import { agent, get } from "../tests/support/cache";
 import { benchPids } from "./machine";
+import { readPrepassSummary } from "../src/server/prepass/store";
 import { reapOnExit } from "../tests/support/reaper";
 
 const WARMUP = 5_000;
@@ -32,10 +35,43 @@ const REQUESTS = 2_000;
 const OUT = resolve("tmp/bench/callgrind");
 const PREPASS = join(OUT, "prepass");
 
-const MODES: { label: string; env: Record<string, string> }[] = [
-  { label: "as deployed (metrics + JSON access line, stdout to a file)", env: {} },
-  { label: "metrics on, access line off (ACCESS_LOG=off)", env: { ACCESS_LOG: "off" } },
-  { label: "off (METRICS_PORT=0, LOG_FORMAT=off)", env: { METRICS_PORT: "0", LOG_FORMAT: "off" } },
+/** A server measured: the built frontend with a mode's settings, or the bare twin serving what the frontend sent. */
+interface Subject {
+  label: string;
+  /** The program and arguments node runs under valgrind, on `port`. */
+  args: (port: number) => string[];
+  env: (port: number) => Promise<Record<string, string>>;
+}
+
+const TWIN = join(OUT, "twin");
+
+function frontend(label: string, modeEnv: Record<string, string>): Subject {
+  return {
+    label,
+    args: () => ["server/entry.express.js"],
+    env: async (port) =>
+      benchFrontendEnv({
+        PORT: String(port),
+        METRICS_PORT: modeEnv.METRICS_PORT ?? String(await freePort()),
+        BACKEND_API_URL: `${backendUrl}/api/v1/websites`,
+        REVALIDATION_SECRET: SECRET,
+        ...modeEnv,
+        PREPASS_DIR: PREPASS,
+      }),
+  };
+}
+
+let backendUrl = "";
+
+const SUBJECTS: Subject[] = [
+  frontend("as deployed (metrics + JSON access line, stdout to a file)", {}),
+  frontend("metrics on, access line off (ACCESS_LOG=off)", { ACCESS_LOG: "off" }),
+  frontend("off (METRICS_PORT=0, LOG_FORMAT=off)", { METRICS_PORT: "0", LOG_FORMAT: "off" }),
+  {
+    label: "bare node:http, the same bytes (bench/bare-server.ts: the deployed server's HIT, saved by the first run)",
+    args: (port) => ["--import", "tsx", "bench/bare-server.ts", join(TWIN, "body"), readFileSync(join(TWIN, "headers.json"), "utf8"), String(port)],
+    env: async () => ({}),
+  },
 ];
 
 function control(pid: number, ...args: string[]): void {
@@ -52,27 +88,29 @@ function totalIr(prefix: string): number {
   return total;
 }
 
-/** The host the pre-pass rendered a practice's pages for (its main domain), read from its manifest. */
+/** The host the pre-pass rendered a practice's pages for (its main domain), read from its summary. */
 function prepassHost(code: string): string {
-  const manifest = JSON.parse(readFileSync(join(PREPASS, "manifest.json"), "utf8")) as { practices: { code: string; host: string }[] };
-  const practice = manifest.practices.find((p) => p.code === code);
+  const practice = readPrepassSummary(PREPASS)?.practices.find((p) => p.code === code);
   if (!practice) throw new Error(`the pre-pass rendered nothing for ${code}`);
   return practice.host;
 }
 
-async function measure(backendUrl: string, mode: (typeof MODES)[number], index: number): Promise<number> {
+/** What the bare twin sends: the HIT's bytes and headers (bar Date and the connection's), as bench/figures.ts's twin. */
+function saveTwin(hit: { raw: Buffer; headers: Record<string, unknown> }): void {
+  mkdirSync(TWIN, { recursive: true });
+  const headers: string[] = [];
+  for (const [name, value] of Object.entries(hit.headers)) {
+    if (["date", "connection", "keep-alive"].includes(name) || value === undefined) continue;
+    headers.push(name, String(value));
+  }
+  writeFileSync(join(TWIN, "body"), hit.raw);
+  writeFileSync(join(TWIN, "headers.json"), JSON.stringify(headers));
+}
+
+async function measure(subject: Subject, index: number): Promise<number> {
   const port = await freePort();
-  const metricsPort = mode.env.METRICS_PORT === "0" ? 0 : await freePort();
   const prefix = `hit-${index}.`;
   const log = openSync(join(LOGS, `callgrind-${index}-${port}.log`), "a");
-  const env = benchFrontendEnv({
-    PORT: String(port),
-    METRICS_PORT: String(metricsPort),
-    BACKEND_API_URL: `${backendUrl}/api/v1/websites`,
-    REVALIDATION_SECRET: SECRET,
-    ...mode.env,
-    PREPASS_DIR: PREPASS,
-  });
   const child = reapOnExit(spawn(
     "valgrind",
     [
@@ -81,27 +119,31 @@ async function measure(backendUrl: string, mode: (typeof MODES)[number], index: 
       "--smc-check=all-non-file",
       `--callgrind-out-file=${join(OUT, `${prefix}%p`)}`,
       process.execPath,
-      "server/entry.express.js",
+      ...subject.args(port),
     ],
-    { env: { PATH: process.env.PATH, ...env }, stdio: ["ignore", log, log] },
+    { env: { PATH: process.env.PATH, ...(await subject.env(port)) }, stdio: ["ignore", log, log] },
   ));
   closeSync(log);
   benchPids.add(child.pid!);
   try {
     const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 300_000;
-    while (!(await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) {
-      if (Date.now() > deadline) throw new Error(`${mode.label}: no answer within 300 s`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
     const page = { path: "/", host: prepassHost("dupont") };
     // The pre-pass rendered https pages: the requests say so as the proxy in front would (loopback is trusted).
     const headers = { "accept-encoding": "gzip, deflate, br", "x-forwarded-proto": "https" };
-    // The first request is served through the stack from the seeded entry; the next ones are HITs.
+    const deadline = Date.now() + 300_000;
+    while (!(await get(url, page.host, page.path, { headers }).then((r) => r.status === 200, () => false))) {
+      if (Date.now() > deadline) throw new Error(`${subject.label}: no answer within 300 s`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    // The first request is served through the stack from the seeded entry; the next ones are HITs (the twin
+    // sends the HIT's own headers).
     for (let tries = 0; ; tries++) {
-      await get(url, page.host, page.path, { headers });
-      if ((await get(url, page.host, page.path, { headers })).xcache === "HIT") break;
-      if (tries >= 20) throw new Error(`${mode.label}: ${page.host}${page.path} is not a HIT`);
+      const hit = await get(url, page.host, page.path, { headers });
+      if (hit.xcache === "HIT") {
+        if (index === 0) saveTwin(hit);
+        break;
+      }
+      if (tries >= 20) throw new Error(`${subject.label}: ${page.host}${page.path} is not a HIT`);
     }
     const load = (n: number) => runLoadInChild({ port, targets: [page], connections: 8, durationMs: 600_000, maxRequests: n, headers });
     await load(WARMUP);
@@ -109,7 +151,7 @@ async function measure(backendUrl: string, mode: (typeof MODES)[number], index: 
     const run = await load(REQUESTS);
     control(child.pid!, "--instr=off");
     control(child.pid!, "--dump");
-    if ((run.xcache.HIT ?? 0) !== REQUESTS) throw new Error(`${mode.label}: not all hits: ${JSON.stringify(run.xcache)}`);
+    if ((run.xcache.HIT ?? 0) !== REQUESTS) throw new Error(`${subject.label}: not all hits: ${JSON.stringify(run.xcache)}`);
     return totalIr(prefix) / REQUESTS;
   } finally {
     child.kill("SIGTERM");
@@ -123,18 +165,22 @@ async function main() {
   mkdirSync(OUT, { recursive: true });
   mkdirSync(LOGS, { recursive: true });
   const only = process.argv.slice(2).map(Number);
+  // The twin sends what the deployed server sent: measured first, whichever subjects are asked for.
+  if (only.length && !only.includes(0)) only.push(0);
   const backend = await startBackendProcess();
+  backendUrl = backend.url;
   try {
     const prepass = await runPrepassProcess(benchPrepassEnv(backend, OUT));
     if (prepass.code !== 0) throw new Error(`pre-pass failed:\n${prepass.output}`);
     const results: number[] = [];
-    for (const [i, mode] of MODES.entries()) {
+    for (const [i, subject] of SUBJECTS.entries()) {
       if (only.length && !only.includes(i)) continue;
-      const ir = await measure(backend.url, mode, i);
+      const ir = await measure(subject, i);
       results[i] = ir;
-      console.log(`  instructions per HIT, ${mode.label}: ${fmt(ir)} (callgrind, ${fmt(REQUESTS)} hits after ${fmt(WARMUP)} uncounted)`);
+      console.log(`  instructions per HIT, ${subject.label}: ${fmt(ir)} (callgrind, ${fmt(REQUESTS)} hits after ${fmt(WARMUP)} uncounted)`);
     }
     if (results[0] && results[1]) console.log(`  the access line's own cost: ${fmt(results[0] - results[1])} instructions per HIT`);
+    if (results[0] && results[3]) console.log(`  bare node:http / as deployed, in instructions per HIT: ${((100 * results[3]) / results[0]).toFixed(1)}% (a diagnosis; the verdict is the bench's req/s)`);
   } finally {
     await backend.stop();
     agent.destroy();
