@@ -22,7 +22,7 @@ import { TARGETS } from "./targets";
 import { AccessLog, requestId } from "../src/server/monitoring/access";
 import { createPipeline } from "../src/server/http/pipeline";
 import { observers, type Observers } from "../src/server/http/observe";
-import { setPractices, startMetrics } from "../src/server/monitoring/metrics";
+import { Metrics } from "../src/server/monitoring/metrics";
 
 /** Rounds of the four in turn; the ratios are taken within each round and their median judged. */
 const ROUNDS = 7;
@@ -36,8 +36,7 @@ const ROUNDS = 7;
  * the write, the allocation pressure), so it is never the verdict.
  */
 function observerCostUs(): { metrics: number; accessLine: number } {
-  setPractices(["dupont"]);
-  startMetrics({});
+  const metrics = new Metrics(true, ["dupont"]);
   const pipeline = (observe: Observers) =>
     createPipeline({
       rules: () => false,
@@ -50,9 +49,9 @@ function observerCostUs(): { metrics: number; accessLine: number } {
       onResponse: observers(observe),
       requestId,
     });
-  const bareListener = pipeline({ accessLog: null, metrics: false });
-  const metricsListener = pipeline({ accessLog: null, metrics: true });
-  const accessListener = pipeline({ accessLog: new AccessLog({ write: () => {} }), metrics: true });
+  const bareListener = pipeline({ accessLog: null, metrics: null });
+  const metricsListener = pipeline({ accessLog: null, metrics });
+  const accessListener = pipeline({ accessLog: new AccessLog({ write: () => {} }), metrics });
   const socket = { bytesWritten: 0 };
   const block = (handle: (req: IncomingMessage, res: ServerResponse) => void, n: number) => {
     const started = process.cpuUsage();

@@ -19,7 +19,6 @@ import { installProcessGuard } from "./server/monitoring/process-guard";
 import { reportStartWarnings } from "./server/start-warnings";
 import { startOperatorView } from "./server/operator/operator-view";
 import { startLog, type LogFormat } from "./server/monitoring/log";
-import { mainThreadRenders } from "./server/monitoring/metrics";
 import type { RenderPlatform } from "./server/render/context";
 
 /** One line saying why (a JSON line unless LOG_FORMAT says otherwise), then exit 1. */
@@ -81,7 +80,7 @@ async function start() {
       storeBytes: pageCache.store.bytes,
       renders: pageCache.renders,
       rendering: pageCache.rendering,
-      mainThreadRenders: mainThreadRenders(),
+      mainThreadRenders: services.metrics.mainThreadRenders,
       heapUsed: process.memoryUsage().heapUsed,
     }),
   });

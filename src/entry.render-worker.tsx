@@ -8,4 +8,4 @@ import render from "./entry.ssr";
 import { createWorkerRenders } from "./server/services";
 import { startRenderWorker } from "./server/render-pool/worker";
 
-startRenderWorker((env) => createWorkerRenders(env, { render, qwikCityPlan, checkOrigin: "lax-proto" }));
+startRenderWorker((env, figures) => createWorkerRenders(env, { render, qwikCityPlan, checkOrigin: "lax-proto" }, figures));

@@ -13,6 +13,7 @@ import { PageCache } from "../src/server/cache/page-cache";
 import { targetRenderer } from "../src/server/render-pool/target";
 import type { RenderRequest } from "../src/server/render/render";
 import { get } from "./support/cache";
+import { Metrics } from "../src/server/monitoring/metrics";
 
 let server: Server;
 let url: string;
@@ -50,6 +51,7 @@ beforeAll(async () => {
     redirects: { table: new Map(), warnings: [] },
     invalidate: async (tags: string[]) => pageCache.invalidate(tags),
     notFound: { record: () => {} }, // the migration watch: no 404 is asked for here
+    metrics: new Metrics(false, []),
   };
   server = createServer(createApp({ services, distDir: "/nonexistent" }));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

@@ -4,7 +4,7 @@
  * since its last flush is written when it shuts down, before that connection closes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFrontend, type Frontend } from "./support/frontend";
+import { freePort, startFrontend, type Frontend } from "./support/frontend";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
 import { get } from "./support/cache";
 import { startRedis, type TestRedis } from "./support/redis";
@@ -35,12 +35,19 @@ async function clients(): Promise<string[]> {
 describe("the migration watch on the shared Redis", () => {
   it("counts over the shared cache's connection, and writes what it counted when the instance stops", async () => {
     // A flush period longer than the test: only the shutdown can write the counts.
-    frontend = await startFrontend({ backendUrl: backend.url, env: { CACHE_URL: redis.url(Number(DB)), NOT_FOUND_FLUSH_MS: "600000" } });
+    const metricsPort = await freePort();
+    frontend = await startFrontend({
+      backendUrl: backend.url,
+      env: { CACHE_URL: redis.url(Number(DB)), NOT_FOUND_FLUSH_MS: "600000", METRICS_PORT: String(metricsPort), METRICS_HOST: "127.0.0.1" },
+    });
     await until(async () => (await fetch(`${frontend!.url}/readyz`)).status === 200, "joined the shared store");
     for (let i = 0; i < 3; i++) expect((await get(frontend.url, HOST, "/ancien-lien/")).status).toBe(404);
     expect((await get(frontend.url, HOST, "/autre-ancien-lien/?utm_source=x")).status).toBe(404);
     // The instance's two connections (commands and subscriber), and no other.
     expect(await clients()).toHaveLength(2);
+    // The shared store's commands are timed by the server's metrics (services.ts hands them to the link).
+    const scraped = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(Number(/^frontend_shared_store_round_trip_seconds_count\{outcome="ok"\} (\d+)$/m.exec(scraped)?.[1] ?? 0)).toBeGreaterThan(0);
     await frontend.stop();
     frontend = undefined;
     const keys = (await redis.command("-n", DB, "--scan", "--pattern", "*not-found:dupont")).split("\n").filter(Boolean);

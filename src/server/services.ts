@@ -16,7 +16,7 @@
 import type { ServerRenderOptions } from "@builder.io/qwik-city/middleware/request-handler";
 import type { Env } from "./env";
 import { createBackendClient, directReader, getMedia, postContact, ReadCache } from "./backend";
-import { listedOrUnlisted, loadRegistry } from "./tenancy";
+import { listedOrUnlisted, loadRegistry, type Registry } from "./tenancy";
 import { createRateLimiter } from "./util/rate-limit";
 import { createMediaProxy } from "./media/proxy";
 import { mediaCacheRoots } from "./media/build-cache";
@@ -33,7 +33,10 @@ import type { WorkerRenders } from "./render-pool/worker";
 import { loadRedirects } from "./redirects/map";
 import type { AppServices } from "./http/app";
 import { serverNotFoundWatch, type NotFoundWatch } from "./migration-watch/not-found-watch";
-import { countedContact } from "./monitoring/metrics";
+import { Metrics, type FigureSink } from "./monitoring/metrics";
+
+/** Where nothing is counted: the dev server, a render worker without a sink (its figures go to the pool's port). */
+const NO_METRICS = new Metrics(false, []);
 
 /** Form pages with errors a visitor may be shown per submission the relay allows (typos, a missing field...). */
 const FORM_PAGES_PER_SUBMISSION = 4;
@@ -52,6 +55,8 @@ export interface Services extends AppServices, RequestServices {
   warm?: DiskPages;
   /** The migration watch, whole: the app records, the server entry flushes it on shutdown. */
   notFound: NotFoundWatch;
+  /** The server's metrics (on with METRICS_PORT): what records hands them its figures, the operator view serves them. */
+  metrics: Metrics;
 }
 
 export interface ServiceOptions {
@@ -65,15 +70,21 @@ export interface ServiceOptions {
  * What a render uses, for this thread. `dev`: the vite dev server, without a read cache (it has no page
  * cache nor revalidation route: a read cache there would hide every backend edit until a restart).
  * `worker`: a render worker, which renders cacheable GETs only: no contact relay, no media proxy.
- * Throws (RegistryError…) when the practice list is invalid.
+ * `metrics`: what counts this thread's backend reads and contact relays; a render worker hands its figures to
+ * `figures` instead (the pool's port: render-pool/worker.ts). `registry`: the practice list, when the caller
+ * loaded it already. Throws (RegistryError…) when the practice list is invalid.
  */
-export function createRequestServices(env: Env, opts: { dev?: boolean; worker?: boolean } = {}): RequestServices {
+export function createRequestServices(
+  env: Env,
+  opts: { dev?: boolean; worker?: boolean; metrics?: Metrics; figures?: FigureSink; registry?: Registry } = {},
+): RequestServices {
   const http = { baseUrl: env.BACKEND_API_URL, timeoutMs: env.BACKEND_TIMEOUT_MS };
-  const direct = directReader(http);
+  const metrics = opts.metrics ?? NO_METRICS;
+  const direct = directReader(http, opts.figures ?? metrics.recordBackendFigure);
   const readCache = opts.dev ? null : new ReadCache({ ttlSeconds: env.BACKEND_REVALIDATE_TTL });
   const services: RequestServices = {
     env,
-    hostRules: { registry: loadRegistry(env.TENANTS_FILE), environment: env.ENVIRONMENT, previewDomain: env.PREVIEW_DOMAIN },
+    hostRules: { registry: opts.registry ?? loadRegistry(env.TENANTS_FILE), environment: env.ENVIRONMENT, previewDomain: env.PREVIEW_DOMAIN },
     backend: createBackendClient(readCache ? readCache.wrap(direct) : direct),
     readCache,
     mediaCacheRoots: mediaCacheRoots(env.MEDIA_CACHE_DIR),
@@ -83,7 +94,7 @@ export function createRequestServices(env: Env, opts: { dev?: boolean; worker?: 
   return {
     ...services,
     contact: {
-      send: (code, submission) => countedContact(code, () => postContact(http, code, submission)),
+      send: (code, submission) => metrics.countedContact(code, () => postContact(http, code, submission)),
       limiter: createRateLimiter({ limit: env.CONTACT_RATE_LIMIT, windowMs: env.CONTACT_RATE_WINDOW_S * 1000 }),
       formPages: createRateLimiter({ limit: env.CONTACT_RATE_LIMIT * FORM_PAGES_PER_SUBMISSION, windowMs: env.CONTACT_RATE_WINDOW_S * 1000 }),
     },
@@ -98,23 +109,29 @@ export function createRequestServices(env: Env, opts: { dev?: boolean; worker?: 
  * RedirectsError…) when the practice list or a redirect map is invalid.
  */
 export function createServices(env: Env, ssr: ServerRenderOptions, opts: ServiceOptions = {}): Services {
-  const base = createRequestServices(env);
+  const registry = loadRegistry(env.TENANTS_FILE);
+  // The metrics, on with the internal port that serves them (METRICS_PORT), labelled by the practice list.
+  const metrics = new Metrics(env.METRICS_PORT > 0, registry.practices.map((p) => p.code));
+  const base = createRequestServices(env, { metrics, registry });
   const pool =
-    opts.workerFile && renderWorkerCount(env) > 0 ? createRenderPool(env, opts.workerFile, opts.pool) : undefined;
+    opts.workerFile && renderWorkerCount(env) > 0
+      ? createRenderPool(env, opts.workerFile, opts.pool, metrics.recordBackendFigure)
+      : undefined;
   // Render admission's queues: one per listed practice, one for every other code (tenancy/registry.ts).
   const bucket = listedOrUnlisted(base.hostRules.registry);
   // With a pool, this thread has no render function at all: it cannot render, whatever a request names
   // (docs/decisions/0047-main-thread-renders-nothing.md). Without one (RENDER_WORKERS=0, the pre-pass), it
   // renders here, behind the same admission.
   const renderer = pool
-    ? pooledRenderer(pool, base.readCache, bucket)
-    : inProcessRenderer(createRenderer(ssr, base), pathLookups(base.backend), base.readCache, bucket);
+    ? pooledRenderer(pool, base.readCache, bucket, metrics)
+    : inProcessRenderer(createRenderer(ssr, base, metrics.countMainThreadRender), pathLookups(base.backend), base.readCache, bucket, metrics);
   // The shared cache is told what to do with another instance's invalidation and with lost trust; the page
   // cache is handed its pages. Neither holds the other.
   const shared = createSharedCache(env, {
     invalidateHere: (tags) => pageCache.invalidate(tags),
     distrust: () => pageCache.distrust(),
     clearData: renderer.clearData,
+    roundTrip: metrics.recordSharedRoundTrip,
   });
   // One instance on its own keeps a warm tier on local disk behind memory, the pre-pass's pages in it;
   // several share Redis instead, and read the pre-pass's pages only where Redis admits them (nothing written).
@@ -139,6 +156,7 @@ export function createServices(env: Env, ssr: ServerRenderOptions, opts: Service
   });
   return {
     ...base,
+    metrics,
     renderer,
     pageCache,
     shared,
@@ -152,8 +170,8 @@ export function createServices(env: Env, ssr: ServerRenderOptions, opts: Service
 }
 
 /** A render worker's renders (render-pool/worker.ts): its own backend client and read cache, nothing else. */
-export function createWorkerRenders(env: Env, ssr: ServerRenderOptions): WorkerRenders {
-  const services = createRequestServices(env, { worker: true });
+export function createWorkerRenders(env: Env, ssr: ServerRenderOptions, figures: FigureSink): WorkerRenders {
+  const services = createRequestServices(env, { worker: true, figures });
   return {
     render: targetRenderer(createRenderer(ssr, services)),
     paths: pathLookups(services.backend),

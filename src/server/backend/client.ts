@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import { siteTag, pageTag, sitePageTag, pageListTags } from "./tags";
 import { getJson, type HttpOptions } from "./http";
-import { timedBackendCall } from "../monitoring/metrics";
+import { timedBackendCall, type FigureSink } from "../monitoring/metrics";
 import {
   jobsSchema,
   navSchema,
@@ -34,9 +34,10 @@ export type Reader = <T extends z.ZodType>(
   shared?: boolean,
 ) => Promise<z.output<T>>;
 
-export function directReader(http: HttpOptions): Reader {
+/** `figures`: where each real call's figure goes (the main thread's metrics, or a render worker's port). */
+export function directReader(http: HttpOptions, figures: FigureSink): Reader {
   // Timed here, below the read cache: only real calls to the backend are counted (monitoring/metrics.ts).
-  return (endpoint, schema) => timedBackendCall(endpoint, () => getJson(http, endpoint, schema));
+  return (endpoint, schema) => timedBackendCall(endpoint, () => getJson(http, endpoint, schema), figures);
 }
 
 const enc = encodeURIComponent;

@@ -30,7 +30,7 @@ import type { NotFoundWatch } from "../migration-watch/not-found-watch";
 import type { CacheRenderer } from "../render-pool/renderer";
 import type { RequestServices } from "../render/context";
 import { reportError } from "../monitoring";
-import { timedInvalidation } from "../monitoring/metrics";
+import type { Metrics } from "../monitoring/metrics";
 import { requestId } from "../monitoring/access";
 import { isIndexable } from "../site/indexing";
 import { everyResponseHeaders, responseHeadersMiddleware } from "./security-headers";
@@ -61,6 +61,8 @@ export interface AppServices extends Pick<RequestServices, "contact" | "media" |
   invalidate: (tags: string[]) => Promise<number>;
   /** Counts the old URLs still asked for that answer 404 (the migration watch: migration-watch/not-found-watch.ts). */
   notFound: Pick<NotFoundWatch, "record">;
+  /** Times the webhook's invalidations (monitoring/metrics.ts). */
+  metrics: Pick<Metrics, "timedInvalidation">;
 }
 
 export interface AppOptions {
@@ -114,7 +116,7 @@ export function createApp({ services, distDir, lifecycle, observe }: AppOptions)
   const revalidate = revalidateHandlers({
     secret: env.REVALIDATION_SECRET,
     bodyOf,
-    invalidate: (tags) => timedInvalidation(() => services.invalidate(tags)),
+    invalidate: (tags) => services.metrics.timedInvalidation(() => services.invalidate(tags)),
   });
   app.post("/webhooks/revalidate/", revalidate.webhook);
   app.post("/api/revalidate", revalidate.api);

@@ -7,14 +7,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NotFoundWatch } from "../migration-watch/not-found-watch";
 import type { AccessLog } from "../monitoring/access";
-import { recordRequest } from "../monitoring/metrics";
+import type { Metrics } from "../monitoring/metrics";
 import type { OnResponse, RequestState } from "./pipeline";
 
 export interface Observers {
   /** The access log, or null when no access line is written. */
   accessLog: AccessLog | null;
-  /** Whether requests are counted (the metrics are on). */
-  metrics: boolean;
+  /** The metrics that count requests, or null when they are off. */
+  metrics: Pick<Metrics, "recordRequest"> | null;
 }
 
 /** The cache result label: 404 for any 404, else the page cache's own (HIT, STALE, MISS), else NONE (not a page). */
@@ -40,7 +40,7 @@ export function watchNotFound(watch: Pick<NotFoundWatch, "record">): OnResponse 
 
 export function observers({ accessLog, metrics }: Observers): OnResponse[] {
   const consumers: OnResponse[] = [];
-  if (metrics) consumers.push((_req, res, state, ms) => recordRequest(state.site?.code ?? null, resultOf(res, state), res.statusCode, ms));
+  if (metrics) consumers.push((_req, res, state, ms) => metrics.recordRequest(state.site?.code ?? null, resultOf(res, state), res.statusCode, ms));
   if (accessLog) {
     consumers.push((req, res, state, ms) =>
       accessLog.write({

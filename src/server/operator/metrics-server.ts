@@ -18,7 +18,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isIP } from "node:net";
-import { registry, lastBackendError } from "../monitoring/metrics";
+import type { Metrics } from "../monitoring/metrics";
 import { request, type HttpOptions } from "../backend/http";
 import { siteTag } from "../backend/tags";
 import type { PageStore } from "../cache/page-store";
@@ -31,6 +31,8 @@ export interface OpsSources {
   cache: () => Record<string, unknown>;
   /** The webhook's invalidation (several instances: confirmed on every one); resolves with pages dropped. */
   invalidate: (tags: string[]) => Promise<number> | number;
+  /** What /metrics serves, and each practice's last backend failure. */
+  metrics: Pick<Metrics, "registry" | "lastBackendError">;
 }
 
 /** A tag as the webhook accepts it: short, printable, no spaces. */
@@ -41,7 +43,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(`${JSON.stringify(body, null, 2)}\n`);
 }
 
-export function practiceState(store: PageStore, code: string) {
+export function practiceState(store: PageStore, lastBackendError: Metrics["lastBackendError"], code: string) {
   const keys = store.keysFor([siteTag(code)]);
   let lastRender = 0;
   for (const key of keys) lastRender = Math.max(lastRender, store.peek(key)?.renderedAt ?? 0);
@@ -99,6 +101,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ops: OpsSources
   if (refused) return send(res, 403, { error: refused });
   const url = new URL(req.url ?? "/", "http://internal");
   if (req.method === "GET" && url.pathname === "/metrics") {
+    const { registry } = ops.metrics;
     const body = await registry.metrics();
     res.writeHead(200, { "content-type": registry.contentType, "cache-control": "no-store" });
     res.end(body);
@@ -109,7 +112,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ops: OpsSources
     send(
       res,
       200,
-      ops.codes.map((code, i) => ({ code, state: states[i], preview: ops.previewHost(code), ...practiceState(ops.store, code) })),
+      ops.codes.map((code, i) => ({ code, state: states[i], preview: ops.previewHost(code), ...practiceState(ops.store, ops.metrics.lastBackendError, code) })),
     );
     return;
   }

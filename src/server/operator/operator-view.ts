@@ -12,7 +12,7 @@ import type { CacheRenderer } from "../render-pool/renderer";
 import type { HostRules } from "../tenancy";
 import type { Observers } from "../http/observe";
 import { flushLog, getAccessLog } from "../monitoring/log";
-import { setPractices, startMetrics } from "../monitoring/metrics";
+import type { Metrics } from "../monitoring/metrics";
 import { startMetricsServer } from "./metrics-server";
 import { reportWarning } from "../monitoring";
 
@@ -34,6 +34,8 @@ export interface OperatorServices {
   shared?: SharedCache;
   /** The webhook's invalidation (services.ts: here, or confirmed on every instance with CACHE_URL). */
   invalidate: (tags: string[]) => Promise<number>;
+  /** The server's metrics (services.ts built them, on with METRICS_PORT). */
+  metrics: Metrics;
 }
 
 export async function startOperatorView(services: OperatorServices): Promise<OperatorView> {
@@ -41,11 +43,10 @@ export async function startOperatorView(services: OperatorServices): Promise<Ope
   const { pool } = services.renderer;
   const accessLog = env.ACCESS_LOG === "on" ? getAccessLog() : null;
   const codes = hostRules.registry.practices.map((p) => p.code);
-  setPractices(codes);
   let server: Server | undefined;
-  const metrics = env.METRICS_PORT > 0;
-  if (metrics) {
-    startMetrics({
+  const { metrics } = services;
+  if (metrics.enabled) {
+    metrics.scrape({
       store: () => ({ keys: pageCache.store.count, bytes: pageCache.store.bytes }),
       pool: pool ? () => pool.stats() : undefined,
       shared: () => (shared ? { linked: shared.trusted } : null),
@@ -67,6 +68,7 @@ export async function startOperatorView(services: OperatorServices): Promise<Ope
         }),
         // The same invalidation as the webhook's: the composition root chose it (here or on every instance).
         invalidate: services.invalidate,
+        metrics,
       },
       // A port taken (another instance on this machine) costs the metrics, never the site.
       (error) => reportWarning(`metrics: internal port ${env.METRICS_HOST}:${env.METRICS_PORT} unavailable (${error.message}); serving without it`),
@@ -74,7 +76,7 @@ export async function startOperatorView(services: OperatorServices): Promise<Ope
     server.once("listening", () => console.log(`metrics and operator commands on http://${env.METRICS_HOST}:${env.METRICS_PORT}/metrics`));
   }
   return {
-    observe: { accessLog, metrics },
+    observe: { accessLog, metrics: metrics.enabled ? metrics : null },
     close: () => {
       server?.close();
       flushLog();

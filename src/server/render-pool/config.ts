@@ -7,7 +7,7 @@
 import { availableParallelism } from "node:os";
 import type { Env } from "../env";
 import { reportWarning } from "../monitoring";
-import { recordBackendFigure } from "../monitoring/metrics";
+import type { FigureSink } from "../monitoring/metrics";
 import { RenderPool } from "./main";
 import type { RenderWorkerData } from "./protocol";
 
@@ -52,7 +52,8 @@ export interface RenderPoolOptions {
   workerEnv?: Record<string, string | undefined>;
 }
 
-export function createRenderPool(env: Env, file: URL, opts: RenderPoolOptions = {}): RenderPool {
+/** `figures`: where the workers' backend figures go (the server's metrics). */
+export function createRenderPool(env: Env, file: URL, opts: RenderPoolOptions = {}, figures?: FigureSink): RenderPool {
   return new RenderPool({
     file,
     size: opts.size ?? renderWorkerCount(env),
@@ -63,7 +64,7 @@ export function createRenderPool(env: Env, file: URL, opts: RenderPoolOptions = 
     env: opts.workerEnv,
     workerData: (opts.normalPriority ? { nice: 0, idle: false } : { nice: SERVER_WORKER_NICE, idle: true }) satisfies RenderWorkerData,
     onWorkerExit: (detail) => reportWarning(detail),
-    onFigure: recordBackendFigure,
+    onFigure: figures,
     // Under SCHED_IDLE a worker can starve outright: the floor moves a starving one to nice 10 (cpu-floor.ts).
     cpuFloor: !opts.normalPriority,
   });

@@ -22,7 +22,7 @@ import { Admission } from "./admission";
 import type { RenderPool } from "./main";
 import { fromWire } from "./protocol";
 import { renderChecked, targetRenderer } from "./target";
-import { measuredRender } from "../monitoring/metrics";
+import type { Metrics } from "../monitoring/metrics";
 import { withRequestId } from "../monitoring/log";
 import { visitorSignal } from "./visitor";
 
@@ -66,10 +66,13 @@ const REFRESH_BUDGET = 256;
 const IN_PROCESS_CONCURRENCY = 4;
 
 /** Renders in the pool's workers; invalidations reach this thread's read cache and every worker's. */
-export function pooledRenderer(pool: RenderPool, dataCache: DataCache | null, bucket: AdmissionBucket): CacheRenderer {
+/** Where renders through admission are measured (the server's metrics); none in the tests that need no count. */
+export type RenderMeasure = Pick<Metrics, "measuredRender">;
+
+export function pooledRenderer(pool: RenderPool, dataCache: DataCache | null, bucket: AdmissionBucket, measure?: RenderMeasure): CacheRenderer {
   const run = async (target: CacheTarget, checkUnknown: boolean, requestId?: string) =>
     fromWire(await pool.run({ target, checkUnknown: checkUnknown && mayCheckUnknown(target), requestId }));
-  const { admit, ...admission } = admitted(pool.capacity, bucket, (target, requestId) => run(target, true, requestId));
+  const { admit, ...admission } = admitted(pool.capacity, bucket, (target, requestId) => run(target, true, requestId), measure);
   return {
     ...admission,
     renderOnce: (target, shared, requestId) =>
@@ -101,10 +104,14 @@ export function inProcessRenderer(
   paths: PathLookups,
   dataCache: DataCache | null,
   bucket: AdmissionBucket = (code) => code,
+  measure?: RenderMeasure,
 ): CacheRenderer {
   const render = targetRenderer(renderRequest);
-  const { admit, ...admission } = admitted(IN_PROCESS_CONCURRENCY, bucket, (target, requestId) =>
-    withRequestId(requestId, () => renderChecked(target, mayCheckUnknown(target), render, paths)),
+  const { admit, ...admission } = admitted(
+    IN_PROCESS_CONCURRENCY,
+    bucket,
+    (target, requestId) => withRequestId(requestId, () => renderChecked(target, mayCheckUnknown(target), render, paths)),
+    measure,
   );
   return {
     ...admission,
@@ -122,7 +129,12 @@ export function inProcessRenderer(
  * any other render that must wait its turn. Queues are per bucket: a listed practice's own, or the one
  * every unlisted code shares (an invented preview host must not get a queue of its own).
  */
-function admitted(concurrency: number, bucket: AdmissionBucket, render: (target: CacheTarget, requestId?: string) => ReturnType<RenderTarget>) {
+function admitted(
+  concurrency: number,
+  bucket: AdmissionBucket,
+  render: (target: CacheTarget, requestId?: string) => ReturnType<RenderTarget>,
+  measure: RenderMeasure | undefined,
+) {
   const admission = new Admission({
     concurrency,
     maxQueuedPerPractice: MAX_QUEUED_PER_PRACTICE,
@@ -131,12 +143,11 @@ function admitted(concurrency: number, bucket: AdmissionBucket, render: (target:
   });
   // Queue wait, queue depth and render time measured here, on the main thread (monitoring/metrics.ts). A
   // visitor's render carries the visitor's signal (visitor.ts): dropped if they all leave before it starts.
-  const admit = (target: CacheTarget, priority: Priority, run: () => Promise<RenderResult>) =>
-    measuredRender(
-      target.code,
-      (start) => admission.run(bucket(target.code), target.key, priority, start, priority === "visitor" ? visitorSignal() : undefined),
-      run,
-    );
+  const admit = (target: CacheTarget, priority: Priority, run: () => Promise<RenderResult>) => {
+    const queued = (start: () => Promise<RenderResult>) =>
+      admission.run(bucket(target.code), target.key, priority, start, priority === "visitor" ? visitorSignal() : undefined);
+    return measure ? measure.measuredRender(target.code, queued, run) : queued(run);
+  };
   return {
     render: ((target, priority = "visitor", requestId) => admit(target, priority, () => render(target, requestId))) as RenderTarget,
     promote: (target: CacheTarget) => admission.promote(bucket(target.code), target.key, visitorSignal()),

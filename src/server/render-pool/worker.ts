@@ -12,7 +12,7 @@ import { setPriority } from "node:os";
 import { getEnv, type Env } from "../env";
 import { initMonitoring } from "../monitoring";
 import { startLog, withRequestId } from "../monitoring/log";
-import { sendBackendFiguresTo } from "../monitoring/metrics";
+import type { FigureSink } from "../monitoring/metrics";
 import { encodeSync, isStorable } from "../cache/entry";
 import type { PathLookups } from "../site/path-index";
 import { renderChecked, type TargetRender } from "./target";
@@ -25,7 +25,7 @@ export interface WorkerRenders {
   readCache: { invalidate(tags: string[]): void; clear(): void } | null;
 }
 
-export function startRenderWorker(build: (env: Env) => WorkerRenders): void {
+export function startRenderWorker(build: (env: Env, figures: FigureSink) => WorkerRenders): void {
   const port = parentPort;
   if (!port) throw new Error("a render worker runs in a worker thread only");
   lowerThreadPriority(workerData as RenderWorkerData);
@@ -34,8 +34,7 @@ export function startRenderWorker(build: (env: Env) => WorkerRenders): void {
   // This thread's lines as JSON too (its own copy of monitoring/log.ts).
   void startLog(env.LOG_FORMAT);
   // Its backend reads are counted by the main thread's metrics: sent as the protocol's figure messages.
-  sendBackendFiguresTo((figure) => port.postMessage({ figure } satisfies FromWorker));
-  const { render, paths, readCache } = build(env);
+  const { render, paths, readCache } = build(env, (figure) => port.postMessage({ figure } satisfies FromWorker));
   // Broadcasts are applied synchronously, as they arrive: a task posted after one starts after it.
   port.on("message", (message: ToWorker) => {
     if (message.kind === "broadcast") {

@@ -17,7 +17,6 @@ import type { RenderContext, RenderPlatform, RequestServices } from "./context";
 import { cmsOrigin } from "../build-constants";
 import { withPagePolicy, type PageOrigins, type PolicyOptions } from "./content-security-policy";
 import { isMainThread } from "node:worker_threads";
-import { countMainThreadRender } from "../monitoring/metrics";
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 const qwikSerializer = { _deserializeData, _serializeData, _verifySerializable };
@@ -25,11 +24,15 @@ const qwikSerializer = { _deserializeData, _serializeData, _verifySerializable }
 /** Renders one request for the practice and tag set of `render`. */
 export type RenderRequest = (request: Request, render: RenderContext, clientIp?: string) => Promise<Response>;
 
-export function createRenderer(opts: ServerRenderOptions, services: RequestServices): RenderRequest {
+/**
+ * `onMainThread`: told of each render run on the main thread (the metrics' count, which must stay 0 with a
+ * render pool: docs/decisions/0047-main-thread-renders-nothing.md).
+ */
+export function createRenderer(opts: ServerRenderOptions, services: RequestServices, onMainThread?: () => void): RenderRequest {
   // An HTML render carries its own Content-Security-Policy, with its inline scripts' hashes (content-security-policy.ts).
   const policy = pagePolicyOptions(services);
   return async (request, render, clientIp) => {
-    if (isMainThread) countMainThreadRender();
+    if (isMainThread) onMainThread?.();
     const platform: RenderPlatform = { ssr: true, services, render };
     const serverRequestEv: ServerRequestEvent<Response> = {
       mode: "server",

@@ -30,6 +30,8 @@ export interface SharedCacheHooks {
   distrust: () => void;
   /** Empties the data caches (the backend read caches of this thread and of the render workers). */
   clearData: () => void;
+  /** Each Redis command's round trip (the metrics). */
+  roundTrip?: (ok: boolean, ms: number) => void;
   log?: (line: string) => void;
 }
 
@@ -58,7 +60,11 @@ export function createSharedCache(env: Env, hooks: SharedCacheHooks): SharedCach
   const log = hooks.log ?? ((line: string) => console.log(line));
   const names = sharedNames(env.ENVIRONMENT, cacheNamespace(env));
   // The link's events reach the membership, built just after it (the link only connects at start()).
-  const events = { subscriberReady: () => membership.linkEvents.subscriberReady(), subscriberLost: () => membership.linkEvents.subscriberLost() };
+  const events = {
+    subscriberReady: () => membership.linkEvents.subscriberReady(),
+    subscriberLost: () => membership.linkEvents.subscriberLost(),
+    roundTrip: hooks.roundTrip,
+  };
   const link = new RedisLink(env.CACHE_URL, Math.min(COMMAND_TIMEOUT_MS, env.BACKEND_TIMEOUT_MS), events, log);
   const membership: Membership = new Membership(
     link,

@@ -6,7 +6,6 @@
  */
 import { createClient, RESP_TYPES } from "redis";
 import { reportError } from "../../monitoring";
-import { recordSharedRoundTrip } from "../../monitoring/metrics";
 
 type Client = ReturnType<typeof createClient>;
 const BUFFERS = { [RESP_TYPES.BLOB_STRING]: Buffer } as const;
@@ -25,6 +24,8 @@ export interface LinkEvents {
   subscriberReady: () => void;
   /** The subscriber lost its connection: messages may have been missed. */
   subscriberLost: () => void;
+  /** One command's round trip, answered or not (the metrics). */
+  roundTrip?: (ok: boolean, ms: number) => void;
 }
 
 export class RedisLink {
@@ -37,7 +38,7 @@ export class RedisLink {
   constructor(
     url: string,
     private readonly timeoutMs: number,
-    events: LinkEvents,
+    private readonly events: LinkEvents,
     // Late-bound: whatever console.log is when a line is written (monitoring/log.ts routes it, and the
     // process's streams, to the JSON log).
     private readonly log: (line: string) => void = (line) => console.log(line),
@@ -79,10 +80,10 @@ export class RedisLink {
     try {
       const reply = this.commands.sendCommand(args, buffers ? { typeMapping: BUFFERS } : undefined);
       const value = (await Promise.race([reply, timeout])) as T;
-      recordSharedRoundTrip(true, performance.now() - start);
+      this.events.roundTrip?.(true, performance.now() - start);
       return value;
     } catch (error) {
-      recordSharedRoundTrip(false, performance.now() - start);
+      this.events.roundTrip?.(false, performance.now() - start);
       if (error instanceof RedisUnavailable) this.failed(error);
       throw error instanceof RedisUnavailable ? error : new RedisUnavailable((error as Error).message);
     } finally {
