@@ -28,6 +28,8 @@ import { EMONSITE_HOST, EMONSITE_SPELLINGS, EMONSITE_TRUTH, EMONSITE_UNKNOWN_QUE
 import { WEBFLOW_HOST, WEBFLOW_SPELLINGS, WEBFLOW_TRUTH, WEBFLOW_UNKNOWN_QUERIES, startWebflowSite } from "../ops/migrate/fixtures/webflow-site";
 import { DUPONT_TRUTH, formatAccuracy, measureAccuracy, type GroundTruth } from "../ops/migrate/fixtures/accuracy";
 import { answerRequest, normaliseRedirectPath, parseRedirects } from "../src/server/redirects/map";
+import { judgedPagePath } from "../src/server/site/path-index";
+import { newSitePaths } from "../ops/migrate/fixtures/hosted-site-checks";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
 import { startFrontend, type Frontend } from "./support/frontend";
 import { until } from "./support/until";
@@ -107,7 +109,12 @@ async function draft(site: OldSiteCase, dir = root): Promise<SiteFigures> {
       const target = answer?.status === 301 ? answer.location.split("?")[0] : null;
       // A spelling of a page the new site serves itself (`/?fbclid=...`, `/mentions-legales/?utm_source=...`) is that page.
       const platform = table.get(site.code)!.platform;
-      const itself = answer === null && accepted.some((a) => normaliseRedirectPath(a, platform) === normaliseRedirectPath(spelling, platform) && spelling.split("?")[0].endsWith("/"));
+      // The page at the spelling's own path answers it when the map does not: right when that path is a target.
+      const path = spelling.split("?")[0];
+      const itself =
+        answer === null &&
+        path.endsWith("/") &&
+        accepted.some((a) => a === path || normaliseRedirectPath(a, platform) === normaliseRedirectPath(spelling, platform));
       if ((target !== null && accepted.includes(target)) || itself) {
         spellings.right++;
         if (baseRight) spellings.ofRightBase.right++;
@@ -116,12 +123,16 @@ async function draft(site: OldSiteCase, dir = root): Promise<SiteFigures> {
     }
   }
   // An old URL the old site never had must never answer the home page: neither the page at its path when that
-  // path is `/` (`/?option=...`: the map did not answer), nor a 301 to `/`. Counted apart: those answered by one 404.
+  // path is `/` (`/?option=...`: the map did not answer), nor a 301 to `/`. Counted apart: those answered by one
+  // 404, by the map or, for a page path the map leaves to the site (with or without its trailing slash), by the
+  // practice's 404 page when the new site has no page there (site/path-index.ts, judgedPagePath).
   const homeAnswers: string[] = [];
   let oneNotFound = 0;
+  const published = newSitePaths(site.code);
   for (const url of site.unknownQueries ?? []) {
     const answer = answerRequest(table, site.code, url);
-    if (answer?.status === 404) oneNotFound++;
+    const pagePath = answer === null ? judgedPagePath(url) : null;
+    if (answer?.status === 404 || (pagePath !== null && !published.has(pagePath))) oneNotFound++;
     else if ((answer === null && normaliseRedirectPath(url, table.get(site.code)!.platform)?.split("?")[0] === "/") || (answer?.status === 301 && answer.location.split("?")[0] === "/")) homeAnswers.push(url);
   }
   const figures = { accuracy, spellings, homeAnswers, unknown: { total: site.unknownQueries?.length ?? 0, oneNotFound } };

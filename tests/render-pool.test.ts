@@ -145,6 +145,23 @@ describe("the cached 404 page", () => {
     });
     expect(again.status).toBe(404);
   });
+
+  it("answers an unknown path without its trailing slash with one 404, cold or warm; a page without its slash gets one 301 to it", async () => {
+    // Cold: the practice's pages dropped by a webhook, so the render worker judges the path (site/unknown-page.ts).
+    expect((await revalidate(frontend, "webhook", ["site:martin"])).status).toBe(200);
+    const cold = await page("martin", "/ancienne-page-sans-barre");
+    expect(cold.status).toBe(404);
+    expect(cold.text).toContain("Page introuvable");
+    // Warm: the 404 page's index judges it in front of Express (cache/page-cache.ts, unknownPath).
+    const warm = await page("martin", "/autre-ancienne-page");
+    expect(warm).toMatchObject({ status: 404, xcache: "HIT" });
+    expect((await page("martin", "/soins/ancien-soin")).status).toBe(404);
+    // A page of the practice, spelled without its slash: one 301 to the page, as before.
+    const known = (await pathsOf("martin")).find((p) => p !== "/" && p.split("/").length === 3)!;
+    const moved = await page("martin", known.slice(0, -1));
+    expect(moved.status).toBe(301);
+    expect(moved.headers.location).toBe(known);
+  });
 });
 
 describe("one practice's oversized payload", () => {

@@ -52,7 +52,7 @@ import { reportWarning } from "../monitoring";
 import { expandTags } from "../backend/tags";
 import { isRenderUnavailable } from "../render/unavailable";
 import { notFoundKey, notFoundTarget, storableNotFound, withPageList } from "./not-found";
-import { isPageShaped, isUnknownPath } from "../site/path-index";
+import { judgedPagePath, isUnknownPath } from "../site/path-index";
 import type { Scheme } from "../util/request-scheme";
 
 /** Whether a visitor waits for a render (admission, render-pool/admission.ts, puts visitors first). */
@@ -233,12 +233,14 @@ export class PageCache {
 
   /**
    * The practice's fresh 404 page for this host, when the index it was rendered with proves `url` is no
-   * page (cache/not-found.ts): the fast path's question for a key it does not hold.
+   * page (cache/not-found.ts), its trailing slash added if only that is missing (judgedPagePath): the fast
+   * path's question for a key it does not hold.
    */
   unknownPath(code: string, scheme: Scheme, authority: string, url: string): PageEntry | undefined {
-    if (!isPageShaped(url)) return undefined;
+    const path = judgedPagePath(url);
+    if (path === null) return undefined;
     const entry = this.fresh(notFoundKey(code, scheme, authority));
-    return entry?.pathIndex && isUnknownPath(entry.pathIndex, url) ? entry : undefined;
+    return entry?.pathIndex && isUnknownPath(entry.pathIndex, path) ? entry : undefined;
   }
 
   /**

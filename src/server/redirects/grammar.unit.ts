@@ -83,11 +83,25 @@ describe("a map that declares its platform", () => {
   });
 
   it("answers 404, never the page at its path, for every query-shaped old URL it does not know", () => {
-    for (const url of ["/index.php?option=com_content&view=article&id=99", "/?option=com_content&view=featured", "/?id=12", "/?anything=1", "/index.php?Itemid=101&option=com_contact"]) {
+    for (const url of ["/index.php?option=com_content&view=article&id=99", "/?option=com_content&view=featured", "/?id=12", "/index.php?Itemid=101&option=com_contact"]) {
       expect(answerRequest(joomla, "x", url), url).toEqual({ status: 404 });
     }
     // Tracking and language parameters only: the page itself.
     expect(answerRequest(joomla, "x", "/?utm_source=x&lang=fr")).toBeNull();
+    // A parameter no page of the old site was named by (HubSpot's hsLang, a widget's): the home page, as the old
+    // site answered it, not a 404 for a visitor who followed a link.
+    expect(answerRequest(joomla, "x", "/?hsLang=fr")).toBeNull();
+    expect(answerRequest(joomla, "x", "/?anything=1")).toBeNull();
+  });
+
+  it("on a site that named its pages by a home query of its own (`/?page=`), an unknown one answers 404, any other parameter the home page", () => {
+    const handMade = table({ [PLATFORM_KEY]: "static", "/?page=cabinet": "/philosophie/", "/?page=tarifs": "/tarifs/", "/?page=vieux": null });
+    expect(findRedirect(handMade, "x", "/?page=cabinet&utm_source=x")).toBe("/philosophie/?utm_source=x");
+    expect(answerRequest(handMade, "x", "/?page=vieux")).toEqual({ status: 404 });
+    expect(answerRequest(handMade, "x", "/?page=inconnue")).toEqual({ status: 404 });
+    expect(answerRequest(handMade, "x", "/?hsLang=fr")).toBeNull();
+    // The same parameter named nothing on a site whose map has no such URL: the home page.
+    expect(answerRequest(table({ [PLATFORM_KEY]: "static", "/cabinet.html": "/philosophie/" }), "x", "/?page=inconnue")).toBeNull();
   });
 
   it("answers one 404 for a dropped old URL and an old page suffix it does not know; the site's own paths are left alone", () => {

@@ -56,6 +56,19 @@ export function isPageShaped(url: string): boolean {
   return !NOT_PAGE_SEGMENTS.has(url.slice(1, url.indexOf("/", 1)));
 }
 
+/**
+ * The page path a request names, as the index judges it: the path itself when page-shaped, or the path with
+ * its trailing slash when only the slash is missing (`/ancienne-page`: an old site's clean URL). The page route
+ * answers the latter with a 301 adding the slash; when the index proves the slashed path is no page, the
+ * practice's 404 answers at once instead of a 301 to a 404 (issue 29). Null for anything else.
+ */
+export function judgedPagePath(url: string): string | null {
+  if (isPageShaped(url)) return url;
+  if (url.endsWith("/") || url.includes("?")) return null;
+  const slashed = `${url}/`;
+  return isPageShaped(slashed) ? slashed : null;
+}
+
 /** Whether the index proves `url` is no page of the practice (false: not proven, ask the page route). */
 export function isUnknownPath(index: PathIndex, url: string): boolean {
   if (!isPageShaped(url) || index.pagePaths.has(url)) return false;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPageShaped, isUnknownPath, type PathIndex } from "./path-index";
+import { isPageShaped, isUnknownPath, judgedPagePath, type PathIndex } from "./path-index";
 
 const index: PathIndex = {
   pagePaths: new Set(["/", "/equipe/", "/implantologie/", "/implantologie/implant-unitaire/"]),
@@ -51,5 +51,27 @@ describe("isUnknownPath", () => {
   it("proves nothing about a path it may not judge", () => {
     expect(isUnknownPath(index, "/Lien-Mort/")).toBe(false);
     expect(isUnknownPath(index, "/healthz/")).toBe(false);
+  });
+});
+
+describe("judgedPagePath: the page path a request names, its trailing slash added when only that is missing", () => {
+  it.each([
+    ["/lien-mort/", "/lien-mort/"],
+    ["/lien-mort", "/lien-mort/"],
+    ["/soins/ancien-soin", "/soins/ancien-soin/"],
+    ["/lien-mort?x=1", null],
+    ["/Lien-Mort", null],
+    ["/robots.txt", null],
+    ["/page.html", null],
+    ["/", null],
+    ["/healthz", null],
+    ["/media/martin/x", null],
+  ])("%s -> %s", (url, judged) => {
+    expect(judgedPagePath(url)).toBe(judged);
+  });
+
+  it("proves an old clean URL is no page through its slashed path, and leaves a page's own path alone", () => {
+    expect(isUnknownPath(index, judgedPagePath("/ancienne-page")!)).toBe(true);
+    expect(isUnknownPath(index, judgedPagePath("/implantologie")!)).toBe(false);
   });
 });

@@ -3,20 +3,24 @@
  * renders (docs/decisions/0020-cached-404.md): the same resolution the page route uses (resolvePage), run in
  * a render worker against its read cache, so an unknown path costs a few map lookups, not a render.
  *
- * Only paths the catch-all page route ([...path]) would answer are checked: with a trailing slash (Qwik
- * City redirects the others), no query, a page of the routes' allow-list (tenancy/routes.ts). Anything unclear (a
- * backend failure, an inactive practice) answers null and the path is rendered as before.
+ * Only paths the catch-all page route ([...path]) would answer are checked: with a trailing slash, or a
+ * page-shaped path without it (Qwik City would redirect it to the slashed path: judged on that path, an unknown
+ * one answers the practice's 404 at once, not a 301 to a 404), no query, a page of the routes' allow-list
+ * (tenancy/routes.ts). Anything unclear (a backend failure, an inactive practice) answers null and the path is
+ * rendered as before.
  */
 import type { BackendClient } from "../backend";
-import type { PathIndex, PathLookups, PathTarget } from "./path-index";
+import { judgedPagePath, type PathIndex, type PathLookups, type PathTarget } from "./path-index";
 import { resolvePage } from "./page-view";
 import { readSiteShell } from "./shell";
 import { routeOf } from "../tenancy/routes";
 
 export async function unknownPageTags(backend: BackendClient, target: PathTarget): Promise<string[] | null> {
-  if (target.url.includes("?") || !target.url.endsWith("/") || target.url === "/") return null;
+  if (target.url.includes("?") || target.url === "/") return null;
+  const url = target.url.endsWith("/") ? target.url : judgedPagePath(target.url);
+  if (url === null) return null;
   // The path as the router sees it (dot segments resolved), not as sent.
-  const path = new URL(target.url, target.origin).pathname;
+  const path = new URL(url, target.origin).pathname;
   if (routeOf("GET", path) !== "page" || path.endsWith("/q-data.json")) return null;
   const ctx = { code: target.code, tags: new Set<string>() };
   try {
