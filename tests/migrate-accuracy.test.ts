@@ -72,7 +72,7 @@ interface SiteFigures {
   accuracy: ReturnType<typeof measureAccuracy>;
   spellings: { right: number; total: number; wrong: string[]; ofRightBase: { right: number; total: number } };
   homeAnswers: string[];
-  /** Unknown old URLs, and how many the map answers with one 404 (the others go on to the site: 404 after its own slash redirect). */
+  /** Unknown old URLs, and how many answer one 404: the map's, or the site's own for a page path it has no page at. */
   unknown: { total: number; oneNotFound: number };
 }
 
