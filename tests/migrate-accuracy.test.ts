@@ -109,12 +109,7 @@ async function draft(site: OldSiteCase, dir = root): Promise<SiteFigures> {
       const target = answer?.status === 301 ? answer.location.split("?")[0] : null;
       // A spelling of a page the new site serves itself (`/?fbclid=...`, `/mentions-legales/?utm_source=...`) is that page.
       const platform = table.get(site.code)!.platform;
-      // The page at the spelling's own path answers it when the map does not: right when that path is a target.
-      const path = spelling.split("?")[0];
-      const itself =
-        answer === null &&
-        path.endsWith("/") &&
-        accepted.some((a) => a === path || normaliseRedirectPath(a, platform) === normaliseRedirectPath(spelling, platform));
+      const itself = answer === null && accepted.some((a) => normaliseRedirectPath(a, platform) === normaliseRedirectPath(spelling, platform) && spelling.split("?")[0].endsWith("/"));
       if ((target !== null && accepted.includes(target)) || itself) {
         spellings.right++;
         if (baseRight) spellings.ofRightBase.right++;

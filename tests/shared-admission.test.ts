@@ -20,7 +20,7 @@ const trusted = { trusted: true } as Membership;
 
 beforeAll(async () => {
   redis = await startRedis();
-  link = new RedisLink(redis.url(), 2000, { subscriberReady: () => {}, subscriberLost: () => {} }, () => {});
+  link = new RedisLink(redis.url(), 2000, { subscriberReady: () => {}, subscriberLost: () => {}, roundTrip: () => {} }, () => {});
   link.connect();
   await until(() => link.reachable, "Redis connected");
 });

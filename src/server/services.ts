@@ -115,7 +115,7 @@ export function createServices(env: Env, ssr: ServerRenderOptions, opts: Service
   const base = createRequestServices(env, { metrics, registry });
   const pool =
     opts.workerFile && renderWorkerCount(env) > 0
-      ? createRenderPool(env, opts.workerFile, opts.pool, metrics.recordBackendFigure)
+      ? createRenderPool(env, opts.workerFile, opts.pool ?? {}, metrics.recordBackendFigure)
       : undefined;
   // Render admission's queues: one per listed practice, one for every other code (tenancy/registry.ts).
   const bucket = listedOrUnlisted(base.hostRules.registry);
@@ -173,7 +173,11 @@ export function createServices(env: Env, ssr: ServerRenderOptions, opts: Service
 export function createWorkerRenders(env: Env, ssr: ServerRenderOptions, figures: FigureSink): WorkerRenders {
   const services = createRequestServices(env, { worker: true, figures });
   return {
-    render: targetRenderer(createRenderer(ssr, services)),
+    // A worker's renderer counts nothing: it never runs on the main thread, and if it ever did, the render fails
+    // loudly rather than go uncounted (docs/decisions/0047-main-thread-renders-nothing.md).
+    render: targetRenderer(createRenderer(ssr, services, () => {
+      throw new Error("a render worker's renderer ran on the main thread");
+    })),
     paths: pathLookups(services.backend),
     readCache: services.readCache,
   };

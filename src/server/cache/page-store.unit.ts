@@ -71,6 +71,26 @@ describe("PageStore", () => {
     expect([0, 1, 2, 9].map((i) => b.peek(key(i)) !== undefined)).toEqual([false, true, true, true]);
   });
 
+  it("moves a page hit again behind a page stored after its last hit (an outside review's case)", () => {
+    const one = entry("/0/", ["site:dupont"], 10_000).size;
+    const key = (i: number) => `dupont\u0000\u0000/${i}/`;
+    const store = new PageStore(one * 4);
+    for (const i of [0, 1, 2]) {
+      store.get(key(i));
+      store.set(entry(`/${i}/`, ["site:dupont"], 10_000));
+    }
+    store.get(key(0)); // 0 is the most recently used
+    store.get(key(3));
+    store.set(entry("/3/", ["site:dupont"], 10_000)); // a newer page stored after it
+    store.get(key(0)); // hit again: it must move behind 3
+    for (const n of [7, 8, 9]) {
+      for (let k = 0; k < 6; k++) store.get(key(n));
+      store.set(entry(`/${n}/`, ["site:dupont"], 10_000));
+    }
+    // 1 and 2 were the least recently used, then 3; never 0.
+    expect([0, 1, 2, 3].map((i) => store.peek(key(i)) !== undefined)).toEqual([true, false, false, false]);
+  });
+
   it("re-indexes a replaced entry under its new tags only", () => {
     const store = new PageStore(1_000_000);
     store.set(entry("/a/", ["site:dupont", "page:old"], 100));

@@ -95,14 +95,12 @@ export type OldUrlAnswer = { status: 301; target: string; matchedQuery: boolean 
  * 1. its form (grammar.ts) is a key: 301 to the target, unless the request is the target itself
  *    (`/contact.html` -> `/contact/` leaves `/contact/` to the site though both have the same form);
  * 2. its form is a dropped old URL (a key whose value is null): 404;
- * 3. on a map that declares its old platform, a query URL of that platform (`?p=`, `?option=`, `?q=`), or a
- *    query on the home path by a parameter the old site named its pages by there (homeParams: `/?page=x` on a
- *    hand-made site that did), the map does not know: 404, never the page at its path (a soft 404). Any other
- *    parameter on the home path (`/?hsLang=fr`, a tracker's the common rules do not know) is no page of the old
- *    site's: the home page answers, as the old site did;
+ * 3. on a map that declares its old platform, a query URL of that platform (`?p=`, `?option=`, `?q=`) or any
+ *    query on the home path the map does not know: 404, never the page at its path (a soft 404);
  * 4. its path alone is a key (the query was not part of the old URL's identity): 301, the whole query kept;
  * 5. on a map that declares its platform, a path only that platform makes (`/component/...`, `/node/12`, its
- *    uploads: grammar.ts) or an old page suffix (`.html`, `.php`...) the map does not know: 404.
+ *    uploads: grammar.ts) or an old page suffix (`.html`, `.php`...) the map does not know, or a query on the
+ *    home path that names another path (Drupal's `/?q=contact`): 404.
  */
 export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer {
   const hash = url.indexOf("#");
@@ -119,13 +117,16 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
   if (exact !== undefined) return asked === decodePath(exact) ? null : { status: 301, target: exact, matchedQuery: form.form !== form.path };
   if (map.gone.has(form.form)) return { status: 404 };
   const query = form.form !== form.path;
-  if (query && map.platform !== null && (form.cmsQuery || (form.path === "/" && namesHomePage(map, form.form)))) return { status: 404 };
+  if (query && map.platform !== null && (form.cmsQuery || form.path === "/")) return { status: 404 };
   if (query) {
     const byPath = map.get(form.path);
     if (byPath !== undefined) return rawPath === decodePath(byPath) ? null : { status: 301, target: byPath, matchedQuery: false };
     if (map.gone.has(form.path)) return { status: 404 };
   }
   if (map.platform !== null && rawPath !== null && form.path !== "/" && (form.cmsPath || OLD_FILE_SUFFIX.test(rawPath))) return { status: 404 };
+  // A query on the home path that named another path (Drupal's `/?q=contact`) the map does not know: the home
+  // page would answer it (a soft 404).
+  if (map.platform !== null && rawPath === "/" && form.path !== "/") return { status: 404 };
   return null;
 }
 
@@ -144,24 +145,6 @@ function lookup(map: PracticeRedirects, url: string): { from: string; target: st
 export class PracticeRedirects extends Map<string, string> {
   platform: Platform | null = null;
   readonly gone = new Set<string>();
-  /** The query parameters the old site named pages by on its home path (its keys' and dropped URLs' `/?name=`). */
-  readonly homeParams = new Set<string>();
-
-  /** Records the parameters of a form on the home path (`/?page=x`: "page"). */
-  noteForm(form: string): void {
-    for (const name of homeQueryNames(form)) this.homeParams.add(name);
-  }
-}
-
-/** The parameter names of a normalised form's query when its path is the home path (none otherwise). */
-function homeQueryNames(form: string): string[] {
-  if (!form.startsWith("/?")) return [];
-  return form.slice(2).split("&").map((pair) => pair.split("=")[0]).filter(Boolean);
-}
-
-/** Whether a home-path query names a page the way the old site did (a parameter of homeParams). */
-function namesHomePage(map: PracticeRedirects, form: string): boolean {
-  return homeQueryNames(form).some((name) => map.homeParams.has(name));
 }
 
 /** The key of redirects.json that declares the old site's platform (every other key is an old path). */
@@ -230,13 +213,11 @@ export function parseRedirects(json: unknown, file: string): { map: PracticeRedi
     rawKeyOf.set(from, key);
   }
   for (const form of gone.keys()) map.gone.add(form);
-  for (const form of [...map.keys(), ...map.gone]) map.noteForm(form);
 
   // Chains and loops: follow each key's targets through the map, as the server would answer them.
   const resolved = new PracticeRedirects();
   resolved.platform = map.platform;
   for (const form of map.gone) resolved.gone.add(form);
-  for (const name of map.homeParams) resolved.homeParams.add(name);
   for (const [from, target] of map) {
     const key = rawKeyOf.get(from)!;
     if (decodePath(key) === decodePath(target)) {

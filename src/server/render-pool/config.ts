@@ -53,7 +53,7 @@ export interface RenderPoolOptions {
 }
 
 /** `figures`: where the workers' backend figures go (the server's metrics). */
-export function createRenderPool(env: Env, file: URL, opts: RenderPoolOptions = {}, figures?: FigureSink): RenderPool {
+export function createRenderPool(env: Env, file: URL, opts: RenderPoolOptions, figures: FigureSink): RenderPool {
   return new RenderPool({
     file,
     size: opts.size ?? renderWorkerCount(env),

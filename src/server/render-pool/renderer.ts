@@ -66,10 +66,10 @@ const REFRESH_BUDGET = 256;
 const IN_PROCESS_CONCURRENCY = 4;
 
 /** Renders in the pool's workers; invalidations reach this thread's read cache and every worker's. */
-/** Where renders through admission are measured (the server's metrics); none in the tests that need no count. */
+/** Where renders through admission are measured (the server's metrics; off: a Metrics that counts nothing). */
 export type RenderMeasure = Pick<Metrics, "measuredRender">;
 
-export function pooledRenderer(pool: RenderPool, dataCache: DataCache | null, bucket: AdmissionBucket, measure?: RenderMeasure): CacheRenderer {
+export function pooledRenderer(pool: RenderPool, dataCache: DataCache | null, bucket: AdmissionBucket, measure: RenderMeasure): CacheRenderer {
   const run = async (target: CacheTarget, checkUnknown: boolean, requestId?: string) =>
     fromWire(await pool.run({ target, checkUnknown: checkUnknown && mayCheckUnknown(target), requestId }));
   const { admit, ...admission } = admitted(pool.capacity, bucket, (target, requestId) => run(target, true, requestId), measure);
@@ -103,8 +103,8 @@ export function inProcessRenderer(
   renderRequest: RenderRequest,
   paths: PathLookups,
   dataCache: DataCache | null,
-  bucket: AdmissionBucket = (code) => code,
-  measure?: RenderMeasure,
+  bucket: AdmissionBucket,
+  measure: RenderMeasure,
 ): CacheRenderer {
   const render = targetRenderer(renderRequest);
   const { admit, ...admission } = admitted(
@@ -133,7 +133,7 @@ function admitted(
   concurrency: number,
   bucket: AdmissionBucket,
   render: (target: CacheTarget, requestId?: string) => ReturnType<RenderTarget>,
-  measure: RenderMeasure | undefined,
+  measure: RenderMeasure,
 ) {
   const admission = new Admission({
     concurrency,
@@ -146,7 +146,7 @@ function admitted(
   const admit = (target: CacheTarget, priority: Priority, run: () => Promise<RenderResult>) => {
     const queued = (start: () => Promise<RenderResult>) =>
       admission.run(bucket(target.code), target.key, priority, start, priority === "visitor" ? visitorSignal() : undefined);
-    return measure ? measure.measuredRender(target.code, queued, run) : queued(run);
+    return measure.measuredRender(target.code, queued, run);
   };
   return {
     render: ((target, priority = "visitor", requestId) => admit(target, priority, () => render(target, requestId))) as RenderTarget,

@@ -11,6 +11,10 @@ import type { PathLookups } from "../site/path-index";
 import { inProcessRenderer } from "./renderer";
 import { MAX_WEIGHT } from "./admission";
 import { listedOrUnlisted, type Practice } from "../tenancy";
+import { Metrics } from "../monitoring/metrics";
+
+/** Renders measured by nothing: the metrics off, as with METRICS_PORT=0. */
+const UNCOUNTED = new Metrics(false, []);
 
 const noLookups: PathLookups = { unknownPage: async () => null, pathIndex: async () => null };
 
@@ -61,7 +65,7 @@ async function startedAfter(held: ReturnType<typeof heldRenders>, name: string, 
 describe("inProcessRenderer", () => {
   it("runs a bounded number of renders at once, serves practices in turn, and refuses past a practice's queue", async () => {
     const held = heldRenders();
-    const renderer = inProcessRenderer(held.render, noLookups, null);
+    const renderer = inProcessRenderer(held.render, noLookups, null, (code) => code, UNCOUNTED);
     const flood = Array.from({ length: 40 }, (_, i) =>
       renderer.render(target("alpha", `/p${i}/`)).then(
         () => "rendered",
@@ -85,7 +89,7 @@ describe("inProcessRenderer", () => {
 describe("admission by the practice list (issue 26: invented preview codes each had a queue of their own)", () => {
   it("every unlisted code shares one queue; a listed practice keeps its own and its turn", async () => {
     const held = heldRenders();
-    const renderer = inProcessRenderer(held.render, noLookups, null, listedOrUnlisted({ practices: [{ code: "dupont" }] as Practice[] }));
+    const renderer = inProcessRenderer(held.render, noLookups, null, listedOrUnlisted({ practices: [{ code: "dupont" }] as Practice[] }), UNCOUNTED);
     // 80 renders of 80 invented codes: one bucket, so capacity + 32 are taken and the rest refused at once.
     const flood = Array.from({ length: 80 }, (_, i) =>
       renderer.render(target(`rtq${i}`, `/p${i}/`)).then(
@@ -105,7 +109,7 @@ describe("admission by the practice list (issue 26: invented preview codes each 
 
   it("renderOnce (a contact form page) waits its turn in the same queues", async () => {
     const held = heldRenders();
-    const renderer = inProcessRenderer(held.render, noLookups, null);
+    const renderer = inProcessRenderer(held.render, noLookups, null, (code) => code, UNCOUNTED);
     const flood = Array.from({ length: 40 }, (_, i) => renderer.renderOnce(target("alpha", `/p${i}/`), []).catch(() => null));
     await until(() => held.held() === renderer.capacity);
     expect(held.peak()).toBe(renderer.capacity);

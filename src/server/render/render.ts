@@ -26,13 +26,14 @@ export type RenderRequest = (request: Request, render: RenderContext, clientIp?:
 
 /**
  * `onMainThread`: told of each render run on the main thread (the metrics' count, which must stay 0 with a
- * render pool: docs/decisions/0047-main-thread-renders-nothing.md).
+ * render pool: docs/decisions/0047-main-thread-renders-nothing.md). Required: a renderer that forgot it would
+ * render on the main thread uncounted.
  */
-export function createRenderer(opts: ServerRenderOptions, services: RequestServices, onMainThread?: () => void): RenderRequest {
+export function createRenderer(opts: ServerRenderOptions, services: RequestServices, onMainThread: () => void): RenderRequest {
   // An HTML render carries its own Content-Security-Policy, with its inline scripts' hashes (content-security-policy.ts).
   const policy = pagePolicyOptions(services);
   return async (request, render, clientIp) => {
-    if (isMainThread) onMainThread?.();
+    if (isMainThread) onMainThread();
     const platform: RenderPlatform = { ssr: true, services, render };
     const serverRequestEv: ServerRequestEvent<Response> = {
       mode: "server",

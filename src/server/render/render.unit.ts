@@ -94,7 +94,8 @@ describe("createRenderer", () => {
       cacheModules: true,
     },
   } as unknown as ServerRenderOptions;
-  const render = createRenderer(opts, services);
+  let mainThreadRenders = 0;
+  const render = createRenderer(opts, services, () => mainThreadRenders++);
 
   it("hands the practice, its tag set and the services to the route, with the client address", async () => {
     const tags = new Set<string>();
@@ -112,6 +113,8 @@ describe("createRenderer", () => {
     });
     // The tags the route read land in the caller's set (what the page cache stores with the bytes).
     expect([...tags]).toEqual(["site:dupont:page:whoami"]);
+    // This test renders on the main thread: the render counted it (the count a server with a pool keeps at 0).
+    expect(mainThreadRenders).toBe(1);
     expect(response.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/"]);
   });
 

@@ -31,7 +31,7 @@ export interface SharedCacheHooks {
   /** Empties the data caches (the backend read caches of this thread and of the render workers). */
   clearData: () => void;
   /** Each Redis command's round trip (the metrics). */
-  roundTrip?: (ok: boolean, ms: number) => void;
+  roundTrip: (ok: boolean, ms: number) => void;
   log?: (line: string) => void;
 }
 

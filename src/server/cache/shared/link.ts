@@ -25,7 +25,7 @@ export interface LinkEvents {
   /** The subscriber lost its connection: messages may have been missed. */
   subscriberLost: () => void;
   /** One command's round trip, answered or not (the metrics). */
-  roundTrip?: (ok: boolean, ms: number) => void;
+  roundTrip: (ok: boolean, ms: number) => void;
 }
 
 export class RedisLink {
@@ -80,10 +80,10 @@ export class RedisLink {
     try {
       const reply = this.commands.sendCommand(args, buffers ? { typeMapping: BUFFERS } : undefined);
       const value = (await Promise.race([reply, timeout])) as T;
-      this.events.roundTrip?.(true, performance.now() - start);
+      this.events.roundTrip(true, performance.now() - start);
       return value;
     } catch (error) {
-      this.events.roundTrip?.(false, performance.now() - start);
+      this.events.roundTrip(false, performance.now() - start);
       if (error instanceof RedisUnavailable) this.failed(error);
       throw error instanceof RedisUnavailable ? error : new RedisUnavailable((error as Error).message);
     } finally {
