@@ -68,7 +68,7 @@ const SHAPES: Shape[] = [
   ["the Qwik manifest (issue 26, Low)", "GET", "/q-manifest.json", {}, 404, (body) => expect(body).not.toContain("mapping")],
   ["a missing media file of the practice", "GET", "/media/dupont/nope.png", {}, 404, html404],
   ["an unknown page", "GET", "/nope/", {}, 404, html404],
-  ["an unknown page without the slash", "GET", "/nope", {}, 301, anything],
+  ["an unknown page without the slash (one 404, not a 301 to a 404: decision 0062)", "GET", "/nope", {}, 404, html404],
   // The routes of the allow-list.
   ["a page", "GET", "/contact/", {}, 200, (body) => expect(body).toContain("<form")],
   ["a page's q-data.json", "GET", "/contact/q-data.json", {}, 200, anything],
