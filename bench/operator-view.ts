@@ -60,6 +60,8 @@ function observerCostUs(): { metrics: number; accessLine: number } {
       const res = new EventEmitter() as unknown as ServerResponse & { statusCode: number; getHeader: () => string; writableFinished: boolean };
       res.getHeader = () => "HIT";
       res.writableFinished = true;
+      // Node's response knows its request (the pipeline's one "close" listener reads it there).
+      Object.assign(res, { req });
       handle(req, res);
       res.emit("close");
     }
