@@ -249,6 +249,12 @@ wait_ready() { # port name
 }
 container_exists() { "$ENGINE" container inspect "$1" >/dev/null 2>&1; }
 
+# A removed container's host port is free a moment after `rm` returns (podman: its conmon lets go of it after):
+# the instance started again at once on its port found it still bound ("address already in use") and never
+# started (a container drill, 2026-11-26). Wait, 30 s at most, until the port can be bound again.
+port_free() { node -e 'const s = require("net").createServer(); s.once("error", () => process.exit(1)); s.listen(Number(process.argv[1]), "127.0.0.1", () => s.close());' "$1"; }
+wait_port_free() { local i; for ((i = 0; i < 60; i++)); do port_free "$1" && return 0; sleep 0.5; done; return 1; }
+
 # Each instance is replaced without a gap, and only by a new instance proven first:
 #   1. the new one starts beside it, as the candidate (the service <name>-next of the compose file: same image,
 #      env file, network and Redis, on the instance port + 1000), is waited for and smoke-checked there;
@@ -280,6 +286,7 @@ for i in "${!INSTANCE_SERVICES[@]}"; do
   ports=("${INSTANCE_PORTS[@]}"); ports[i]="$candidate_port"
   proxy "${ports[@]}"
   if (( DRY )) || container_exists "$live"; then run "$ENGINE" rm -f -t 15 "$live"; fi
+  (( DRY )) || wait_port_free "$port" || fail "$service: port $port still taken 30 s after $live was removed; nginx still sends its traffic to $next, which serves the new image"
   run "${COMPOSE[@]}" "${PROJECT[@]}" up -d --no-deps "$service"
   if (( DRY )); then echo "+ wait until http://127.0.0.1:$port/readyz answers 200"
   else wait_ready "$port" "$service" || fail "$service did not start on its own port: nginx still sends its traffic to $next, which serves the new image; deploy again once the cause is fixed"; fi
