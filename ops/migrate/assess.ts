@@ -12,7 +12,7 @@ import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, writeFileAtomic
 import type { StepIo } from "./io";
 import { pathOf } from "./page";
 import { ownContent } from "./boilerplate";
-import { jaccard, shingles, words } from "./text";
+import { jaccard, shingles, wordCount, words } from "./text";
 import { detectPlatform, isIdOnlyUrl, isItemUrl } from "./platform";
 
 export const assessSpec: StepSpec = {
@@ -46,6 +46,35 @@ export interface Assessment {
 const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed|offset|category)=|[?&](?:amp;)?view=(?:category|tag|categories|featured)\b|\/(?:category|categories|categorie|tag|tags|etiquette|author|auteur|page|feed|taxonomy\/term)\/|\/component\/tags\/|\/\d{4}\/(?:\d{2}\/)?$/i;
 /** Share of a page's word triples found in the pages it links to, from which it is a listing of them. */
 const LISTING_COVERAGE = 0.5;
+/** A link's text of at most this many words is a label (a title, a menu entry), not an excerpt. */
+const LABEL_WORDS = 12;
+/**
+ * Under this share of its triples outside its links' labels, a page linking MIN_LISTED pages is a list of links (a
+ * site map), when it has OWN_TRIPLES triples at least (an attachment's page of three words is no list).
+ */
+const LINKS_ONLY = 0.25;
+const MIN_LISTED = 5;
+
+/** From this many word triples of its own (found on no page it links to), a page is no listing: it says something. */
+const OWN_TRIPLES = 30;
+
+/**
+ * A text cut at the labels of its links (anchor texts of LABEL_WORDS words at most): what the page says in its
+ * own words. A list of titles ("Dernières brèves", "Dans la même rubrique", a breadcrumb) names other pages.
+ */
+export function outsideLinkLabels(text: string, anchors: readonly { text: string }[]): string[] {
+  const labels = [...new Set(anchors.map((a) => a.text.trim()).filter((t) => t && wordCount(t) <= LABEL_WORDS))].sort((a, b) => b.length - a.length);
+  let parts = [text];
+  for (const label of labels) parts = parts.flatMap((part) => part.split(label));
+  return parts.filter((part) => part.trim());
+}
+
+/** A text's word triples outside the labels of its links, so that no triple spans two labels of a list. */
+export function withoutLinkLabels(text: string, anchors: readonly { text: string }[]): Set<string> {
+  const out = new Set<string>();
+  for (const part of outsideLinkLabels(text, anchors)) for (const t of shingles(part)) out.add(t);
+  return out;
+}
 // A date with its month: what a news item of its time names ("du 5 au 19 août 2019"), unlike "fondé en 2009".
 const MONTHS = "janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|january|february|march|april|may|june|july|august|september|october|november|december";
 const DATED = new RegExp(`\\b(?:${MONTHS})\\s+((?:19|20)\\d\\d)\\b`);
@@ -134,10 +163,16 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (new URL(e.url).pathname === "/" && !new URL(e.url).search) return null; // the home page is the home page
     const linked = [...new Set(e.links.map(landing))].filter((l) => l !== e.url && triples.has(l));
     if (LISTING_URL.test(pathOf(e.url))) return linked.length;
-    // One post or page of the platform, however short (under any of its URLs: `/node/26` and its alias).
-    if ([...originalOf].some(([url, o]) => o.url === e.url && isItemUrl(platform, pathOf(url))) || isItemUrl(platform, pathOf(e.url))) return null;
-    const mine = triples.get(e.url);
-    if (!mine?.size) return null;
+    // One post or page of the platform, however short (under any of its URLs: `/node/26` and its alias, the id
+    // its markup names: SPIP's `article-titre-12`).
+    const urls = [e.url, ...[...originalOf].filter(([, o]) => o.url === e.url).map(([url]) => url), ...(e.own_urls ?? [])];
+    if (urls.some((url) => isItemUrl(platform, pathOf(url)))) return null;
+    const all = triples.get(e.url);
+    if (!all?.size) return null;
+    // Its own words, without the texts of its short links: a list of titles (a menu, "Dans la même rubrique", a
+    // breadcrumb) names other pages, it holds no excerpt of them. A page that is little else is a site map.
+    const mine = withoutLinkLabels(own.get(e.url)!.text, e.anchors ?? []);
+    if (linked.length >= MIN_LISTED && all.size >= OWN_TRIPLES && mine.size < LINKS_ONLY * all.size) return linked.length;
     // Excerpts of several pages: a page that repeats one other page (a practitioner's page and the team page) is not one.
     const covered = new Set<string>();
     let sources = 0;
@@ -153,7 +188,8 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
       for (const t of shared) covered.add(t);
       if (fresh.length >= 3) sources++;
     }
-    return sources >= 2 && covered.size / mine.size >= LISTING_COVERAGE ? linked.length : null;
+    const ownTriples = [...mine].filter((t) => !covered.has(t)).length;
+    return sources >= 2 && covered.size / mine.size >= LISTING_COVERAGE && ownTriples < OWN_TRIPLES ? linked.length : null;
   };
 
   const suggest = (e: CrawlEntry): Pick<Assessment, "verdict" | "reason"> => {
@@ -182,7 +218,8 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (notice) return { verdict: "skip", reason: `dated notice: ${notice}, past` };
     if (count < THIN_WORDS) {
       // A short notice (its text says what: a closure, holidays...) dated in a past year; a short advice post stays.
-      const text = words(own.get(e.url)!.text).join(" ");
+      // Its own words: a sidebar's "Fermeture estivale 2021" names another page, not this one.
+      const text = words(outsideLinkLabels(own.get(e.url)!.text, e.anchors ?? []).join(" . ")).join(" ");
       const dated = DATED.exec(text);
       if (dated && NOTICE.test(text) && Number(dated[1]) < new Date().getFullYear()) return { verdict: "skip", reason: `news of its time: ${count} words about ${dated[0]}` };
       return { verdict: "rewrite", reason: `thin: ${count} words (fewer than ${THIN_WORDS})${from.length ? "" : ", linked from no page"}` };

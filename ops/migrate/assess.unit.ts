@@ -31,6 +31,45 @@ function entry(path: string, over: Partial<CrawlEntry> = {}): CrawlEntry {
   };
 }
 
+describe("assessPages: what a page says in its own words, not its links' labels", () => {
+  const words = (n: number, w: string) => Array.from({ length: n }, (_, i) => `${w}${i}`).join(" ");
+  // Two sections of three pages, each page listing its siblings' titles ("Dans la même rubrique", SPIP's idiom).
+  const section = (name: string, titles: string[], text: (i: number) => string) =>
+    titles.map((t, i) => {
+      const others = titles.filter((o) => o !== t).map((o) => ({ url: `http://old.example/${o.replace(/ /g, "-")}`, text: o }));
+      return entry(`/${t.replace(/ /g, "-")}`, { title: t, h1: t, body_text: `${t} ${text(i)} Dans la rubrique ${name} ${others.map((o) => o.text).join(" ")}`, links: others.map((o) => o.url), anchors: others });
+    });
+  const cares = ["soins implant pose racine titane vis", "soins gencive greffe tissu rose collet", "soins couronne ceramique zircone dent pilier"];
+  const news = ["breve fermeture estivale cabinet ferme aout", "breve nouveau fauteuil arrive salle deux", "breve recrutement assistante cdi temps plein"];
+  const { rows } = assessPages([
+    ...section("Soins", cares, (i) => words(40, `propre${i}x`)),
+    // A short post of its own words, whose sidebar names a closure and whose text a month: no notice of its time.
+    ...section("Breves", news, (i) => (i === 2 ? "Poste a pourvoir en septembre 2021 envoyez votre candidature" : words(20, `breve${i}x`))),
+    entry("/plan", { body_text: `Plan du site ${[...cares, ...news].join(" ")}`, links: [...cares, ...news].map((t) => `http://old.example/${t.replace(/ /g, "-")}`), anchors: [...cares, ...news].map((t) => ({ url: `http://old.example/${t.replace(/ /g, "-")}`, text: t })) }),
+    // A section's index: its excerpts of the three cares, and words of its own (or hardly any).
+    entry("/soins-index", { body_text: `${words(40, "intro")} ${cares.map((_, i) => words(25, `propre${i}x`)).join(" ")}`, links: cares.map((t) => `http://old.example/${t.replace(/ /g, "-")}`) }),
+    entry("/soins-liste", { body_text: `${words(5, "intro")} ${cares.map((_, i) => words(25, `propre${i}x`)).join(" ")}`, links: cares.map((t) => `http://old.example/${t.replace(/ /g, "-")}`) }),
+  ]);
+  const by = (p: string) => rows.find((r) => r.path === p)!;
+
+  it("a page listing its section's titles is no listing of them", () => {
+    for (const t of cares) expect(by(`/${t.replace(/ /g, "-")}`).reason, t).not.toMatch(/listing/);
+  });
+
+  it("a page of links only is a listing (a site map)", () => {
+    expect(by("/plan").reason).toMatch(/^listing of 6 pages/);
+  });
+
+  it("a section's index with 30 triples of its own says something; one without is a listing", () => {
+    expect(by("/soins-index").reason).not.toMatch(/listing/);
+    expect(by("/soins-liste").reason).toMatch(/^listing of 3 pages/);
+  });
+
+  it("a short post is judged on its own words, not a sidebar's closure", () => {
+    expect(by(`/${news[2].replace(/ /g, "-")}`).reason).toMatch(/^thin/);
+  });
+});
+
 describe("assessPages", () => {
   const base = long("implant");
   const { rows, groups } = assessPages([

@@ -8,7 +8,7 @@
  * - intents a URL or a short name states (booking, contact, directions and hours, emergency, prices, legal
  *   notice, privacy): the page of the new site for it, whatever the wording;
  * - the new site's structure: a team member's page only for an old page naming that member (a former member's
- *   page: the team page), a job's page only for an old offer page (a job announced in a news post: the jobs
+ *   page: dropped, the team page its guess for the review), a job's page only for an old offer page (a job announced in a news post: the jobs
  *   page), the page speaking of both options (a need page first) for an old page asking a question between
  *   them ("implant ou bridge ?");
  * - the practice's presentation for its old "le cabinet" page, the home page for an overview of the treatments
@@ -397,10 +397,12 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const i = scored.findIndex((s) => s.target === presentation.path);
       scored[i] = { ...scored[i], confidence: 0.5, by: "the page about the practice: its presentation" };
     }
-    // A former member's page (a person's page naming no member of the new team): the team page.
-    const teamIndex = teamPage ? scored.findIndex((s) => s.target === teamPage.path) : -1;
-    if (person && teamIndex !== -1 && !scored.some((s) => s.by.startsWith("member's"))) {
-      scored[teamIndex] = { ...scored[teamIndex], confidence: Math.max(scored[teamIndex].confidence, 0.5), by: "a former member's page: the team page" };
+    // A former member's page (a person's page naming no member of the new team): dropped, the team page its best
+    // guess for the review. A 301 to a team without them would tell their patients they are still there, and a
+    // search engine takes a page sent to a page without its subject for a soft 404 (decision 0063).
+    if (teamPage && person && !scored.some((s) => s.by.startsWith("member's"))) {
+      const best = { target: teamPage.path, confidence: 0.5, by: "a former member's page: the team page, if you choose it" };
+      return { match: null, best, runnerUp: 0, review: "a former member's page: nobody of the new team" };
     }
     // Equal on their names and words, the page its text matches better first.
     const textOf = new Map(candidates.map((p, i) => [p.path, textScores[i]]));

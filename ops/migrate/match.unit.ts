@@ -89,9 +89,13 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/offres/assistante-dentaire.html", "Offre d'emploi : assistante dentaire", "CDI").match?.target).toBe("/recrutement/assistante-dentaire/");
   });
 
-  it("sends a former member's page to the team page, a member's to theirs, a post about a doctor to neither by that rule", () => {
-    expect(page("/equipe/julie-roussel", "Julie Roussel, assistante", "Elle vous accueille").match).toMatchObject({ target: "/equipe/", by: "a former member's page: the team page" });
-    expect(page("/dr-sophie-garnier", "Dr Sophie Garnier", "Orthodontie").match?.target).toBe("/equipe/");
+  it("drops a former member's page (the team page its guess, for review), sends a member's to theirs, a post about a doctor to neither by that rule", () => {
+    const former = page("/equipe/julie-roussel", "Julie Roussel, assistante", "Elle vous accueille");
+    expect(former.match).toBeNull();
+    expect(former.best).toMatchObject({ target: "/equipe/", by: "a former member's page: the team page, if you choose it" });
+    expect(former.review).toMatch(/former member/);
+    expect(page("/dr-sophie-garnier", "Dr Sophie Garnier", "Orthodontie").best?.target).toBe("/equipe/");
+    expect(page("/dr-sophie-garnier", "Dr Sophie Garnier", "Orthodontie").match).toBeNull();
     expect(page("/dr-claire-martin.html", "Dr Claire Martin", "Implantologie").match?.target).toBe("/equipe/claire-martin/");
     expect(page("/blog/dr-garnier-au-congres", "Dr Garnier au congrès", "Un congrès").best?.by).not.toBe("a former member's page: the team page");
   });

@@ -159,11 +159,19 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
   // TYPO3 names the page's uid in the body's id (`<body id="p12">`, its default template's idiom): its
   // `/index.php?id=12` is an old URL of that page too (the URLs before speaking URLs, old links and bookmarks).
   const typo3Id = /^typo3\b/i.test($('meta[name="generator" i]').attr("content") ?? "") ? /^p(\d+)$/.exec($("body").attr("id") ?? "") : null;
+  // SPIP's templates name the object a page shows in its title's classes (`<h1 class="crayon article-titre-12">`,
+  // `auteur-nom-2`, the Crayons editing idiom): its `spip.php?article12` is an old URL of that page too (the
+  // URLs before "URLs propres", links in other sites and in old e-mails).
+  const spipId = /^spip\b/i.test($('meta[name="generator" i]').attr("content") ?? "")
+    ? /(?:^|\s)(article|rubrique|breve|mot|auteur)-(?:titre|nom)-(\d+)(?=\s|$)/.exec($("h1").first().attr("class") ?? "")
+    : null;
   const idUrl = wpId
     ? bounded(safeUrl(`/?${wpId[1] === "page-id" ? "page_id" : "p"}=${wpId[2]}`, pageUrl))
     : typo3Id
       ? bounded(safeUrl(`/index.php?id=${typo3Id[1]}`, pageUrl))
-      : null;
+      : spipId
+        ? bounded(safeUrl(`/spip.php?${spipId[1]}${spipId[2]}`, pageUrl))
+        : null;
 
   // The first H1 anywhere: WordPress puts it in <header class="entry-header">, which the content leaves out.
   const h1Node = $("h1").get(0) as TreeNode | undefined;

@@ -31,6 +31,15 @@ describe("readPage", () => {
     expect(typo3("TYPO3 CMS", "page").own_urls).toEqual([]);
   });
 
+  it("names a SPIP object's id of its title's classes as its own URL, on a page SPIP generated only", () => {
+    const spip = (generator: string, classes: string) =>
+      readPage(`<html><head><meta name="generator" content="${generator}"></head><body><h1 class="${classes}">Les implants</h1></body></html>`, "http://www.cabinet.fr/Les-implants");
+    expect(spip("SPIP 3.2.11 [24473]", "crayon article-titre-5 titre").own_urls).toEqual(["http://www.cabinet.fr/spip.php?article5"]);
+    expect(spip("SPIP 4.1", "crayon auteur-nom-2 titre").own_urls).toEqual(["http://www.cabinet.fr/spip.php?auteur2"]);
+    expect(spip("WordPress 6.4", "crayon article-titre-5 titre").own_urls).toEqual([]);
+    expect(spip("SPIP 3.2.11", "crayon meta-valeur-nom_site").own_urls).toEqual([]);
+  });
+
   it("keeps the title, description, first H1 and the robots directive", () => {
     expect([page.title, page.meta_description, page.h1, page.noindex]).toEqual(["Le cabinet", "Présentation du cabinet.", "Notre cabinet", true]);
   });

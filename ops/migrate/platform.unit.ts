@@ -15,6 +15,14 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(detectPlatform(site).platform).toBe("typo3");
   });
 
+  it("recognises SPIP by its spip.php queries, its html URLs and its folders", () => {
+    const site = [entry("http://a.fr/", ["http://a.fr/spip.php?page=plan", "http://a.fr/IMG/pdf/tarifs.pdf"]), entry("http://a.fr/Les-implants", ["http://a.fr/article12.html"], ["http://a.fr/local/cache-vignettes/L150xH100/x.jpg"])];
+    expect(detectPlatform(site).platform).toBe("spip");
+    expect(isItemUrl("spip", "/spip.php?article12")).toBe(true);
+    expect(isItemUrl("spip", "/spip.php?page=article&id_article=12")).toBe(true);
+    expect(isItemUrl("spip", "/spip.php?rubrique3")).toBe(false);
+  });
+
   it("keeps the others apart: one stray mark is not a platform, WordPress stays WordPress", () => {
     expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/fileadmin/x.pdf"])]).platform).toBe("static");
     expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/?page_id=2", "http://a.fr/wp-content/uploads/x.pdf"])]).platform).toBe("wordpress");

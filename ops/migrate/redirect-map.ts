@@ -341,8 +341,8 @@ export function sectionHeads(urls: string[]): (url: string) => boolean {
  * Where a page marked skip still goes, or null (dropped: 404). An old URL that states an intent (`/rdv`, a 302
  * to the booking service; `/prendre-rendez-vous/`, a form) keeps its visitors: the new site's page for that
  * intent, unless it is a dated notice of a past year (`/agenda/fermeture-estivale-2021.html` is no booking page:
- * it is gone with its summer). A spelling or copy of the old home page is the home page; a notice naming a member of the new team
- * (a newcomer's welcome) is that member's page. A listing (a blog's page, a category, an author's page) is
+ * it is gone with its summer). A spelling or copy of the old home page is the home page; a notice naming a member of the new team,
+ * by name or by a first name no other member has (a newcomer's welcome: "Bienvenue à Sarah"), is that member's page. A listing (a blog's page, a category, an author's page) is
  * neither, even when the home page is a blog listing the same posts or its excerpts name a member: its posts
  * are redirected one by one.
  */
@@ -363,7 +363,7 @@ export function skippedPageRow(o: {
   if (homeCopy && o.home) return { path: o.path, target: o.home, confidence: 1, by: "a spelling or copy of the old home page" };
   if (!o.notice && o.intent?.by.startsWith("intent:")) return { path: o.path, target: o.intent.target, confidence: o.intent.confidence, by: `${o.intent.by} (the page is marked skip)` };
   const member = o.listing ? null : o.member();
-  if (member?.by === "member's name") return { path: o.path, target: member.target, confidence: member.confidence, by: `${member.by} (the page is marked skip)` };
+  if (member?.by === "member's name" || member?.by === "member's first name") return { path: o.path, target: member.target, confidence: member.confidence, by: `${member.by} (the page is marked skip)` };
   return null;
 }
 

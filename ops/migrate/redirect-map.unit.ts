@@ -15,6 +15,10 @@ describe("skippedPageRow: where a page marked skip still goes", () => {
   it("a notice naming a member is the member's page; a listing whose excerpts name one is dropped", () => {
     expect(skippedPageRow({ ...base, member })).toMatchObject({ target: "/equipe/nadia-haddad/" });
     expect(skippedPageRow({ ...base, path: "/category/actualites/page/2/", listing: true, member })).toBeNull();
+    // A welcome naming a newcomer by a first name no other member has ("Bienvenue à Sarah"): hers too.
+    const firstName = () => ({ target: "/equipe/sarah-benali/", confidence: 0.6, by: "member's first name" });
+    expect(skippedPageRow({ ...base, path: "/+Bienvenue-a-Sarah+", notice: true, member: firstName })).toMatchObject({ target: "/equipe/sarah-benali/" });
+    expect(skippedPageRow({ ...base, member: () => ({ target: "/equipe/", confidence: 0.5, by: "text" }) })).toBeNull();
   });
 
   it("an intent its URL states wins over a member's name, and anything else is dropped", () => {

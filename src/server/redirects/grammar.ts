@@ -27,10 +27,15 @@
  *                `tx_news_pi1[news]=N` is that item whatever page shows it; `L` (language), `cHash` (a checksum),
  *                `no_cache`, `type=98` (the print view) and the news plugin's `controller`/`action` dropped (another
  *                `type`, a sitemap or a feed, is another document); `/index.php/` and a language prefix dropped
+ *   spip         an object (article, rubrique, brève, auteur, mot) by its id, in every spelling SPIP gives it:
+ *                `spip.php?article12`, `article12.html`, `spip.php?page=article&id_article=12`, `?id_article=12`,
+ *                the print view `spip.php?page=imprimer&id_article=12`, `spip.php?action=redirect&type=article&id=12`;
+ *                `spip.php` and `?page=sommaire` are the home page; `var_mode` (a recompute) dropped. A "URL propre"
+ *                (`/Les-implants`, `/-Implantologie-`, `/+Breve+`, `/_Auteur_`) is a path like any other
  *   static       the common rules only
  */
 
-export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "static"] as const;
+export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "static"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
@@ -52,6 +57,10 @@ export function isTrackingParam(param: string): boolean {
   return TRACKING_PARAM.test(param);
 }
 
+/** SPIP's objects, each with an id of its own: `article12`, `id_article=12`. */
+const SPIP_OBJECTS = ["article", "rubrique", "breve", "auteur", "mot", "site", "document", "syndic"] as const;
+const SPIP_OBJECT = new RegExp(`^(${SPIP_OBJECTS.join("|")})(\\d+)$`);
+
 /** The query parameters a platform names a page by: a request carrying one is an old CMS URL. */
 const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   wordpress: new Set(["p", "page_id", "cat", "tag", "m", "author", "attachment_id", "post_type", "paged", "s", "year", "monthnum", "name", "pagename", "feed"]),
@@ -60,6 +69,9 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   wix: new Set(),
   squarespace: new Set(["offset", "category", "tag", "author", "month"]),
   typo3: new Set(["id", "type", "eid", "tx_news_pi1[news]", "tx_news_pi1[overwritedemand][categories]", "tx_news_pi1[@widget_0][currentpage]"]),
+  // The spellings with an id parameter (`id_article=12`). `spip.php?article12` and `page=plan` are queries on the
+  // home path, which answer 404 all the same unless the map knows them (map.ts); `page=sommaire` is the home page.
+  spip: new Set(SPIP_OBJECTS.map((o) => `id_${o}`)),
   static: new Set(),
 };
 /**
@@ -73,6 +85,7 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   wix: /^\/(?:_files|_api|post|blog\/(?:categories|tags|hashtags|page)|service-page|booking-calendar|product-page|event-details)(?:\/|$)|^\/copy-of-/,
   squarespace: /^\/(?:s|static|config|universal|blog\/(?:tag|category|page|\d{4}))(?:\/|$)/,
   typo3: /^\/(?:typo3|typo3conf|typo3temp|uploads|fileadmin\/_processed_)(?:\/|$)/,
+  spip: /^\/(?:ecrire|prive|squelettes|squelettes-dist|plugins|plugins-dist|local|tmp|config|img)(?:\/|$)/,
   static: null,
 };
 
@@ -84,6 +97,7 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   wix: "all",
   squarespace: new Set(["format"]),
   typo3: new Set(["l", "chash", "no_cache", "type", "tx_news_pi1[controller]", "tx_news_pi1[action]"]),
+  spip: new Set(["var_mode", "var_mode_objet", "var_mode_id", "recalcul", "status"]),
   static: new Set(),
 };
 /**
@@ -219,6 +233,8 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
       if (list.some(([name]) => name === "id")) return { path: "/", list };
       return { path, list };
     }
+    case "spip":
+      return spipIdentity(path, list);
     case "drupal": {
       const q = list.find(([name]) => name === "q");
       if (!q) return { path, list };
@@ -229,4 +245,31 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
     default:
       return { path, list };
   }
+}
+
+/**
+ * SPIP's identity of an object (the table at the top): `[object, id]` on the path `/`, whatever the spelling;
+ * the home page for `spip.php` and its `page=sommaire`; other `page=` values (a site map, a feed, an unknown
+ * page) stay as they are, and answer 404 unless the map names them.
+ */
+function spipIdentity(path: string, list: [string, string][]): { path: string; list: [string, string][] } {
+  // `/article12.html` (SPIP's "html" URLs), after the common suffix rules.
+  const named = SPIP_OBJECT.exec(commonPath(path).slice(1));
+  if (named) return { path: "/", list: [[named[1], named[2]]] };
+  if (!/^\/(?:spip\.php)?$/.test(path)) return { path, list };
+  // `spip.php?article12`: a parameter without a value.
+  const bare = list.map(([name, value]) => (value === "" ? SPIP_OBJECT.exec(name) : null)).find((m) => m !== null);
+  if (bare) return { path: "/", list: [[bare[1], bare[2]]] };
+  const value = (name: string) => list.find(([n]) => n === name)?.[1];
+  // `action=redirect&type=article&id=12`: SPIP's redirect to an object's URL.
+  const type = value("type");
+  if (value("action") === "redirect" && type && (SPIP_OBJECTS as readonly string[]).includes(type) && /^\d+$/.test(value("id") ?? "")) return { path: "/", list: [[type, value("id")!]] };
+  // `page=article&id_article=12`, `page=imprimer&id_article=12` (its print view), `id_article=12` alone.
+  const page = value("page");
+  const ids = list.filter(([n, v]) => n.startsWith("id_") && (SPIP_OBJECTS as readonly string[]).includes(n.slice(3)) && /^\d+$/.test(v));
+  if (ids.length === 1 && (page === undefined || page === ids[0][0].slice(3) || /^imprimer/.test(page))) {
+    return { path: "/", list: [[ids[0][0].slice(3), ids[0][1]], ...list.filter(([n]) => n !== "page" && n !== ids[0][0])] };
+  }
+  if (page === "sommaire") return { path: "/", list: list.filter(([n]) => n !== "page") };
+  return { path: "/", list };
 }

@@ -36,6 +36,14 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
       ["/index.php?id=40&tx_news_pi1%5Bnews%5D=8&tx_news_pi1%5Baction%5D=detail&cHash=e44d", "/?tx_news_pi1[news]=8"],
     ],
     ["typo3", "/fr/cabinet/equipe/", ["/cabinet/equipe", "/index.php/fr/cabinet/equipe.html", "/Fr/Cabinet/Equipe/?L=0"]],
+    [
+      "spip",
+      "/spip.php?article12",
+      ["/article12.html", "/spip.php?page=article&id_article=12", "/spip.php?id_article=12&amp;page=article", "/spip.php?article12&lang=fr&var_mode=calcul", "/spip.php?page=imprimer&id_article=12", "/spip.php?action=redirect&type=article&id=12&status=301"],
+    ],
+    ["spip", "/spip.php?rubrique3", ["/rubrique3.html", "/spip.php?page=rubrique&id_rubrique=3"]],
+    ["spip", "/", ["/spip.php", "/spip.php?page=sommaire", "/spip.php?lang=fr"]],
+    ["spip", "/-Implantologie-", ["/-Implantologie-.html", "/-implantologie-/"]],
     ["static", "/soins/implants.html", ["/Soins/Implants.HTM", "/soins/implants/", "/soins/implants.html?utm_source=x", "/soins/implants.php?PHPSESSID=3f9a1c0e"]],
     ["static", "/actualites.php?id=14", ["/actualites.php?id=14&PHPSESSID=3f9a1c0e", "/actualites.php?jsessionid=A1B2&id=14"]],
     // A file's query is a cache buster or a token: the same document, on every platform.
@@ -48,6 +56,10 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
   });
 
   it("different pages stay different", () => {
+    // SPIP: one id in another object's space is another object; another `page` is another document.
+    expect(oldUrlForm("/spip.php?article12", "spip")!.form).not.toBe(oldUrlForm("/spip.php?rubrique12", "spip")!.form);
+    expect(oldUrlForm("/spip.php?article12", "spip")!.form).not.toBe(oldUrlForm("/spip.php?article13", "spip")!.form);
+    expect(oldUrlForm("/spip.php?page=plan", "spip")!.form).not.toBe(oldUrlForm("/spip.php?page=backend", "spip")!.form);
     expect(oldUrlForm("/?p=12", "wordpress")!.form).not.toBe(oldUrlForm("/?p=13", "wordpress")!.form);
     expect(oldUrlForm("/?option=com_content&view=article&id=12", "joomla")!.form).not.toBe(oldUrlForm("/?option=com_content&view=category&id=12", "joomla")!.form);
     expect(oldUrlForm("/?option=com_content&view=category&id=8&start=5", "joomla")!.form).not.toBe(oldUrlForm("/?option=com_content&view=category&id=8", "joomla")!.form);
