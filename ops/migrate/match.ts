@@ -8,7 +8,7 @@
  * - intents a URL or a short name states (booking, contact, directions and hours, emergency, prices, legal
  *   notice, privacy): the page of the new site for it, whatever the wording;
  * - the new site's structure: a team member's page only for an old page naming that member (a former member's
- *   page: dropped, the team page its guess for the review), a job's page only for an old offer page (a job announced in a news post: the jobs
+ *   page: the team page), a job's page only for an old offer page (a job announced in a news post: the jobs
  *   page), the page speaking of both options (a need page first) for an old page asking a question between
  *   them ("implant ou bridge ?");
  * - the practice's presentation for its old "le cabinet" page, the home page for an overview of the treatments
@@ -73,10 +73,19 @@ const shorts = (text: string) => new Set(keywords(text).map(short));
 const stems = (text: string) => new Set(keywords(text).map(stem));
 
 /** Intents an old URL or a short name states, and how the new page for each is recognised. */
-const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fallback?: (p: NewPage) => boolean }[] = [
+interface Intent {
+  name: string;
+  words: RegExp;
+  page: (p: NewPage) => boolean;
+  fallback?: (p: NewPage) => boolean;
+  /** Stated by the page's last segment or its own names only, not by its section (`/equipe/dr-x` is a person) or a link's text. */
+  ownNameOnly?: boolean;
+}
+const INTENTS: Intent[] = [
   {
     name: "booking",
-    words: /^(?:rdv|rendez|rendezvous|reserver|reservation|booking|bookings|doctolib|prise|calendar|agenda)$/,
+    // (Not "agenda": a practice's agenda lists its events, open days and closures.)
+    words: /^(?:rdv|rendez|rendezvous|reserver|reservation|booking|bookings|doctolib|prise|calendar)$/,
     page: (p) => /rendez|rdv|reserv/.test(`${p.slug} ${words(p.title).join(" ")}`),
     fallback: (p) => p.kind === "contact",
   },
@@ -97,12 +106,16 @@ const INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean; fal
     fallback: (p) => p.kind === "contact",
   },
   // A photo gallery of the practice and its photos' pages (`/galerie.php?img=3`, "Photo - La salle d'attente"): what
-  // they show, the rooms and the equipment, is on the new site's page presenting its equipment and premises.
+  // they show, the rooms and the equipment, is on the new site's page presenting its equipment and premises. (The
+  // blind truths split on the rooms' photos: decision 0063.)
   {
     name: "gallery",
     words: /^(?:galerie|galeries|gallery|photo|photos|album|albums|diaporama)$/,
     page: (p) => /^(?:technolog|equipement|plateau-technique|locaux|visite|galerie|photos)/.test(p.slug),
   },
+  // The index of the old team (`/l-equipe`, "Notre équipe"): the new site's team page. Not a page in the team's
+  // section (a member's, a former member's).
+  { name: "team", words: /^(?:equipe|team|praticiens|staff)$/, page: (p) => p.kind === "team", ownNameOnly: true },
   // Fees ("Honoraires", `/tarifs`): the new site's price page, whatever link names it ("Tarifs des implants").
   { name: "prices", words: /^(?:tarif|tarifs|tarification|honoraire|honoraires|prix|price|prices|pricing|fees)$/, page: (p) => /^(?:tarif|honoraire|prix|price)/.test(p.slug) },
   { name: "legal notice", words: /^(?:mentions|legales|legal|imprint)$/, page: (p) => p.kind === "legal" },
@@ -271,17 +284,20 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const shortDf = new Map<string, number>();
   for (const set of shortTexts) for (const w of set) shortDf.set(w, (shortDf.get(w) ?? 0) + 1);
 
-  const intentOf = (path: string, names: string[]): (typeof INTENTS)[number] | null => {
+  /** The intent a URL or a name states; `others` (headlines, links' texts) never state an ownNameOnly intent. */
+  const intentOf = (path: string, names: string[], others: string[] = []): Intent | null => {
     const q = path.indexOf("?");
     const queryWords = q === -1 ? [] : path.slice(q + 1).split("&").flatMap((p) => words(p.split("=")[1] ?? ""));
     // The last segment with the query's values, the first segment alone (`/booking-calendar/bilan`), each name.
     const segments = path.split("?")[0].split("/").filter(Boolean);
     const first = segments.length > 1 ? [keywords(segments[0])] : [];
-    const found: (typeof INTENTS)[number][] = [];
-    for (const set of [[...slugWords(path), ...queryWords], ...first, ...names.flatMap(topicsOf)]) {
+    const found: Intent[] = [];
+    const linked = others.flatMap(topicsOf);
+    const notOwn = [...first, ...linked];
+    for (const set of [[...slugWords(path), ...queryWords], ...first, ...names.flatMap(topicsOf), ...linked]) {
       const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|un|une|et|a|l|d|html?|php|index)$/.test(w));
       if (meaningful.length === 0 || meaningful.length > 4) continue;
-      const intent = INTENTS.find((i) => meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));
+      const intent = INTENTS.find((i) => !(i.ownNameOnly && notOwn.includes(set)) && meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));
       if (intent) found.push(intent);
     }
     // Booking is what the visitor came to do, whatever the slot is for (`/booking-calendar/urgence-dentaire`).
@@ -315,9 +331,14 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       return { match: guess, best: null, runnerUp: 0 };
     }
     // A platform's booking pages (Wix Bookings' `/service-page/...`, `/booking-calendar/...`): booking.
-    const intent = BOOKING_PATH.test(old.path) ? INTENTS[0] : intentOf(old.path, [old.title, old.h1, ...(old.names ?? []).slice(0, 2)].filter(Boolean));
-    if (intent) {
-      const page = candidates.find(intent.page) ?? (intent.fallback ? candidates.find(intent.fallback) : undefined);
+    const intent = BOOKING_PATH.test(old.path) ? INTENTS[0] : intentOf(old.path, [old.title, old.h1].filter(Boolean), (old.names ?? []).slice(0, 2));
+    // The team's index, not a member's page that names the team in its title ("L'équipe : Dr X").
+    const namesAMember = () => {
+      const own = stems([old.title, old.h1, old.headline ?? ""].join(" "));
+      return memberNames.some((m) => m !== null && m.size > 0 && [...m].every((w) => own.has(w)));
+    };
+    if (intent && !(intent.name === "team" && namesAMember())) {
+      const page = intent.name === "team" ? teamPage : (candidates.find(intent.page) ?? (intent.fallback ? candidates.find(intent.fallback) : undefined));
       if (page) return { match: { target: page.path, confidence: 0.9, by: `intent: ${intent.name}` }, best: null, runnerUp: 0 };
     }
 
@@ -397,12 +418,11 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const i = scored.findIndex((s) => s.target === presentation.path);
       scored[i] = { ...scored[i], confidence: 0.5, by: "the page about the practice: its presentation" };
     }
-    // A former member's page (a person's page naming no member of the new team): dropped, the team page its best
-    // guess for the review. A 301 to a team without them would tell their patients they are still there, and a
-    // search engine takes a page sent to a page without its subject for a soft 404 (decision 0063).
-    if (teamPage && person && !scored.some((s) => s.by.startsWith("member's"))) {
-      const best = { target: teamPage.path, confidence: 0.5, by: "a former member's page: the team page, if you choose it" };
-      return { match: null, best, runnerUp: 0, review: "a former member's page: nobody of the new team" };
+    // A former member's page (a person's page naming no member of the new team): the team page, where their patients
+    // look for who took over. (The blind truths split on it, three to four: decision 0063.)
+    const teamIndex = teamPage ? scored.findIndex((s) => s.target === teamPage.path) : -1;
+    if (person && teamIndex !== -1 && !scored.some((s) => s.by.startsWith("member's"))) {
+      scored[teamIndex] = { ...scored[teamIndex], confidence: Math.max(scored[teamIndex].confidence, 0.5), by: "a former member's page: the team page" };
     }
     // Equal on their names and words, the page its text matches better first.
     const textOf = new Map(candidates.map((p, i) => [p.path, textScores[i]]));

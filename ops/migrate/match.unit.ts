@@ -89,13 +89,9 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/offres/assistante-dentaire.html", "Offre d'emploi : assistante dentaire", "CDI").match?.target).toBe("/recrutement/assistante-dentaire/");
   });
 
-  it("drops a former member's page (the team page its guess, for review), sends a member's to theirs, a post about a doctor to neither by that rule", () => {
-    const former = page("/equipe/julie-roussel", "Julie Roussel, assistante", "Elle vous accueille");
-    expect(former.match).toBeNull();
-    expect(former.best).toMatchObject({ target: "/equipe/", by: "a former member's page: the team page, if you choose it" });
-    expect(former.review).toMatch(/former member/);
-    expect(page("/dr-sophie-garnier", "Dr Sophie Garnier", "Orthodontie").best?.target).toBe("/equipe/");
-    expect(page("/dr-sophie-garnier", "Dr Sophie Garnier", "Orthodontie").match).toBeNull();
+  it("sends a former member's page to the team page, a member's to theirs, a post about a doctor to neither by that rule", () => {
+    expect(page("/equipe/julie-roussel", "Julie Roussel, assistante", "Elle vous accueille").match).toMatchObject({ target: "/equipe/", by: "a former member's page: the team page" });
+    expect(page("/dr-sophie-garnier", "Dr Sophie Garnier", "Orthodontie").match?.target).toBe("/equipe/");
     expect(page("/dr-claire-martin.html", "Dr Claire Martin", "Implantologie").match?.target).toBe("/equipe/claire-martin/");
     expect(page("/blog/dr-garnier-au-congres", "Dr Garnier au congrès", "Un congrès").best?.by).not.toBe("a former member's page: the team page");
   });
@@ -111,6 +107,15 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/post/bienvenue", "Bienvenue à Claire !", "Elle rejoint l'équipe").match).toMatchObject({ target: "/equipe/claire-martin/", by: "member's first name" });
     const twoClaires = createMatcher([...site, { path: "/equipe/claire-roux/", slug: "claire-roux", title: "Claire Roux", kind: "team", text: "Assistante" }]);
     expect(twoClaires({ path: "/post/bienvenue", title: "Bienvenue à Claire !", h1: "", text: "Elle rejoint l'équipe" }).match?.by ?? "").not.toMatch(/^member/);
+  });
+
+  it("sends the old team's index to the team page, not a member's page naming the team, nor a page in the team's section", () => {
+    expect(page("/l-equipe", "Notre équipe", "Nos praticiens et nos assistantes").match).toMatchObject({ target: "/equipe/", by: "intent: team" });
+    expect(page("/-L-equipe-", "L'équipe", "Ils vous accueillent").match?.target).toBe("/equipe/");
+    expect(page("/equipe/dr-claire-martin", "L'équipe : Dr Claire Martin", "Implantologie").match?.target).toBe("/equipe/claire-martin/");
+    expect(page("/equipe/julie-roussel", "Julie Roussel", "Assistante").match?.by).toBe("a former member's page: the team page");
+    // Nor an agenda (a practice's events), which books nothing.
+    expect(page("/agenda/", "Agenda", "Journée portes ouvertes").match?.by ?? "").not.toBe("intent: booking");
   });
 
   it("sends a platform's booking page to the booking page, whatever the service", () => {

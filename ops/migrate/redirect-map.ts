@@ -152,7 +152,8 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
         // Under the bar, but its text points into what the page of its old section went to (`/soins/implants/
         // greffe-osseuse/` of `/soins/implants/`, the new site without a page of its own for it): that page,
         // at its own guess's confidence (listed for review).
-        const parent = own.match || !own.best ? null : sectionPage(url);
+        // (Not a guess left for review on purpose: a former member's page under `/equipe/` is no member's.)
+        const parent = own.match || !own.best || own.review ? null : sectionPage(url);
         const section = parent && !seen.has(parent) && !listings.has(pathOf(parent)) && verdicts.get(pathOf(parent))?.verdict !== "skip" ? matchPage(parent, seen).match : null;
         const follows = parent ? followSection(own.best!, section, home, pathOf(parent)) : null;
         matchOf.set(url, follows ? { match: follows, best: follows } : own);
