@@ -230,6 +230,9 @@ export function compoundClash(title: Map<string, Set<string>>, titleWords: Set<s
   return clash ? head : null;
 }
 
+/** The text score from which a detail page's text, twice as close as its hub's, says the page is about that detail. */
+const DETAIL_TEXT = 0.3;
+
 /** A question between options: what a need page answers. */
 const COMPARISON = /\b(?:ou|vs|versus|choisir|comparer|comparatif|difference|differences|alternative|alternatives)\b/;
 
@@ -439,6 +442,20 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const at = scored.findIndex((s) => s.target === candidates[detail].path);
       const [moved] = scored.splice(at, 1);
       scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page its names name all of` });
+    }
+    // A hub's page first by its names, but its text clearly one detail page's ("Le blanchiment à la maison": the
+    // hub "Blanchiment" by its words, the text "Blanchiment ambulatoire"'s, twice as close as the hub's): the detail.
+    if (detail === -1 && scored[0]) {
+      const hub = scored[0].target;
+      const hubText = textOf.get(hub)!;
+      const children = candidates.filter((p) => p.path !== hub && p.path.startsWith(hub) && p.kind !== "team" && p.kind !== "jobs");
+      const closest = children.sort((a, b) => textOf.get(b.path)! - textOf.get(a.path)!)[0];
+      const text = closest ? textOf.get(closest.path)! : 0;
+      if (closest && text >= DETAIL_TEXT && text >= 2 * hubText) {
+        const at = scored.findIndex((s) => s.target === closest.path);
+        const [moved] = scored.splice(at, 1);
+        scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page its text is about` });
+      }
     }
     const best = scored[0] ?? null;
     const runnerUp = scored.find((s) => s.target !== best?.target)?.confidence ?? 0;

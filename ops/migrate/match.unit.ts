@@ -32,6 +32,13 @@ describe("createMatcher", () => {
     expect(hub.match!.confidence).toBeGreaterThan(0.2);
   });
 
+  it("takes the detail page over its hub when its text is clearly the detail's (twice as close), not when it is the hub's too", () => {
+    const single = old("/soins/implantologie", "Implantologie", "Remplacer une seule dent manquante : une couronne céramique sur sa racine artificielle");
+    expect(single.match).toMatchObject({ target: "/implantologie/implant-unitaire/" });
+    expect(single.match!.by).toMatch(/the detail page its text is about/);
+    expect(old("/soins/implantologie", "Implantologie", "Un implant en titane dans l'os de la mâchoire, une couronne céramique, une greffe").match?.target).toBe("/implantologie/");
+  });
+
   it("takes the detail page over its hub when the page names all of the detail's title, in its URL or one of its own names", () => {
     const post = old("/blog/2021/6/1/implant-unitaire-temoignage", "Le témoignage de Jacques", "Un implant en titane dans l'os de la mâchoire, une greffe, puis la couronne");
     expect(post.match).toMatchObject({ target: "/implantologie/implant-unitaire/" });
