@@ -14,6 +14,9 @@ import { startBackend, type DemoBackend } from "./support/demo-backend";
 
 let backend: DemoBackend;
 let frontend: Frontend;
+const MEDIA_DIR = join("dist", "media", "dupont");
+const SVG = "redirects-test-logo.svg";
+
 /** A map's redirects: its old paths with a target (not the `$platform` declaration, nor the dropped URLs). */
 const redirectsOf = (file: string) =>
   Object.fromEntries(Object.entries(JSON.parse(readFileSync(file, "utf8")) as Record<string, string | null>).filter((e): e is [string, string] => !e[0].startsWith("$") && e[1] !== null));
@@ -138,6 +141,9 @@ describe("a map that declares its old platform (Joomla), on the real server", ()
         "/contact": "/contact/",
       },
     });
+    // A build-time media file of the practice (the build writes them under dist/media/<code>/).
+    mkdirSync(MEDIA_DIR, { recursive: true });
+    writeFileSync(join(MEDIA_DIR, SVG), '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>');
     const f = await startFrontend({ backendUrl: backend.url, env: { MIGRATIONS_DIR: dir } });
     const host = "www.cabinet-dupont.fr";
     try {
@@ -160,9 +166,16 @@ describe("a map that declares its old platform (Joomla), on the real server", ()
         expect([url, res.status]).toEqual([url, 404]);
       }
       expect((await http(f.url, host, "/contact/")).status).toBe(200);
+      // The new site's own files and endpoints are no old site's, whatever its platform's folders (Joomla's `/media/`).
+      const logo = await http(f.url, host, `/media/dupont/${SVG}`);
+      expect([logo.status, logo.headers["content-type"]]).toEqual([200, "image/svg+xml"]);
+      expect((await http(f.url, host, "/robots.txt")).status).toBe(200);
+      // An old Joomla folder that is no file of the new site: one 404.
+      expect((await http(f.url, host, "/media/system/js/core.js")).status).toBe(404);
     } finally {
       await f.stop();
       rmSync(dir, { recursive: true, force: true });
+      rmSync(join(MEDIA_DIR, SVG), { force: true });
     }
   }, 30_000);
 });

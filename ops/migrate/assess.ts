@@ -12,7 +12,7 @@ import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, writeFileAtomic
 import type { StepIo } from "./io";
 import { pathOf } from "./page";
 import { ownContent } from "./boilerplate";
-import { jaccard, shingles, wordCount, words } from "./text";
+import { jaccard, shingles, triplesInOrder, words } from "./text";
 import { detectPlatform, isIdOnlyUrl, isItemUrl } from "./platform";
 
 export const assessSpec: StepSpec = {
@@ -50,31 +50,45 @@ const LISTING_COVERAGE = 0.5;
 const LABEL_WORDS = 12;
 /**
  * Under this share of its triples outside its links' labels, a page linking MIN_LISTED pages is a list of links (a
- * site map), when it has OWN_TRIPLES triples at least (an attachment's page of three words is no list).
+ * site map), when it has MIN_LIST_TRIPLES triples at least (an attachment's page of three words is no list).
  */
 const LINKS_ONLY = 0.25;
 const MIN_LISTED = 5;
-
-/** From this many word triples of its own (found on no page it links to), a page is no listing: it says something. */
-const OWN_TRIPLES = 30;
+const MIN_LIST_TRIPLES = 30;
 
 /**
- * A text cut at the labels of its links (anchor texts of LABEL_WORDS words at most): what the page says in its
- * own words. A list of titles ("Dernières brèves", "Dans la même rubrique", a breadcrumb) names other pages.
+ * From a run of this many word triples of its own (found on no page it links to, one after the other: an
+ * introduction, not a date and a byline on each card of a blog's list), a page is no listing: it says something.
  */
-export function outsideLinkLabels(text: string, anchors: readonly { text: string }[]): string[] {
-  const labels = [...new Set(anchors.map((a) => a.text.trim()).filter((t) => t && wordCount(t) <= LABEL_WORDS))].sort((a, b) => b.length - a.length);
-  let parts = [text];
-  for (const label of labels) parts = parts.flatMap((part) => part.split(label));
-  return parts.filter((part) => part.trim());
+const OWN_RUN = 20;
+
+/**
+ * A text cut at the labels of its links (anchor texts of 2 to LABEL_WORDS words, matched as whole words; not its
+ * links to itself; a one-word label, "ici", "2", "Implants", may be a word of its own sentences): what the page
+ * says in its own words, as runs of words. A list of titles ("Dernières brèves", "Dans la même rubrique", a breadcrumb) names
+ * other pages.
+ */
+export function outsideLinkLabels(text: string, anchors: readonly { url: string; text: string }[], self?: string): string[] {
+  const tokens = words(text);
+  const cut = new Uint8Array(tokens.length);
+  const labels = new Set(anchors.filter((a) => a.url !== self).map((a) => words(a.text).join(" ")));
+  for (const label of labels) {
+    const w = label.split(" ");
+    if (w.length < 2 || w.length > LABEL_WORDS) continue;
+    for (let i = tokens.indexOf(w[0]); i !== -1 && i + w.length <= tokens.length; i = tokens.indexOf(w[0], i + 1)) {
+      if (w.every((x, k) => tokens[i + k] === x)) cut.fill(1, i, i + w.length);
+    }
+  }
+  const parts: string[] = [];
+  let run: string[] = [];
+  tokens.forEach((t, i) => {
+    if (!cut[i]) run.push(t);
+    else if (run.length) (parts.push(run.join(" ")), (run = []));
+  });
+  if (run.length) parts.push(run.join(" "));
+  return parts;
 }
 
-/** A text's word triples outside the labels of its links, so that no triple spans two labels of a list. */
-export function withoutLinkLabels(text: string, anchors: readonly { text: string }[]): Set<string> {
-  const out = new Set<string>();
-  for (const part of outsideLinkLabels(text, anchors)) for (const t of shingles(part)) out.add(t);
-  return out;
-}
 // A date with its month: what a news item of its time names ("du 5 au 19 août 2019"), unlike "fondé en 2009".
 const MONTHS = "janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|january|february|march|april|may|june|july|august|september|october|november|december";
 const DATED = new RegExp(`\\b(?:${MONTHS})\\s+((?:19|20)\\d\\d)\\b`);
@@ -171,8 +185,9 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (!all?.size) return null;
     // Its own words, without the texts of its short links: a list of titles (a menu, "Dans la même rubrique", a
     // breadcrumb) names other pages, it holds no excerpt of them. A page that is little else is a site map.
-    const mine = withoutLinkLabels(own.get(e.url)!.text, e.anchors ?? []);
-    if (linked.length >= MIN_LISTED && all.size >= OWN_TRIPLES && mine.size < LINKS_ONLY * all.size) return linked.length;
+    const parts = outsideLinkLabels(own.get(e.url)!.text, e.anchors ?? [], e.url);
+    const mine = new Set(parts.flatMap((part) => [...shingles(part)]));
+    if (linked.length >= MIN_LISTED && all.size >= MIN_LIST_TRIPLES && mine.size < LINKS_ONLY * all.size) return linked.length;
     // Excerpts of several pages: a page that repeats one other page (a practitioner's page and the team page) is not one.
     const covered = new Set<string>();
     let sources = 0;
@@ -188,8 +203,13 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
       for (const t of shared) covered.add(t);
       if (fresh.length >= 3) sources++;
     }
-    const ownTriples = [...mine].filter((t) => !covered.has(t)).length;
-    return sources >= 2 && covered.size / mine.size >= LISTING_COVERAGE && ownTriples < OWN_TRIPLES ? linked.length : null;
+    // Its longest run of triples of its own, in the order of its text.
+    let longest = 0;
+    for (const part of parts) {
+      let run = 0;
+      for (const t of triplesInOrder(part)) longest = Math.max(longest, (run = covered.has(t) ? 0 : run + 1));
+    }
+    return sources >= 2 && covered.size / mine.size >= LISTING_COVERAGE && longest < OWN_RUN ? linked.length : null;
   };
 
   const suggest = (e: CrawlEntry): Pick<Assessment, "verdict" | "reason"> => {
@@ -219,7 +239,7 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (count < THIN_WORDS) {
       // A short notice (its text says what: a closure, holidays...) dated in a past year; a short advice post stays.
       // Its own words: a sidebar's "Fermeture estivale 2021" names another page, not this one.
-      const text = words(outsideLinkLabels(own.get(e.url)!.text, e.anchors ?? []).join(" . ")).join(" ");
+      const text = outsideLinkLabels(own.get(e.url)!.text, e.anchors ?? [], e.url).join(" . ");
       const dated = DATED.exec(text);
       if (dated && NOTICE.test(text) && Number(dated[1]) < new Date().getFullYear()) return { verdict: "skip", reason: `news of its time: ${count} words about ${dated[0]}` };
       return { verdict: "rewrite", reason: `thin: ${count} words (fewer than ${THIN_WORDS})${from.length ? "" : ", linked from no page"}` };

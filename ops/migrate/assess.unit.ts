@@ -65,6 +65,25 @@ describe("assessPages: what a page says in its own words, not its links' labels"
     expect(by("/soins-liste").reason).toMatch(/^listing of 3 pages/);
   });
 
+  it("a blog's list of cards (a date and a byline each, an excerpt, 'Lire la suite') is a listing; a text using one-word labels is not", () => {
+    const vocab = "dent gencive soin sourire brossage fil detartrage carie email plaque fluor conseil patient visite controle".split(" ");
+    const text = (seed: number, n: number) => Array.from({ length: n }, (_, i) => `${vocab[(seed * 7 + i * 3) % vocab.length]}${(seed * 13 + i) % 50}`).join(" ");
+    const posts = Array.from({ length: 8 }, (_, i) => ({ path: `/conseil-${i}`, title: `Conseil numero ${i} pour vos dents`, body: text(i + 1, 150) }));
+    const months = ["janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout"];
+    const cards = posts.map((p, i) => `${p.title} Publié le ${i + 3} ${months[i]} 2021 par Dr Dupont dans Conseils ${p.body.split(" ").slice(0, 30).join(" ")} Lire la suite`);
+    const anchors = posts.flatMap((p) => [{ url: `http://old.example${p.path}`, text: p.title }, { url: `http://old.example${p.path}`, text: "Lire la suite" }]);
+    const cares = ["Implants", "Couronnes", "Bridges", "Facettes", "Blanchiment"];
+    const guide = Array.from({ length: 25 }, (_, i) => `Les Implants ${vocab[i % vocab.length]}${i} et Couronnes ${vocab[(i + 1) % vocab.length]}${i} ou Bridges`).join(" ");
+    const { rows: blog } = assessPages([
+      ...posts.map((p) => entry(p.path, { title: p.title, body_text: `${p.title} ${p.body}` })),
+      entry("/actualites", { body_text: `Actualités ${cards.join(" ")}`, links: posts.map((p) => `http://old.example${p.path}`), anchors }),
+      ...cares.map((c, i) => entry(`/${c.toLowerCase()}`, { body_text: `${c} ${text(100 + i, 150)}` })),
+      entry("/guide-prothese", { body_text: guide, links: cares.map((c) => `http://old.example/${c.toLowerCase()}`), anchors: cares.map((c) => ({ url: `http://old.example/${c.toLowerCase()}`, text: c })) }),
+    ]);
+    expect(blog.find((r) => r.path === "/actualites")!.reason).toMatch(/^listing of 8 pages/);
+    expect(blog.find((r) => r.path === "/guide-prothese")!.reason).not.toMatch(/listing/);
+  });
+
   it("a short post is judged on its own words, not a sidebar's closure", () => {
     expect(by(`/${news[2].replace(/ /g, "-")}`).reason).toMatch(/^thin/);
   });

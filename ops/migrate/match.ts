@@ -78,7 +78,10 @@ interface Intent {
   words: RegExp;
   page: (p: NewPage) => boolean;
   fallback?: (p: NewPage) => boolean;
-  /** Stated by the page's last segment or its own names only, not by its section (`/equipe/dr-x` is a person) or a link's text. */
+  /**
+   * Stated by the page's last segment or a whole own name only (its title, its H1), not by its section (`/equipe/dr-x`
+   * is a person), a link's text or a name's topic before a colon ("L'équipe : Julie Roussel").
+   */
   ownNameOnly?: boolean;
 }
 const INTENTS: Intent[] = [
@@ -163,6 +166,8 @@ const NEWS_POST = /\/(?:actualites?|actus?|news|blog|post|posts|articles?|journa
  */
 const TEAM_SECTION = /^\/(?:(?:[a-z]{2}\/)?(?:l-|notre-|nos-|the-|our-)?(?:equipe|team|praticiens?|dentistes?|docteurs?|staff))\/[^/?]+/i;
 const PERSON_TITLE = /^(?:dr|docteur|pr|professeur)$/;
+/** Words of a departure, an absence or a closure. */
+const LEAVING = /^(?:depart|departs|retraite|quitte|quittent|adieu|au-revoir|conges|absence|absente|absent|fermeture|ferme|fermee|remplacement|remplace|remplacee)$/;
 /** The two options a question weighs, as stems: the keywords either side of its first "ou"/"or"/"vs"; null if none. */
 export function optionsOf(names: string[]): [string, string] | null {
   for (const name of names) {
@@ -295,12 +300,17 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const segments = path.split("?")[0].split("/").filter(Boolean);
     const first = segments.length > 1 ? [keywords(segments[0])] : [];
     const found: Intent[] = [];
-    const linked = others.flatMap(topicsOf);
-    const notOwn = [...first, ...linked];
-    for (const set of [[...slugWords(path), ...queryWords], ...first, ...names.flatMap(topicsOf), ...linked]) {
+    // Each set of words and whether it is the page's own whole name (its URL's last segment, a whole title or H1).
+    const sets: [string[], boolean][] = [
+      [[...slugWords(path), ...queryWords], true],
+      ...first.map((f): [string[], boolean] => [f, false]),
+      ...names.flatMap((n) => topicsOf(n).map((t, i): [string[], boolean] => [t, i === 0])),
+      ...others.flatMap(topicsOf).map((t): [string[], boolean] => [t, false]),
+    ];
+    for (const [set, ownWhole] of sets) {
       const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|un|une|et|a|l|d|html?|php|index)$/.test(w));
       if (meaningful.length === 0 || meaningful.length > 4) continue;
-      const intent = INTENTS.find((i) => !(i.ownNameOnly && notOwn.includes(set)) && meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));
+      const intent = INTENTS.find((i) => (ownWhole || !i.ownNameOnly) && meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));
       if (intent) found.push(intent);
     }
     // Booking is what the visitor came to do, whatever the slot is for (`/booking-calendar/urgence-dentaire`).
@@ -335,12 +345,14 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     }
     // A platform's booking pages (Wix Bookings' `/service-page/...`, `/booking-calendar/...`): booking.
     const intent = BOOKING_PATH.test(old.path) ? INTENTS[0] : intentOf(old.path, [old.title, old.h1].filter(Boolean), (old.names ?? []).slice(0, 2));
-    // The team's index, not a member's page that names the team in its title ("L'équipe : Dr X").
-    const namesAMember = () => {
+    // The team's index, not a person's page (in the team's section, or named "Dr X"), a news post, or a page naming
+    // a member ("L'équipe : Dr X").
+    const notTheTeamIndex = () => {
       const own = stems([old.title, old.h1, old.headline ?? ""].join(" "));
-      return memberNames.some((m) => m !== null && m.size > 0 && [...m].every((w) => own.has(w)));
+      const personal = TEAM_SECTION.test(old.path) || [old.title, old.h1].some((n) => PERSON_TITLE.test(words(n)[0] ?? ""));
+      return personal || NEWS_POST.test(old.path.split("?")[0]) || memberNames.some((m) => m !== null && m.size > 0 && [...m].every((w) => own.has(w)));
     };
-    if (intent && !(intent.name === "team" && namesAMember())) {
+    if (intent && !(intent.name === "team" && notTheTeamIndex())) {
       const page = intent.name === "team" ? teamPage : (candidates.find(intent.page) ?? (intent.fallback ? candidates.find(intent.fallback) : undefined));
       if (page) return { match: { target: page.path, confidence: 0.9, by: `intent: ${intent.name}` }, best: null, runnerUp: 0 };
     }
@@ -356,6 +368,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const newsPost = NEWS_POST.test(old.path.split("?")[0]);
     // What the page calls itself (not the links to it): its title, H1, headline.
     const ownNames = [old.title, old.h1, old.headline ?? ""].map((n) => words(n));
+    // A first name alone names a newcomer in a welcome, not someone leaving or away ("Départ à la retraite du Dr
+    // Marie Lefèvre", "Claire en congés"); and "Dr Marie Lefèvre" is a full name, not the member Marie Dubois's.
+    const leaving = ownNames.some((n) => n.some((w) => LEAVING.test(w)));
     // A person's page: under the team's section, or its URL or title opens on "Dr" (not a post about a doctor).
     const person = !newsPost && (TEAM_SECTION.test(old.path) || words(slugWords(old.path).join(" ")).slice(0, 1).some((w) => PERSON_TITLE.test(w)) || [old.title, old.h1].some((n) => PERSON_TITLE.test(words(n)[0] ?? "")));
     // Members the page's own names name (its title, H1, headline): a URL or a link naming another member is an
@@ -386,7 +401,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         if (member.size && [...member].every((w) => allNames.has(w)) && (!selfNamed || namedByItself[i])) {
           confidence = Math.max(confidence, 0.9);
           by = "member's name";
-        } else if (uniqueFirst[i] !== null && ownNames.some((n) => n.includes(uniqueFirst[i]!))) {
+        } else if (uniqueFirst[i] !== null && !leaving && ownNames.some((n) => n.includes(uniqueFirst[i]!) && !PERSON_TITLE.test(n[n.indexOf(uniqueFirst[i]!) - 1] ?? ""))) {
           confidence = Math.max(confidence, 0.6);
           by = "member's first name";
         } else confidence /= 2;

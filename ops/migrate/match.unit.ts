@@ -114,6 +114,10 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/post/bienvenue", "Bienvenue à Claire !", "Elle rejoint l'équipe").match).toMatchObject({ target: "/equipe/claire-martin/", by: "member's first name" });
     const twoClaires = createMatcher([...site, { path: "/equipe/claire-roux/", slug: "claire-roux", title: "Claire Roux", kind: "team", text: "Assistante" }]);
     expect(twoClaires({ path: "/post/bienvenue", title: "Bienvenue à Claire !", h1: "", text: "Elle rejoint l'équipe" }).match?.by ?? "").not.toMatch(/^member/);
+    // Not someone leaving or away, nor another person of the same first name named in full.
+    expect(page("/post/depart", "Départ à la retraite de Claire", "Merci pour ces années").match?.by ?? "").not.toMatch(/^member/);
+    expect(page("/post/conges", "Fermeture estivale : Claire en congés", "Le cabinet ferme").match?.by ?? "").not.toMatch(/^member/);
+    expect(page("/post/dr-claire-lefevre", "Bienvenue au Dr Claire Lefèvre", "Elle rejoint l'équipe").match?.by ?? "").not.toBe("member's first name");
   });
 
   it("sends the old team's index to the team page, not a member's page naming the team, nor a page in the team's section", () => {
@@ -121,6 +125,11 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/-L-equipe-", "L'équipe", "Ils vous accueillent").match?.target).toBe("/equipe/");
     expect(page("/equipe/dr-claire-martin", "L'équipe : Dr Claire Martin", "Implantologie").match?.target).toBe("/equipe/claire-martin/");
     expect(page("/equipe/julie-roussel", "Julie Roussel", "Assistante").match?.by).toBe("a former member's page: the team page");
+    // A name's topic, a person's page, a news post: not the index.
+    expect(page("/equipe/julie-roussel", "L'équipe : Julie Roussel", "Assistante").match?.by).toBe("a former member's page: the team page");
+    expect(m({ path: "/nos-praticiens/dr-paul-henri", title: "Nos praticiens", h1: "Dr Paul Henri", text: "Chirurgien-dentiste" }).match?.by ?? "").not.toBe("intent: team");
+    expect(page("/actualites/equipe", "Équipe", "Une nouvelle assistante").match?.by ?? "").not.toBe("intent: team");
+    expect(page("/post/equipe-claire", "Équipe : bienvenue à Claire", "Elle rejoint le cabinet").match?.target).toBe("/equipe/claire-martin/");
     // Nor an agenda (a practice's events), which books nothing.
     expect(page("/agenda/", "Agenda", "Journée portes ouvertes").match?.by ?? "").not.toBe("intent: booking");
   });

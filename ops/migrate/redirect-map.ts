@@ -152,8 +152,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
         // Under the bar, but its text points into what the page of its old section went to (`/soins/implants/
         // greffe-osseuse/` of `/soins/implants/`, the new site without a page of its own for it): that page,
         // at its own guess's confidence (listed for review).
-        // (Not a guess left for review on purpose: a former member's page under `/equipe/` is no member's.)
-        const parent = own.match || !own.best || own.review ? null : sectionPage(url);
+        const parent = own.match || !own.best ? null : sectionPage(url);
         const section = parent && !seen.has(parent) && !listings.has(pathOf(parent)) && verdicts.get(pathOf(parent))?.verdict !== "skip" ? matchPage(parent, seen).match : null;
         const follows = parent ? followSection(own.best!, section, home, pathOf(parent)) : null;
         matchOf.set(url, follows ? { match: follows, best: follows } : own);
@@ -249,14 +248,20 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     keyOf.set(rowForm, row.path);
   }
   // The platform's other names of each page redirected (a WordPress post's slug, the id its theme prints): the
-  // same target, unless the crawl saw that URL itself.
-  for (const row of rows) {
+  // same target, unless the crawl saw that URL itself, or pages going to different targets claim it (a template
+  // printing one article's id on another page: no one's name).
+  const aliasesOfRow = (row: DraftRow): string[] => {
     const e = byUrl.get(new URL(row.path, "http://old.invalid").href.replace("http://old.invalid", origin));
-    if (!e || !row.target) continue;
+    if (!e || !row.target) return [];
     const own = (e.own_urls ?? []).filter((u) => u.startsWith(origin)).map(pathOf);
-    for (const alias of [...aliasesOf(platform, row.path, e.h1 || e.headline), ...own]) {
+    return [...aliasesOf(platform, row.path, e.h1 || e.headline), ...own];
+  };
+  const claims = new Map<string, Set<string>>();
+  for (const row of rows) for (const alias of aliasesOfRow(row)) claims.set(form(alias) ?? "", (claims.get(form(alias) ?? "") ?? new Set()).add(row.target!));
+  for (const row of rows) {
+    for (const alias of aliasesOfRow(row)) {
       const aliasForm = form(alias);
-      if (aliasForm === null || keyOf.has(aliasForm) || pageForms.has(aliasForm)) continue;
+      if (aliasForm === null || keyOf.has(aliasForm) || pageForms.has(aliasForm) || claims.get(aliasForm)!.size > 1) continue;
       map[alias] = row.target;
       keyOf.set(aliasForm, alias);
     }

@@ -46,9 +46,14 @@ export function containment<T>(a: Set<T>, b: Set<T>): number {
 
 /** Word triples: near-duplicate texts share most of them, texts on one topic few. */
 export function shingles(text: string, size = 3): Set<string> {
+  return new Set(triplesInOrder(text, size));
+}
+
+/** The runs of `size` words of a text, in its order (repeats kept). */
+export function triplesInOrder(text: string, size = 3): string[] {
   const w = words(text);
-  const out = new Set<string>();
-  for (let i = 0; i + size <= w.length; i++) out.add(w.slice(i, i + size).join(" "));
+  const out: string[] = [];
+  for (let i = 0; i + size <= w.length; i++) out.push(w.slice(i, i + size).join(" "));
   return out;
 }
 

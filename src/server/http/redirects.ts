@@ -6,10 +6,13 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { requestTenant } from "../tenancy";
 import { answerRequest, type RedirectTable } from "../redirects/map";
+import { routeOf } from "../tenancy/routes";
 
 /**
  * Express middleware: 301 on the same host (a path-only Location) for GET and HEAD; `notFound` answers the
- * old URLs the map says are gone (the practice's 404 page), never the page at their path.
+ * old URLs the map says are gone (the practice's 404 page), never the page at their path. A gone URL only on a
+ * page route: the new site's own files and endpoints (`/media/<code>/logo.svg`, `/robots.txt`, `/api/og`) are
+ * never an old site's, whatever its platform's folders (Joomla's `/media/`) or its dropped URLs say.
  */
 export function redirectsMiddleware(table: RedirectTable, notFound: RequestHandler) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -17,7 +20,10 @@ export function redirectsMiddleware(table: RedirectTable, notFound: RequestHandl
     const code = requestTenant(res)?.code;
     const answer = code ? answerRequest(table, code, req.originalUrl) : null;
     if (!answer) return next();
-    if (answer.status === 404) return notFound(req, res, next);
+    if (answer.status === 404) {
+      const q = req.originalUrl.indexOf("?");
+      return routeOf(req.method, q === -1 ? req.originalUrl : req.originalUrl.slice(0, q)) === "page" ? notFound(req, res, next) : next();
+    }
     res.setHeader("Cache-Control", "public, max-age=86400");
     res.redirect(301, answer.location);
   };

@@ -247,29 +247,47 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
   }
 }
 
+/** What survives beside a SPIP object's identity: a list's pagination (`debut_articles=10`: another page of it). */
+const SPIP_KEPT = /^debut_/;
+const isSpipObject = (name: string | undefined): name is string => name !== undefined && (SPIP_OBJECTS as readonly string[]).includes(name);
+
 /**
- * SPIP's identity of an object (the table at the top): `[object, id]` on the path `/`, whatever the spelling;
- * the home page for `spip.php` and its `page=sommaire`; other `page=` values (a site map, a feed, an unknown
- * page) stay as they are, and answer 404 unless the map names them.
+ * SPIP's identity of an object (the table at the top): `[object, id]` on the path `/`, whatever the spelling, the id
+ * as a number (`article012` is article 12), nothing else kept but a list's pagination; the home page for `spip.php`
+ * and its `page=sommaire`; other `page=` values (a site map, a feed, an unknown page) stay as they are, and answer
+ * 404 unless the map names them.
  */
 function spipIdentity(path: string, list: [string, string][]): { path: string; list: [string, string][] } {
+  const identity = spipObject(path, list);
+  if (identity === "home") return { path: "/", list: list.filter(([n]) => n !== "page") };
+  if (identity === null) return /^\/(?:spip\.php)?$/.test(path) ? { path: "/", list } : { path, list };
+  return { path: "/", list: [[identity[0], String(Number(identity[1]))], ...list.filter(([n]) => SPIP_KEPT.test(n))] };
+}
+
+/** The object a SPIP URL names (`[object, id]`), "home", or null (not an object's URL). */
+function spipObject(path: string, list: [string, string][]): [string, string] | "home" | null {
   // `/article12.html` (SPIP's "html" URLs), after the common suffix rules.
   const named = SPIP_OBJECT.exec(commonPath(path).slice(1));
-  if (named) return { path: "/", list: [[named[1], named[2]]] };
-  if (!/^\/(?:spip\.php)?$/.test(path)) return { path, list };
-  // `spip.php?article12`: a parameter without a value.
-  const bare = list.map(([name, value]) => (value === "" ? SPIP_OBJECT.exec(name) : null)).find((m) => m !== null);
-  if (bare) return { path: "/", list: [[bare[1], bare[2]]] };
+  if (named) return [named[1], named[2]];
   const value = (name: string) => list.find(([n]) => n === name)?.[1];
+  const idOf = (object: string) => list.find(([n, v]) => n === `id_${object}` && /^\d+$/.test(v))?.[1];
+  // SPIP 1.x: `/article.php3?id_article=12`.
+  const legacy = /^\/(article|rubrique|breve|auteur|mot)\.php3?$/.exec(path);
+  if (legacy) {
+    const id = idOf(legacy[1]);
+    return id === undefined ? null : [legacy[1], id];
+  }
+  if (!/^\/(?:spip\.php)?$/.test(path)) return null;
+  // `page=article&id_article=12` (beside `id_rubrique=3`, the article's place), its print view `page=imprimer`.
+  const page = value("page");
+  if (isSpipObject(page) && idOf(page) !== undefined) return [page, idOf(page)!];
+  // `spip.php?article12`: a parameter without a value.
+  const bare = list.map(([name, v]) => (v === "" ? SPIP_OBJECT.exec(name) : null)).find((m) => m !== null);
+  if (bare) return [bare[1], bare[2]];
   // `action=redirect&type=article&id=12`: SPIP's redirect to an object's URL.
   const type = value("type");
-  if (value("action") === "redirect" && type && (SPIP_OBJECTS as readonly string[]).includes(type) && /^\d+$/.test(value("id") ?? "")) return { path: "/", list: [[type, value("id")!]] };
-  // `page=article&id_article=12`, `page=imprimer&id_article=12` (its print view), `id_article=12` alone.
-  const page = value("page");
-  const ids = list.filter(([n, v]) => n.startsWith("id_") && (SPIP_OBJECTS as readonly string[]).includes(n.slice(3)) && /^\d+$/.test(v));
-  if (ids.length === 1 && (page === undefined || page === ids[0][0].slice(3) || /^imprimer/.test(page))) {
-    return { path: "/", list: [[ids[0][0].slice(3), ids[0][1]], ...list.filter(([n]) => n !== "page" && n !== ids[0][0])] };
-  }
-  if (page === "sommaire") return { path: "/", list: list.filter(([n]) => n !== "page") };
-  return { path: "/", list };
+  if (value("action") === "redirect" && isSpipObject(type) && /^\d+$/.test(value("id") ?? "")) return [type, value("id")!];
+  const ids = list.filter(([n, v]) => n.startsWith("id_") && isSpipObject(n.slice(3)) && /^\d+$/.test(v));
+  if (ids.length === 1 && (page === undefined || /^imprimer/.test(page))) return [ids[0][0].slice(3), ids[0][1]];
+  return page === "sommaire" ? "home" : null;
 }

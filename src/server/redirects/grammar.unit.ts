@@ -39,9 +39,25 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
     [
       "spip",
       "/spip.php?article12",
-      ["/article12.html", "/spip.php?page=article&id_article=12", "/spip.php?id_article=12&amp;page=article", "/spip.php?article12&lang=fr&var_mode=calcul", "/spip.php?page=imprimer&id_article=12", "/spip.php?action=redirect&type=article&id=12&status=301"],
+      [
+        "/article12.html",
+        "/spip.php?page=article&id_article=12",
+        "/spip.php?id_article=12&amp;page=article",
+        "/spip.php?article12&lang=fr&var_mode=calcul",
+        "/spip.php?page=imprimer&id_article=12",
+        "/spip.php?action=redirect&type=article&id=12&status=301",
+        // The other parameters of any spelling (a search's highlight, the article's rubrique), SPIP 1.x, leading zeros.
+        "/article12.html?var_recherche=implant",
+        "/spip.php?page=article&id_article=12&var_recherche=implant",
+        "/spip.php?page=article&id_article=12&id_rubrique=3",
+        "/spip.php?article12&id_rubrique=3",
+        "/article.php3?id_article=12",
+        "/article012.html",
+        "/spip.php?action=redirect&type=article&id=012",
+      ],
     ],
-    ["spip", "/spip.php?rubrique3", ["/rubrique3.html", "/spip.php?page=rubrique&id_rubrique=3"]],
+    ["spip", "/spip.php?rubrique3", ["/rubrique3.html", "/spip.php?page=rubrique&id_rubrique=3", "/rubrique.php3?id_rubrique=3"]],
+    ["spip", "/spip.php?rubrique3&debut_articles=10", ["/spip.php?page=rubrique&id_rubrique=3&debut_articles=10", "/rubrique3.html?debut_articles=10"]],
     ["spip", "/", ["/spip.php", "/spip.php?page=sommaire", "/spip.php?lang=fr"]],
     ["spip", "/-Implantologie-", ["/-Implantologie-.html", "/-implantologie-/"]],
     ["static", "/soins/implants.html", ["/Soins/Implants.HTM", "/soins/implants/", "/soins/implants.html?utm_source=x", "/soins/implants.php?PHPSESSID=3f9a1c0e"]],
@@ -60,6 +76,7 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
     expect(oldUrlForm("/spip.php?article12", "spip")!.form).not.toBe(oldUrlForm("/spip.php?rubrique12", "spip")!.form);
     expect(oldUrlForm("/spip.php?article12", "spip")!.form).not.toBe(oldUrlForm("/spip.php?article13", "spip")!.form);
     expect(oldUrlForm("/spip.php?page=plan", "spip")!.form).not.toBe(oldUrlForm("/spip.php?page=backend", "spip")!.form);
+    expect(oldUrlForm("/spip.php?rubrique3&debut_articles=10", "spip")!.form).not.toBe(oldUrlForm("/spip.php?rubrique3", "spip")!.form);
     expect(oldUrlForm("/?p=12", "wordpress")!.form).not.toBe(oldUrlForm("/?p=13", "wordpress")!.form);
     expect(oldUrlForm("/?option=com_content&view=article&id=12", "joomla")!.form).not.toBe(oldUrlForm("/?option=com_content&view=category&id=12", "joomla")!.form);
     expect(oldUrlForm("/?option=com_content&view=category&id=8&start=5", "joomla")!.form).not.toBe(oldUrlForm("/?option=com_content&view=category&id=8", "joomla")!.form);
