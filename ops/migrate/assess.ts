@@ -83,7 +83,10 @@ export function outsideLinkLabels(text: string, anchors: readonly { url: string;
   let run: string[] = [];
   tokens.forEach((t, i) => {
     if (!cut[i]) run.push(t);
-    else if (run.length) (parts.push(run.join(" ")), (run = []));
+    else if (run.length) {
+      parts.push(run.join(" "));
+      run = [];
+    }
   });
   if (run.length) parts.push(run.join(" "));
   return parts;
