@@ -223,8 +223,9 @@ const BLIND: BlindCase[] = [
   // read no file of the toolkit. Measured once, on the toolkit as it stood (27af7c7): 91.7/42.3/36.2 (no SPIP grammar:
   // "static"; nearly every page taken for a listing of the others: its "Dans la même rubrique" and "Dernières
   // brèves" lists of titles). Then SPIP's grammar and own URLs, link labels not counted as excerpts, a page with 30
-  // triples of its own no listing, the old team's index to the team page (decision 0063): 87.0/90.4/91.4.
-  { code: "dupont", url: `http://${SPIP_HOST}`, start: () => startSpipSite(), truth: SPIP_TRUTH, spellings: SPIP_SPELLINGS, unknownQueries: SPIP_UNKNOWN_QUERIES, floor: { precision: 0.86, recall: 0.9, spellings: 0.91, ofRightBase: 0.96 } },
+  // triples of its own no listing, the old team's index to the team page (decision 0063): 87.0/90.4/91.4; a page a
+  // breadcrumb names above others heads a section ("Nos soins": no counterpart, not the home page): 90.4/90.4/91.4.
+  { code: "dupont", url: `http://${SPIP_HOST}`, start: () => startSpipSite(), truth: SPIP_TRUTH, spellings: SPIP_SPELLINGS, unknownQueries: SPIP_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.9, spellings: 0.91, ofRightBase: 0.96 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {

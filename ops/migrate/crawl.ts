@@ -181,6 +181,7 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
       og_title: "",
       anchors: [],
       own_urls: [],
+      trail: [],
       error: "",
     };
     let current = url;

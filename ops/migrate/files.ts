@@ -53,6 +53,7 @@ export const crawlEntrySchema = z.object({
    * body class): aliases of its redirect. Absent from a crawl.json of an earlier version.
    */
   own_urls: z.array(z.string()).optional(),
+  trail: z.array(z.string()).optional(),
   /** The request failure (timeout, refused...), empty when the site answered. */
   error: z.string(),
 });

@@ -24,6 +24,8 @@ export interface PageFacts {
   anchors: { url: string; text: string }[];
   /** Other URLs the page names as its own without linking to them (WordPress's `?page_id=N` of its body class). */
   own_urls: string[];
+  /** The pages its breadcrumb names above it (same host, in order; at most MAX_TRAIL). */
+  trail: string[];
 }
 
 const clean = (text: string) => text.replace(/\s+/g, " ").trim();
@@ -105,6 +107,8 @@ export const MAX_URL_CHARS = 2048;
  * bound (its head, its menus, its first content) and marked.
  */
 export const MAX_PARSE_CHARS = 1_000_000;
+/** A breadcrumb's links kept: deeper trails are no site's. */
+const MAX_TRAIL = 10;
 export const MAX_ELEMENTS = 10_000;
 
 /** The page cut before its (MAX_ELEMENTS + 1)th tag and at MAX_PARSE_CHARS, and why it was cut ("" if whole). */
@@ -173,6 +177,17 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
         ? bounded(safeUrl(`/spip.php?${spipId[1]}${spipId[2]}`, pageUrl))
         : null;
 
+  // Its breadcrumb (by its class, its ARIA label or schema.org's BreadcrumbList; SPIP's `arbo`): the pages above it,
+  // which head a section of the old site whatever their URLs say (`/-Nos-soins-` over `/-Implantologie-`).
+  const trail: string[] = [];
+  $('[class*="breadcrumb" i], [class~="arbo"], [class*="ariane" i], [aria-label*="ariane" i], [aria-label*="breadcrumb" i], [itemtype*="BreadcrumbList" i]')
+    .first()
+    .find("a[href]")
+    .each((_, el) => {
+      const href = bounded(safeUrl($(el).attr("href")!, base));
+      if (href && new URL(href).host === host && trail.length < MAX_TRAIL && href !== pageUrl) trail.push(href);
+    });
+
   // The first H1 anywhere: WordPress puts it in <header class="entry-header">, which the content leaves out.
   const h1Node = $("h1").get(0) as TreeNode | undefined;
   const h1 = h1Node ? clean(textOf(h1Node, false)) : "";
@@ -204,6 +219,7 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
     og_title: clean($('meta[property="og:title" i]').attr("content") ?? "").slice(0, 1000),
     anchors,
     own_urls: idUrl ? [idUrl] : [],
+    trail,
     truncated,
   };
 }

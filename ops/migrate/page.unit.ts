@@ -40,6 +40,14 @@ describe("readPage", () => {
     expect(spip("SPIP 3.2.11", "crayon meta-valeur-nom_site").own_urls).toEqual([]);
   });
 
+  it("reads the pages its breadcrumb names above it, whatever the platform calls it, on its own host only", () => {
+    const trail = (markup: string) => readPage(`<html><body><nav><a href="/menu">Menu</a></nav>${markup}<h1>Implantologie</h1></body></html>`, "http://www.cabinet.fr/-Implantologie-").trail;
+    expect(trail('<p class="arbo"><a href="/">Accueil</a> &gt; <a href="/-Nos-soins-">Nos soins</a> &gt; <strong>Implantologie</strong></p>')).toEqual(["http://www.cabinet.fr/", "http://www.cabinet.fr/-Nos-soins-"]);
+    expect(trail('<ol class="breadcrumb"><li><a href="/soins/">Soins</a></li><li><a href="http://autre.fr/x">X</a></li><li><a href="/-Implantologie-">Ici</a></li></ol>')).toEqual(["http://www.cabinet.fr/soins/"]);
+    expect(trail('<div aria-label="Fil d\'Ariane"><a href="/patients/">Patients</a></div>')).toEqual(["http://www.cabinet.fr/patients/"]);
+    expect(trail('<div class="sidebar"><a href="/soins/">Soins</a></div>')).toEqual([]);
+  });
+
   it("keeps the title, description, first H1 and the robots directive", () => {
     expect([page.title, page.meta_description, page.h1, page.noindex]).toEqual(["Le cabinet", "Présentation du cabinet.", "Notre cabinet", true]);
   });

@@ -99,7 +99,11 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
       if (list.length < 10 && !list.includes(text)) calledBy.set(url, [...list, text]);
     }
   }
-  const headsSection = sectionHeads(entries.map((e) => e.url));
+  // A section's head: a folder over other pages' URLs, or a page a breadcrumb names above another (not the home page).
+  const byFolder = sectionHeads(entries.map((e) => e.url));
+  // (Compared in the old URL grammar's form: `/-Nos-soins-.html` is the `/-Nos-soins-` a breadcrumb names.)
+  const above = new Set(entries.flatMap((e) => (e.trail ?? []).filter((u) => u !== e.url).map((u) => form(pathOf(u))).filter((f) => f !== null && f !== "/")));
+  const headsSection = (url: string) => byFolder(url) || above.has(form(pathOf(url)));
   const oldPage = (e: CrawlEntry) => ({
     path: pathOf(e.url),
     title: own.get(e.url)?.title ?? e.title,
