@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AccessLog, formatAccessLine, pathOnly, requestId, type AccessRecord } from "./access";
+import { AccessLog, formatAccessLine, isoTime, pathOnly, requestId, type AccessRecord } from "./access";
 
 const RECORD: AccessRecord = {
   id: "req-1",
@@ -56,6 +56,23 @@ describe("formatAccessLine", () => {
     const b = JSON.parse(formatAccessLine(RECORD, 2_000)) as { time: string };
     expect(a.time).toBe(new Date(1_000).toISOString());
     expect(b.time).toBe(new Date(2_000).toISOString());
+  });
+});
+
+describe("isoTime", () => {
+  it("is toISOString for every millisecond, within a second, across seconds, and when the clock steps back", () => {
+    const base = Date.UTC(2026, 10, 26, 23, 59, 58, 990);
+    const times: number[] = [];
+    for (let t = base; t < base + 2_100; t += 7) times.push(t);
+    // The clock stepped back (NTP), a day later, the very first and last millisecond of a second, the epoch.
+    times.push(base + 5, base + 86_400_000, base + 10, base + 1_010, base + 1_009, 0, 999, 1_000, 1_001);
+    for (const t of times) expect(isoTime(t)).toBe(new Date(t).toISOString());
+  });
+
+  it("is toISOString before 1970, after year 9999, and for a time that is not a whole millisecond", () => {
+    for (const t of [-1, -999, -1_000, -1_001, -86_400_123, 253_402_300_799_999, 253_402_300_800_000, 253_402_300_800_001, 1_500.5, 1_500]) {
+      expect(isoTime(t)).toBe(new Date(t).toISOString());
+    }
   });
 });
 
