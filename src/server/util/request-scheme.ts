@@ -14,6 +14,8 @@ export type Scheme = "http" | "https";
 export type TrustFn = (address: string | undefined, hop: number) => boolean;
 
 export function schemeOf(protocol: string | undefined): Scheme {
+  // The proxy's own spelling first (every request behind it): no trimmed or lower-cased copy to make.
+  if (protocol === "https") return "https";
   return protocol?.trim().toLowerCase() === "https" ? "https" : "http";
 }
 
@@ -36,5 +38,8 @@ export function requestScheme(req: IncomingMessage, trust: TrustFn): Scheme {
   const header = req.headers["x-forwarded-proto"];
   const value = Array.isArray(header) ? header[0] : header;
   if (!value) return own;
-  return schemeOf(value.split(",")[0]);
+  // The first hop's value (a list when several proxies appended theirs); indexOf, not split: split allocates an
+  // array and calls into the runtime (about 900 instructions, on every cache hit behind the proxy).
+  const comma = value.indexOf(",");
+  return schemeOf(comma === -1 ? value : value.slice(0, comma));
 }

@@ -17,6 +17,11 @@ describe("requestScheme", () => {
     expect(requestScheme(request({ remoteAddress: "::ffff:127.0.0.1", encrypted: true }), loopbackOnly)).toBe("https");
   });
 
+  it("reads the first hop of a list, whatever its spacing and case", () => {
+    const trusted = (proto: string) => requestScheme(request({ remoteAddress: "::ffff:127.0.0.1" }, proto), loopbackOnly);
+    expect(["https, http", " HTTPS ,http", "https,https", "http, https", ",https", "https "].map(trusted)).toEqual(["https", "https", "https", "http", "http", "https"]);
+  });
+
   it("asks the trust function once per connection, however many requests it carries", () => {
     let calls = 0;
     const trust: TrustFn = (address) => {
