@@ -104,3 +104,49 @@ function countedQuery(rule: RouteParams, query: string): string {
   }
   return kept.toString();
 }
+
+/** The most URLs OwnUrlKeys remembers, every site and scheme together: then it forgets them all and relearns. */
+export const OWN_URL_KEYS_MAX = 4096;
+/** A longer URL is not remembered: a page's own URL is short, and the memo's bytes stay bounded. */
+export const OWN_URL_MAX_LENGTH = 256;
+
+/**
+ * The cache key of a page's own URL, remembered per site and scheme (the fast path's, cache-front.ts): a hit
+ * otherwise builds the key anew (cacheableUrl's route lookups and four concatenations), and the page store's Map
+ * then flattens the new string, hashes it and compares it with the stored key character by character (about
+ * 2,500 instructions of a HIT under callgrind). The remembered key is the stored entry's own key string: the
+ * store's lookup finds it by identity, its hash already computed.
+ *
+ * Bounded: only an entry's own URL (what its target says, never another spelling, so a visitor's query strings
+ * cannot fill it), at most OWN_URL_MAX_LENGTH characters, at most OWN_URL_KEYS_MAX of them. Nothing to invalidate:
+ * a key is a function of the site, the scheme and the URL alone (cacheKey), and whether its entry is still
+ * stored is the page store's question, asked on every request.
+ */
+export class OwnUrlKeys<Site extends object> {
+  /** Site (the pipeline's object for a Host header) -> scheme -> URL -> key. */
+  private readonly bySite = new Map<Site, Record<Scheme, Map<string, string>>>();
+  private size = 0;
+
+  get(site: Site, scheme: Scheme, url: string): string | undefined {
+    return this.bySite.get(site)?.[scheme].get(url);
+  }
+
+  /** `key` must be cacheKey's for this site, scheme and URL (the caller checks the entry found under it). */
+  remember(site: Site, scheme: Scheme, url: string, key: string): void {
+    if (url.length > OWN_URL_MAX_LENGTH) return;
+    if (this.size >= OWN_URL_KEYS_MAX) {
+      this.bySite.clear();
+      this.size = 0;
+    }
+    let schemes = this.bySite.get(site);
+    if (!schemes) this.bySite.set(site, (schemes = { http: new Map(), https: new Map() }));
+    const urls = schemes[scheme];
+    if (!urls.has(url)) this.size++;
+    urls.set(url, key);
+  }
+
+  /** URLs remembered (tests). */
+  get count(): number {
+    return this.size;
+  }
+}

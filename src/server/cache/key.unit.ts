@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cacheKey, cacheTarget, hostKeyPart } from "./key";
+import { cacheKey, cacheTarget, hostKeyPart, OWN_URL_KEYS_MAX, OWN_URL_MAX_LENGTH, OwnUrlKeys } from "./key";
 
 const key = (url: string, code = "dupont", host = "www.cabinet-dupont.fr", method = "GET") =>
   cacheTarget(method, code, host, "https", url)?.key ?? null;
@@ -94,5 +94,32 @@ describe("cacheTarget", () => {
         cacheTarget("GET", "dupont", "dupont.dev.localhost:3000", "https", url)?.key ?? null,
       );
     }
+  });
+});
+
+describe("OwnUrlKeys", () => {
+  it("remembers a key per site, scheme and URL", () => {
+    const keys = new OwnUrlKeys<object>();
+    const [a, b] = [{}, {}];
+    keys.remember(a, "https", "/", "a-https-root");
+    expect(keys.get(a, "https", "/")).toBe("a-https-root");
+    expect([keys.get(a, "http", "/"), keys.get(b, "https", "/"), keys.get(a, "https", "/soins/")]).toEqual([undefined, undefined, undefined]);
+    keys.remember(a, "https", "/", "a-https-root");
+    expect(keys.count).toBe(1);
+  });
+
+  it("never holds more than its bound, nor a long URL", () => {
+    const keys = new OwnUrlKeys<object>();
+    const site = {};
+    keys.remember(site, "https", `/${"a".repeat(OWN_URL_MAX_LENGTH)}`, "long");
+    expect(keys.count).toBe(0);
+    for (let i = 0; i < OWN_URL_KEYS_MAX * 2 + 10; i++) {
+      keys.remember(i % 3 === 0 ? {} : site, i % 2 ? "http" : "https", `/page-${i}/`, `key-${i}`);
+      expect(keys.count).toBeLessThanOrEqual(OWN_URL_KEYS_MAX);
+    }
+    // Full, it forgot everything and started again: the latest is there, the first are not.
+    const last = OWN_URL_KEYS_MAX * 2 + 9;
+    expect(keys.get(site, last % 2 ? "http" : "https", `/page-${last}/`)).toBe(`key-${last}`);
+    expect(keys.get(site, "http", "/page-1/")).toBeUndefined();
   });
 });

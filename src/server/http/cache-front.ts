@@ -17,14 +17,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import { requestTenant } from "../tenancy";
-import { cacheKey, cacheTarget, type CacheTarget } from "../cache/key";
+import { cacheKey, cacheTarget, OwnUrlKeys, type CacheTarget } from "../cache/key";
 import type { PageCache } from "../cache/page-cache";
 import { writeEntry } from "./serve";
 import { copyHeaders } from "../util/headers";
 import { requestScheme, type TrustFn } from "../util/request-scheme";
 import type { RenderResult } from "../cache/entry";
 import { whileVisitorWaits } from "../render-pool/visitor";
-import { stateOf, type RequestState, type Stage } from "./pipeline";
+import { stateOf, type RequestState, type Site, type Stage } from "./pipeline";
 
 export interface CacheFrontOptions {
   /** What the Express stack sets on every response (http/security-headers.ts), replayed on every hit. */
@@ -45,6 +45,7 @@ export interface CacheFrontOptions {
 /** Stage 5 of the pipeline: answers a fresh hit of the request's site (resolved by stage 4), else passes. */
 export function cacheHitStage(cache: PageCache, opts: CacheFrontOptions): Stage {
   const { stackHeaders, trust, redirected } = opts;
+  const ownUrlKeys = new OwnUrlKeys<Site>();
   return (req: IncomingMessage, res: ServerResponse, state: RequestState) => {
     const site = state.site;
     const method = req.method!;
@@ -52,11 +53,14 @@ export function cacheHitStage(cache: PageCache, opts: CacheFrontOptions): Stage 
     if (!site || site.authority === null || (method !== "GET" && method !== "HEAD")) return false;
     const scheme = requestScheme(req, trust);
     const url = req.url!;
-    const key = cacheKey(method, site.code, scheme, site.authority, url);
+    const remembered = ownUrlKeys.get(site, scheme, url);
+    const key = remembered ?? cacheKey(method, site.code, scheme, site.authority, url);
     const entry = key && (cache.fresh(key) ?? cache.unknownPath(site.code, scheme, site.authority, url));
     if (!entry || !entry.servedByStack) return false;
-    // The entry's own URL, once asked, is not asked again; any other spelling (a query, a capital) every time.
     const ownUrl = url === entry.target.url;
+    // Remembered only when the entry was found under this very key (not the 404 page that answers for it).
+    if (remembered === undefined && ownUrl && entry.target.key === key) ownUrlKeys.remember(site, scheme, url, entry.target.key);
+    // The entry's own URL, once asked, is not asked again; any other spelling (a query, a capital) every time.
     if (!(ownUrl && entry.ownUrlNotRedirected)) {
       if (redirected(site.code, url)) return false;
       if (ownUrl) entry.ownUrlNotRedirected = true;

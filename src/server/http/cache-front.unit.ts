@@ -239,6 +239,26 @@ describe("cacheHitStage", () => {
     expect((await send(port, "/")).body).toBe("accueil modifié");
     expect(stack.got).toHaveLength(1);
   });
+
+  it("answers a page's own URL it remembers the key of as before: per host, and never once its entry is gone", async () => {
+    const { t, stack, port } = await frontOverServedPage("/", "accueil");
+    // The first hit learns the key, the next ones use it.
+    for (let i = 0; i < 3; i++) expect((await send(port, "/")).headers["x-cache"]).toBe("HIT");
+    // Another spelling of the same host is the same key; another port is another host, never this entry.
+    expect((await send(port, "/", { host: HOST.toUpperCase() })).body).toBe("accueil");
+    await send(port, "/", { host: `${HOST}:8443` });
+    expect(stack.got).toEqual([`GET ${HOST}:8443 /`]);
+    // Invalidated: passed to the stack while it renders again, then the new page under the key remembered.
+    const release = t.hold();
+    t.pages.set("/", { status: 200, body: "accueil modifié" });
+    expect(t.cache.invalidate(["site:dupont"])).toBe(1);
+    await send(port, "/");
+    expect(stack.got).toHaveLength(2);
+    release();
+    await t.cache.settled();
+    expect(await send(port, "/")).toMatchObject({ status: 200, body: "accueil modifié", headers: { "x-cache": "HIT" } });
+    expect(stack.got).toHaveLength(2);
+  });
 });
 
 describe("cacheMiddleware", () => {
