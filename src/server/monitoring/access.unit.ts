@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AccessLog, formatAccessLine, isoTime, pathOnly, requestId, type AccessRecord } from "./access";
+import { AccessLog, formatAccessLine, hundredths, isoTime, pathOnly, requestId, type AccessRecord } from "./access";
 
 const RECORD: AccessRecord = {
   id: "req-1",
@@ -56,6 +56,16 @@ describe("formatAccessLine", () => {
     const b = JSON.parse(formatAccessLine(RECORD, 2_000)) as { time: string };
     expect(a.time).toBe(new Date(1_000).toISOString());
     expect(b.time).toBe(new Date(2_000).toISOString());
+  });
+});
+
+describe("hundredths", () => {
+  it("prints a duration as Math.round(ms * 100) / 100 does, for every hundredth and for odd values", () => {
+    for (let c = 0; c < 200_000; c += 1) {
+      const ms = c / 100 + 0.003;
+      expect(hundredths(ms)).toBe(String(Math.round(ms * 100) / 100));
+    }
+    for (const ms of [0, 0.004999, 0.005, 1e-9, 1.005, 123456.789, 1e13, 1e20, Number.MAX_VALUE, Number.NaN, Infinity]) expect(hundredths(ms), String(ms)).toBe(String(Math.round(ms * 100) / 100));
   });
 });
 
