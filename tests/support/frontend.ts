@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { reapOnExit } from "./reaper";
 
 export interface Frontend {
@@ -42,14 +42,41 @@ export function logMessages(output: string): string {
 
 export const DEFAULT_SECRET = "integration-test-revalidation-secret";
 
+/**
+ * A port no server holds, for a process that binds it later, taken below the kernel's ephemeral range. A port the
+ * kernel hands out for `listen(0)` comes from the range it also gives every outgoing connection its local port, so
+ * between the probe and the server's own listen any client socket of the machine (the tests' own requests) could
+ * take it: a frontend of tests/prepass.test.ts exited with EADDRINUSE on such a port. Below the range only another
+ * listener can, and the probe (on every interface, as the server listens) sees those.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  const low = ephemeralLow();
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = PORT_FLOOR + Math.floor(Math.random() * (low - PORT_FLOOR));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port found between ${PORT_FLOOR} and ${low}`);
+}
+
+/** Ports under this are services' (and need no root only above 1024): the probe picks from here up. */
+const PORT_FLOOR = 20_000;
+
+/** The first port of the kernel's ephemeral range (Linux's default 32768 where it cannot be read). */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > PORT_FLOOR + 1000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    // Every interface, IPv6 and IPv4 alike, as the frontend listens (no host given).
+    server.listen(port, () => server.close(() => resolve(true)));
   });
 }
 
