@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readdirSync } from "node:fs";
-import { startFrontend, type Frontend } from "./support/frontend";
+import { joinedCluster, startFrontend, type Frontend } from "./support/frontend";
 import { http } from "./support/http";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
 import { PERMISSIONS_POLICY } from "../src/server/http/security-headers";
@@ -123,10 +123,8 @@ describe("security headers", () => {
       redis = await startRedis({ maxmemory: "16mb" });
       const env = { BUILD_CMS_ORIGIN: CMS, CACHE_URL: redis.url(0) };
       [one, two] = await Promise.all([startFrontend({ backendUrl: backend.url, env }), startFrontend({ backendUrl: backend.url, env })]);
-      // Both joined the cluster (an instance not yet trusted renders for itself instead of reading Redis). Its log
-      // says so; /readyz does not wait for it (it tells the backend probe), and a CI run saw the second instance,
-      // ready but not yet trusted, render its own page.
-      for (const instance of [one, two]) await until(async () => instance.output().includes("joined the dev cluster"), "joined the cluster");
+      // Both joined the cluster (an instance not yet trusted renders for itself instead of reading Redis).
+      for (const instance of [one, two]) await joinedCluster(instance);
       const rendered = await http(one.url, "bernard.dev.localhost", "/");
       expectPagePolicy(rendered);
       // The page is written to Redis after the answer: wait for it there.

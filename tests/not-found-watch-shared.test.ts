@@ -4,11 +4,10 @@
  * since its last flush is written when it shuts down, before that connection closes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startFrontend, type Frontend } from "./support/frontend";
+import { freePort, joinedCluster, startFrontend, type Frontend } from "./support/frontend";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
 import { get } from "./support/cache";
 import { startRedis, type TestRedis } from "./support/redis";
-import { until } from "./support/until";
 
 const HOST = "dupont.dev.localhost";
 const DB = "9";
@@ -40,7 +39,7 @@ describe("the migration watch on the shared Redis", () => {
       backendUrl: backend.url,
       env: { CACHE_URL: redis.url(Number(DB)), NOT_FOUND_FLUSH_MS: "600000", METRICS_PORT: String(metricsPort), METRICS_HOST: "127.0.0.1" },
     });
-    await until(async () => (await fetch(`${frontend!.url}/readyz`)).status === 200, "joined the shared store");
+    await joinedCluster(frontend);
     for (let i = 0; i < 3; i++) expect((await get(frontend.url, HOST, "/ancien-lien/")).status).toBe(404);
     expect((await get(frontend.url, HOST, "/autre-ancien-lien/?utm_source=x")).status).toBe(404);
     // The instance's two connections (commands and subscriber), and no other.

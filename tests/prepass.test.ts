@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, startFrontend, type Frontend } from "./support/frontend";
+import { freePort, joinedCluster, startFrontend, type Frontend } from "./support/frontend";
 import { startRedis } from "./support/redis";
 import { until } from "./support/until";
 import { ADMIT_CLOCK_MARGIN_MS } from "../src/server/cache/shared/pages";
@@ -160,7 +160,7 @@ describe("with the backend up", () => {
     const instance = async (env: Record<string, string>) => {
       const frontend = await startFrontend({ backendUrl: backend.url, env });
       started.push(frontend);
-      await until(async () => (await fetch(`${frontend.url}/readyz`)).status === 200, "joined the others");
+      await joinedCluster(frontend);
       return frontend;
     };
     const viaTls = { "accept-encoding": "br", "x-forwarded-proto": "https" };

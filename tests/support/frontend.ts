@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { existsSync, readFileSync } from "node:fs";
 import { reapOnExit } from "./reaper";
+import { until } from "./until";
 
 export interface Frontend {
   url: string;
@@ -78,6 +79,15 @@ function canListen(port: number): Promise<boolean> {
     // Every interface, IPv6 and IPv4 alike, as the frontend listens (no host given).
     server.listen(port, () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * Waits until an instance with CACHE_URL has joined the shared store's cluster (its log says so). Not /readyz:
+ * readiness stops waiting for the join after a while, and an instance not yet trusted renders for itself instead
+ * of reading Redis (a CI run saw a test's second instance do so).
+ */
+export async function joinedCluster(frontend: Frontend): Promise<void> {
+  await until(async () => /shared cache: instance \w+ joined the \w+ cluster/.test(logMessages(frontend.output())), "the instance to join the shared store's cluster");
 }
 
 /** Starts the server and waits until it answers; `port` when the pages must be rendered for a known port. */
