@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedis, type TestRedis } from "./support/redis";
 import { startBackend, type DemoBackend } from "./support/demo-backend";
-import { logMessages, startFrontend, type Frontend } from "./support/frontend";
+import { joinedCluster, logMessages, startFrontend, type Frontend } from "./support/frontend";
 import { until } from "./support/until";
 
 const PASSWORD = "7f3a9c1e2b4d6f8a0c2e4a6b8d0f1a3c";
@@ -36,7 +36,7 @@ async function frontendWith(password: string): Promise<Frontend> {
 describe("the shared Redis's password (issue 26)", () => {
   it("joins with the password from CACHE_URL; with another, is refused and says so; prints neither", async () => {
     const right = await frontendWith(PASSWORD);
-    await until(() => /shared cache: instance \w+ joined the dev cluster/.test(logMessages(right.output())), "the instance to join through the password");
+    await joinedCluster(right);
     const wrong = await frontendWith(WRONG);
     await until(() => logMessages(wrong.output()).includes("shared cache: Redis unreachable ("), "the refused instance's line");
     expect(logMessages(wrong.output())).toMatch(/Redis unreachable \((WRONGPASS|NOAUTH)[^)]*\)/);

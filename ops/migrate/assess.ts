@@ -136,6 +136,13 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
   const rows = new Map<string, Assessment>();
   const isPage = (e: CrawlEntry) => e.status === 200 && e.redirects.length === 0 && !e.error && /html/i.test(e.content_type);
   const own = ownContent(entries);
+  /** A page's own words outside its links' labels (outsideLinkLabels), cut once for the listing and notice checks. */
+  const ownParts = new Map<string, string[]>();
+  const ownWords = (e: CrawlEntry): string[] => {
+    let parts = ownParts.get(e.url);
+    if (!parts) ownParts.set(e.url, (parts = outsideLinkLabels(own.get(e.url)!.text, e.anchors ?? [], e.url)));
+    return parts;
+  };
   const wordsOf = (e: CrawlEntry) => own.get(e.url)?.words ?? e.word_count;
 
   // A link to an old URL the old site redirects is a link to the page it ends on (the menu's /contact.php).
@@ -188,8 +195,8 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (!all?.size) return null;
     // Its own words, without the texts of its short links: a list of titles (a menu, "Dans la même rubrique", a
     // breadcrumb) names other pages, it holds no excerpt of them. A page that is little else is a site map.
-    const parts = outsideLinkLabels(own.get(e.url)!.text, e.anchors ?? [], e.url);
-    const mine = new Set(parts.flatMap((part) => [...shingles(part)]));
+    const ordered = ownWords(e).map((part) => triplesInOrder(part));
+    const mine = new Set(ordered.flat());
     if (linked.length >= MIN_LISTED && all.size >= MIN_LIST_TRIPLES && mine.size < LINKS_ONLY * all.size) return linked.length;
     // Excerpts of several pages: a page that repeats one other page (a practitioner's page and the team page) is not one.
     const covered = new Set<string>();
@@ -208,9 +215,9 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     }
     // Its longest run of triples of its own, in the order of its text.
     let longest = 0;
-    for (const part of parts) {
+    for (const triples of ordered) {
       let run = 0;
-      for (const t of triplesInOrder(part)) longest = Math.max(longest, (run = covered.has(t) ? 0 : run + 1));
+      for (const t of triples) longest = Math.max(longest, (run = covered.has(t) ? 0 : run + 1));
     }
     return sources >= 2 && covered.size / mine.size >= LISTING_COVERAGE && longest < OWN_RUN ? linked.length : null;
   };
@@ -242,7 +249,7 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (count < THIN_WORDS) {
       // A short notice (its text says what: a closure, holidays...) dated in a past year; a short advice post stays.
       // Its own words: a sidebar's "Fermeture estivale 2021" names another page, not this one.
-      const text = outsideLinkLabels(own.get(e.url)!.text, e.anchors ?? [], e.url).join(" . ");
+      const text = ownWords(e).join(" . ");
       const dated = DATED.exec(text);
       if (dated && NOTICE.test(text) && Number(dated[1]) < new Date().getFullYear()) return { verdict: "skip", reason: `news of its time: ${count} words about ${dated[0]}` };
       return { verdict: "rewrite", reason: `thin: ${count} words (fewer than ${THIN_WORDS})${from.length ? "" : ", linked from no page"}` };

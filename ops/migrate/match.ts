@@ -345,14 +345,18 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     }
     // A platform's booking pages (Wix Bookings' `/service-page/...`, `/booking-calendar/...`): booking.
     const intent = BOOKING_PATH.test(old.path) ? INTENTS[0] : intentOf(old.path, [old.title, old.h1].filter(Boolean), (old.names ?? []).slice(0, 2));
-    // The team's index, not a person's page (in the team's section, or named "Dr X"), a news post, or a page naming
-    // a member ("L'équipe : Dr X").
-    const notTheTeamIndex = () => {
-      const own = stems([old.title, old.h1, old.headline ?? ""].join(" "));
-      const personal = TEAM_SECTION.test(old.path) || [old.title, old.h1].some((n) => PERSON_TITLE.test(words(n)[0] ?? ""));
-      return personal || NEWS_POST.test(old.path.split("?")[0]) || memberNames.some((m) => m !== null && m.size > 0 && [...m].every((w) => own.has(w)));
-    };
-    if (intent && !(intent.name === "team" && notTheTeamIndex())) {
+    const newsPost = NEWS_POST.test(old.path.split("?")[0]);
+    // Under the team's section, or named "Dr X" by its title or H1.
+    const personallyNamed = TEAM_SECTION.test(old.path) || [old.title, old.h1].some((n) => PERSON_TITLE.test(words(n)[0] ?? ""));
+    // A person's page: that, or its URL opens on "Dr" (not a post about a doctor).
+    const person = !newsPost && (personallyNamed || words(slugWords(old.path).join(" ")).slice(0, 1).some((w) => PERSON_TITLE.test(w)));
+    // Members the page's own names name (its title, H1, headline): a URL or a link naming another member is an
+    // old copy's or an old menu's (Wix's `/copy-of-dr-x` holding another member's page).
+    const ownStems = stems([old.title, old.h1, old.headline ?? ""].join(" "));
+    const namedByItself = memberNames.map((m) => m !== null && m.size > 0 && [...m].every((w) => ownStems.has(w)));
+    const selfNamed = namedByItself.some(Boolean);
+    // The team's index, not a person's page, a news post, or a page naming a member ("L'équipe : Dr X").
+    if (intent && !(intent.name === "team" && (personallyNamed || newsPost || selfNamed))) {
       const page = intent.name === "team" ? teamPage : (candidates.find(intent.page) ?? (intent.fallback ? candidates.find(intent.fallback) : undefined));
       if (page) return { match: { target: page.path, confidence: 0.9, by: `intent: ${intent.name}` }, best: null, runnerUp: 0 };
     }
@@ -365,19 +369,11 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const question = names.slice(0, 3).some((n) => COMPARISON.test(words(n).join(" ")) && /\?|\bou\b/.test(n.toLowerCase()));
     // The options a question weighs ("implant ou bridge ?": implant, bridge): the words either side of its "ou".
     const options = question ? optionsOf(names.slice(0, 3)) : null;
-    const newsPost = NEWS_POST.test(old.path.split("?")[0]);
     // What the page calls itself (not the links to it): its title, H1, headline.
     const ownNames = [old.title, old.h1, old.headline ?? ""].map((n) => words(n));
     // A first name alone names a newcomer in a welcome, not someone leaving or away ("Départ à la retraite du Dr
     // Marie Lefèvre", "Claire en congés"); and "Dr Marie Lefèvre" is a full name, not the member Marie Dubois's.
     const leaving = ownNames.some((n) => n.some((w) => LEAVING.test(w)));
-    // A person's page: under the team's section, or its URL or title opens on "Dr" (not a post about a doctor).
-    const person = !newsPost && (TEAM_SECTION.test(old.path) || words(slugWords(old.path).join(" ")).slice(0, 1).some((w) => PERSON_TITLE.test(w)) || [old.title, old.h1].some((n) => PERSON_TITLE.test(words(n)[0] ?? "")));
-    // Members the page's own names name (its title, H1, headline): a URL or a link naming another member is an
-    // old copy's or an old menu's (Wix's `/copy-of-dr-x` holding another member's page).
-    const ownStems = stems([old.title, old.h1, old.headline ?? ""].join(" "));
-    const namedByItself = memberNames.map((m) => m !== null && m.size > 0 && [...m].every((w) => ownStems.has(w)));
-    const selfNamed = namedByItself.some(Boolean);
     // The old page's own compounds (its URL's last segment, title, H1, headline): each word and the next one.
     const ownPairs = pairsOf([words((old.path.split("?")[0].split("/").filter(Boolean).at(-1) ?? "").replace(/\.(?:html?|php)$/i, "")).join(" "), old.title, old.h1, old.headline ?? ""]);
     const textScores: number[] = [];

@@ -260,11 +260,11 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     const own = (e.own_urls ?? []).filter((u) => u.startsWith(origin)).map(pathOf);
     return [...aliasesOf(platform, row.path, e.h1 || e.headline), ...own];
   };
-  const claims = new Map<string, Set<string>>();
-  for (const row of rows) for (const alias of aliasesOfRow(row)) claims.set(form(alias) ?? "", (claims.get(form(alias) ?? "") ?? new Set()).add(row.target!));
-  for (const row of rows) {
-    for (const alias of aliasesOfRow(row)) {
-      const aliasForm = form(alias);
+  const aliased = rows.map((row) => ({ row, aliases: aliasesOfRow(row).map((alias) => ({ alias, aliasForm: form(alias) })) }));
+  const claims = new Map<string | null, Set<string>>();
+  for (const { row, aliases } of aliased) for (const { aliasForm } of aliases) claims.set(aliasForm, (claims.get(aliasForm) ?? new Set()).add(row.target!));
+  for (const { row, aliases } of aliased) {
+    for (const { alias, aliasForm } of aliases) {
       if (aliasForm === null || keyOf.has(aliasForm) || pageForms.has(aliasForm) || claims.get(aliasForm)!.size > 1) continue;
       map[alias] = row.target;
       keyOf.set(aliasForm, alias);

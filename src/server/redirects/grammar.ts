@@ -249,6 +249,8 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
 
 /** What survives beside a SPIP object's identity: a list's pagination (`debut_articles=10`: another page of it). */
 const SPIP_KEPT = /^debut_/;
+/** SPIP's one script, on the root (`/spip.php`, `/`), where every query names an object or a page. */
+const SPIP_ENTRY = /^\/(?:spip\.php)?$/;
 const isSpipObject = (name: string | undefined): name is string => name !== undefined && (SPIP_OBJECTS as readonly string[]).includes(name);
 
 /**
@@ -260,7 +262,7 @@ const isSpipObject = (name: string | undefined): name is string => name !== unde
 function spipIdentity(path: string, list: [string, string][]): { path: string; list: [string, string][] } {
   const identity = spipObject(path, list);
   if (identity === "home") return { path: "/", list: list.filter(([n]) => n !== "page") };
-  if (identity === null) return /^\/(?:spip\.php)?$/.test(path) ? { path: "/", list } : { path, list };
+  if (identity === null) return SPIP_ENTRY.test(path) ? { path: "/", list } : { path, list };
   return { path: "/", list: [[identity[0], String(Number(identity[1]))], ...list.filter(([n]) => SPIP_KEPT.test(n))] };
 }
 
@@ -277,7 +279,7 @@ function spipObject(path: string, list: [string, string][]): [string, string] | 
     const id = idOf(legacy[1]);
     return id === undefined ? null : [legacy[1], id];
   }
-  if (!/^\/(?:spip\.php)?$/.test(path)) return null;
+  if (!SPIP_ENTRY.test(path)) return null;
   // `page=article&id_article=12` (beside `id_rubrique=3`, the article's place), its print view `page=imprimer`.
   const page = value("page");
   if (isSpipObject(page) && idOf(page) !== undefined) return [page, idOf(page)!];
