@@ -61,10 +61,13 @@ describe("formatAccessLine", () => {
 
 describe("hundredths", () => {
   it("prints a duration as Math.round(ms * 100) / 100 does, for every hundredth and for odd values", () => {
+    // One assertion over the 200,000 values (an expect each took 1.9 s of the unit tests' 5 s limit).
+    const different: string[] = [];
     for (let c = 0; c < 200_000; c += 1) {
       const ms = c / 100 + 0.003;
-      expect(hundredths(ms)).toBe(String(Math.round(ms * 100) / 100));
+      if (hundredths(ms) !== String(Math.round(ms * 100) / 100)) different.push(`${ms}: ${hundredths(ms)}`);
     }
+    expect(different).toEqual([]);
     for (const ms of [0, 0.004999, 0.005, 1e-9, 1.005, 123456.789, 1e13, 1e20, Number.MAX_VALUE, Number.NaN, Infinity]) expect(hundredths(ms), String(ms)).toBe(String(Math.round(ms * 100) / 100));
   });
 });
