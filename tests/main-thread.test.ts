@@ -7,7 +7,7 @@
  * Also: nothing of an invented preview host is written by the 404 watch.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startFrontend, type Frontend } from "./support/frontend";
@@ -142,3 +142,32 @@ describe("every route shape, answered without a render on the main thread", () =
     expect(frontend.alive()).toBe(true);
   });
 });
+
+describe("what the main thread loads", () => {
+  /** The packages the built server's entry imports statically, through its own chunks (not its import() calls). */
+  function staticPackages(entry: string): Set<string> {
+    const packages = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(join("server", file), "utf8");
+      // Minified: `import{a as b}from"x"`, `import c from"x"`, `import"x"`; never `import("x")`.
+      for (const [, spec] of code.matchAll(/(?:\bfrom|\bimport)\s*"([^"]+)"/g)) {
+        if (spec.startsWith("./")) visit(spec.slice(2));
+        else packages.add(spec);
+      }
+    };
+    visit(entry);
+    return packages;
+  }
+
+  it("the card's renderers (satori, resvg) only with the first card, in a render worker: not with the server", () => {
+    const main = staticPackages("entry.express.js");
+    // The walk sees the server's own imports (it would miss a renamed chunk, not a package).
+    expect(main.has("express")).toBe(true);
+    expect(main.has("satori")).toBe(false);
+    expect(main.has("@resvg/resvg-js")).toBe(false);
+  });
+});
+

@@ -1,11 +1,28 @@
-/** The social card as PNG bytes: satori (layout to SVG) then resvg (SVG to PNG). */
-import satori from "satori";
-import { Resvg } from "@resvg/resvg-js";
+/**
+ * The social card as PNG bytes: satori (layout to SVG) then resvg (SVG to PNG).
+ *
+ * Both are loaded on the first card, not with the server's bundle: the main thread loads every module its
+ * routes import, yet only a render worker draws a card (docs/decisions/0047-main-thread-renders-nothing.md),
+ * and satori's tables and resvg's native library would otherwise sit in the main thread's heap and memory for
+ * nothing, and start up with it.
+ */
 import { cardElement, CARD_HEIGHT, CARD_WIDTH, type CardInput } from "./card";
 import { cardFonts } from "./fonts";
 
+type Satori = typeof import("satori").default;
+type ResvgClass = typeof import("@resvg/resvg-js").Resvg;
+
+let renderers: Promise<{ satori: Satori; Resvg: ResvgClass }> | null = null;
+
+/** satori and resvg, imported once, on first use. */
+function loadRenderers(): Promise<{ satori: Satori; Resvg: ResvgClass }> {
+  renderers ??= Promise.all([import("satori"), import("@resvg/resvg-js")]).then(([s, r]) => ({ satori: s.default, Resvg: r.Resvg }));
+  return renderers;
+}
+
 export async function renderCardPng(input: CardInput): Promise<Buffer> {
-  const svg = await satori(cardElement(input) as Parameters<typeof satori>[0], {
+  const { satori, Resvg } = await loadRenderers();
+  const svg = await satori(cardElement(input) as Parameters<Satori>[0], {
     width: CARD_WIDTH,
     height: CARD_HEIGHT,
     fonts: cardFonts(),
