@@ -10,12 +10,12 @@
  * Why formatted here and written in batches (AccessLog), not through pino: one line is written for every
  * request, cache hits included, and pino's generic serialisation plus one write per line cost a third of a
  * hit's time (issue 28). The line is the same JSON pino wrote (level 30, ISO time, the same keys in the same
- * order), built by concatenation: only the two fields a visitor spells (host, path) are escaped, and only when
- * they hold a character JSON escapes. Each line is encoded at once into a byte buffer, and the buffer is
- * handed to the log's destination at most every second (a quiet server's line is out within a second) or once
- * 64 KiB are waiting, as nginx's `access_log ... buffer=64k flush=1s` does; the buffer is flushed on shutdown
- * and when the process exits. Bytes, not a string: a string of joined lines is a rope of hundreds of pieces
- * that the destination flattened, measured and encoded again (0.6 µs of a 17 µs hit, measured with perf).
+ * order), written byte by byte straight into a buffer (encodeAccessLine): no string per line, since building one
+ * by concatenation and encoding it again into the buffer were most of the line's cost (V8's profiler). A field a
+ * visitor spells (host, path) is escaped as JSON.stringify does when it holds a character JSON escapes or one
+ * beyond ASCII. The buffer is handed to the log's destination at most every second (a quiet server's line is out
+ * within a second) or once 64 KiB are waiting, as nginx's `access_log ... buffer=64k flush=1s` does; it is
+ * flushed on shutdown and when the process exits.
  *
  * The request id: a client's or proxy's X-Request-Id when it is a short token (letters, digits, `.`, `_`,
  * `-`, at most 64), else generated here; carried into error events and render workers' lines.
@@ -59,67 +59,168 @@ export interface AccessRecord {
   aborted: boolean;
 }
 
-/** Whether JSON escapes a character of `value`: a quote, a backslash, a control character, a surrogate. */
-function needsEscape(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 32 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return true;
-  }
-  return false;
+/**
+ * The longest line, in bytes: its fixed text (about 150), numbers of at most 24 characters each (3), and the
+ * strings, each UTF-16 unit at most 6 bytes as JSON ("\u001f") and its quotes: an id of at most 64 units (a
+ * validated token or generated), a method of Node's parser (at most 12), a listed practice code (at most 63,
+ * tenancy's PRACTICE_CODE), a cache result (at most 5), a host of MAX_HOST and a path of MAX_PATH + 1 units.
+ * 150 + 72 + 6 * (64 + 12 + 63 + 5 + 100 + 201) + 12 = 2,904 bytes: 4,096 hold any line.
+ */
+export const MAX_LINE_BYTES = 4096;
+
+const latin1 = (text: string) => Buffer.from(text, "latin1");
+const OPEN = latin1('{"level":30,"time":"');
+const AFTER_TIME = latin1('Z","msg":"access","id":');
+const METHOD = latin1(',"method":');
+const PRACTICE = latin1(',"practice":');
+const NULL = latin1("null");
+const HOST = latin1(',"host":');
+const PATH = latin1(',"path":');
+const STATUS = latin1(',"status":');
+const CACHE = latin1(',"cache":');
+const MS = latin1(',"ms":');
+const BYTES = latin1(',"bytes":');
+const ABORTED = latin1(',"aborted":true');
+const CLOSE = latin1("}\n");
+
+/** Copies `bytes` into `out` at `at`; returns the position after them. */
+function putBytes(out: Uint8Array, at: number, bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) out[at + i] = bytes[i];
+  return at + bytes.length;
 }
 
-/** A JSON string of a visitor's spelling: plain quotes when nothing needs escaping (nearly always). */
-function jsonString(value: string): string {
-  return needsEscape(value) ? JSON.stringify(value) : `"${value}"`;
+/** Writes a string known to be ASCII (a number's or a date's spelling). */
+function putAscii(out: Uint8Array, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) out[at + i] = text.charCodeAt(i);
+  return at + text.length;
+}
+
+/**
+ * Writes `value` as a JSON string: byte for byte when it is printable ASCII with nothing JSON escapes (nearly
+ * always), else JSON.stringify's spelling (quotes, backslashes, control characters and lone surrogates
+ * escaped) in UTF-8.
+ */
+function putJsonString(out: Buffer, at: number, value: string): number {
+  out[at] = 34;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 32 || c === 34 || c === 92 || c > 126) return at + out.write(JSON.stringify(value), at, "utf8");
+    out[at + 1 + i] = c;
+  }
+  out[at + 1 + value.length] = 34;
+  return at + value.length + 2;
+}
+
+/** Writes a number as JSON (String) spells it; the digits of a non-negative integer without making a string. */
+function putNumber(out: Uint8Array, at: number, n: number): number {
+  if (!(n >= 0 && n <= Number.MAX_SAFE_INTEGER && Number.isInteger(n))) return putAscii(out, at, String(n));
+  let digits = 1;
+  for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
+  for (let i = digits - 1, x = n; i >= 0; i--) {
+    const rest = Math.floor(x / 10);
+    out[at + i] = 48 + x - rest * 10;
+    x = rest;
+  }
+  return at + digits;
+}
+
+/**
+ * Writes `Math.round(ms * 100) / 100` as JSON prints it ("12", "1.5", "0.07"), from integers: printing a
+ * fraction is V8's shortest-digits conversion, several times the cost of an integer's, on every line. The same
+ * text: the decimal with two digits at most is the shortest spelling of that double.
+ */
+function putHundredths(out: Uint8Array, at: number, ms: number): number {
+  const c = Math.round(ms * 100);
+  if (!(c >= 0 && c < 1e15)) return putAscii(out, at, String(c / 100));
+  const whole = Math.floor(c / 100);
+  const frac = c - whole * 100;
+  at = putNumber(out, at, whole);
+  if (frac === 0) return at;
+  out[at++] = 46; // "."
+  if (frac % 10 === 0) {
+    out[at] = 48 + frac / 10;
+    return at + 1;
+  }
+  out[at] = 48 + Math.floor(frac / 10);
+  out[at + 1] = 48 + (frac % 10);
+  return at + 2;
 }
 
 /**
  * The ISO time of the line (Date's toISOString, which pino wrote), its date and second formatted once per second:
- * toISOString is a C++ call that formats the whole date each time (about 7,000 instructions, most of a line's
- * formatting under callgrind), and only the milliseconds change within a second.
+ * toISOString is a C++ call that formats the whole date each time (about 7,000 instructions under callgrind), and
+ * only the milliseconds change within a second. Writes it without its final "Z".
  */
 let secondStart = Number.NaN;
-/** "2026-11-26T18:35:12.": everything of the ISO form before the milliseconds. */
-let secondPrefix = "";
+/** "2026-11-26T18:35:12.": everything of the ISO form before the milliseconds, as bytes. */
+let secondPrefix: Uint8Array = new Uint8Array(0);
 
-export function isoTime(now: number): string {
-  const ms = now - secondStart;
+function putTime(out: Uint8Array, at: number, now: number): number {
+  let ms = now - secondStart;
   // Outside the cached second (or not an integer millisecond: Date.now() always is), format it again.
   if (!(ms >= 0 && ms < 1000 && Number.isInteger(ms))) {
     const iso = new Date(now).toISOString();
-    if (!Number.isInteger(now)) return iso;
+    if (!Number.isInteger(now)) return putAscii(out, at, iso.slice(0, -1));
     secondStart = now - (((now % 1000) + 1000) % 1000);
-    secondPrefix = iso.slice(0, -4); // without "123Z"
-    return iso;
+    secondPrefix = latin1(iso.slice(0, -4)); // without "123Z"
+    ms = now - secondStart;
   }
-  return `${secondPrefix}${ms < 10 ? "00" : ms < 100 ? "0" : ""}${ms}Z`;
+  at = putBytes(out, at, secondPrefix);
+  out[at] = 48 + Math.floor(ms / 100);
+  out[at + 1] = 48 + (Math.floor(ms / 10) % 10);
+  out[at + 2] = 48 + (ms % 10);
+  return at + 3;
 }
 
 /**
- * `Math.round(ms * 100) / 100` as JSON prints it ("12", "1.5", "0.07"), from integers: printing a fraction is
- * V8's shortest-digits conversion, several times the cost of an integer's, on every line. The same text: the
- * decimal with two digits at most is the shortest spelling of that double.
+ * Writes the access line of one request, newline included (the JSON object pino wrote for it), into `out` at
+ * `at`, which has MAX_LINE_BYTES of room; returns the position after it. Straight into the log's buffer, no
+ * string: a line built by concatenation is a rope that the buffer's write flattened and encoded again
+ * (formatting and encoding were most of the access line's cost, measured with V8's profiler, issue 28).
  */
-export function hundredths(ms: number): string {
-  const c = Math.round(ms * 100);
-  if (!(c >= 0 && c < 1e15)) return String(c / 100);
-  const whole = Math.floor(c / 100);
-  const frac = c - whole * 100;
-  if (frac === 0) return `${whole}`;
-  return frac % 10 === 0 ? `${whole}.${frac / 10}` : `${whole}.${frac < 10 ? "0" : ""}${frac}`;
+export function encodeAccessLine(r: AccessRecord, now: number, out: Buffer, at: number): number {
+  at = putBytes(out, at, OPEN);
+  at = putTime(out, at, now);
+  at = putBytes(out, at, AFTER_TIME);
+  at = putJsonString(out, at, r.id);
+  at = putBytes(out, at, METHOD);
+  at = putJsonString(out, at, r.method);
+  at = putBytes(out, at, PRACTICE);
+  at = r.practice === null ? putBytes(out, at, NULL) : putJsonString(out, at, r.practice);
+  if (r.host !== undefined) {
+    at = putBytes(out, at, HOST);
+    at = putJsonString(out, at, r.host.length > MAX_HOST ? r.host.slice(0, MAX_HOST) : r.host);
+  }
+  at = putBytes(out, at, PATH);
+  at = putJsonString(out, at, pathOnly(r.path));
+  at = putBytes(out, at, STATUS);
+  at = putNumber(out, at, r.status);
+  at = putBytes(out, at, CACHE);
+  at = putJsonString(out, at, r.cache);
+  at = putBytes(out, at, MS);
+  at = putHundredths(out, at, r.ms);
+  at = putBytes(out, at, BYTES);
+  at = putNumber(out, at, r.bytes);
+  if (r.aborted) at = putBytes(out, at, ABORTED);
+  return putBytes(out, at, CLOSE);
 }
 
-/** The access line of one request, newline included: the JSON object pino wrote for it. */
+/** A line's room for formatAccessLine and the helpers below (tests, tools): one encoder, one format. */
+const scratch = Buffer.allocUnsafe(MAX_LINE_BYTES);
+
+/** The access line of one request as text, newline included. */
 export function formatAccessLine(r: AccessRecord, now = Date.now()): string {
-  const host = r.host === undefined ? "" : `,"host":${jsonString(r.host.length > MAX_HOST ? r.host.slice(0, MAX_HOST) : r.host)}`;
-  // The id is a validated token or generated, the method a token Node's parser accepted, practice a listed
-  // code: none holds a character JSON escapes.
-  return (
-    `{"level":30,"time":"${isoTime(now)}","msg":"access","id":"${r.id}","method":"${r.method}",` +
-    `"practice":${r.practice === null ? "null" : `"${r.practice}"`}${host},"path":${jsonString(pathOnly(r.path))},` +
-    `"status":${r.status},"cache":"${r.cache}","ms":${hundredths(r.ms)},"bytes":${r.bytes}` +
-    `${r.aborted ? ',"aborted":true' : ""}}\n`
-  );
+  return scratch.toString("utf8", 0, encodeAccessLine(r, now, scratch, 0));
+}
+
+/** The line's duration field for `ms`. */
+export function hundredths(ms: number): string {
+  return scratch.toString("latin1", 0, putHundredths(scratch, 0, ms));
+}
+
+/** The line's time field for `now`: Date's toISOString. */
+export function isoTime(now: number): string {
+  return `${scratch.toString("latin1", 0, putTime(scratch, 0, now))}Z`;
 }
 
 /** Where batches of lines go: the log's destination (monitoring/log.ts), which keeps the chunk it is given. */
@@ -137,9 +238,6 @@ export interface AccessLogLimits {
 /** nginx's `buffer=64k flush=1s`. */
 export const ACCESS_LOG_LIMITS: AccessLogLimits = { bytes: 64 * 1024, delayMs: 1000 };
 
-/** UTF-8 takes at most 3 bytes for one UTF-16 code unit (a pair of surrogates: 4 bytes for 2 units). */
-const MAX_BYTES_PER_UNIT = 3;
-
 /** The access lines of this process, batched (see the top of this file); flush() before the process ends. */
 export class AccessLog {
   private buffer: Buffer;
@@ -154,16 +252,14 @@ export class AccessLog {
     private readonly sink: LineSink,
     private readonly limits: AccessLogLimits = ACCESS_LOG_LIMITS,
   ) {
-    // Room for the limit and a few lines more (write() flushes first when a line might not fit).
-    this.buffer = Buffer.allocUnsafe(limits.bytes + 4096);
+    // Room for the limit and the longest line (write() flushes first when a line might not fit).
+    this.buffer = Buffer.allocUnsafe(limits.bytes + MAX_LINE_BYTES);
   }
 
   write(record: AccessRecord): void {
-    const line = formatAccessLine(record);
-    // A line is bounded (host and path are cut), but the buffer must hold it whole: flush first if it might not.
-    if (this.used + line.length * MAX_BYTES_PER_UNIT > this.buffer.length) this.flush();
-    if (line.length * MAX_BYTES_PER_UNIT > this.buffer.length) this.buffer = Buffer.allocUnsafe(this.limits.bytes + line.length * MAX_BYTES_PER_UNIT);
-    this.used += this.buffer.write(line, this.used);
+    // The buffer holds the limit and one line more: there is room for this line unless a flush is due.
+    if (this.used + MAX_LINE_BYTES > this.buffer.length) this.flush();
+    this.used = encodeAccessLine(record, Date.now(), this.buffer, this.used);
     if (this.used >= this.limits.bytes) this.flush();
     else if (this.timer === null) {
       // Unreferenced: a waiting line never keeps the process alive; the exit handler (log.ts) writes it.

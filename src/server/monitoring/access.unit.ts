@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AccessLog, formatAccessLine, hundredths, isoTime, pathOnly, requestId, type AccessRecord } from "./access";
+import { AccessLog, formatAccessLine, hundredths, isoTime, MAX_LINE_BYTES, pathOnly, requestId, type AccessRecord } from "./access";
 
 const RECORD: AccessRecord = {
   id: "req-1",
@@ -49,6 +49,51 @@ describe("formatAccessLine", () => {
     expect(parsed.aborted).toBe(true);
     const noHost = JSON.parse(formatAccessLine({ ...RECORD, host: undefined })) as Record<string, unknown>;
     expect("host" in noHost).toBe(false);
+  });
+
+  it("is, byte for byte, JSON.stringify of the same object, for any string a visitor or a proxy can send", () => {
+    // An oracle written independently of the encoder: the object pino serialised, through JSON.stringify.
+    const expected = (r: AccessRecord, now: number) =>
+      `${JSON.stringify({
+        level: 30,
+        time: new Date(now).toISOString(),
+        msg: "access",
+        id: r.id,
+        method: r.method,
+        practice: r.practice,
+        ...(r.host === undefined ? {} : { host: r.host.slice(0, 100) }),
+        path: pathOnly(r.path),
+        status: r.status,
+        cache: r.cache,
+        ms: Math.round(r.ms * 100) / 100,
+        bytes: r.bytes,
+        ...(r.aborted ? { aborted: true } : {}),
+      })}\n`;
+    // Characters of every kind: ASCII, controls, quote and backslash, DEL, Latin-1, CJK, lone and paired surrogates.
+    const alphabet = ["a", "Z", "/", "-", "%", " ", "\u0000", "\u001f", '"', "\\", "\u007f", "é", "\u00ff", "中", "\ud800", "\udfff", "😀", "\u2028"];
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648), seed % n);
+    const spell = (length: number) => Array.from({ length }, () => alphabet[random(alphabet.length)]).join("");
+    const different: string[] = [];
+    for (let i = 0; i < 2_000; i++) {
+      const record: AccessRecord = {
+        id: i % 2 ? requestId(undefined) : `id.${i}`,
+        method: ["GET", "HEAD", "POST", "M-SEARCH"][i % 4],
+        practice: i % 5 ? "dupont" : null,
+        host: i % 7 ? spell(random(130)) : undefined,
+        path: `/${spell(random(260))}?q=${spell(5)}`,
+        status: [200, 304, 404, 503, 0][i % 5],
+        cache: ["HIT", "STALE", "MISS", "404", "NONE"][i % 5],
+        ms: random(1_000_000) / 997,
+        bytes: random(10) ? random(2_000_000) : 0,
+        aborted: i % 3 === 0,
+      };
+      const now = Date.UTC(2026, 10, 27) + random(5_000);
+      const line = formatAccessLine(record, now);
+      if (line !== expected(record, now)) different.push(line);
+      if (Buffer.byteLength(line) > MAX_LINE_BYTES) different.push(`too long: ${line}`);
+    }
+    expect(different).toEqual([]);
   });
 
   it("keeps the time of each millisecond", () => {
