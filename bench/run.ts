@@ -36,7 +36,7 @@ import {
   measuredElsewhere,
   median,
   medianOf,
-  medianRatio,
+  warmHit,
   note,
   pathsOf,
   startBareTwin,
@@ -69,8 +69,18 @@ import { scaleBench, scaleOptions } from "./scale";
 
 /** Scratch files of one run (page bodies, practice lists, the pre-pass's output), emptied at its start. */
 const WORK = resolve("tmp/bench/scratch");
-/** (a) and (b) alternate this many rounds (the order alternating too); the median of the rounds' ratios is judged. */
+/**
+ * (a) and (b) alternate this many rounds (the order alternating too); the median of the rounds' ratios is judged.
+ * In a round every server of each side is measured in turn, and the round's ratio is the median server of (b) over
+ * the median server of (a).
+ */
 const AB_ROUNDS = 5;
+/**
+ * Servers of each side in (a)/(b): identical processes of the same build answer at different rates on this
+ * machine (measured 2026-11-27: six as-deployed servers, started alike, at 55% to 82% of the same bare server in
+ * one run, the worst and best the same processes in the next run), so one server per side is a draw.
+ */
+const AB_PROCESSES = 3;
 /** (f) alternates the main thread and the pool this many rounds each. */
 const PREPASS_ROUNDS = 3;
 /** The V8 old-space cap for a 512 MB container (README, "The cache"). */
@@ -78,59 +88,81 @@ const HEAP_CAP_MB = 256;
 /** (e)'s page store budget: src/server/env.ts's default. */
 const PAGE_BUDGET_MB = 128;
 
-/** (a) and (b): the same page's bytes from a bare server and through the product as deployed. */
-async function hitThroughput(frontend: Proc) {
-  console.log("\n(a)/(b) cache hit as deployed vs bare node:http serving the same bytes, the dupont homepage (brotli)");
+/** (a) and (b): the same page's bytes from bare servers and through the product as deployed (AB_PROCESSES each). */
+async function hitThroughput(backend: Proc, frontend: Proc) {
+  console.log(`\n(a)/(b) cache hit as deployed vs bare node:http serving the same bytes, the dupont homepage (brotli), ${AB_PROCESSES} servers each`);
   const page = { path: "/", host: host("dupont") };
-  const { bare, raw } = await startBareTwin(frontend, page, WORK);
-  const as: Measured[] = [];
-  const bs: Measured[] = [];
-  const linesBefore = await countLines(frontend.logFile, '"msg":"access"');
+  const fronts = [frontend];
+  const bares: Proc[] = [];
+  let raw: Buffer = Buffer.alloc(0);
   try {
-    for (let round = 0; round < AB_ROUNDS; round++) {
-      // Which one goes first alternates: the second of a pair runs on a machine the first just warmed.
-      const measureA = async () => as.push(await throughput(bare.port, [bare.child.pid!], page));
-      const measureB = async () => {
-        const b = await throughput(frontend.port, [frontend.child.pid!], page);
-        if ((b.xcache.HIT ?? 0) !== b.requests) throw new Error(`(b) saw non-hits: ${JSON.stringify(b.xcache)}`);
-        bs.push(b);
-      };
-      for (const measure of round % 2 ? [measureB, measureA] : [measureA, measureB]) await measure();
+    while (fronts.length < AB_PROCESSES) fronts.push(await startFrontendProcess(backend.url));
+    for (const f of fronts.slice(1)) await warmHit(f, page);
+    for (let i = 0; i < AB_PROCESSES; i++) {
+      const twin = await startBareTwin(frontend, page, WORK);
+      bares.push(twin.bare);
+      raw = twin.raw;
     }
+    const linesBefore = await Promise.all(fronts.map((f) => countLines(f.logFile, '"msg":"access"')));
+    // rounds[k] holds round k's measures: as[i] of bare server i, bs[i] of deployed server i.
+    const rounds: { as: Measured[]; bs: Measured[] }[] = [];
+    for (let round = 0; round < AB_ROUNDS; round++) {
+      const as: Measured[] = [];
+      const bs: Measured[] = [];
+      for (let i = 0; i < AB_PROCESSES; i++) {
+        // Which one goes first alternates: the second of a pair runs on a machine the first just warmed.
+        const measureA = async () => void (as[i] = await throughput(bares[i].port, [bares[i].child.pid!], page));
+        const measureB = async () => {
+          const b = await throughput(fronts[i].port, [fronts[i].child.pid!], page);
+          if ((b.xcache.HIT ?? 0) !== b.requests) throw new Error(`(b) saw non-hits: ${JSON.stringify(b.xcache)}`);
+          bs[i] = b;
+        };
+        for (const measure of (round + i) % 2 ? [measureB, measureA] : [measureA, measureB]) await measure();
+      }
+      rounds.push({ as, bs });
+    }
+    note({ label: "page size", value: `${fmt(raw.length)} bytes brotli (${fmt(Number((await get(frontend.url, page.host, page.path)).raw.length))} identity)` });
+    const all = (side: "as" | "bs") => rounds.flatMap((r) => r[side]);
+    const line = (side: "as" | "bs") => {
+      const perServer = Array.from({ length: AB_PROCESSES }, (_, i) => fmt(medianOf(rounds.map((r) => r[side][i])).rps));
+      const m = medianOf(all(side));
+      return (
+        `${fmt(m.rps)} req/s (median of ${all(side).length} runs; each server's median: ${perServer.join(", ")}), ` +
+        `${fmt(m.cpuUs, 1)} µs server CPU per request, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, ${CONNECTIONS} connections`
+      );
+    };
+    note({ label: "(a) bare node:http, fixed buffer", value: line("as") });
+    note({ label: "(b) cache HIT through the product as deployed", value: line("bs") });
+    const roundRatios = rounds.map((r) => medianOf(r.bs).rps / medianOf(r.as).rps);
+    const ratio = median(roundRatios, (x) => x);
+    const machine = [...all("as"), ...all("bs")].map((m) => m.elsewhere);
+    judgeThroughput(
+      "(b)/(a) in req/s",
+      TARGETS.hitVsBare,
+      ratio,
+      `${fmt(ratio * 100, 1)}% (median of the rounds' ratios, each the median server of (b) over that of (a): ${roundRatios.map((x) => `${fmt(x * 100, 1)}%`).join(", ")})`,
+      machine,
+    );
+    // A diagnosis, not the verdict: with one core each for server and generator, req/s can be capped by the
+    // generator; the CPU a request costs the server says how the two compare when the server is the bottleneck.
+    note({
+      label: "(b)/(a) in server CPU per request (a's cost / b's cost; a diagnosis)",
+      value: `${fmt((median(all("as"), (r) => r.cpuUs).cpuUs / median(all("bs"), (r) => r.cpuUs).cpuUs) * 100, 1)}%`,
+    });
+    // What the deployed servers wrote meanwhile, read from their log files (lines still in a buffer come within a second).
+    await new Promise((r) => setTimeout(r, 1500));
+    const lines = (await Promise.all(fronts.map((f) => countLines(f.logFile, '"msg":"access"')))).reduce((sum, n, i) => sum + n - linesBefore[i], 0);
+    const answered = all("bs").reduce((sum, r) => sum + r.requests + r.warmupRequests, 0);
+    note({
+      label: "(b) the servers' log files",
+      value:
+        `${fmt(lines)} access lines for the ${fmt(answered)} requests they answered during (b) ` +
+        `(${fronts.map((f) => `${relative(process.cwd(), f.logFile)}, ${fmt(statSync(f.logFile).size / 1024 / 1024, 1)} MiB`).join("; ")})`,
+    });
   } finally {
-    await bare.stop();
+    for (const b of bares) await b.stop();
+    for (const f of fronts.slice(1)) await f.stop();
   }
-  const a = medianOf(as);
-  const b = medianOf(bs);
-  note({
-    label: "page size",
-    value: `${fmt(raw.length)} bytes brotli (${fmt(Number((await get(frontend.url, page.host, page.path)).raw.length))} identity)`,
-  });
-  const line = (r: Measured, all: Measured[]) =>
-    `${fmt(r.rps)} req/s (rounds: ${all.map((x) => fmt(x.rps)).join(", ")}), ${fmt(r.cpuUs, 1)} µs server CPU per request, ` +
-    `p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, ${CONNECTIONS} connections`;
-  note({ label: "(a) bare node:http, fixed buffer", value: line(a, as) });
-  note({ label: "(b) cache HIT through the product as deployed", value: line(b, bs) });
-  const ratio = medianRatio(bs, as);
-  const rounds = bs.map((x, k) => `${fmt((x.rps / as[k].rps) * 100, 1)}%`).join(", ");
-  const machine = [...as, ...bs].map((m) => m.elsewhere);
-  judgeThroughput("(b)/(a) in req/s", TARGETS.hitVsBare, ratio, `${fmt(ratio * 100, 1)}% (median of the rounds' ratios: ${rounds})`, machine);
-  // A diagnosis, not the verdict: with one core each for server and generator, req/s can be capped by the
-  // generator; the CPU a request costs the server says how the two compare when the server is the bottleneck.
-  note({
-    label: "(b)/(a) in server CPU per request (a's cost / b's cost; a diagnosis)",
-    value: `${fmt((a.cpuUs / b.cpuUs) * 100, 1)}%`,
-  });
-  // What the deployed server wrote meanwhile, read from its log file (lines still in its buffer come within a second).
-  await new Promise((r) => setTimeout(r, 1500));
-  const lines = (await countLines(frontend.logFile, '"msg":"access"')) - linesBefore;
-  const answered = bs.reduce((sum, r) => sum + r.requests + r.warmupRequests, 0);
-  note({
-    label: "(b) the server's log file",
-    value:
-      `${fmt(lines)} access lines for the ${fmt(answered)} requests it answered during (b) ` +
-      `(${relative(process.cwd(), frontend.logFile)}, ${fmt(statSync(frontend.logFile).size / 1024 / 1024, 1)} MiB)`,
-  });
 }
 
 /** (c): distinct cold pages of synthetic practices, each requested once. */
@@ -324,7 +356,7 @@ async function main() {
     if (["a", "b", "c", "d"].some(wanted)) {
       const frontend = await startFrontendProcess(backend.url);
       procs.push(frontend);
-      if (wanted("a") || wanted("b")) await section("a/b", () => hitThroughput(frontend));
+      if (wanted("a") || wanted("b")) await section("a/b", () => hitThroughput(backend, frontend));
       if (wanted("c")) await section("c", () => missRenders(backend, frontend));
       if (wanted("d")) await section("d", () => webhookToFresh(backend, frontend));
       await frontend.stop();
