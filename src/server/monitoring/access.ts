@@ -111,9 +111,12 @@ function putJsonString(out: Buffer, at: number, value: string): number {
   return at + value.length + 2;
 }
 
-/** Writes a number as JSON (String) spells it; the digits of a non-negative integer without making a string. */
+/**
+ * Writes a number as JSON.stringify spells it (null for NaN and the infinities, which JSON has no word for); the
+ * digits of a non-negative integer without making a string.
+ */
 function putNumber(out: Uint8Array, at: number, n: number): number {
-  if (!(n >= 0 && n <= Number.MAX_SAFE_INTEGER && Number.isInteger(n))) return putAscii(out, at, String(n));
+  if (!(n >= 0 && n <= Number.MAX_SAFE_INTEGER && Number.isInteger(n))) return putAscii(out, at, JSON.stringify(n));
   let digits = 1;
   for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
   for (let i = digits - 1, x = n; i >= 0; i--) {
@@ -125,13 +128,13 @@ function putNumber(out: Uint8Array, at: number, n: number): number {
 }
 
 /**
- * Writes `Math.round(ms * 100) / 100` as JSON prints it ("12", "1.5", "0.07"), from integers: printing a
+ * Writes `Math.round(ms * 100) / 100` as JSON.stringify prints it ("12", "1.5", "0.07", null), from integers: printing a
  * fraction is V8's shortest-digits conversion, several times the cost of an integer's, on every line. The same
  * text: the decimal with two digits at most is the shortest spelling of that double.
  */
 function putHundredths(out: Uint8Array, at: number, ms: number): number {
   const c = Math.round(ms * 100);
-  if (!(c >= 0 && c < 1e15)) return putAscii(out, at, String(c / 100));
+  if (!(c >= 0 && c < 1e15)) return putAscii(out, at, JSON.stringify(c / 100));
   const whole = Math.floor(c / 100);
   const frac = c - whole * 100;
   at = putNumber(out, at, whole);
