@@ -79,6 +79,12 @@ interface Intent {
   page: (p: NewPage) => boolean;
   fallback?: (p: NewPage) => boolean;
   /**
+   * The words that send a page to the fallback, when they are not all of `words`: the service itself ("Urgences
+   * dentaires le week-end": how to reach the practice), not a condition it treats ("Dent cassée : les bons
+   * réflexes": advice, which the contact page does not give).
+   */
+  fallbackWords?: RegExp;
+  /**
    * Stated by the page's last segment or a whole own name only (its title, its H1), not by its section (`/equipe/dr-x`
    * is a person), a link's text or a name's topic before a colon ("L'équipe : Julie Roussel").
    */
@@ -107,6 +113,7 @@ const INTENTS: Intent[] = [
     words: /^(?:urgence|urgences|emergency|emergencies|garde|rage|cassee|cassees|abces)$/,
     page: (p) => /urgence|emergency/.test(`${p.slug} ${words(p.title).join(" ")}`),
     fallback: (p) => p.kind === "contact",
+    fallbackWords: /^(?:urgence|urgences|emergency|emergencies|garde)$/,
   },
   // A photo gallery of the practice and its photos' pages (`/galerie.php?img=3`, "Photo - La salle d'attente"): what
   // they show, the rooms and the equipment, is on the new site's page presenting its equipment and premises. (The
@@ -357,7 +364,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const selfNamed = namedByItself.some(Boolean);
     // The team's index, not a person's page, a news post, or a page naming a member ("L'équipe : Dr X").
     if (intent && !(intent.name === "team" && (personallyNamed || newsPost || selfNamed))) {
-      const page = intent.name === "team" ? teamPage : (candidates.find(intent.page) ?? (intent.fallback ? candidates.find(intent.fallback) : undefined));
+      const fallback = intent.fallback && (!intent.fallbackWords || [slugWords(old.path), ...[old.title, old.h1].map((n) => words(n))].some((set) => set.some((w) => intent.fallbackWords!.test(w))));
+      const page = intent.name === "team" ? teamPage : (candidates.find(intent.page) ?? (fallback ? candidates.find(intent.fallback!) : undefined));
       if (page) return { match: { target: page.path, confidence: 0.9, by: `intent: ${intent.name}` }, best: null, runnerUp: 0 };
     }
 

@@ -168,6 +168,10 @@ describe("createMatcher: rules on the new site's structure", () => {
     // A broken tooth, an abscess: emergencies too.
     expect(withEmergency({ path: "/actualites/detail/dent-cassee-les-bons-reflexes/", title: "Dent cassée : les bons réflexes", h1: "", text: "Conservez le fragment, appelez le cabinet" }).match?.target).toBe("/urgence-dentaire/");
     expect(withEmergency({ path: "/blog/abces-dentaire", title: "Abcès dentaire", h1: "", text: "Une joue gonflée" }).match?.target).toBe("/urgence-dentaire/");
+    // Without an emergency page, the contact page stands for the service ("urgences", "garde": how to reach the
+    // practice), not for a condition: advice on a broken tooth is not what the contact page gives.
+    expect(page("/blog/dent-cassee-les-bons-reflexes", "Dent cassée : les bons réflexes", "Conservez le fragment, appelez le cabinet").match?.target).not.toBe("/contact/");
+    expect(page("/garde", "Garde du dimanche", "Le dimanche, appelez le 15").match).toMatchObject({ target: "/contact/", by: "intent: emergency" });
     // The topic is the part before the colon: what follows it is no intent of the page.
     expect(page("/blog/implants-bilan", "Implants : prenez rendez-vous", "Un implant en titane").match?.by).not.toBe("intent: booking");
   });
