@@ -14,9 +14,15 @@ type ResvgClass = typeof import("@resvg/resvg-js").Resvg;
 
 let renderers: Promise<{ satori: Satori; Resvg: ResvgClass }> | null = null;
 
-/** satori and resvg, imported once, on first use. */
+/** satori and resvg, imported once, on first use (a failed import is tried again by the next card, not kept). */
 function loadRenderers(): Promise<{ satori: Satori; Resvg: ResvgClass }> {
-  renderers ??= Promise.all([import("satori"), import("@resvg/resvg-js")]).then(([s, r]) => ({ satori: s.default, Resvg: r.Resvg }));
+  renderers ??= Promise.all([import("satori"), import("@resvg/resvg-js")]).then(
+    ([s, r]) => ({ satori: s.default, Resvg: r.Resvg }),
+    (error: unknown) => {
+      renderers = null;
+      throw error;
+    },
+  );
   return renderers;
 }
 
