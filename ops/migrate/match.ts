@@ -299,14 +299,18 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const shortDf = new Map<string, number>();
   for (const set of shortTexts) for (const w of set) shortDf.set(w, (shortDf.get(w) ?? 0) + 1);
 
-  /** The intent a URL or a name states; `others` (headlines, links' texts) never state an ownNameOnly intent. */
-  const intentOf = (path: string, names: string[], others: string[] = []): Intent | null => {
+  /**
+   * The intent a URL or a name states; `others` (headlines, links' texts) never state an ownNameOnly intent.
+   * `service`: a set of words stating it named the service itself (its fallbackWords), so the fallback page may
+   * stand in for its page.
+   */
+  const intentOf = (path: string, names: string[], others: string[] = []): { intent: Intent; service: boolean } | null => {
     const q = path.indexOf("?");
     const queryWords = q === -1 ? [] : path.slice(q + 1).split("&").flatMap((p) => words(p.split("=")[1] ?? ""));
     // The last segment with the query's values, the first segment alone (`/booking-calendar/bilan`), each name.
     const segments = path.split("?")[0].split("/").filter(Boolean);
     const first = segments.length > 1 ? [keywords(segments[0])] : [];
-    const found: Intent[] = [];
+    const found: { intent: Intent; service: boolean }[] = [];
     // Each set of words and whether it is the page's own whole name (its URL's last segment, a whole title or H1).
     const sets: [string[], boolean][] = [
       [[...slugWords(path), ...queryWords], true],
@@ -318,10 +322,11 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|un|une|et|a|l|d|html?|php|index)$/.test(w));
       if (meaningful.length === 0 || meaningful.length > 4) continue;
       const intent = INTENTS.find((i) => (ownWhole || !i.ownNameOnly) && meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));
-      if (intent) found.push(intent);
+      if (intent) found.push({ intent, service: !intent.fallbackWords || meaningful.some((w) => intent.fallbackWords!.test(w)) });
     }
     // Booking is what the visitor came to do, whatever the slot is for (`/booking-calendar/urgence-dentaire`).
-    return found.find((i) => i.name === "booking") ?? found[0] ?? null;
+    const chosen = found.find((f) => f.intent.name === "booking")?.intent ?? found[0]?.intent;
+    return chosen ? { intent: chosen, service: found.some((f) => f.intent === chosen && f.service) } : null;
   };
 
   /** Whether the URL's last segment or a name says only `what` (with fillers): `/le-cabinet`, "Nos soins". */
@@ -351,7 +356,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       return { match: guess, best: null, runnerUp: 0 };
     }
     // A platform's booking pages (Wix Bookings' `/service-page/...`, `/booking-calendar/...`): booking.
-    const intent = BOOKING_PATH.test(old.path) ? INTENTS[0] : intentOf(old.path, [old.title, old.h1].filter(Boolean), (old.names ?? []).slice(0, 2));
+    const stated = BOOKING_PATH.test(old.path) ? { intent: INTENTS[0], service: true } : intentOf(old.path, [old.title, old.h1].filter(Boolean), (old.names ?? []).slice(0, 2));
+    const intent = stated?.intent ?? null;
     const newsPost = NEWS_POST.test(old.path.split("?")[0]);
     // Under the team's section, or named "Dr X" by its title or H1.
     const personallyNamed = TEAM_SECTION.test(old.path) || [old.title, old.h1].some((n) => PERSON_TITLE.test(words(n)[0] ?? ""));
@@ -364,8 +370,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const selfNamed = namedByItself.some(Boolean);
     // The team's index, not a person's page, a news post, or a page naming a member ("L'équipe : Dr X").
     if (intent && !(intent.name === "team" && (personallyNamed || newsPost || selfNamed))) {
-      const fallback = intent.fallback && (!intent.fallbackWords || [slugWords(old.path), ...[old.title, old.h1].map((n) => words(n))].some((set) => set.some((w) => intent.fallbackWords!.test(w))));
-      const page = intent.name === "team" ? teamPage : (candidates.find(intent.page) ?? (fallback ? candidates.find(intent.fallback!) : undefined));
+      const fallback = intent.fallback && stated!.service ? intent.fallback : undefined;
+      const page = intent.name === "team" ? teamPage : (candidates.find(intent.page) ?? (fallback ? candidates.find(fallback) : undefined));
       if (page) return { match: { target: page.path, confidence: 0.9, by: `intent: ${intent.name}` }, best: null, runnerUp: 0 };
     }
 

@@ -172,6 +172,9 @@ describe("createMatcher: rules on the new site's structure", () => {
     // practice), not for a condition: advice on a broken tooth is not what the contact page gives.
     expect(page("/blog/dent-cassee-les-bons-reflexes", "Dent cassée : les bons réflexes", "Conservez le fragment, appelez le cabinet").match?.target).not.toBe("/contact/");
     expect(page("/garde", "Garde du dimanche", "Le dimanche, appelez le 15").match).toMatchObject({ target: "/contact/", by: "intent: emergency" });
+    // Named by the query alone (an old CMS's site-wide title); a condition's topic, the service only after its colon.
+    expect(page("/index.php?page=urgences", "Cabinet Dupont", "").match).toMatchObject({ target: "/contact/", by: "intent: emergency" });
+    expect(page("/blog/dent-cassee", "Dent cassée : que faire en cas d'urgence", "Conservez le fragment").match?.target).not.toBe("/contact/");
     // The topic is the part before the colon: what follows it is no intent of the page.
     expect(page("/blog/implants-bilan", "Implants : prenez rendez-vous", "Un implant en titane").match?.by).not.toBe("intent: booking");
   });
