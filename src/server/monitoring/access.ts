@@ -25,6 +25,8 @@ import { randomBytes } from "node:crypto";
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const MAX_HOST = 100;
 const MAX_PATH = 200;
+/** The id, method, practice and cache result of a line are tokens of at most this many characters (see MAX_LINE_BYTES). */
+const MAX_TOKEN = 64;
 
 /** Generated ids: a per-process random prefix and a counter (unique, and no crypto call per request). */
 const prefix = randomBytes(4).toString("hex");
@@ -61,10 +63,10 @@ export interface AccessRecord {
 
 /**
  * The longest line, in bytes: its fixed text (about 150), numbers of at most 24 characters each (3), and the
- * strings, each UTF-16 unit at most 6 bytes as JSON ("\u001f") and its quotes: an id of at most 64 units (a
- * validated token or generated), a method of Node's parser (at most 12), a listed practice code (at most 63,
- * tenancy's PRACTICE_CODE), a cache result (at most 5), a host of MAX_HOST and a path of MAX_PATH + 1 units.
- * 150 + 72 + 6 * (64 + 12 + 63 + 5 + 100 + 201) + 12 = 2,904 bytes: 4,096 hold any line.
+ * strings, each UTF-16 unit at most 6 bytes as JSON ("\u001f") and its quotes: the id, the method, the practice
+ * and the cache result cut to MAX_TOKEN units each (a validated or generated id is at most 64, Node's methods at
+ * most 11, a listed practice code at most 63: the cut is a bound, never met), a host of MAX_HOST and a path of
+ * MAX_PATH + 1 units. 150 + 72 + 6 * (4 * 64 + 100 + 201) + 14 = 3,578 bytes: 4,096 hold any line.
  */
 export const MAX_LINE_BYTES = 4096;
 
@@ -175,6 +177,9 @@ function putTime(out: Uint8Array, at: number, now: number): number {
   return at + 3;
 }
 
+/** A token field, cut to MAX_TOKEN characters (a bound no caller reaches: it keeps every line within MAX_LINE_BYTES). */
+const token = (value: string) => (value.length > MAX_TOKEN ? value.slice(0, MAX_TOKEN) : value);
+
 /**
  * Writes the access line of one request, newline included (the JSON object pino wrote for it), into `out` at
  * `at`, which has MAX_LINE_BYTES of room; returns the position after it. Straight into the log's buffer, no
@@ -185,11 +190,11 @@ export function encodeAccessLine(r: AccessRecord, now: number, out: Buffer, at: 
   at = putBytes(out, at, OPEN);
   at = putTime(out, at, now);
   at = putBytes(out, at, AFTER_TIME);
-  at = putJsonString(out, at, r.id);
+  at = putJsonString(out, at, token(r.id));
   at = putBytes(out, at, METHOD);
-  at = putJsonString(out, at, r.method);
+  at = putJsonString(out, at, token(r.method));
   at = putBytes(out, at, PRACTICE);
-  at = r.practice === null ? putBytes(out, at, NULL) : putJsonString(out, at, r.practice);
+  at = r.practice === null ? putBytes(out, at, NULL) : putJsonString(out, at, token(r.practice));
   if (r.host !== undefined) {
     at = putBytes(out, at, HOST);
     at = putJsonString(out, at, r.host.length > MAX_HOST ? r.host.slice(0, MAX_HOST) : r.host);
@@ -199,7 +204,7 @@ export function encodeAccessLine(r: AccessRecord, now: number, out: Buffer, at: 
   at = putBytes(out, at, STATUS);
   at = putNumber(out, at, r.status);
   at = putBytes(out, at, CACHE);
-  at = putJsonString(out, at, r.cache);
+  at = putJsonString(out, at, token(r.cache));
   at = putBytes(out, at, MS);
   at = putHundredths(out, at, r.ms);
   at = putBytes(out, at, BYTES);

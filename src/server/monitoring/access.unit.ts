@@ -72,7 +72,8 @@ describe("formatAccessLine", () => {
     // Characters of every kind: ASCII, controls, quote and backslash, DEL, Latin-1, CJK, lone and paired surrogates.
     const alphabet = ["a", "Z", "/", "-", "%", " ", "\u0000", "\u001f", '"', "\\", "\u007f", "é", "\u00ff", "中", "\ud800", "\udfff", "😀", "\u2028"];
     let seed = 7;
-    const random = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648), seed % n);
+    // A 32-bit linear congruential generator, its high bits used (the low ones of such a generator cycle).
+    const random = (n: number) => ((seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0), (seed >>> 8) % n);
     const spell = (length: number) => Array.from({ length }, () => alphabet[random(alphabet.length)]).join("");
     const different: string[] = [];
     for (let i = 0; i < 2_000; i++) {
@@ -95,6 +96,14 @@ describe("formatAccessLine", () => {
       if (Buffer.byteLength(line) > MAX_LINE_BYTES) different.push(`too long: ${line}`);
     }
     expect(different).toEqual([]);
+  });
+
+  it("stays one valid line within MAX_LINE_BYTES whatever its fields hold: every field is cut to a bound", () => {
+    const absurd = "\u0001".repeat(700);
+    const line = formatAccessLine({ ...RECORD, id: absurd, method: absurd, practice: absurd, cache: absurd, host: absurd, path: `/${absurd}` });
+    expect(Buffer.byteLength(line)).toBeLessThanOrEqual(MAX_LINE_BYTES);
+    expect(line.endsWith("}\n")).toBe(true);
+    expect((JSON.parse(line) as { practice: string }).practice).toBe("\u0001".repeat(64));
   });
 
   it("keeps the time of each millisecond", () => {
