@@ -14,15 +14,12 @@ type ResvgClass = typeof import("@resvg/resvg-js").Resvg;
 
 let renderers: Promise<{ satori: Satori; Resvg: ResvgClass }> | null = null;
 
-/** satori and resvg, imported once, on first use (a failed import is tried again by the next card, not kept). */
+/**
+ * satori and resvg, imported once, on first use. A failed import (a broken install) fails every card with its
+ * error: Node keeps a failed import's error, so there is nothing to retry.
+ */
 function loadRenderers(): Promise<{ satori: Satori; Resvg: ResvgClass }> {
-  renderers ??= Promise.all([import("satori"), import("@resvg/resvg-js")]).then(
-    ([s, r]) => ({ satori: s.default, Resvg: r.Resvg }),
-    (error: unknown) => {
-      renderers = null;
-      throw error;
-    },
-  );
+  renderers ??= Promise.all([import("satori"), import("@resvg/resvg-js")]).then(([s, r]) => ({ satori: s.default, Resvg: r.Resvg }));
   return renderers;
 }
 
