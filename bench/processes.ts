@@ -172,7 +172,8 @@ export async function countLines(file: string, needle: string): Promise<number> 
   return count;
 }
 
-async function waitFor(check: () => Promise<boolean>, what: string, output: () => string, ms = 20_000) {
+/** Polls `check` until it holds; a process that never gets there is stopped before the error (no stray server). */
+async function waitFor(check: () => Promise<boolean>, what: string, output: () => string, stop: () => Promise<void>, ms = 20_000) {
   const deadline = Date.now() + ms;
   for (;;) {
     try {
@@ -180,7 +181,10 @@ async function waitFor(check: () => Promise<boolean>, what: string, output: () =
     } catch {
       /* not up yet */
     }
-    if (Date.now() > deadline) throw new Error(`${what} did not start:\n${output()}`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${what} did not start:\n${output()}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -191,7 +195,7 @@ export async function startBackendProcess(): Promise<Proc> {
   const child = spawnLogged(logFile, ["--import", "tsx", "ops/demo/backend/main.ts"], { PATH: process.env.PATH, DEMO_BACKEND_PORT: String(port) });
   const { output, tail, stop } = track(child, logFile);
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${url}/healthz`)).ok, "demo backend", output);
+  await waitFor(async () => (await fetch(`${url}/healthz`)).ok, "demo backend", output, stop);
   return { child, url, port, logFile, output, tail, stop };
 }
 
@@ -242,7 +246,7 @@ export async function startFrontendProcess(
   }
   const { output, tail, stop } = track(child, logFile);
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${url}/healthz`)).ok, "frontend", output);
+  await waitFor(async () => (await fetch(`${url}/healthz`)).ok, "frontend", output, stop);
   return { child, url, port, logFile, output, tail, stop, metricsPort };
 }
 
@@ -250,7 +254,7 @@ export async function startBareServer(bodyFile: string, headers: string[]): Prom
   const logFile = logFileFor(`bare-${Date.now()}`);
   const child = spawnLogged(logFile, ["--import", "tsx", "bench/bare-server.ts", bodyFile, JSON.stringify(headers)], { PATH: process.env.PATH });
   const { output, tail, stop } = track(child, logFile);
-  await waitFor(async () => /^\d+\n/.test(output()), "bare server", output);
+  await waitFor(async () => /^\d+\n/.test(output()), "bare server", output, stop);
   const port = Number(output().trim().split("\n")[0]);
   return { child, url: `http://127.0.0.1:${port}`, port, logFile, output, tail, stop };
 }

@@ -121,7 +121,6 @@ async function hitThroughput(backend: Proc, frontend: Proc) {
       }
       rounds.push({ as, bs });
     }
-    note({ label: "page size", value: `${fmt(raw.length)} bytes brotli (${fmt(Number((await get(frontend.url, page.host, page.path)).raw.length))} identity)` });
     const all = (side: "as" | "bs") => rounds.flatMap((r) => r[side]);
     const line = (side: "as" | "bs") => {
       const perServer = Array.from({ length: AB_PROCESSES }, (_, i) => fmt(medianOf(rounds.map((r) => r[side][i])).rps));
@@ -152,6 +151,8 @@ async function hitThroughput(backend: Proc, frontend: Proc) {
     // What the deployed servers wrote meanwhile, read from their log files (lines still in a buffer come within a second).
     await new Promise((r) => setTimeout(r, 1500));
     const lines = (await Promise.all(fronts.map((f) => countLines(f.logFile, '"msg":"access"')))).reduce((sum, n, i) => sum + n - linesBefore[i], 0);
+    // After the count: this request is none of (b)'s.
+    note({ label: "page size", value: `${fmt(raw.length)} bytes brotli (${fmt(Number((await get(frontend.url, page.host, page.path)).raw.length))} identity)` });
     const answered = all("bs").reduce((sum, r) => sum + r.requests + r.warmupRequests, 0);
     note({
       label: "(b) the servers' log files",
@@ -160,8 +161,8 @@ async function hitThroughput(backend: Proc, frontend: Proc) {
         `(${fronts.map((f) => `${relative(process.cwd(), f.logFile)}, ${fmt(statSync(f.logFile).size / 1024 / 1024, 1)} MiB`).join("; ")})`,
     });
   } finally {
-    for (const b of bares) await b.stop();
-    for (const f of fronts.slice(1)) await f.stop();
+    // Every one stopped, whichever fails to stop.
+    await Promise.allSettled([...bares, ...fronts.slice(1)].map((p) => p.stop()));
   }
 }
 
