@@ -6,11 +6,10 @@
  * instances' writes pass it and evict 10 keys): filling the store evicts nothing, and the webhook stays fast.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_SECRET, startFrontend, type Frontend } from "./support/frontend";
+import { DEFAULT_SECRET, joinedCluster, startFrontend, type Frontend } from "./support/frontend";
 import { ACTIVE_DEMO_PRACTICES, backendJson, startBackend, type DemoBackend } from "./support/demo-backend";
 import { startRedis, type TestRedis } from "./support/redis";
 import { get } from "./support/cache";
-import { until } from "./support/until";
 import { PAGE_WRITE_LIMIT } from "../src/server/cache/shared/pages";
 
 let redis: TestRedis;
@@ -27,7 +26,7 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) {
     const frontend = await startFrontend({ backendUrl: backend.url, env: { CACHE_URL: redis.url(8) } });
     instances.push(frontend);
-    await until(async () => (await fetch(`${frontend.url}/readyz`)).status === 200, "instance ready");
+    await joinedCluster(frontend);
   }
   await backendJson(backend, "/admin/settings", {
     method: "PUT",

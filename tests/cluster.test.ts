@@ -4,7 +4,7 @@
  * restarted under them, and an instance SIGKILLed while nginx in front keeps answering.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_SECRET, startFrontend, type Frontend } from "./support/frontend";
+import { DEFAULT_SECRET, joinedCluster, startFrontend, type Frontend } from "./support/frontend";
 import { backendJson, startBackend, type DemoBackend } from "./support/demo-backend";
 import { get } from "./support/cache";
 import { startRedis, type TestRedis } from "./support/redis";
@@ -22,7 +22,7 @@ let nginx: TestNginx | undefined;
 async function instance(): Promise<Frontend> {
   const frontend = await startFrontend({ backendUrl: backend.url, env: { CACHE_URL: redis.url(8) } });
   instances.push(frontend);
-  await until(async () => (await fetch(`${frontend.url}/readyz`)).status === 200, "ready");
+  await joinedCluster(frontend);
   return frontend;
 }
 
@@ -63,7 +63,7 @@ describe("several instances on one Redis", () => {
     const [a] = instances;
     const other = await startFrontend({ backendUrl: backend.url, env: { CACHE_URL: redis.url(8), CACHE_NAMESPACE: "other-deployment" } });
     try {
-      await until(async () => (await fetch(`${other.url}/readyz`)).status === 200, "the other deployment ready");
+      await joinedCluster(other);
       const before = titleOf(await page(other));
       expect((await page(other)).xcache).toBe("HIT");
       // The edit reaches this deployment's instances (the webhook confirmed by them alone)...
