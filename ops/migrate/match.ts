@@ -90,6 +90,8 @@ interface Intent {
    */
   ownNameOnly?: boolean;
 }
+/** The emergency service's own words (how to reach the practice out of hours), not a condition's. */
+const EMERGENCY_SERVICE = "urgence|urgences|emergency|emergencies|garde";
 const INTENTS: Intent[] = [
   {
     name: "booking",
@@ -110,10 +112,10 @@ const INTENTS: Intent[] = [
     name: "emergency",
     // "Rage de dent(s)": an acute toothache, what a dental emergency is; so are a broken tooth ("Dent cassée :
     // les bons réflexes") and an abscess.
-    words: /^(?:urgence|urgences|emergency|emergencies|garde|rage|cassee|cassees|abces)$/,
+    words: new RegExp(`^(?:${EMERGENCY_SERVICE}|rage|cassee|cassees|abces)$`),
     page: (p) => /urgence|emergency/.test(`${p.slug} ${words(p.title).join(" ")}`),
     fallback: (p) => p.kind === "contact",
-    fallbackWords: /^(?:urgence|urgences|emergency|emergencies|garde)$/,
+    fallbackWords: new RegExp(`^(?:${EMERGENCY_SERVICE})$`),
   },
   // A photo gallery of the practice and its photos' pages (`/galerie.php?img=3`, "Photo - La salle d'attente"): what
   // they show, the rooms and the equipment, is on the new site's page presenting its equipment and premises. (The
@@ -462,7 +464,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const single = [old.title, old.h1, old.headline ?? ""].filter((n) => !joins(n));
     const lastSegment = words(old.path.split("?")[0].split("/").filter(Boolean).at(-1) ?? "").join(" ");
     const ownAndSlug = new Set([...(joins(lastSegment) ? [] : slug), ...single.flatMap((n) => [...stems(n)])]);
-    const detail = scored[0] ? candidates.findIndex((p, i) => p.path !== scored[0].target && p.path.startsWith(scored[0].target) && p.kind !== "team" && p.kind !== "jobs" && mainTitleSets[i].size > 1 && [...mainTitleSets[i]].every((w) => ownAndSlug.has(w))) : -1;
+    const detail = scored[0] ? candidates.findIndex((p, i) => isDetailOf(scored[0].target, p) && mainTitleSets[i].size > 1 && [...mainTitleSets[i]].every((w) => ownAndSlug.has(w))) : -1;
     if (detail !== -1) {
       const at = scored.findIndex((s) => s.target === candidates[detail].path);
       const [moved] = scored.splice(at, 1);
@@ -473,7 +475,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     if (detail === -1 && scored[0]) {
       const hub = scored[0].target;
       const hubText = textOf.get(hub)!;
-      const children = candidates.filter((p) => p.path !== hub && p.path.startsWith(hub) && p.kind !== "team" && p.kind !== "jobs");
+      const children = candidates.filter((p) => isDetailOf(hub, p));
       const closest = children.sort((a, b) => textOf.get(b.path)! - textOf.get(a.path)!)[0];
       const text = closest ? textOf.get(closest.path)! : 0;
       if (closest && text >= DETAIL_TEXT && text >= 2 * hubText) {
@@ -519,6 +521,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     return { match: null, best, runnerUp };
   };
   const pageAt = (path: string) => candidates.find((p) => p.path === path)!;
+  /** A detail page under a hub's URL (not a member's or an offer's: their section is no hub of treatments). */
+  const isDetailOf = (hub: string, p: NewPage) => p.path !== hub && p.path.startsWith(hub) && p.kind !== "team" && p.kind !== "jobs";
 
   /**
    * The page a few words are about: most of them (weighted by how rare they are on the new site) on one page

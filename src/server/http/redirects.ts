@@ -20,10 +20,7 @@ export function redirectsMiddleware(table: RedirectTable, notFound: RequestHandl
     const code = requestTenant(res)?.code;
     const answer = code ? answerRequest(table, code, req.originalUrl) : null;
     if (!answer) return next();
-    if (answer.status === 404) {
-      const q = req.originalUrl.indexOf("?");
-      return routeOf(req.method, q === -1 ? req.originalUrl : req.originalUrl.slice(0, q)) === "page" ? notFound(req, res, next) : next();
-    }
+    if (answer.status === 404) return routeOf(req.method, req.path) === "page" ? notFound(req, res, next) : next();
     res.setHeader("Cache-Control", "public, max-age=86400");
     res.redirect(301, answer.location);
   };

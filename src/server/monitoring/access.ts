@@ -177,8 +177,8 @@ function putTime(out: Uint8Array, at: number, now: number): number {
   return at + 3;
 }
 
-/** A token field, cut to MAX_TOKEN characters (a bound no caller reaches: it keeps every line within MAX_LINE_BYTES). */
-const token = (value: string) => (value.length > MAX_TOKEN ? value.slice(0, MAX_TOKEN) : value);
+/** A field cut to `max` characters: a visitor's host, and the tokens (a bound no caller reaches: MAX_LINE_BYTES). */
+const cut = (value: string, max: number) => (value.length > max ? value.slice(0, max) : value);
 
 /**
  * Writes the access line of one request, newline included (the JSON object pino wrote for it), into `out` at
@@ -190,21 +190,21 @@ export function encodeAccessLine(r: AccessRecord, now: number, out: Buffer, at: 
   at = putBytes(out, at, OPEN);
   at = putTime(out, at, now);
   at = putBytes(out, at, AFTER_TIME);
-  at = putJsonString(out, at, token(r.id));
+  at = putJsonString(out, at, cut(r.id, MAX_TOKEN));
   at = putBytes(out, at, METHOD);
-  at = putJsonString(out, at, token(r.method));
+  at = putJsonString(out, at, cut(r.method, MAX_TOKEN));
   at = putBytes(out, at, PRACTICE);
-  at = r.practice === null ? putBytes(out, at, NULL) : putJsonString(out, at, token(r.practice));
+  at = r.practice === null ? putBytes(out, at, NULL) : putJsonString(out, at, cut(r.practice, MAX_TOKEN));
   if (r.host !== undefined) {
     at = putBytes(out, at, HOST);
-    at = putJsonString(out, at, r.host.length > MAX_HOST ? r.host.slice(0, MAX_HOST) : r.host);
+    at = putJsonString(out, at, cut(r.host, MAX_HOST));
   }
   at = putBytes(out, at, PATH);
   at = putJsonString(out, at, pathOnly(r.path));
   at = putBytes(out, at, STATUS);
   at = putNumber(out, at, r.status);
   at = putBytes(out, at, CACHE);
-  at = putJsonString(out, at, token(r.cache));
+  at = putJsonString(out, at, cut(r.cache, MAX_TOKEN));
   at = putBytes(out, at, MS);
   at = putHundredths(out, at, r.ms);
   at = putBytes(out, at, BYTES);

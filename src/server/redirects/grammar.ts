@@ -282,7 +282,8 @@ function spipObject(path: string, list: [string, string][]): [string, string] | 
   if (!SPIP_ENTRY.test(path)) return null;
   // `page=article&id_article=12` (beside `id_rubrique=3`, the article's place), its print view `page=imprimer`.
   const page = value("page");
-  if (isSpipObject(page) && idOf(page) !== undefined) return [page, idOf(page)!];
+  const pageId = isSpipObject(page) ? idOf(page) : undefined;
+  if (pageId !== undefined) return [page!, pageId];
   // `spip.php?article12`: a parameter without a value.
   const bare = list.map(([name, v]) => (v === "" ? SPIP_OBJECT.exec(name) : null)).find((m) => m !== null);
   if (bare) return [bare[1], bare[2]];
