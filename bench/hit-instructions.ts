@@ -26,7 +26,7 @@ import { runLoadInChild } from "./load";
 import { benchFrontendEnv, benchPrepassEnv, LOGS, runPrepassProcess, SECRET, startBackendProcess } from "./processes";
 import { fmt } from "./figures";
 import { agent, get } from "../tests/support/cache";
-import { benchPids } from "./machine";
+import { benchPids, otherRuntime } from "./machine";
 import { readPrepassSummary } from "../src/server/prepass/store";
 import { reapOnExit } from "../tests/support/reaper";
 
@@ -161,6 +161,8 @@ async function measure(subject: Subject, index: number): Promise<number> {
 }
 
 async function main() {
+  const runtime = otherRuntime(process.version);
+  if (runtime) throw new Error(runtime);
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   mkdirSync(LOGS, { recursive: true });

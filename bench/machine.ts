@@ -94,6 +94,26 @@ export function elsewhere(before: CpuTimes, after: CpuTimes, underTestSeconds: n
 
 const two = (n: number) => n.toFixed(2);
 
+/** The Node version ops/images/node.sh defines (the images' and make's runtime), read from its text. */
+export function deployedNodeVersion(script: string): string {
+  const version = /^NODE_VERSION=(\d+\.\d+\.\d+)$/m.exec(script)?.[1];
+  if (!version) throw new Error("ops/images/node.sh defines no NODE_VERSION=x.y.z");
+  return version;
+}
+
+/**
+ * Why a run must be on the deployed Node's major: the servers under test are started with this process's node
+ * (bench/processes.ts), and the same build's HIT ratio moves with the runtime (2026-11-27, by hand on this machine:
+ * about 72% of the bare server on Debian's Node 20, 80-87% on Node 24): a figure from another runtime is not the
+ * product's. null: it is.
+ */
+export function otherRuntime(running: string, script = readFileSync("ops/images/node.sh", "utf8")): string | null {
+  const deployed = deployedNodeVersion(script);
+  const major = (v: string) => v.replace(/^v/, "").split(".")[0];
+  if (major(running) === major(deployed)) return null;
+  return `the bench runs on Node ${running}, the product on ${deployed} (ops/images/node.sh): run it with make bench, or with .cache/node/bin first on PATH`;
+}
+
 /** One line for the start of a run. */
 export function machineLine(): string {
   const [l1, l5, l15] = loadavg();

@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { elsewhere, parseProcStat, processCpuSeconds, wasBusy } from "./machine";
+import { deployedNodeVersion, elsewhere, otherRuntime, parseProcStat, processCpuSeconds, wasBusy } from "./machine";
 
 // A real /proc/stat's head (ticks of 1/100 s): user nice system idle iowait irq softirq steal guest guest_nice.
 const STAT = `cpu  1000 50 300 8000 100 0 20 30 0 0
@@ -45,5 +46,23 @@ describe("processCpuSeconds", () => {
     while (Date.now() < until) x += Math.sqrt(x + 1);
     expect(x).toBeGreaterThan(0);
     expect(processCpuSeconds("self")).toBeGreaterThan(before);
+  });
+});
+
+describe("otherRuntime", () => {
+  const script = "#!/usr/bin/env bash\nset -euo pipefail\n\nNODE_VERSION=24.21.0\nNPM_VERSION=11.19.1\n";
+
+  it("reads the version ops/images/node.sh defines", () => {
+    expect(deployedNodeVersion(script)).toBe("24.21.0");
+    expect(() => deployedNodeVersion("NPM_VERSION=11.19.1\n")).toThrow(/no NODE_VERSION/);
+  });
+
+  it("accepts the deployed major, whatever its minor, and names the difference otherwise", () => {
+    expect(otherRuntime("v24.1.0", script)).toBeNull();
+    expect(otherRuntime("v20.20.2", script)).toMatch(/Node v20\.20\.2, the product on 24\.21\.0/);
+  });
+
+  it("holds for this repository's own script", () => {
+    expect(otherRuntime(`v${deployedNodeVersion(readFileSync("ops/images/node.sh", "utf8"))}`)).toBeNull();
   });
 });

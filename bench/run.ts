@@ -58,7 +58,7 @@ import {
   startFrontendProcess,
   type Proc,
 } from "./processes";
-import { benchPids, elsewhereText, machineLine } from "./machine";
+import { benchPids, elsewhereText, machineLine, otherRuntime } from "./machine";
 import { TARGETS, targetsTable } from "./targets";
 import { lcpGate } from "./lcp";
 import { agent, get } from "../tests/support/cache";
@@ -330,6 +330,8 @@ async function section(name: string, run: () => Promise<void>): Promise<void> {
 }
 
 async function main() {
+  const runtime = otherRuntime(process.version);
+  if (runtime) throw new Error(runtime);
   rmSync(WORK, { recursive: true, force: true });
   rmSync(LOGS, { recursive: true, force: true });
   mkdirSync(WORK, { recursive: true });
