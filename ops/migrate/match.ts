@@ -449,7 +449,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       scored[i] = { ...scored[i], confidence: 0.5, by: "the page about the practice: its presentation" };
     }
     // A former member's page (a person's page naming no member of the new team): the team page, where their patients
-    // look for who took over. (The blind truths split on it, three to four: decision 0063.)
+    // look for who took over. (The blind truths split on it, three to five: decision 0063.)
     const teamIndex = teamPage ? scored.findIndex((s) => s.target === teamPage.path) : -1;
     if (person && teamIndex !== -1 && !scored.some((s) => s.by.startsWith("member's"))) {
       scored[teamIndex] = { ...scored[teamIndex], confidence: Math.max(scored[teamIndex].confidence, 0.5), by: "a former member's page: the team page" };

@@ -205,8 +205,10 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
           path,
           form: form(path),
           originalForm: original === undefined ? null : form(pathOf(original)),
-          listing: listings.has(path),
+          // A copy of a listing is one too (Weebly's `/blog.html` of `/blog/`).
+          listing: listings.has(path) || (original !== undefined && listings.has(pathOf(original))),
           notice: notices.has(path),
+          dead: e.redirects.length === 0 && (Boolean(e.error) || e.status >= 400),
           home: pages.find((p) => p.kind === "home")?.path ?? null,
           // (By its URL only: a skipped listing's heading may name any topic.)
           intent: match({ path, title: "", h1: "", text: "" }).match,
@@ -351,7 +353,8 @@ export function sectionHeads(urls: string[]): (url: string) => boolean {
  * Where a page marked skip still goes, or null (dropped: 404). An old URL that states an intent (`/rdv`, a 302
  * to the booking service; `/prendre-rendez-vous/`, a form) keeps its visitors: the new site's page for that
  * intent, unless it is a dated notice of a past year (`/agenda/fermeture-estivale-2021.html` is no booking page:
- * it is gone with its summer). A spelling or copy of the old home page is the home page; a notice naming a member of the new team,
+ * it is gone with its summer), nor a URL the old site answered with an error (`/urgences`, a dead link: the
+ * page was `/urgences.html`). A spelling or copy of the old home page is the home page; a notice naming a member of the new team,
  * by name or by a first name no other member has (a newcomer's welcome: "Bienvenue à Sarah"), is that member's page. A listing (a blog's page, a category, an author's page) is
  * neither, even when the home page is a blog listing the same posts or its excerpts name a member: its posts
  * are redirected one by one.
@@ -364,6 +367,8 @@ export function skippedPageRow(o: {
   listing: boolean;
   /** Skipped as a dated notice of a past year (assess.ts). */
   notice?: boolean;
+  /** The old site answered it with an error (a dead link: 404, 410, 500) or not at all. */
+  dead?: boolean;
   home: string | null;
   intent: Match | null;
   /** The page's match on what it says (asked only when it may count). */
@@ -371,6 +376,8 @@ export function skippedPageRow(o: {
 }): DraftRow | null {
   const homeCopy = o.form === "/" || (!o.listing && o.originalForm === "/");
   if (homeCopy && o.home) return { path: o.path, target: o.home, confidence: 1, by: "a spelling or copy of the old home page" };
+  // A dead link was no page: no visitor, bookmark or search engine reached anything there, whatever its URL says.
+  if (o.dead) return null;
   if (!o.notice && o.intent?.by.startsWith("intent:")) return { path: o.path, target: o.intent.target, confidence: o.intent.confidence, by: `${o.intent.by} (the page is marked skip)` };
   const member = o.listing ? null : o.member();
   if (member?.by === "member's name" || member?.by === "member's first name") return { path: o.path, target: member.target, confidence: member.confidence, by: `${member.by} (the page is marked skip)` };

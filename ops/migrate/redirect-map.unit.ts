@@ -34,6 +34,20 @@ describe("skippedPageRow: where a page marked skip still goes", () => {
   });
 });
 
+describe("skippedPageRow: a dead link", () => {
+  const base = { path: "/urgences", form: "/urgences", originalForm: null, listing: false, home: "/", intent: null, member: () => null };
+  const intent = { target: "/contact/", confidence: 0.9, by: "intent: emergency" };
+
+  it("stays dead whatever intent its URL states (the page was elsewhere: /urgences.html)", () => {
+    expect(skippedPageRow({ ...base, intent, dead: true })).toBeNull();
+    expect(skippedPageRow({ ...base, intent })).toMatchObject({ target: "/contact/" });
+  });
+
+  it("is still the home page when it spells the home page", () => {
+    expect(skippedPageRow({ ...base, path: "/index.htm", form: "/", dead: true })).toMatchObject({ target: "/", by: "a spelling or copy of the old home page" });
+  });
+});
+
 describe("sectionHeads: the pages indexing a folder of other pages", () => {
   const heads = sectionHeads(["http://x.fr/soins/", "http://x.fr/Soins/Parodontie.html", "http://x.fr/soins/implants/", "http://x.fr/nos-soins", "http://x.fr/nos-soins/", "http://x.fr/blog/index.html"]);
 
