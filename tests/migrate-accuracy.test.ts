@@ -220,8 +220,9 @@ const BLIND: BlindCase[] = [
   // 35/44, recall 35/42, spellings 61/62); its unknown URLs answer no single 404 (0/6). It is no longer unseen: rules
   // made since from what it showed, each kept only where no other site lost: a hub's page whose text is clearly one
   // detail page's goes to the detail (match.ts), 84.1/88.1/100; the contact page stands in for a missing emergency
-  // page only for the service, not a condition (decision 0063, amended 2026-11-27), 86.0/88.1/100.
-  { code: "petit", url: `http://${WEBFLOW_HOST}`, start: () => startWebflowSite(), truth: WEBFLOW_TRUTH, spellings: WEBFLOW_SPELLINGS, unknownQueries: WEBFLOW_UNKNOWN_QUERIES, floor: { precision: 0.86, recall: 0.88, spellings: 0.98, ofRightBase: 0.97 } },
+  // page only for the service, not a condition (decision 0063, amended 2026-11-27), 86.0/88.1/100; a post announcing
+  // new opening hours goes to the page giving them (as Weebly's truth says too), 86.4/90.5/100.
+  { code: "petit", url: `http://${WEBFLOW_HOST}`, start: () => startWebflowSite(), truth: WEBFLOW_TRUTH, spellings: WEBFLOW_SPELLINGS, unknownQueries: WEBFLOW_UNKNOWN_QUERIES, floor: { precision: 0.86, recall: 0.9, spellings: 0.98, ofRightBase: 0.97 } },
   // Written blind on 2026-11-26 night (a SPIP 3.2 site of dupont, ops/migrate/fixtures/spip-site.ts) by a helper that
   // read no file of the toolkit. Measured once, on the toolkit as it stood (27af7c7): 91.7/42.3/36.2 (no SPIP grammar:
   // "static"; nearly every page taken for a listing of the others: its "Dans la même rubrique" and "Dernières
@@ -232,10 +233,11 @@ const BLIND: BlindCase[] = [
   // Written blind on 2026-11-27 (a Weebly site of martin, ops/migrate/fixtures/weebly-site.ts) by a helper that read no
   // file of the toolkit. Measured once, on the toolkit as it stood (6fb5dd5): 81.1/87.8/100 (recognised as a static
   // site; its blog page's copy `/blog.html` sent by a member's name in its latest post to that member's page). Then a
-  // copy of a listing is a listing (ops/migrate/redirect-map.ts): 84.3/87.8/100. What it still gets wrong is where the
+  // copy of a listing is a listing (ops/migrate/redirect-map.ts): 84.3/87.8/100; a post announcing new opening hours
+  // goes to the page giving them (ops/migrate/match.ts, as Webflow's truth says too): 84.6/89.8/100. What it still gets wrong is where the
   // blind truths split (a former member's page, a gallery of the rooms, the treatments' overview: decision 0063) and
   // dated posts it cannot tell from evergreen ones (a 2019 job offer, a "mois sans tabac").
-  { code: "martin", url: `http://${WEEBLY_HOST}`, start: () => startWeeblySite(), truth: WEEBLY_TRUTH, spellings: WEEBLY_SPELLINGS, unknownQueries: WEEBLY_UNKNOWN_QUERIES, floor: { precision: 0.84, recall: 0.87, spellings: 0.99, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${WEEBLY_HOST}`, start: () => startWeeblySite(), truth: WEEBLY_TRUTH, spellings: WEEBLY_SPELLINGS, unknownQueries: WEEBLY_UNKNOWN_QUERIES, floor: { precision: 0.84, recall: 0.89, spellings: 0.99, ofRightBase: 0.97 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {

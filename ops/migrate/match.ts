@@ -148,6 +148,17 @@ function topicsOf(name: string): string[][] {
 const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dents?|dentaires?|infos?|informations?|pratiques?|nos|notre|our)$/;
 
 /**
+ * New opening hours ("Nouveau : le centre ouvert le samedi matin", "le cabinet ouvert le jeudi soir"): a day of the
+ * week with a word of opening, and no word of closing. What the post announced, the hours, is on the page giving
+ * them (directions, else contact) as long as the practice keeps them; a dated notice of a past year is skipped
+ * before (assess.ts). Two blind truths send such posts there (Webflow's, Weebly's).
+ */
+const WEEKDAY = /^(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lundis|mardis|mercredis|jeudis|vendredis|samedis|dimanches)$/;
+const OPENING = /^(?:ouvert|ouverte|ouverts|ouvertes|ouverture|ouvre|nocturne|nocturnes|horaires)$/;
+const CLOSING = /^(?:ferme|fermee|fermes|fermees|fermeture|fermetures|conges|vacances|reouverture)$/;
+const announcesHours = (set: string[]) => set.some((w) => WEEKDAY.test(w)) && set.some((w) => OPENING.test(w)) && !set.some((w) => CLOSING.test(w));
+
+/**
  * The old site's page about the practice itself (`/le-cabinet`, `/le-centre`, "Qui sommes-nous ?", "À propos", its
  * English version's "The practice"),
  * named by these words alone (with fillers): when its text points to no page clearly, it is the first page of
@@ -321,6 +332,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       ...others.flatMap(topicsOf).map((t): [string[], boolean] => [t, false]),
     ];
     for (const [set, ownWhole] of sets) {
+      if (announcesHours(set)) found.push({ intent: INTENTS.find((i) => i.name === "directions")!, service: true });
       const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|un|une|et|a|l|d|html?|php|index)$/.test(w));
       if (meaningful.length === 0 || meaningful.length > 4) continue;
       const intent = INTENTS.find((i) => (ownWhole || !i.ownNameOnly) && meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));

@@ -76,6 +76,15 @@ describe("createMatcher: rules on the new site's structure", () => {
   const m = createMatcher(site);
   const page = (path: string, title: string, text = "") => m({ path, title, h1: title, text });
 
+  it("sends a post announcing new opening hours (a weekday and an opening) to the page giving the hours, not a closure or a reopening", () => {
+    const saturday = page("/blog/nouveau-le-centre-ouvert-le-samedi-matin", "Nouveau : le centre ouvert le samedi matin", "Désormais, nous vous recevons aussi le samedi de 9 h à 12 h.");
+    expect(saturday.match).toMatchObject({ target: "/acces/", by: expect.stringMatching(/^intent: directions/) });
+    expect(page("/actus/jeudi", "Le cabinet ouvert le jeudi soir", "Nocturne jusqu'à 20 h").match?.target).toBe("/acces/");
+    // Closed on a weekday, or open again after a closure: no hours to find on the new site.
+    expect(page("/actus/ferme-samedi", "Le cabinet fermé le samedi 12", "Fermeture exceptionnelle").match?.target).not.toBe("/acces/");
+    expect(page("/actus/reouverture", "Réouverture du cabinet lundi", "Nous rouvrons lundi, ouvert comme avant").match?.target).not.toBe("/acces/");
+  });
+
   it("sends the old page about the practice, its text pointing nowhere clearly, to the first page of the practice section", () => {
     expect(page("/le-cabinet", "Le cabinet", "Bienvenue, nous vous accueillons du lundi au vendredi").match?.target).toBe("/philosophie/");
     expect(page("/qui-sommes-nous.html", "Qui sommes-nous ?", "Bienvenue").match?.target).toBe("/philosophie/");
