@@ -38,6 +38,11 @@ export interface OldPage {
   headline?: string;
   /** Other pages of the old site lie under its path (`/soins/` over `/soins/implants/`): it heads a section. */
   headsSection?: boolean;
+  /**
+   * The albums it may belong to (itself, its path without the query, its folder's page), each with all of its text,
+   * the captions its links carry included: what a gallery shows is decided for the whole album.
+   */
+  albums?: { path: string; title: string; text: string }[];
 }
 
 export interface Match {
@@ -117,9 +122,9 @@ const INTENTS: Intent[] = [
     fallback: (p) => p.kind === "contact",
     fallbackWords: new RegExp(`^(?:${EMERGENCY_SERVICE})$`),
   },
-  // A photo gallery of the practice and its photos' pages (`/galerie.php?img=3`, "Photo - La salle d'attente"): what
-  // they show, the rooms and the equipment, is on the new site's page presenting its equipment and premises. (The
-  // blind truths split on the rooms' photos: decision 0063.)
+  // A photo gallery of the practice and its photos' pages (`/galerie.php?img=3`, "Photo - La salle d'attente"): when
+  // the album shows the equipment (EQUIPMENT), the new site's page presenting its equipment and premises; an album of
+  // the rooms alone (the entrance, the waiting room, the surgeries) has no counterpart (decision 0063).
   {
     name: "gallery",
     words: /^(?:galerie|galeries|gallery|photo|photos|album|albums|diaporama)$/,
@@ -209,6 +214,12 @@ export function optionsOf(names: string[]): [string, string] | null {
 export function withoutReflexiveVerbs(text: string): string {
   return text.replace(/(^|[^\p{L}])(?:[sS]['\u2019]|[sS]e\s+)\p{L}+/gu, "$1");
 }
+
+/**
+ * The equipment a practice shows in its photos (accents removed): what makes an album a view of the page presenting
+ * the equipment rather than pictures of rooms (decision 0063, amended 2026-11-27).
+ */
+const EQUIPMENT = /^(?:radiographie|radiographies|radio|radios|panoramique|panoramiques|sterilisation|autoclave|autoclaves|laser|lasers|camera|cameras|scanner|scanners|microscope|microscopes|cbct|imprimante|empreinte|empreintes|plateau)$/;
 
 /** A photo's page names itself so ("Photo - La salle d'attente"). */
 const PHOTO = /^(?:photo|photos|image|images|diapo|diaporama|picture)$/;
@@ -352,6 +363,17 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const aboutThePractice = (path: string, names: string[]) => namedOnlyBy(ABOUT, path, names);
   const presentation = candidates.find((p) => p.kind === "cabinet");
 
+  /**
+   * Whether a gallery's album shows the equipment: its own names or text (a photo's caption), or the text of an album
+   * it belongs to (itself, a page at its path without the query, its folder's page) whose URL or title names a
+   * gallery, names some (EQUIPMENT).
+   */
+  const showsEquipment = (old: OldPage): boolean => {
+    const gallery = INTENTS.find((i) => i.name === "gallery")!;
+    const albums = (old.albums ?? []).filter((a) => [...slugWords(a.path), ...words(a.title)].some((w) => gallery.words.test(w)));
+    return [old.title, old.h1, old.text, ...albums.map((a) => a.text)].some((text) => words(text).some((w) => EQUIPMENT.test(w)));
+  };
+
   /** The best new page for an old one; `match` is null when the best guess is not sure enough. */
   const matchPage = (old: OldPage): MatchResult => {
     const form = normaliseRedirectPath(old.path, platform);
@@ -386,6 +408,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     if (intent && !(intent.name === "team" && (personallyNamed || newsPost || selfNamed))) {
       const fallback = intent.fallback && stated!.service ? intent.fallback : undefined;
       const page = intent.name === "team" ? teamPage : (candidates.find(intent.page) ?? (fallback ? candidates.find(fallback) : undefined));
+      if (page && intent.name === "gallery" && !showsEquipment(old)) {
+        return { match: null, best: { target: page.path, confidence: 0.5, by: "an album of the rooms, no equipment: no page of the new site shows it" }, runnerUp: 0 };
+      }
       if (page) return { match: { target: page.path, confidence: 0.9, by: `intent: ${intent.name}` }, best: null, runnerUp: 0 };
     }
 

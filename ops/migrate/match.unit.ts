@@ -162,10 +162,21 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/tarifs-implants", "Tarifs des implants", "Un implant en titane").match?.by).not.toBe("intent: prices");
   });
 
-  it("sends a photo gallery and its photos' pages to the page presenting the equipment and premises", () => {
-    expect(page("/galerie.php", "Visite du cabinet en photos", "La salle d'attente, la salle de soins").match).toMatchObject({ target: "/technologies/", by: "intent: gallery" });
-    expect(page("/galerie.php?img=3", "Photo - Salle de soins n°2", "Photo 3 sur 6").match?.target).toBe("/technologies/");
-    expect(page("/album/photo-salle-attente", "Photo - La salle d'attente").match?.target).toBe("/technologies/");
+  it("sends a photo gallery showing the equipment, and its photos' pages, to the page presenting the equipment; an album of the rooms alone nowhere", () => {
+    const album = { path: "/galerie.php", title: "Visite du cabinet en photos", text: "La salle d'attente, la salle de soins, la radiographie numérique, la salle de stérilisation" };
+    expect(m({ path: "/galerie.php", title: album.title, h1: "", text: "Cliquez sur une photo", albums: [album] }).match).toMatchObject({ target: "/technologies/", by: "intent: gallery" });
+    // A photo of the rooms in that album follows its album.
+    expect(m({ path: "/galerie.php?img=3", title: "Photo - Salle de soins n°2", h1: "", text: "Photo 3 sur 6", albums: [album] }).match?.target).toBe("/technologies/");
+    // The rooms alone: no page of the new site shows them (the best guess stays for the review).
+    const rooms = page("/galerie.php", "Visite du cabinet en photos", "La salle d'attente, la salle de soins");
+    expect(rooms.match).toBeNull();
+    expect(rooms.best).toMatchObject({ target: "/technologies/", by: expect.stringMatching(/album of the rooms/) });
+    expect(page("/album/photo-salle-attente", "Photo - La salle d'attente").match).toBeNull();
+    // A photo showing equipment, whatever its album: the equipment's page.
+    expect(page("/album/le-cabinet/radiographie.html", "Photo - La radiographie numérique").match?.target).toBe("/technologies/");
+    // An album is a page named a gallery: the folder's page "Le cabinet" is no album of what it links.
+    const folder = { path: "/le-cabinet/", title: "Le cabinet", text: "Le laser, la radiographie" };
+    expect(m({ path: "/le-cabinet/photos.html", title: "Photos", h1: "", text: "L'accueil", albums: [folder] }).match).toBeNull();
     // Photos of a treatment's results are about the treatment.
     expect(page("/blanchiment/photos-avant-apres", "Photos avant après blanchiment").match?.by).not.toBe("intent: gallery");
   });
@@ -360,6 +371,7 @@ describe("a phrase of the headline", () => {
   it("not on the team page, whose members' words are not its subject, nor from a photo's caption", () => {
     expect(m({ path: "/soins/sedation", title: "Sédation consciente", h1: "", text: "Un soin sans appréhension" }).match?.target).toBeUndefined();
     // A photo's page is its gallery's (intent: gallery), whatever its caption names.
-    expect(m({ path: "/galerie.php?img=1", title: "Photo - La salle d'attente", h1: "", text: "Photo 1 sur 6" }).match).toMatchObject({ target: "/technologies/", by: "intent: gallery" });
+    const album = { path: "/galerie.php", title: "Galerie", text: "L'accueil, la radiographie numérique" };
+    expect(m({ path: "/galerie.php?img=1", title: "Photo - La salle d'attente", h1: "", text: "Photo 1 sur 6", albums: [album] }).match).toMatchObject({ target: "/technologies/", by: "intent: gallery" });
   });
 });

@@ -104,6 +104,19 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   // (Compared in the old URL grammar's form: `/-Nos-soins-.html` is the `/-Nos-soins-` a breadcrumb names.)
   const above = new Set(entries.flatMap((e) => (e.trail ?? []).filter((u) => u !== e.url).map((u) => form(pathOf(u))).filter((f) => f !== null && f !== "/")));
   const headsSection = (url: string) => byFolder(url) || above.has(form(pathOf(url)));
+  /**
+   * The albums a page may belong to, each with all its text (the captions its links carry included): itself, its
+   * path without the query, its folder's page (match.ts: what a gallery shows).
+   */
+  const albumsOf = (e: CrawlEntry) => {
+    const url = new URL(e.url);
+    const folder = url.pathname.replace(/[^/]+\/?$/, "");
+    const around = [e.url, url.search ? `${url.origin}${url.pathname}` : null, folder !== url.pathname && folder !== "/" ? `${url.origin}${folder}` : null];
+    return around
+      .map((u) => (u === null ? undefined : byUrl.get(u)))
+      .filter((a): a is CrawlEntry => a !== undefined && a.status === 200)
+      .map((a) => ({ path: pathOf(a.url), title: a.title, text: a.body_text }));
+  };
   const oldPage = (e: CrawlEntry) => ({
     path: pathOf(e.url),
     title: own.get(e.url)?.title ?? e.title,
@@ -112,6 +125,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     names: [...new Set([e.headline, e.og_title, ...(calledBy.get(e.url) ?? [])].filter(Boolean))],
     headline: e.headline,
     headsSection: headsSection(e.url),
+    albums: albumsOf(e),
   });
   // The site's own bar: from the best guesses of all its pages (match.ts siteThreshold).
   const firstPass = createMatcher(pages, { platform });
@@ -210,8 +224,8 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
           notice: notices.has(path),
           dead: e.redirects.length === 0 && (Boolean(e.error) || e.status >= 400),
           home: pages.find((p) => p.kind === "home")?.path ?? null,
-          // (By its URL only: a skipped listing's heading may name any topic.)
-          intent: match({ path, title: "", h1: "", text: "" }).match,
+          // (By its URL only: a skipped listing's heading may name any topic. A gallery's album says what it shows.)
+          intent: match({ path, title: "", h1: "", text: "", albums: e.status === 200 ? albumsOf(e) : [] }).match,
           member: () => (e.status === 200 && !isDocument(e) ? match(oldPage(e)).match : null),
         });
         if (row) rows.push(row);
