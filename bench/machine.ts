@@ -6,6 +6,8 @@
  */
 import { cpus, loadavg } from "node:os";
 import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { resolve } from "node:path";
 
 /** Linux reports /proc CPU times in clock ticks of 1/100 s (USER_HZ; bench/processes.ts reads them the same way). */
 export const TICKS_PER_SECOND = 100;
@@ -94,22 +96,15 @@ export function elsewhere(before: CpuTimes, after: CpuTimes, underTestSeconds: n
 
 const two = (n: number) => n.toFixed(2);
 
-/** The Node version ops/images/node.sh defines (the images' and make's runtime), read from its text. */
-export function deployedNodeVersion(script: string): string {
-  const version = /^NODE_VERSION=(\d+\.\d+\.\d+)$/m.exec(script)?.[1];
-  if (!version) throw new Error("ops/images/node.sh defines no NODE_VERSION=x.y.z");
-  return version;
-}
-
 /**
  * Why a run must be on the deployed Node's major: the servers under test are started with this process's node
  * (bench/processes.ts), and the same build's HIT ratio moves with the runtime (2026-11-27, by hand on this machine:
  * about 72% of the bare server on Debian's Node 20, 80-87% on Node 24): a figure from another runtime is not the
- * product's. null: it is.
+ * product's. `deployed`: the version `ops/images/node.sh version` prints, as make reads it. null: it is.
  */
-export function otherRuntime(running: string, script = readFileSync("ops/images/node.sh", "utf8")): string | null {
-  const deployed = deployedNodeVersion(script);
+export function otherRuntime(running: string, deployed = execFileSync(resolve(import.meta.dirname, "../ops/images/node.sh"), ["version"], { encoding: "utf8" }).trim()): string | null {
   const major = (v: string) => v.replace(/^v/, "").split(".")[0];
+  if (!/^\d+\.\d+\.\d+$/.test(deployed)) throw new Error(`ops/images/node.sh version printed ${JSON.stringify(deployed)}, not x.y.z`);
   if (major(running) === major(deployed)) return null;
   return `the bench runs on Node ${running}, the product on ${deployed} (ops/images/node.sh): run it with make bench, or with .cache/node/bin first on PATH`;
 }
