@@ -153,15 +153,20 @@ function topicsOf(name: string): string[][] {
 const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dents?|dentaires?|infos?|informations?|pratiques?|nos|notre|our)$/;
 
 /**
- * New opening hours ("Nouveau : le centre ouvert le samedi matin", "le cabinet ouvert le jeudi soir"): a day of the
- * week with a word of opening, and no word of closing. What the post announced, the hours, is on the page giving
- * them (directions, else contact) as long as the practice keeps them; a dated notice of a past year is skipped
- * before (assess.ts). Two blind truths send such posts there (Webflow's, Weebly's).
+ * New opening hours ("Nouveau : le centre ouvert le samedi matin", "le cabinet ouvert le jeudi soir"): the page's own
+ * name (its URL's last segment, a whole title) says only that, a day of the week and a word of opening among words
+ * of hours (HOURS_CONTEXT), and no word of closing or of a one-off (a holiday, "exceptionnelle", a date: a weekday
+ * followed by a number). What the post announced, the hours, is on the page giving them (directions, else contact)
+ * as long as the practice keeps them. Two blind truths send such posts there (Webflow's, Weebly's).
  */
-const WEEKDAY = /^(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lundis|mardis|mercredis|jeudis|vendredis|samedis|dimanches)$/;
+const WEEKDAY = /^(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)s?$/;
 const OPENING = /^(?:ouvert|ouverte|ouverts|ouvertes|ouverture|ouvre|nocturne|nocturnes|horaires)$/;
-const CLOSING = /^(?:ferme|fermee|fermes|fermees|fermeture|fermetures|conges|vacances|reouverture)$/;
-const announcesHours = (set: string[]) => set.some((w) => WEEKDAY.test(w)) && set.some((w) => OPENING.test(w)) && !set.some((w) => CLOSING.test(w));
+const HOURS_CONTEXT = /^(?:nouveau|nouveaux|nouvelle|nouvelles|nouveaute|desormais|maintenant|aussi|egalement|cabinet|centre|matin|matins|soir|soirs|midi|apres|jusqu|heures?|h|tous|toutes|les|le|la|l|de|du|des|en|et|a|au|aux|votre|notre|nos|vos|\d+)$/;
+const announcesHours = (set: string[]): boolean => {
+  const day = set.findIndex((w) => WEEKDAY.test(w));
+  if (day === -1 || /^\d+$/.test(set[day + 1] ?? "")) return false;
+  return set.some((w) => OPENING.test(w)) && set.every((w) => WEEKDAY.test(w) || OPENING.test(w) || HOURS_CONTEXT.test(w));
+};
 
 /**
  * The old site's page about the practice itself (`/le-cabinet`, `/le-centre`, "Qui sommes-nous ?", "À propos", its
@@ -219,7 +224,7 @@ export function withoutReflexiveVerbs(text: string): string {
  * The equipment a practice shows in its photos (accents removed): what makes an album a view of the page presenting
  * the equipment rather than pictures of rooms (decision 0063, amended 2026-11-27).
  */
-const EQUIPMENT = /^(?:radiographie|radiographies|radio|radios|panoramique|panoramiques|sterilisation|autoclave|autoclaves|laser|lasers|camera|cameras|scanner|scanners|microscope|microscopes|cbct|imprimante|empreinte|empreintes|plateau)$/;
+const EQUIPMENT = /^(?:equipement|equipements|equipment|radiographie|radiographies|radiographique|radiologie|radio|radios|imagerie|panoramique|panoramiques|sterilisation|sterilization|sterilisateur|autoclave|autoclaves|laser|lasers|camera|cameras|scanner|scanners|microscope|microscopes|cbct|cone|imprimante|imprimantes|empreinte|empreintes|xray|rx)$/;
 
 /** A photo's page names itself so ("Photo - La salle d'attente"). */
 const PHOTO = /^(?:photo|photos|image|images|diapo|diaporama|picture)$/;
@@ -343,11 +348,11 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       ...others.flatMap(topicsOf).map((t): [string[], boolean] => [t, false]),
     ];
     for (const [set, ownWhole] of sets) {
-      if (announcesHours(set)) found.push({ intent: INTENTS.find((i) => i.name === "directions")!, service: true });
       const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|un|une|et|a|l|d|html?|php|index)$/.test(w));
-      if (meaningful.length === 0 || meaningful.length > 4) continue;
-      const intent = INTENTS.find((i) => (ownWhole || !i.ownNameOnly) && meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));
+      if (meaningful.length === 0) continue;
+      const intent = meaningful.length > 4 ? undefined : INTENTS.find((i) => (ownWhole || !i.ownNameOnly) && meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));
       if (intent) found.push({ intent, service: !intent.fallbackWords || meaningful.some((w) => intent.fallbackWords!.test(w)) });
+      else if (ownWhole && announcesHours(set.filter((w) => !/^(?:html?|php|index)$/.test(w)))) found.push({ intent: INTENTS.find((i) => i.name === "directions")!, service: true });
     }
     // Booking is what the visitor came to do, whatever the slot is for (`/booking-calendar/urgence-dentaire`).
     const chosen = found.find((f) => f.intent.name === "booking")?.intent ?? found[0]?.intent;
@@ -409,7 +414,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const fallback = intent.fallback && stated!.service ? intent.fallback : undefined;
       const page = intent.name === "team" ? teamPage : (candidates.find(intent.page) ?? (fallback ? candidates.find(fallback) : undefined));
       if (page && intent.name === "gallery" && !showsEquipment(old)) {
-        return { match: null, best: { target: page.path, confidence: 0.5, by: "an album of the rooms, no equipment: no page of the new site shows it" }, runnerUp: 0 };
+        // No equipment shown: no redirect, the gallery's guess listed for review. (Matched on what it says instead, an
+        // album of the rooms found "the page about the practice" by its name and weak guesses by its captions:
+        // e-monsite's truth lost three URLs. A treatment's before-and-after photos are left to the review too.)
+        return { match: null, best: { target: page.path, confidence: 0.5, by: "an album showing no equipment: no page of the new site shows it" }, runnerUp: 0 };
       }
       if (page) return { match: { target: page.path, confidence: 0.9, by: `intent: ${intent.name}` }, best: null, runnerUp: 0 };
     }

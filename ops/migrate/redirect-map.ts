@@ -104,18 +104,26 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   // (Compared in the old URL grammar's form: `/-Nos-soins-.html` is the `/-Nos-soins-` a breadcrumb names.)
   const above = new Set(entries.flatMap((e) => (e.trail ?? []).filter((u) => u !== e.url).map((u) => form(pathOf(u))).filter((f) => f !== null && f !== "/")));
   const headsSection = (url: string) => byFolder(url) || above.has(form(pathOf(url)));
+  /** The crawled page of the folder a URL sits in (`/soins/implants/` for `/soins/implants/greffe/`), if any. */
+  const sectionPage = (url: string): string | null => {
+    const u = new URL(url);
+    const folder = u.pathname.replace(/\/[^/]+\/?$/, "/");
+    if (folder === "/" || folder === u.pathname) return null;
+    const found = [folder, folder.slice(0, -1), `${folder}index.html`, `${folder}index.php`].map((p) => byUrl.get(`${u.origin}${p}`)).find((x) => x?.status === 200 && !isDocument(x));
+    return found?.url ?? null;
+  };
   /**
-   * The albums a page may belong to, each with all its text (the captions its links carry included): itself, its
-   * path without the query, its folder's page (match.ts: what a gallery shows).
+   * The albums a page may belong to, each with its own text (the site's menus and sidebars left out; the captions
+   * its links carry kept): itself, its path without the query, its folder's page (sectionPage: match.ts decides what
+   * a gallery shows).
    */
   const albumsOf = (e: CrawlEntry) => {
     const url = new URL(e.url);
-    const folder = url.pathname.replace(/[^/]+\/?$/, "");
-    const around = [e.url, url.search ? `${url.origin}${url.pathname}` : null, folder !== url.pathname && folder !== "/" ? `${url.origin}${folder}` : null];
-    return around
+    const around = [e.url, url.search ? `${url.origin}${url.pathname}` : null, sectionPage(e.url)];
+    return [...new Set(around)]
       .map((u) => (u === null ? undefined : byUrl.get(u)))
       .filter((a): a is CrawlEntry => a !== undefined && a.status === 200)
-      .map((a) => ({ path: pathOf(a.url), title: a.title, text: a.body_text }));
+      .map((a) => ({ path: pathOf(a.url), title: own.get(a.url)?.title ?? a.title, text: own.get(a.url)?.text ?? a.body_text }));
   };
   const oldPage = (e: CrawlEntry) => ({
     path: pathOf(e.url),
@@ -179,14 +187,6 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     return matchOf.get(url)!;
   };
   const home = pages.find((p) => p.kind === "home")?.path ?? null;
-  /** The crawled page of the folder a URL sits in (`/soins/implants/` for `/soins/implants/greffe/`), if any. */
-  const sectionPage = (url: string): string | null => {
-    const u = new URL(url);
-    const folder = u.pathname.replace(/\/[^/]+\/?$/, "/");
-    if (folder === "/" || folder === u.pathname) return null;
-    const found = [folder, folder.slice(0, -1), `${folder}index.html`, `${folder}index.php`].map((p) => byUrl.get(`${u.origin}${p}`)).find((x) => x?.status === 200 && !isDocument(x));
-    return found?.url ?? null;
-  };
   // The operator's entries (an earlier draft, edited): never dropped. One whose target is not a page of the
   // new site (a typo, a page since removed) is kept as written and reported, for the operator to correct.
   const kept = new Map<string, { key: string; target: string }>();
@@ -222,7 +222,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
           // A copy of a listing is one too (Weebly's `/blog.html` of `/blog/`).
           listing: listings.has(path) || (original !== undefined && listings.has(pathOf(original))),
           notice: notices.has(path),
-          dead: e.redirects.length === 0 && (Boolean(e.error) || e.status >= 400),
+          dead: isDeadLink(e),
           home: pages.find((p) => p.kind === "home")?.path ?? null,
           // (By its URL only: a skipped listing's heading may name any topic. A gallery's album says what it shows.)
           intent: match({ path, title: "", h1: "", text: "", albums: e.status === 200 ? albumsOf(e) : [] }).match,
@@ -364,11 +364,20 @@ export function sectionHeads(urls: string[]): (url: string) => boolean {
 }
 
 /**
+ * A dead link: the old site answered it "not found" or "gone" (404, 410), itself or at the end of its redirects on
+ * the site (the crawl's status is the last hop's). Not an answer that says nothing of the page (403 to a robot, 429,
+ * 5xx), nor the crawler's own failure (a timeout, a page over its bounds): those pages may well exist.
+ */
+export function isDeadLink(e: Pick<CrawlEntry, "status">): boolean {
+  return e.status === 404 || e.status === 410;
+}
+
+/**
  * Where a page marked skip still goes, or null (dropped: 404). An old URL that states an intent (`/rdv`, a 302
  * to the booking service; `/prendre-rendez-vous/`, a form) keeps its visitors: the new site's page for that
  * intent, unless it is a dated notice of a past year (`/agenda/fermeture-estivale-2021.html` is no booking page:
- * it is gone with its summer), nor a URL the old site answered with an error (`/urgences`, a dead link: the
- * page was `/urgences.html`). A spelling or copy of the old home page is the home page; a notice naming a member of the new team,
+ * it is gone with its summer), nor a dead link (isDeadLink: `/urgences`, when the page was `/urgences.html`). A
+ * spelling or copy of the old home page is the home page; a notice naming a member of the new team,
  * by name or by a first name no other member has (a newcomer's welcome: "Bienvenue à Sarah"), is that member's page. A listing (a blog's page, a category, an author's page) is
  * neither, even when the home page is a blog listing the same posts or its excerpts name a member: its posts
  * are redirected one by one.
@@ -381,7 +390,7 @@ export function skippedPageRow(o: {
   listing: boolean;
   /** Skipped as a dated notice of a past year (assess.ts). */
   notice?: boolean;
-  /** The old site answered it with an error (a dead link: 404, 410, 500) or not at all. */
+  /** The old site answered it 404 or 410, itself or at the end of its redirects: a dead link (isDeadLink). */
   dead?: boolean;
   home: string | null;
   intent: Match | null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { followSection, sectionHeads, skippedPageRow } from "./redirect-map";
+import { followSection, isDeadLink, sectionHeads, skippedPageRow } from "./redirect-map";
 
 describe("skippedPageRow: where a page marked skip still goes", () => {
   const base = { path: "/x/", form: "/x", originalForm: null, listing: false, home: "/", intent: null, member: () => null };
@@ -31,6 +31,14 @@ describe("skippedPageRow: where a page marked skip still goes", () => {
     const intent = { target: "/contact/", confidence: 0.9, by: "intent: booking" };
     expect(skippedPageRow({ ...base, path: "/agenda/fermeture-estivale-2021.html", notice: true, intent })).toBeNull();
     expect(skippedPageRow({ ...base, path: "/agenda/fermeture-estivale-2021.html", notice: true, intent, member })).toMatchObject({ target: "/equipe/nadia-haddad/" });
+  });
+});
+
+describe("isDeadLink", () => {
+  it("is a 404 or a 410 (the crawl's status is the last hop's), not a refusal, a server error or the crawler's failure", () => {
+    expect([404, 410].map((status) => isDeadLink({ status }))).toEqual([true, true]);
+    // 403 to a robot, 429, a 500 or 503 say nothing of the page; 0 is a request that failed (a timeout); 301 off the site.
+    expect([200, 301, 403, 429, 500, 503, 0].map((status) => isDeadLink({ status }))).toEqual([false, false, false, false, false, false, false]);
   });
 });
 
