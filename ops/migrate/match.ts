@@ -226,6 +226,15 @@ export function withoutReflexiveVerbs(text: string): string {
  */
 const EQUIPMENT = /^(?:equipement|equipements|equipment|radiographie|radiographies|radiographique|radiologie|radio|radios|imagerie|panoramique|panoramiques|sterilisation|sterilization|sterilisateur|autoclave|autoclaves|laser|lasers|camera|cameras|scanner|scanners|microscope|microscopes|cbct|cone|imprimante|imprimantes|empreinte|empreintes|xray|rx)$/;
 
+/**
+ * The ways of caring for an anxious patient (hypnosis, conscious sedation, laughing gas, sophrology, relaxation): a
+ * page about one of them is about the patients' fear, and goes to the new site's page speaking of that fear (FEAR)
+ * when one page alone does (three blind truths send their hypnosis pages to petit's "Notre philosophie": "Avoir peur
+ * du dentiste n'a rien de honteux").
+ */
+const CALMING = /^(?:hypnose|hypnotherapie|hypnotique|sedation|meopa|protoxyde|sophrologie|relaxation)$/;
+const FEAR = /^(?:peur|peurs|anxieux|anxieuse|anxieuses|anxiete|angoisse|angoisses|phobie|phobique|apprehension|redoute|redoutent)$/;
+
 /** A photo's page names itself so ("Photo - La salle d'attente"). */
 const PHOTO = /^(?:photo|photos|image|images|diapo|diaporama|picture)$/;
 
@@ -532,6 +541,14 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const best = scored[0] ?? null;
     const runnerUp = scored.find((s) => s.target !== best?.target)?.confidence ?? 0;
     if (best && accepted(best.confidence, runnerUp, threshold)) return { match: best, best, runnerUp };
+    // A way of calming an anxious patient, named by the page itself, and one page of the new site (not a person's,
+    // an offer's, the team's or the jobs' page) speaking of the patients' fear: that page (listed for review).
+    const calming = [...slugWords(old.path), ...words(old.title), ...words(old.h1)].some((w) => CALMING.test(w));
+    const fearful = calming ? candidates.filter((p) => !isMember(p) && !isOffer(p) && p !== teamPage && p !== jobsPage && words(`${p.title} ${p.text}`).some((w) => FEAR.test(w))) : [];
+    if (fearful.length === 1) {
+      const match = { target: fearful[0].path, confidence: 0.5, by: "a way of calming anxious patients: the page speaking of their fear" };
+      return { match, best: match, runnerUp };
+    }
     // Reworded text, its best guess under the bar, but a headline naming what only that page of the new site
     // speaks of ("L'anesthésie assistée par ordinateur", on the page presenting the equipment): that page, at the
     // guess's own confidence (listed for review). The headline's words against the text's guess: nothing.

@@ -362,6 +362,32 @@ describe("word forms", () => {
   });
 });
 
+describe("a way of calming an anxious patient", () => {
+  const site: NewPage[] = [
+    { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue, la peur du dentiste n'est pas une fatalité" },
+    { path: "/philosophie/", slug: "philosophie", title: "Notre philosophie", kind: "cabinet", text: "Avoir peur du dentiste n'a rien de honteux. Un patient détendu est mieux soigné" },
+    { path: "/technologies/", slug: "technologies", title: "Nos technologies", kind: "cabinet", text: "Radiographie numérique, anesthésie assistée par ordinateur" },
+    { path: "/equipe/", slug: "equipe", title: "L'équipe", kind: "team", text: "Nos praticiens, des patients anxieux aux enfants" },
+    { path: "/equipe/camille-petit/", slug: "camille-petit", title: "Dr Camille Petit", kind: "team", text: "Formée à l'hypnose médicale, elle accueille les patients anxieux" },
+    { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires, devis" },
+  ];
+  const m = createMatcher(site);
+
+  it("goes to the one page speaking of the patients' fear (not the home page, the team's or a member's)", () => {
+    for (const [path, title] of [["/soins/hypnose/", "Soins sous hypnose"], ["/2019/01/15/hypnose-au-cabinet/", "L'hypnose arrive au cabinet"], ["/meopa.html", "Le MEOPA, gaz relaxant"]]) {
+      expect(m({ path, title, h1: "", text: "Le Dr Petit est désormais formée" }).match, path).toMatchObject({ target: "/philosophie/", confidence: 0.5 });
+    }
+  });
+
+  it("is nothing when no page, or more than one, speaks of fear, or when the page names no way of calming", () => {
+    const two = createMatcher([...site, { path: "/premiere-visite/", slug: "premiere-visite", title: "Première visite", kind: "generic", text: "Vous appréhendez ? N'ayez pas peur" }]);
+    expect(two({ path: "/soins/hypnose/", title: "Soins sous hypnose", h1: "", text: "" }).match?.by ?? "").not.toMatch(/calming/);
+    const none = createMatcher(site.filter((p) => p.path !== "/philosophie/"));
+    expect(none({ path: "/soins/hypnose/", title: "Soins sous hypnose", h1: "", text: "" }).match?.by ?? "").not.toMatch(/calming/);
+    expect(m({ path: "/soins/detartrage", title: "Détartrage", h1: "", text: "Un soin sans douleur" }).match?.by ?? "").not.toMatch(/calming/);
+  });
+});
+
 describe("a phrase of the headline", () => {
   const pages: NewPage[] = [
     { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue, la peur du dentiste n'est pas une fatalité" },
@@ -380,7 +406,8 @@ describe("a phrase of the headline", () => {
   });
 
   it("not on the team page, whose members' words are not its subject, nor from a photo's caption", () => {
-    expect(m({ path: "/soins/sedation", title: "Sédation consciente", h1: "", text: "Un soin sans appréhension" }).match?.target).toBeUndefined();
+    // (Sedation is a way of calming an anxious patient: the page speaking of their fear, not the member trained in it.)
+    expect(m({ path: "/soins/sedation", title: "Sédation consciente", h1: "", text: "Un soin sans appréhension" }).match).toMatchObject({ target: "/philosophie/", by: expect.stringMatching(/calming anxious patients/) });
     // A photo's page is its gallery's (intent: gallery), whatever its caption names.
     const album = { path: "/galerie.php", title: "Galerie", text: "L'accueil, la radiographie numérique" };
     expect(m({ path: "/galerie.php?img=1", title: "Photo - La salle d'attente", h1: "", text: "Photo 1 sur 6", albums: [album] }).match).toMatchObject({ target: "/technologies/", by: "intent: gallery" });
