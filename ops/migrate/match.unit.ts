@@ -76,6 +76,16 @@ describe("createMatcher: rules on the new site's structure", () => {
   const m = createMatcher(site);
   const page = (path: string, title: string, text = "") => m({ path, title, h1: title, text });
 
+  it("sends a page named by the equipment or the hygiene it presents to the equipment's page; not a treatment, not a news post", () => {
+    for (const [path, title] of [["/pages/le-cabinet/hygiene-et-sterilisation.html", "Hygiène et stérilisation"], ["/radiographie-numerique", "Radiographie numérique"], ["/nos-equipements.html", "Nos équipements"]]) {
+      expect(page(path, title, "Autoclave, traçabilité").match, path).toMatchObject({ target: "/technologies/", by: "intent: equipment" });
+    }
+    // A care using a device is the care's: every word must be the equipment's.
+    expect(page("/Soins/Laser.html", "Laser", "Soins des gencives au laser").match?.by).not.toBe("intent: equipment");
+    expect(page("/soins/laser-parodontologie", "Le laser en parodontologie", "Soins des gencives").match?.by).not.toBe("intent: equipment");
+    expect(page("/actualites/2021/empreinte-optique", "L'empreinte optique", "Honoraires, devis, mutuelle").match?.by).not.toBe("intent: equipment");
+  });
+
   it("sends a post announcing new opening hours (a weekday and an opening) to the page giving the hours, not a closure or a reopening", () => {
     const saturday = page("/blog/nouveau-le-centre-ouvert-le-samedi-matin", "Nouveau : le centre ouvert le samedi matin", "Désormais, nous vous recevons aussi le samedi de 9 h à 12 h.");
     expect(saturday.match).toMatchObject({ target: "/acces/", by: expect.stringMatching(/^intent: directions/) });
