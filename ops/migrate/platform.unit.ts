@@ -15,6 +15,20 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(detectPlatform(site).platform).toBe("typo3");
   });
 
+  it("recognises Blogger by its label pages, its feed and its image hosts; a post or a page is one item, an archive none", () => {
+    const site = [
+      entry("http://a.fr/", ["http://a.fr/search/label/Implants", "http://a.fr/feeds/posts/default", "http://a.fr/2019/05/gencives.html"], ["https://blogger.googleusercontent.com/img/b/R29v/x.jpg"]),
+    ];
+    expect(detectPlatform(site).platform).toBe("blogger");
+    expect(isItemUrl("blogger", "/2019/05/gencives-qui-saignent.html")).toBe(true);
+    expect(isItemUrl("blogger", "/2019/05/gencives-qui-saignent.html?m=1")).toBe(true);
+    expect(isItemUrl("blogger", "/p/le-cabinet.html")).toBe(true);
+    expect(isItemUrl("blogger", "/2019/05/")).toBe(false);
+    expect(isItemUrl("blogger", "/search/label/Implants")).toBe(false);
+    // One link to a blogspot address is no Blogger site.
+    expect(detectPlatform([entry("http://a.fr/", ["https://ami.blogspot.com/"])]).platform).toBe("static");
+  });
+
   it("recognises SPIP by its spip.php queries, its html URLs and its folders", () => {
     const site = [entry("http://a.fr/", ["http://a.fr/spip.php?page=plan", "http://a.fr/IMG/pdf/tarifs.pdf"]), entry("http://a.fr/Les-implants", ["http://a.fr/article12.html"], ["http://a.fr/local/cache-vignettes/L150xH100/x.jpg"])];
     expect(detectPlatform(site).platform).toBe("spip");

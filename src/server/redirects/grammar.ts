@@ -32,10 +32,13 @@
  *                the print view `spip.php?page=imprimer&id_article=12`, `spip.php?action=redirect&type=article&id=12`;
  *                `spip.php` and `?page=sommaire` are the home page; `var_mode` (a recompute) dropped. A "URL propre"
  *                (`/Les-implants`, `/-Implantologie-`, `/+Breve+`, `/_Auteur_`) is a path like any other
+ *   blogger      a post (`/2019/05/slug.html`) or a page (`/p/slug.html`) is its path; `m` (the mobile view, `?m=1`)
+ *                and `showComment` (a comment's anchor) dropped; `/search` (labels, pagination) and `/feeds/` are
+ *                the platform's listings, and a year's or a month's archive (`/2019/`, `/2019/05/`)
  *   static       the common rules only
  */
 
-export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "static"] as const;
+export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "static"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
@@ -72,6 +75,8 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   // The spellings with an id parameter (`id_article=12`). `spip.php?article12` and `page=plan` are queries on the
   // home path, which answer 404 all the same unless the map knows them (map.ts); `page=sommaire` is the home page.
   spip: new Set(SPIP_OBJECTS.map((o) => `id_${o}`)),
+  // A listing's pagination (`/search?updated-max=...&max-results=7`) and a feed's format.
+  blogger: new Set(["updated-max", "updated-min", "max-results", "start", "by-date", "reverse-paginate", "alt", "q"]),
   static: new Set(),
 };
 /**
@@ -86,6 +91,7 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   squarespace: /^\/(?:s|static|config|universal|blog\/(?:tag|category|page|\d{4}))(?:\/|$)/,
   typo3: /^\/(?:typo3|typo3conf|typo3temp|uploads|fileadmin\/_processed_)(?:\/|$)/,
   spip: /^\/(?:ecrire|prive|squelettes|squelettes-dist|plugins|plugins-dist|local|tmp|config|img)(?:\/|$)/,
+  blogger: /^\/(?:search|feeds)(?:\/|$)|^\/\d{4}(?:\/\d{2})?$/,
   static: null,
 };
 
@@ -98,6 +104,7 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   squarespace: new Set(["format"]),
   typo3: new Set(["l", "chash", "no_cache", "type", "tx_news_pi1[controller]", "tx_news_pi1[action]"]),
   spip: new Set(["var_mode", "var_mode_objet", "var_mode_id", "recalcul", "status"]),
+  blogger: new Set(["m", "showcomment"]),
   static: new Set(),
 };
 /**

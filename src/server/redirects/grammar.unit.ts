@@ -56,6 +56,8 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
         "/spip.php?action=redirect&type=article&id=012",
       ],
     ],
+    ["blogger", "/2019/05/gencives-qui-saignent.html", ["/2019/05/gencives-qui-saignent.html?m=1", "/2019/05/gencives-qui-saignent.html?m=0&utm_source=facebook", "/2019/05/gencives-qui-saignent.html?showComment=1474625392000#c123"]],
+    ["blogger", "/p/le-cabinet.html", ["/p/le-cabinet.html?m=1", "/p/le-cabinet.html?fbclid=x"]],
     ["spip", "/spip.php?rubrique3", ["/rubrique3.html", "/spip.php?page=rubrique&id_rubrique=3", "/rubrique.php3?id_rubrique=3"]],
     ["spip", "/spip.php?rubrique3&debut_articles=10", ["/spip.php?page=rubrique&id_rubrique=3&debut_articles=10", "/rubrique3.html?debut_articles=10"]],
     ["spip", "/", ["/spip.php", "/spip.php?page=sommaire", "/spip.php?lang=fr"]],
@@ -183,6 +185,22 @@ describe("a TYPO3 site's map", () => {
   it("answers 404 for a uid, a news item or a file download it does not know, and for TYPO3's own folders", () => {
     for (const url of ["/index.php?id=999", "/?id=25&type=1533906435", "/index.php?tx_news_pi1[news]=77", "/index.php?eID=dumpFile&f=9", "/typo3conf/ext/site/x.css"]) {
       expect(answerRequest(typo3, "x", url), url).toEqual({ status: 404 });
+    }
+  });
+});
+
+describe("a Blogger site's map", () => {
+  const blogger = table({ [PLATFORM_KEY]: "blogger", "/2019/05/gencives-qui-saignent.html": "/parodontologie/", "/p/le-cabinet.html": "/philosophie/" });
+
+  it("sends a post or a page in its mobile view, with a comment's anchor or a campaign's parameters, to the target in one 301", () => {
+    for (const url of ["/2019/05/gencives-qui-saignent.html?m=1", "/2019/05/gencives-qui-saignent.html?showComment=1474625392000", "/p/le-cabinet.html?m=0&utm_source=facebook"]) {
+      expect(findRedirect(blogger, "x", url)?.split("?")[0], url).toMatch(/^\/(?:parodontologie|philosophie)\/$/);
+    }
+  });
+
+  it("answers 404 for the platform's listings it does not know: labels, their pagination, feeds, archives", () => {
+    for (const url of ["/search/label/Implants", "/search?updated-max=2016-06-27T17:00:00%2B02:00&max-results=7", "/feeds/posts/default?alt=rss", "/2019/", "/2019/05/", "/?m=1&q=x"]) {
+      expect(answerRequest(blogger, "x", url), url).toEqual({ status: 404 });
     }
   });
 });
