@@ -192,6 +192,27 @@ const ABOUT = /^(?:cabinet|centre|about|propos|apropos|presentation|qui|sommes|q
 /** Words of a job offer or a jobs page. */
 const JOB = /^(?:recrutement|recrute|recrutons|emploi|emplois|offre|offres|poste|postes|candidature|candidatures|cdi|cdd|carriere|carrieres|job|jobs|rejoindre|rejoignez|careers?)$/;
 /**
+ * The job an offer is for, from a word of its title or name, in one spelling (`assistant(e)s` is assistant): an old
+ * offer for a job the new site offers no more (a secretary's, when it looks for an assistant) was filled; the jobs
+ * page is not where its readers go (two blind truths drop such posts, the others send theirs to the jobs page only
+ * where the new site offers the same job).
+ */
+const ROLES: [RegExp, string][] = [
+  [/^assistante?s?$/, "assistant"],
+  [/^secretaires?$/, "secretaire"],
+  [/^(?:chirurgien|chirurgienne)s?$/, "chirurgien"],
+  [/^dentistes?$/, "chirurgien"],
+  [/^(?:collaborateur|collaboratrice)s?$/, "collaborateur"],
+  [/^orthodontistes?$/, "orthodontiste"],
+  [/^hygienistes?$/, "hygieniste"],
+  [/^prothesistes?$/, "prothesiste"],
+  [/^(?:receptionniste|hotesse|hote)s?$/, "accueil"],
+  [/^(?:remplacant|remplacante)s?$/, "remplacant"],
+];
+const rolesOf = (texts: string[]): Set<string> =>
+  new Set(texts.flatMap((t) => words(t)).flatMap((w) => ROLES.filter(([re]) => re.test(w)).map(([, role]) => role)));
+
+/**
  * An overview of the practice's treatments (`/nos-soins`, `/services`), named by these words alone: the new
  * site's page for all of them if it has one, else its home page, which lists them (no treatment's page is
  * the overview's subject).
@@ -307,6 +328,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const jobsPage = pages.find((p) => p.kind === "jobs" && !pages.some((o) => o !== p && o.kind === "jobs" && p.path.startsWith(o.path)));
   const isMember = (p: NewPage) => p.kind === "team" && p !== teamPage;
   const isOffer = (p: NewPage) => p.kind === "jobs" && p !== jobsPage;
+  /** The jobs the new site offers (its offers' titles, ROLES). */
+  const offeredRoles = rolesOf(pages.filter(isOffer).map((p) => `${p.title} ${p.slug.replace(/-/g, " ")}`));
   const docs = candidates.map((p) => keywords(withoutReflexiveVerbs(p.text)).map(stem));
   const df = new Map<string, number>();
   for (const doc of docs) for (const term of new Set(doc)) df.set(term, (df.get(term) ?? 0) + 1);
@@ -448,6 +471,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const allNames = new Set([...slug, ...nameSets.flatMap((s) => [...s])]);
     const text = vector(keywords(withoutReflexiveVerbs(old.text)).map(stem));
     const job = [...allNames].some((w) => JOB.test(w)) || slugWords(old.path).some((w) => JOB.test(w)) || names.some((n) => words(n).some((w) => JOB.test(w)));
+    // The jobs its URL and names name, against those the new site's offers name.
+    const oldRoles = job ? rolesOf([slugWords(old.path).join(" "), ...names]) : new Set<string>();
     const question = names.slice(0, 3).some((n) => COMPARISON.test(words(n).join(" ")) && /\?|\bou\b/.test(n.toLowerCase()));
     // The options a question weighs ("implant ou bridge ?": implant, bridge): the words either side of its "ou".
     const options = question ? optionsOf(names.slice(0, 3)) : null;
@@ -488,7 +513,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
           confidence = Math.max(confidence, 0.8);
           by = "job offer's title";
         } else confidence /= 2;
-      } else if (page === jobsPage && job) {
+      } else if (page === jobsPage && job && (oldRoles.size === 0 || offeredRoles.size === 0 || [...oldRoles].some((r) => offeredRoles.has(r)))) {
+        // (An offer naming a job the new site offers no more was filled: not the jobs page. See ROLES.)
         confidence = Math.max(confidence, 0.6);
         by = "jobs page";
       } else if (options && options.filter((o) => titleSets[i].has(o)).length === 1) {

@@ -125,6 +125,13 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/offres/assistante-dentaire.html", "Offre d'emploi : assistante dentaire", "CDI").match?.target).toBe("/recrutement/assistante-dentaire/");
   });
 
+  it("sends an old offer for a job the new site offers no more (filled) nowhere; a jobs page naming no job to the jobs page", () => {
+    expect(page("/2019/02/nous-recrutons-une-secretaire-medicale.html", "Nous recrutons une secrétaire médicale", "Mi-temps, six mois").match?.by ?? "").not.toBe("jobs page");
+    expect(page("/blog/nous-recrutons-un-e-chirurgien-dentiste", "Nous recrutons un(e) chirurgien-dentiste collaborateur", "Libéral").match?.by ?? "").not.toBe("jobs page");
+    expect(page("/2019/02/nous-recrutons-un-e-assistant-e.html", "Nous recrutons un(e) assistant(e)", "CDI").match?.target).toBe("/recrutement/");
+    expect(page("/recrutement.html", "Recrutement", "Candidatures spontanées").match?.target).toBe("/recrutement/");
+  });
+
   it("sends a former member's page to the team page, a member's to theirs, a post about a doctor to neither by that rule", () => {
     expect(page("/equipe/julie-roussel", "Julie Roussel, assistante", "Elle vous accueille").match).toMatchObject({ target: "/equipe/", by: "a former member's page: the team page" });
     expect(page("/dr-sophie-garnier", "Dr Sophie Garnier", "Orthodontie").match?.target).toBe("/equipe/");
