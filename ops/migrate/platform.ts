@@ -1,6 +1,6 @@
 /**
  * Which platform the old site ran on, recognised from what the crawl saw (its URLs, the links of its pages,
- * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, or a static site. The redirect
+ * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, Ghost, or a static site. The redirect
  * map declares it (`"$platform"`), and the server then reads every old URL in that platform's grammar
  * (src/server/redirects/grammar.ts): `?page_id=12` and `?p=12` are one page, `id=12:alias` is `id=12`...
  *
@@ -20,6 +20,7 @@ const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
   typo3: /\/typo3(?:conf|temp)\/|\/fileadmin\/|[?&](?:amp;)?(?:cHash|eID)=|[?&](?:amp;)?tx_[a-z0-9]+_pi\d/i,
   spip: /\/spip\.php\?|\/(?:article|rubrique|breve)\d+\.html\b|\/(?:ecrire|squelettes(?:-dist)?|plugins-dist)\/|\/local\/cache-(?:vignettes|gd2)\/|\/IMG\/(?:pdf|jpg|png|doc|odt)\//i,
   blogger: /\/\/[^/]*\.(?:blogspot|blogger)\.com\/|\/\/blogger\.googleusercontent\.com\/|\/feeds\/posts\/default|\/search\/label\/|\/search\?updated-(?:max|min)=/i,
+  ghost: /\/content\/(?:images|files|media)\/(?:size\/w\d+\/)?\d{4}\/\d{2}\/|\/ghost\/api\/|\/members\/api\/|\/public\/(?:cards|portal|member-attribution)\.min\.js/i,
 };
 const MIN_MARKS = 2;
 
@@ -71,6 +72,8 @@ const ITEM_URL: Record<Platform, RegExp | null> = {
   spip: /[?&](?:article|breve)\d+(?:&|$)|[?&]id_(?:article|breve)=\d|^\/(?:article|breve)\d+(?:\.html)?$/,
   // A post (`/2019/05/slug.html`) or a static page (`/p/slug.html`).
   blogger: /^\/(?:\d{4}\/\d{2}|p)\/[^/?]+\.html(?:\?|$)/,
+  // Its posts and pages share one shape (`/slug/`): none is known by its URL.
+  ghost: null,
   static: null,
 };
 

@@ -29,6 +29,12 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(detectPlatform([entry("http://a.fr/", ["https://ami.blogspot.com/"])]).platform).toBe("static");
   });
 
+  it("recognises Ghost by its uploads' folders and its scripts; none of its URLs is an item by its shape", () => {
+    const site = [entry("http://a.fr/", ["http://a.fr/tag/conseils/", "http://a.fr/content/files/2021/09/questionnaire.pdf"], ["http://a.fr/content/images/size/w600/2022/01/cabinet.jpg"])];
+    expect(detectPlatform(site).platform).toBe("ghost");
+    expect(isItemUrl("ghost", "/gencives-qui-saignent/")).toBe(false);
+  });
+
   it("recognises SPIP by its spip.php queries, its html URLs and its folders", () => {
     const site = [entry("http://a.fr/", ["http://a.fr/spip.php?page=plan", "http://a.fr/IMG/pdf/tarifs.pdf"]), entry("http://a.fr/Les-implants", ["http://a.fr/article12.html"], ["http://a.fr/local/cache-vignettes/L150xH100/x.jpg"])];
     expect(detectPlatform(site).platform).toBe("spip");

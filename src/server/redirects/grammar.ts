@@ -35,10 +35,13 @@
  *   blogger      a post (`/2019/05/slug.html`) or a page (`/p/slug.html`) is its path; `m` (the mobile view, `?m=1`)
  *                and `showComment` (a comment's anchor) dropped; `/search` (labels, pagination) and `/feeds/` are
  *                the platform's listings, and a year's or a month's archive (`/2019/`, `/2019/05/`)
+ *   ghost        a page or a post is its path (`/slug/`): every query parameter dropped (`?ref=`, Ghost reads none),
+ *                and a final `/amp/` (the AMP view of a post); `/tag/`, `/author/`, `/page/N/` (the feed's
+ *                pagination), `/rss/`, `/content/` (its uploads) and `/ghost/` (its admin) are the platform's
  *   static       the common rules only
  */
 
-export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "static"] as const;
+export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "static"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
@@ -77,6 +80,7 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   spip: new Set(SPIP_OBJECTS.map((o) => `id_${o}`)),
   // A listing's pagination (`/search?updated-max=...&max-results=7`) and a feed's format.
   blogger: new Set(["updated-max", "updated-min", "max-results", "start", "by-date", "reverse-paginate", "alt", "q"]),
+  ghost: new Set(),
   static: new Set(),
 };
 /**
@@ -92,6 +96,7 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   typo3: /^\/(?:typo3|typo3conf|typo3temp|uploads|fileadmin\/_processed_)(?:\/|$)/,
   spip: /^\/(?:ecrire|prive|squelettes|squelettes-dist|plugins|plugins-dist|local|tmp|config|img)(?:\/|$)/,
   blogger: /^\/(?:search|feeds)(?:\/|$)|^\/\d{4}(?:\/\d{2})?$/,
+  ghost: /^\/(?:tag|author|rss|content|ghost|members)(?:\/|$)|^\/page\/\d+$/,
   static: null,
 };
 
@@ -105,6 +110,7 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   typo3: new Set(["l", "chash", "no_cache", "type", "tx_news_pi1[controller]", "tx_news_pi1[action]"]),
   spip: new Set(["var_mode", "var_mode_objet", "var_mode_id", "recalcul", "status"]),
   blogger: new Set(["m", "showcomment"]),
+  ghost: "all",
   static: new Set(),
 };
 /**
@@ -242,6 +248,9 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
     }
     case "spip":
       return spipIdentity(path, list);
+    case "ghost":
+      // A post's AMP view (`/slug/amp/`) is the post.
+      return { path: path.replace(/^(\/.+?)\/amp\/?$/, "$1/"), list };
     case "drupal": {
       const q = list.find(([name]) => name === "q");
       if (!q) return { path, list };

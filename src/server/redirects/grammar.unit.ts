@@ -58,6 +58,7 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
     ],
     ["blogger", "/2019/05/gencives-qui-saignent.html", ["/2019/05/gencives-qui-saignent.html?m=1", "/2019/05/gencives-qui-saignent.html?m=0&utm_source=facebook", "/2019/05/gencives-qui-saignent.html?showComment=1474625392000#c123"]],
     ["blogger", "/p/le-cabinet.html", ["/p/le-cabinet.html?m=1", "/p/le-cabinet.html?fbclid=x"]],
+    ["ghost", "/gencives-qui-saignent/", ["/gencives-qui-saignent/amp/", "/Gencives-Qui-Saignent", "/gencives-qui-saignent/?ref=doctolib", "/gencives-qui-saignent/?sujet=x&utm_source=y"]],
     ["spip", "/spip.php?rubrique3", ["/rubrique3.html", "/spip.php?page=rubrique&id_rubrique=3", "/rubrique.php3?id_rubrique=3"]],
     ["spip", "/spip.php?rubrique3&debut_articles=10", ["/spip.php?page=rubrique&id_rubrique=3&debut_articles=10", "/rubrique3.html?debut_articles=10"]],
     ["spip", "/", ["/spip.php", "/spip.php?page=sommaire", "/spip.php?lang=fr"]],
@@ -202,5 +203,16 @@ describe("a Blogger site's map", () => {
     for (const url of ["/search/label/Implants", "/search?updated-max=2016-06-27T17:00:00%2B02:00&max-results=7", "/feeds/posts/default?alt=rss", "/2019/", "/2019/05/", "/?m=1&q=x"]) {
       expect(answerRequest(blogger, "x", url), url).toEqual({ status: 404 });
     }
+  });
+});
+
+describe("a Ghost site's map", () => {
+  const ghost = table({ [PLATFORM_KEY]: "ghost", "/gencives-qui-saignent/": "/parodontologie/" });
+
+  it("answers 404 for the platform's listings and folders it does not know: tags, authors, the feed's pages, uploads", () => {
+    for (const url of ["/tag/implants/", "/author/sophie/", "/page/2/", "/rss/", "/content/files/2021/09/x.pdf", "/ghost/"]) {
+      expect(answerRequest(ghost, "x", url), url).toEqual({ status: 404 });
+    }
+    expect(findRedirect(ghost, "x", "/gencives-qui-saignent/amp/?ref=x")?.split("?")[0]).toBe("/parodontologie/");
   });
 });
