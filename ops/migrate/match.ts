@@ -99,6 +99,14 @@ interface Intent {
 }
 /** The emergency service's own words (how to reach the practice out of hours), not a condition's. */
 const EMERGENCY_SERVICE = "urgence|urgences|emergency|emergencies|garde";
+/**
+ * The equipment a practice shows (accents removed): what makes an album a view of the page presenting the equipment
+ * rather than pictures of rooms (decision 0063, amended 2026-11-27), and what a page named only by it presents (the
+ * `equipment` intent, with the words of hygiene and technique; not a laser, which is also a care).
+ */
+const EQUIPMENT_WORDS = "equipement|equipements|equipment|radiographie|radiographies|radiographique|radiologie|radio|radios|imagerie|panoramique|panoramiques|sterilisation|sterilization|sterilisateur|autoclave|autoclaves|camera|cameras|scanner|scanners|microscope|microscopes|cbct|cone|imprimante|imprimantes|empreinte|empreintes|xray|rx";
+const EQUIPMENT = new RegExp(`^(?:${EQUIPMENT_WORDS}|laser|lasers)$`);
+
 const INTENTS: Intent[] = [
   {
     name: "booking",
@@ -135,10 +143,10 @@ const INTENTS: Intent[] = [
   // A page named by the equipment or the hygiene it presents ("Hygiène et stérilisation", "Radiographie numérique",
   // "Nos équipements"): the new site's page presenting its equipment. Two blind truths send their sterilisation
   // pages there (e-monsite's, SPIP's). Every word of the name must be one of these: "Le laser en parodontologie" is
-  // the treatment's, and so is "Laser" alone (a care the static site's truth drops: not a word here).
+  // the treatment's, and so is "Laser" alone (a care the static site's truth drops: not one of EQUIPMENT_WORDS).
   {
     name: "equipment",
-    words: /^(?:equipement|equipements|technologie|technologies|technique|techniques|materiel|plateau|hygiene|tracabilite|sterilisation|sterilisateur|autoclave|radiographie|radiographies|radiologie|radio|radios|imagerie|panoramique|numerique|numeriques|3d|camera|cameras|intra|buccale|intrabuccale|scanner|microscope|cbct|cone|beam|empreinte|empreintes|optique)$/,
+    words: new RegExp(`^(?:${EQUIPMENT_WORDS}|technologie|technologies|technique|techniques|materiel|plateau|hygiene|tracabilite|numerique|numeriques|3d|intra|buccale|intrabuccale|beam|optique)$`),
     page: (p) => /^(?:technolog|equipement|plateau-technique)/.test(p.slug),
     notInNews: true,
   },
@@ -253,11 +261,6 @@ export function withoutReflexiveVerbs(text: string): string {
   return text.replace(/(^|[^\p{L}])(?:[sS]['\u2019]|[sS]e\s+)\p{L}+/gu, "$1");
 }
 
-/**
- * The equipment a practice shows in its photos (accents removed): what makes an album a view of the page presenting
- * the equipment rather than pictures of rooms (decision 0063, amended 2026-11-27).
- */
-const EQUIPMENT = /^(?:equipement|equipements|equipment|radiographie|radiographies|radiographique|radiologie|radio|radios|imagerie|panoramique|panoramiques|sterilisation|sterilization|sterilisateur|autoclave|autoclaves|laser|lasers|camera|cameras|scanner|scanners|microscope|microscopes|cbct|cone|imprimante|imprimantes|empreinte|empreintes|xray|rx)$/;
 
 /**
  * The ways of caring for an anxious patient (hypnosis, conscious sedation, laughing gas, sophrology, relaxation): a
@@ -267,6 +270,9 @@ const EQUIPMENT = /^(?:equipement|equipements|equipment|radiographie|radiographi
  */
 const CALMING = /^(?:hypnose|hypnotherapie|hypnotique|sedation|meopa|protoxyde|sophrologie|relaxation)$/;
 const FEAR = /^(?:peur|peurs|anxieux|anxieuse|anxieuses|anxiete|angoisse|angoisses|phobie|phobique|apprehension|redoute|redoutent)$/;
+
+const GALLERY = INTENTS.find((i) => i.name === "gallery")!;
+const DIRECTIONS = INTENTS.find((i) => i.name === "directions")!;
 
 /** A photo's page names itself so ("Photo - La salle d'attente"). */
 const PHOTO = /^(?:photo|photos|image|images|diapo|diaporama|picture)$/;
@@ -328,6 +334,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const jobsPage = pages.find((p) => p.kind === "jobs" && !pages.some((o) => o !== p && o.kind === "jobs" && p.path.startsWith(o.path)));
   const isMember = (p: NewPage) => p.kind === "team" && p !== teamPage;
   const isOffer = (p: NewPage) => p.kind === "jobs" && p !== jobsPage;
+  /** A page that may be an old page's subject: not a person's, an offer's, the team's or the jobs' page. */
+  const isSubjectPage = (p: NewPage) => !isMember(p) && !isOffer(p) && p !== teamPage && p !== jobsPage;
+  /** The pages speaking of the patients' fear (CALMING's target when there is one alone). */
+  const fearPages = candidates.filter((p) => isSubjectPage(p) && words(`${p.title} ${p.text}`).some((w) => FEAR.test(w)));
   /** The jobs the new site offers (its offers' titles, ROLES). */
   const offeredRoles = rolesOf(pages.filter(isOffer).map((p) => `${p.title} ${p.slug.replace(/-/g, " ")}`));
   const docs = candidates.map((p) => keywords(withoutReflexiveVerbs(p.text)).map(stem));
@@ -396,7 +406,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       if (meaningful.length === 0) continue;
       const intent = meaningful.length > 4 ? undefined : INTENTS.find((i) => (ownWhole || !i.ownNameOnly) && meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));
       if (intent) found.push({ intent, service: !intent.fallbackWords || meaningful.some((w) => intent.fallbackWords!.test(w)) });
-      else if (ownWhole && announcesHours(set.filter((w) => !/^(?:html?|php|index)$/.test(w)))) found.push({ intent: INTENTS.find((i) => i.name === "directions")!, service: true });
+      else if (ownWhole && announcesHours(set.filter((w) => !/^(?:html?|php|index)$/.test(w)))) found.push({ intent: DIRECTIONS, service: true });
     }
     // Booking is what the visitor came to do, whatever the slot is for (`/booking-calendar/urgence-dentaire`).
     const chosen = found.find((f) => f.intent.name === "booking")?.intent ?? found[0]?.intent;
@@ -418,8 +428,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
    * gallery, names some (EQUIPMENT).
    */
   const showsEquipment = (old: OldPage): boolean => {
-    const gallery = INTENTS.find((i) => i.name === "gallery")!;
-    const albums = (old.albums ?? []).filter((a) => [...slugWords(a.path), ...words(a.title)].some((w) => gallery.words.test(w)));
+    const albums = (old.albums ?? []).filter((a) => [...slugWords(a.path), ...words(a.title)].some((w) => GALLERY.words.test(w)));
     return [old.title, old.h1, old.text, ...albums.map((a) => a.text)].some((text) => words(text).some((w) => EQUIPMENT.test(w)));
   };
 
@@ -582,9 +591,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // A way of calming an anxious patient, named by the page itself, and one page of the new site (not a person's,
     // an offer's, the team's or the jobs' page) speaking of the patients' fear: that page (listed for review).
     const calming = [...slugWords(old.path), ...words(old.title), ...words(old.h1)].some((w) => CALMING.test(w));
-    const fearful = calming ? candidates.filter((p) => !isMember(p) && !isOffer(p) && p !== teamPage && p !== jobsPage && words(`${p.title} ${p.text}`).some((w) => FEAR.test(w))) : [];
-    if (fearful.length === 1) {
-      const match = { target: fearful[0].path, confidence: 0.5, by: "a way of calming anxious patients: the page speaking of their fear" };
+    if (calming && fearPages.length === 1) {
+      const match = { target: fearPages[0].path, confidence: 0.5, by: "a way of calming anxious patients: the page speaking of their fear" };
       return { match, best: match, runnerUp };
     }
     // Reworded text, its best guess under the bar, but a headline naming what only that page of the new site
@@ -612,7 +620,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // whose caption names what the photo shows: the page is its gallery's.)
     const photo = [old.title, old.h1, old.headline ?? ""].some((n) => PHOTO.test(words(n)[0] ?? ""));
     const phrases = photo ? new Map<string, Set<string>>() : pairsOf([old.title, old.h1, old.headline ?? ""]);
-    const holders = candidates.filter((p, i) => !isMember(p) && !isOffer(p) && p !== teamPage && p !== jobsPage && [...phrases].some(([h, qs]) => !ANNOUNCEMENT_WORDS.test(h) && [...qs].some((q) => !ANNOUNCEMENT_WORDS.test(q) && textPairs[i].get(h)?.has(q))));
+    const holders = candidates.filter((p, i) => isSubjectPage(p) && [...phrases].some(([h, qs]) => !ANNOUNCEMENT_WORDS.test(h) && [...qs].some((q) => !ANNOUNCEMENT_WORDS.test(q) && textPairs[i].get(h)?.has(q))));
     if (holders.length === 1) {
       const at = scored.find((s) => s.target === holders[0].path)!;
       const match = { ...at, by: "a phrase of its headline, in that page's text only" };

@@ -209,6 +209,9 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
   return { form: query ? `${path}?${query}` : path, path, cmsQuery, cmsPath: shape !== null && shape.test(path) };
 }
 
+/** A page's AMP view (`/slug/amp/`, WordPress's plugin, Ghost's) is the page (`/slug/`). */
+const withoutAmp = (path: string) => path.replace(/^(\/.+?)\/amp\/?$/, "$1/");
+
 /** The platform's own identity of a page (see the table at the top). */
 function byIdentity(platform: Platform, path: string, list: [string, string][]): { path: string; list: [string, string][] } {
   switch (platform) {
@@ -221,7 +224,7 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
       const name = renamed.find(([n]) => n === "name");
       if (name) return { path: `/${name[1]}`, list: renamed.filter((p) => p !== name) };
       // The AMP plugin's `/slug/amp/` is the page itself (as `?amp` is).
-      const page = path.replace(/^(\/.+?)\/amp\/?$/, "$1/");
+      const page = withoutAmp(path);
       return { path: page.replace(/^\/\d{4}\/\d{1,2}(?:\/\d{1,2})?(?=\/[^/\d][^/]*\/?$)/, ""), list: renamed };
     }
     case "joomla": {
@@ -249,8 +252,7 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
     case "spip":
       return spipIdentity(path, list);
     case "ghost":
-      // A post's AMP view (`/slug/amp/`) is the post.
-      return { path: path.replace(/^(\/.+?)\/amp\/?$/, "$1/"), list };
+      return { path: withoutAmp(path), list };
     case "drupal": {
       const q = list.find(([name]) => name === "q");
       if (!q) return { path, list };
