@@ -194,10 +194,16 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
         }
         entry.status = answer.status;
         entry.final_url = current;
+        entry.content_type = header(answer, "content-type").split(";")[0].trim();
         const location = header(answer, "location");
-        if (answer.status >= 300 && answer.status < 400 && location) {
+        const redirected = answer.status >= 300 && answer.status < 400 && location !== "";
+        const page = !redirected && answer.status === 200 && /html/i.test(entry.content_type) ? readPage(answer.text, current) : null;
+        // Where the old site sends this URL on: a 3xx's Location, or a page's meta refresh that sends the visitor on at
+        // once (page.ts, refreshTarget: Hugo's and Jekyll's aliases, "this page has moved" pages), followed alike.
+        const next = redirected ? safeUrl(location, current) : page?.refresh && page.refresh !== current ? page.refresh : null;
+        if (redirected || next) {
+          entry.content_type = "";
           entry.redirects.push({ url: current, status: answer.status });
-          const next = safeUrl(location, current);
           if (!next) throw new Error(`redirect to an invalid location ${JSON.stringify(location)}`);
           if (entry.redirects.some((r) => r.url === next)) throw new Error(`redirect loop back to ${next}`);
           if (hop + 1 >= MAX_HOPS) throw new Error(`more than ${MAX_HOPS} redirects`);
@@ -207,9 +213,8 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
           current = sameSite;
           continue;
         }
-        entry.content_type = header(answer, "content-type").split(";")[0].trim();
-        if (answer.status === 200 && /html/i.test(entry.content_type)) {
-          const { truncated, ...facts } = readPage(answer.text, current);
+        if (page) {
+          const { truncated, refresh: _refresh, ...facts } = page;
           if (entry.redirects.length === 0) {
             Object.assign(entry, facts);
             // Recorded with what was read, and marked: the assessment lists it for a person to look at.

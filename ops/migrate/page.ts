@@ -134,7 +134,7 @@ export function boundedHtml(html: string): { html: string; truncated: string } {
  * The page's facts; links and image sources are absolute against `pageUrl` (or the page's <base>). `truncated`
  * says what was left unread of a page over the bounds above ("" when it was read whole).
  */
-export function readPage(fullHtml: string, pageUrl: string): PageFacts & { truncated: string } {
+export function readPage(fullHtml: string, pageUrl: string): PageFacts & { truncated: string; refresh: string | null } {
   const { html, truncated } = boundedHtml(fullHtml);
   const $ = load(html);
   const base = safeUrl($("base[href]").attr("href") ?? "", pageUrl) ?? pageUrl;
@@ -221,7 +221,22 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
     own_urls: idUrl ? [idUrl] : [],
     trail,
     truncated,
+    refresh: refreshTarget($('meta[http-equiv="refresh" i]').attr("content") ?? "", base),
   };
+}
+
+/**
+ * A meta refresh that sends the visitor on at once is a redirect the old site made in HTML: Hugo's and Jekyll's
+ * aliases (the page a renamed page leaves at its old URL), hand-made "this page has moved" pages. Read as one
+ * (crawl.ts follows it as it follows a 301). A refresh after longer than this is a page a visitor reads first.
+ */
+const REFRESH_AS_REDIRECT_S = 5;
+
+/** The URL a meta refresh's `content` (`0; url=/new/`, `0;URL='/new/'`) sends to at once, or null. */
+export function refreshTarget(content: string, base: string): string | null {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*[;,]\s*(?:url\s*=\s*)?(['"]?)([^'"]+)\2\s*$/i.exec(content);
+  if (!m || Number(m[1]) > REFRESH_AS_REDIRECT_S) return null;
+  return bounded(safeUrl(m[3].trim(), base));
 }
 
 /** A URL kept only under MAX_URL_CHARS. */

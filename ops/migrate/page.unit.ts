@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_ELEMENTS, MAX_IMAGES, MAX_LINKS, MAX_PARSE_CHARS, MAX_SITEMAP_LOCS, MAX_TEXT_CHARS, MAX_URL_CHARS, readPage, readSitemap } from "./page";
+import { MAX_ELEMENTS, MAX_IMAGES, MAX_LINKS, MAX_PARSE_CHARS, MAX_SITEMAP_LOCS, MAX_TEXT_CHARS, MAX_URL_CHARS, readPage, readSitemap, refreshTarget } from "./page";
 
 const html = `<!DOCTYPE html><html><head><title> Le  cabinet </title>
 <meta name="description" content="Présentation du cabinet."><meta name="ROBOTS" content="noindex, follow"></head>
@@ -84,6 +84,23 @@ describe("readPage", () => {
   it("reads the body when there is no <main>", () => {
     const bare = readPage("<title>T</title><body><nav>Menu</nav><p>Un deux trois</p></body>", "http://a.fr/");
     expect([bare.body_text, bare.word_count, bare.noindex, bare.meta_description]).toEqual(["Un deux trois", 3, false, ""]);
+  });
+});
+
+describe("a meta refresh", () => {
+  it("that sends the visitor on at once is read as a redirect to its URL (Hugo's alias pages)", () => {
+    const alias = `<!DOCTYPE html><html><head><title>https://a.fr/soins/greffe-osseuse/</title><link rel="canonical" href="https://a.fr/soins/greffe-osseuse/"><meta name="robots" content="noindex"><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=https://a.fr/soins/greffe-osseuse/"></head></html>`;
+    expect(readPage(alias, "https://a.fr/soins/sinus-lift/").refresh).toBe("https://a.fr/soins/greffe-osseuse/");
+    expect(refreshTarget("0;URL='/tarifs.html'", "https://a.fr/old/x.html")).toBe("https://a.fr/tarifs.html");
+    expect(refreshTarget("3; url=nouveau.html", "https://a.fr/old/x.html")).toBe("https://a.fr/old/nouveau.html");
+  });
+
+  it("that reloads the page, waits longer than a redirect, or names no URL is none", () => {
+    expect(refreshTarget("300", "https://a.fr/")).toBeNull();
+    expect(refreshTarget("30; url=/ailleurs/", "https://a.fr/")).toBeNull();
+    expect(refreshTarget("", "https://a.fr/")).toBeNull();
+    expect(refreshTarget("0; url=javascript:alert(1)", "https://a.fr/")).toBeNull();
+    expect(readPage(html, "http://www.cabinet-dupont.fr/dossier/page.html").refresh).toBeNull();
   });
 });
 
