@@ -1,6 +1,6 @@
 /**
  * Which platform the old site ran on, recognised from what the crawl saw (its URLs, the links of its pages,
- * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, Ghost, or a static site. The redirect
+ * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, Ghost, Hugo, or a static site. The redirect
  * map declares it (`"$platform"`), and the server then reads every old URL in that platform's grammar
  * (src/server/redirects/grammar.ts): `?page_id=12` and `?p=12` are one page, `id=12:alias` is `id=12`...
  *
@@ -21,6 +21,8 @@ const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
   spip: /\/spip\.php\?|\/(?:article|rubrique|breve)\d+\.html\b|\/(?:ecrire|squelettes(?:-dist)?|plugins-dist)\/|\/local\/cache-(?:vignettes|gd2)\/|\/IMG\/(?:pdf|jpg|png|doc|odt)\//i,
   blogger: /\/\/[^/]*\.(?:blogspot|blogger)\.com\/|\/\/blogger\.googleusercontent\.com\/|\/feeds\/posts\/default|\/search\/label\/|\/search\?updated-(?:max|min)=/i,
   ghost: /\/content\/(?:images|files|media)\/(?:size\/w\d+\/)?\d{4}\/\d{2}\/|\/ghost\/api\/|\/members\/api\/|\/public\/(?:cards|portal|member-attribution)\.min\.js/i,
+  // Its default taxonomies' terms (plural: WordPress's are `/tag/`, `/category/`) and its feeds' name.
+  hugo: /\/\/[^/]+\/(?:tags|categories)\/[^/?#]+\/(?:page\/\d+\/)?(?:[?#]|$)|\/index\.xml(?:[?#]|$)/i,
 };
 const MIN_MARKS = 2;
 
@@ -74,6 +76,8 @@ const ITEM_URL: Record<Platform, RegExp | null> = {
   blogger: /^\/(?:\d{4}\/\d{2}|p)\/[^/?]+\.html(?:\?|$)/,
   // Its posts and pages share one shape (`/slug/`): none is known by its URL.
   ghost: null,
+  // Its sections' pages (`/soins/implants/`, `/actualites/2021/03/slug/`) and lists share their shapes.
+  hugo: null,
   static: null,
 };
 

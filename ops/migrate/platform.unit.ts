@@ -35,6 +35,15 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(isItemUrl("ghost", "/gencives-qui-saignent/")).toBe(false);
   });
 
+  it("recognises Hugo by its default taxonomies' terms and its feeds (not WordPress's singular tag and category)", () => {
+    const site = [entry("http://a.fr/", ["http://a.fr/tags/implants/", "http://a.fr/categories/conseils/", "http://a.fr/soins/implants/"]), entry("http://a.fr/actualites/", ["http://a.fr/actualites/index.xml"])];
+    expect(detectPlatform(site).platform).toBe("hugo");
+    expect(isItemUrl("hugo", "/soins/implants/")).toBe(false);
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/tag/implants/", "http://a.fr/category/conseils/"])]).platform).not.toBe("hugo");
+    // One taxonomy's link is no Hugo site.
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/tags/implants/"])]).platform).toBe("static");
+  });
+
   it("recognises SPIP by its spip.php queries, its html URLs and its folders", () => {
     const site = [entry("http://a.fr/", ["http://a.fr/spip.php?page=plan", "http://a.fr/IMG/pdf/tarifs.pdf"]), entry("http://a.fr/Les-implants", ["http://a.fr/article12.html"], ["http://a.fr/local/cache-vignettes/L150xH100/x.jpg"])];
     expect(detectPlatform(site).platform).toBe("spip");

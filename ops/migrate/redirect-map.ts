@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { formatProblem, normaliseRedirectPath, parseRedirects, PLATFORM_KEY } from "../../src/server/redirects/map";
-import { isPlatform, type Platform } from "../../src/server/redirects/grammar";
+import { isPlatform, oldUrlForm, type Platform } from "../../src/server/redirects/grammar";
 import type { Parsed, StepSpec } from "./args";
 import { assessPages, isDocument, readAssessment } from "./assess";
 import { ownContent } from "./boilerplate";
@@ -177,8 +177,8 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
         const own = match(oldPage(e));
         // Under the bar, but its text points into what the page of its old section went to (`/soins/implants/
         // greffe-osseuse/` of `/soins/implants/`, the new site without a page of its own for it): that page,
-        // at its own guess's confidence (listed for review).
-        const parent = own.match || !own.best ? null : sectionPage(url);
+        // at its own guess's confidence (listed for review). Not a guess the matcher left for review on purpose.
+        const parent = own.match || !own.best || own.review ? null : sectionPage(url);
         const section = parent && !seen.has(parent) && !listings.has(pathOf(parent)) && verdicts.get(pathOf(parent))?.verdict !== "skip" ? matchPage(parent, seen).match : null;
         const follows = parent ? followSection(own.best!, section, home, pathOf(parent)) : null;
         matchOf.set(url, follows ? { match: follows, best: follows } : own);
@@ -221,6 +221,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
           originalForm: original === undefined ? null : form(pathOf(original)),
           // A copy of a listing is one too (Weebly's `/blog.html` of `/blog/`).
           listing: listings.has(path) || (original !== undefined && listings.has(pathOf(original))),
+          platformListing: oldUrlForm(path, platform)?.cmsPath ?? false,
           notice: notices.has(path),
           dead: isDeadLink(e),
           home: pages.find((p) => p.kind === "home")?.path ?? null,
@@ -388,6 +389,8 @@ export function skippedPageRow(o: {
   /** The form of the page it duplicates, if any. */
   originalForm: string | null;
   listing: boolean;
+  /** Its path is one only the old platform makes (grammar.ts's PLATFORM_PATHS: taxonomies, authors, feeds). */
+  platformListing?: boolean;
   /** Skipped as a dated notice of a past year (assess.ts). */
   notice?: boolean;
   /** The old site answered it 404 or 410, itself or at the end of its redirects: a dead link (isDeadLink). */
@@ -401,7 +404,9 @@ export function skippedPageRow(o: {
   if (homeCopy && o.home) return { path: o.path, target: o.home, confidence: 1, by: "a spelling or copy of the old home page" };
   // A dead link was no page: no visitor, bookmark or search engine reached anything there, whatever its URL says.
   if (o.dead) return null;
-  if (!o.notice && o.intent?.by.startsWith("intent:")) return { path: o.path, target: o.intent.target, confidence: o.intent.confidence, by: `${o.intent.by} (the page is marked skip)` };
+  // A listing only the platform makes (a tag's, a category's, an author's posts: `/tags/equipe/`) lists posts on a
+  // topic; it is no page of the practice's, whatever its topic's name says.
+  if (!o.notice && !(o.listing && o.platformListing) && o.intent?.by.startsWith("intent:")) return { path: o.path, target: o.intent.target, confidence: o.intent.confidence, by: `${o.intent.by} (the page is marked skip)` };
   const member = o.listing ? null : o.member();
   if (member?.by === "member's name" || member?.by === "member's first name") return { path: o.path, target: member.target, confidence: member.confidence, by: `${member.by} (the page is marked skip)` };
   return null;

@@ -27,6 +27,12 @@ describe("skippedPageRow: where a page marked skip still goes", () => {
     expect(skippedPageRow({ ...base, intent: { target: "/tarifs/", confidence: 0.5, by: "text" } })).toBeNull();
   });
 
+  it("a listing only the platform makes (a tag's posts) is gone, whatever its topic's name says; another listing keeps its intent", () => {
+    const intent = { target: "/equipe/", confidence: 0.9, by: "intent: team" };
+    expect(skippedPageRow({ ...base, path: "/tags/equipe/", listing: true, platformListing: true, intent })).toBeNull();
+    expect(skippedPageRow({ ...base, path: "/equipe.html", listing: true, intent })).toMatchObject({ target: "/equipe/", by: "intent: team (the page is marked skip)" });
+  });
+
   it("a dated notice of a past year is gone, whatever intent its URL states", () => {
     const intent = { target: "/contact/", confidence: 0.9, by: "intent: booking" };
     expect(skippedPageRow({ ...base, path: "/agenda/fermeture-estivale-2021.html", notice: true, intent })).toBeNull();

@@ -38,10 +38,13 @@
  *   ghost        a page or a post is its path (`/slug/`): every query parameter dropped (`?ref=`, Ghost reads none),
  *                and a final `/amp/` (the AMP view of a post); `/tag/`, `/author/`, `/page/N/` (the feed's
  *                pagination), `/rss/`, `/content/` (its uploads) and `/ghost/` (its admin) are the platform's
+ *   hugo         a static site generator's output on a static host: a page is its path, every query parameter
+ *                dropped (the host ignores them); its taxonomies (`/tags/`, `/categories/`), a list's further pages
+ *                (`/page/N/`) and its feeds (`index.xml`) are the platform's
  *   static       the common rules only
  */
 
-export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "static"] as const;
+export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "static"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
@@ -81,6 +84,7 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   // A listing's pagination (`/search?updated-max=...&max-results=7`) and a feed's format.
   blogger: new Set(["updated-max", "updated-min", "max-results", "start", "by-date", "reverse-paginate", "alt", "q"]),
   ghost: new Set(),
+  hugo: new Set(),
   static: new Set(),
 };
 /**
@@ -97,6 +101,7 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   spip: /^\/(?:ecrire|prive|squelettes|squelettes-dist|plugins|plugins-dist|local|tmp|config|img)(?:\/|$)/,
   blogger: /^\/(?:search|feeds)(?:\/|$)|^\/\d{4}(?:\/\d{2})?$/,
   ghost: /^\/(?:tag|author|rss|content|ghost|members)(?:\/|$)|^\/page\/\d+$/,
+  hugo: /^\/(?:tags|categories)(?:\/|$)|\/page\/\d+$|(?:^|\/)index\.xml$/,
   static: null,
 };
 
@@ -111,6 +116,7 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   spip: new Set(["var_mode", "var_mode_objet", "var_mode_id", "recalcul", "status"]),
   blogger: new Set(["m", "showcomment"]),
   ghost: "all",
+  hugo: "all",
   static: new Set(),
 };
 /**

@@ -216,3 +216,19 @@ describe("a Ghost site's map", () => {
     expect(findRedirect(ghost, "x", "/gencives-qui-saignent/amp/?ref=x")?.split("?")[0]).toBe("/parodontologie/");
   });
 });
+
+describe("a Hugo site's map", () => {
+  const hugo = table({ [PLATFORM_KEY]: "hugo", "/soins/implants/": "/implantologie/" });
+
+  it("answers 404 for the generator's taxonomies, a list's further pages and its feeds it does not know", () => {
+    for (const url of ["/tags/equipe/", "/categories/conseils/", "/tags/implants/page/2/", "/actualites/page/2/", "/index.xml", "/actualites/index.xml"]) {
+      expect(answerRequest(hugo, "x", url), url).toEqual({ status: 404 });
+    }
+  });
+
+  it("sends a page with any query (the static host ignored them) to the target in one 301", () => {
+    for (const url of ["/soins/implants/?objet=rdv", "/soins/implants/index.html?utm_source=x&page=2", "/soins/implants"]) {
+      expect(findRedirect(hugo, "x", url)?.split("?")[0], url).toBe("/implantologie/");
+    }
+  });
+});
