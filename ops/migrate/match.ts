@@ -271,6 +271,15 @@ export function withoutReflexiveVerbs(text: string): string {
 const CALMING = /^(?:hypnose|hypnotherapie|hypnotique|sedation|meopa|protoxyde|sophrologie|relaxation)$/;
 const FEAR = /^(?:peur|peurs|anxieux|anxieuse|anxieuses|anxiete|angoisse|angoisses|phobie|phobique|apprehension|redoute|redoutent)$/;
 
+/**
+ * Care for one group of patients (children): a page about it is no page for every patient that names the group in
+ * passing. Four blind truths drop their children's care pages rather than send them to "Votre première visite",
+ * whose list of what to bring names a child's health record. Applied to the guesses under the bar (a headline's
+ * words, a phrase of it): the page must address the group in its own names (title, URL).
+ */
+const AUDIENCE = /^(?:enfant|enfants|pedodontie|pediatrie|pediatrique|bebe|bebes|adolescent|adolescents|ado|ados)$/;
+const addresses = (names: string[]) => names.some((n) => words(n).some((w) => AUDIENCE.test(w)));
+
 const GALLERY = INTENTS.find((i) => i.name === "gallery")!;
 const DIRECTIONS = INTENTS.find((i) => i.name === "directions")!;
 
@@ -549,11 +558,13 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const i = scored.findIndex((s) => s.target === presentation.path);
       scored[i] = { ...scored[i], confidence: 0.5, by: "the page about the practice: its presentation" };
     }
-    // A former member's page (a person's page naming no member of the new team): the team page, where their patients
-    // look for who took over. (The blind truths split on it, three to five: decision 0063.)
+    // A former member's page (a person's page naming no member of the new team): no redirect, the team page as the
+    // guess a consultant may take (listed for review). Nine blind truths of eleven drop it: a redirect to the team
+    // page would say the person still works there (decision 0063, amended).
     const teamIndex = teamPage ? scored.findIndex((s) => s.target === teamPage.path) : -1;
     if (person && teamIndex !== -1 && !scored.some((s) => s.by.startsWith("member's"))) {
-      scored[teamIndex] = { ...scored[teamIndex], confidence: Math.max(scored[teamIndex].confidence, 0.5), by: "a former member's page: the team page" };
+      const guess = { ...scored[teamIndex], by: "a former member's page: the team page" };
+      return { match: null, best: guess, runnerUp: 0, review: "a former member's page" };
     }
     // Equal on their names and words, the page its text matches better first.
     const textOf = new Map(candidates.map((p, i) => [p.path, textScores[i]]));
@@ -600,16 +611,19 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // guess's own confidence (listed for review). The headline's words against the text's guess: nothing.
     // (Its own words only, not the links' texts; the name of a practical document's page says what it is for: an
     // attachment page "questionnaire médical" is the questionnaire's.)
+    // A page for one group of patients (AUDIENCE) and a page whose names do not address it: no weak guess joins them.
+    const forGroup = addresses([old.title, old.h1, old.headline ?? "", slugWords(old.path).join(" ")]);
+    const answersGroup = (path: string) => !forGroup || addresses([pageAt(path).title, pageAt(path).slug]);
     const headline = matchDocument(old.path, [old.title, old.h1, old.headline ?? ""].filter(Boolean), ANNOUNCEMENT_WORDS);
     const named = headline.match?.by.startsWith("intent:") ?? false;
     // The headline's words on a few pages (an equipment on the page of the equipment and on a treatment using it),
     // every one of them on the text's guess, which is clearly ahead: the two agree.
     const shared = !headline.match && best !== null && best.confidence > 0 && runnerUp <= CLEAR_MARGIN * best.confidence && headline.scores?.get(best.target) === 1;
-    if (shared && !isMember(pageAt(best.target)) && !isOffer(pageAt(best.target))) {
+    if (shared && !isMember(pageAt(best.target)) && !isOffer(pageAt(best.target)) && answersGroup(best.target)) {
       const match = { ...best, by: "the headline's words, on the text's best guess among others" };
       return { match, best: match, runnerUp };
     }
-    if (headline.match && (named || headline.match.target === best?.target) && !isMember(pageAt(headline.match.target)) && !isOffer(pageAt(headline.match.target))) {
+    if (headline.match && (named || headline.match.target === best?.target) && !isMember(pageAt(headline.match.target)) && !isOffer(pageAt(headline.match.target)) && answersGroup(headline.match.target)) {
       // At a confidence under REVIEW_BELOW: the best guess's own when it agrees (listed for review).
       const match = { ...headline.match, confidence: named ? Math.round(headline.match.confidence * 40) / 100 : best!.confidence, by: named ? headline.match.by.replace(/^intent: the document's name says/, "its name says") : "the headline's words and the text's best guess" };
       return { match, best: match, runnerUp };
@@ -621,7 +635,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const photo = [old.title, old.h1, old.headline ?? ""].some((n) => PHOTO.test(words(n)[0] ?? ""));
     const phrases = photo ? new Map<string, Set<string>>() : pairsOf([old.title, old.h1, old.headline ?? ""]);
     const holders = candidates.filter((p, i) => isSubjectPage(p) && [...phrases].some(([h, qs]) => !ANNOUNCEMENT_WORDS.test(h) && [...qs].some((q) => !ANNOUNCEMENT_WORDS.test(q) && textPairs[i].get(h)?.has(q))));
-    if (holders.length === 1) {
+    if (holders.length === 1 && answersGroup(holders[0].path)) {
       const at = scored.find((s) => s.target === holders[0].path)!;
       const match = { ...at, by: "a phrase of its headline, in that page's text only" };
       return { match, best: match, runnerUp };

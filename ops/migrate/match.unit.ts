@@ -132,9 +132,12 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/recrutement.html", "Recrutement", "Candidatures spontanées").match?.target).toBe("/recrutement/");
   });
 
-  it("sends a former member's page to the team page, a member's to theirs, a post about a doctor to neither by that rule", () => {
-    expect(page("/equipe/julie-roussel", "Julie Roussel, assistante", "Elle vous accueille").match).toMatchObject({ target: "/equipe/", by: "a former member's page: the team page" });
-    expect(page("/dr-sophie-garnier", "Dr Sophie Garnier", "Orthodontie").match?.target).toBe("/equipe/");
+  it("leaves a former member's page unmatched (the team page its guess, for review), sends a member's to theirs, a post about a doctor to neither by that rule", () => {
+    const former = page("/equipe/julie-roussel", "Julie Roussel, assistante", "Elle vous accueille");
+    expect(former.match).toBeNull();
+    expect(former.best).toMatchObject({ target: "/equipe/", by: "a former member's page: the team page" });
+    expect(former.review).toBe("a former member's page");
+    expect(page("/dr-sophie-garnier", "Dr Sophie Garnier", "Orthodontie").match).toBeNull();
     expect(page("/dr-claire-martin.html", "Dr Claire Martin", "Implantologie").match?.target).toBe("/equipe/claire-martin/");
     expect(page("/blog/dr-garnier-au-congres", "Dr Garnier au congrès", "Un congrès").best?.by).not.toBe("a former member's page: the team page");
   });
@@ -160,9 +163,9 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/l-equipe", "Notre équipe", "Nos praticiens et nos assistantes").match).toMatchObject({ target: "/equipe/", by: "intent: team" });
     expect(page("/-L-equipe-", "L'équipe", "Ils vous accueillent").match?.target).toBe("/equipe/");
     expect(page("/equipe/dr-claire-martin", "L'équipe : Dr Claire Martin", "Implantologie").match?.target).toBe("/equipe/claire-martin/");
-    expect(page("/equipe/julie-roussel", "Julie Roussel", "Assistante").match?.by).toBe("a former member's page: the team page");
+    expect(page("/equipe/julie-roussel", "Julie Roussel", "Assistante").best?.by).toBe("a former member's page: the team page");
     // A name's topic, a person's page, a news post: not the index.
-    expect(page("/equipe/julie-roussel", "L'équipe : Julie Roussel", "Assistante").match?.by).toBe("a former member's page: the team page");
+    expect(page("/equipe/julie-roussel", "L'équipe : Julie Roussel", "Assistante").best?.by).toBe("a former member's page: the team page");
     expect(m({ path: "/nos-praticiens/dr-paul-henri", title: "Nos praticiens", h1: "Dr Paul Henri", text: "Chirurgien-dentiste" }).match?.by ?? "").not.toBe("intent: team");
     expect(page("/actualites/equipe", "Équipe", "Une nouvelle assistante").match?.by ?? "").not.toBe("intent: team");
     expect(page("/post/equipe-claire", "Équipe : bienvenue à Claire", "Elle rejoint le cabinet").match?.target).toBe("/equipe/claire-martin/");
@@ -428,5 +431,26 @@ describe("a phrase of the headline", () => {
     // A photo's page is its gallery's (intent: gallery), whatever its caption names.
     const album = { path: "/galerie.php", title: "Galerie", text: "L'accueil, la radiographie numérique" };
     expect(m({ path: "/galerie.php?img=1", title: "Photo - La salle d'attente", h1: "", text: "Photo 1 sur 6", albums: [album] }).match).toMatchObject({ target: "/technologies/", by: "intent: gallery" });
+  });
+});
+
+describe("a page for one group of patients (children)", () => {
+  const pages: NewPage[] = [
+    { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue au cabinet : nos soins" },
+    { path: "/premiere-visite/", slug: "premiere-visite", title: "Votre première visite", kind: "generic", text: "Le premier rendez-vous dure quarante-cinq minutes. Ce qu'il faut apporter : votre carte Vitale, votre carnet de santé pour les enfants" },
+    { path: "/blanchiment/", slug: "blanchiment", title: "Blanchiment", kind: "service_hub", text: "Un sourire plus clair en une heure, des soins au fauteuil" },
+    { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires des soins, devis" },
+  ];
+  const oldPage = { path: "/soins/soins-enfants/", title: "Les soins des enfants", h1: "", text: "Une première visite vers 3 ans pour découvrir le cabinet en jouant, puis un contrôle par an." };
+
+  it("is not sent by a weak guess to a page for every patient that names children in passing", () => {
+    const result = createMatcher(pages)(oldPage);
+    expect(result.match).toBeNull();
+    expect(result.best?.target).toBe("/premiere-visite/");
+  });
+
+  it("still goes by that guess to a page whose own names address children", () => {
+    const forBoth = createMatcher(pages.map((p) => (p.path === "/premiere-visite/" ? { ...p, title: "Votre première visite, adultes et enfants" } : p)));
+    expect(forBoth(oldPage).match).toMatchObject({ target: "/premiere-visite/", by: "the headline's words and the text's best guess" });
   });
 });
