@@ -30,6 +30,7 @@ import { SPIP_HOST, SPIP_SPELLINGS, SPIP_TRUTH, SPIP_UNKNOWN_QUERIES, startSpipS
 import { startWeeblySite, WEEBLY_HOST, WEEBLY_SPELLINGS, WEEBLY_TRUTH, WEEBLY_UNKNOWN_QUERIES } from "../ops/migrate/fixtures/weebly-site";
 import { BLOGGER_HOST, BLOGGER_SPELLINGS, BLOGGER_TRUTH, BLOGGER_UNKNOWN_QUERIES, startBloggerSite } from "../ops/migrate/fixtures/blogger-site";
 import { GHOST_HOST, GHOST_SPELLINGS, GHOST_TRUTH, GHOST_UNKNOWN_QUERIES, startGhostSite } from "../ops/migrate/fixtures/ghost-site";
+import { HUGO_HOST, HUGO_SPELLINGS, HUGO_TRUTH, HUGO_UNKNOWN_QUERIES, startHugoSite } from "../ops/migrate/fixtures/hugo-site";
 import { DUPONT_TRUTH, formatAccuracy, measureAccuracy, type GroundTruth } from "../ops/migrate/fixtures/accuracy";
 import { answerRequest, normaliseRedirectPath, parseRedirects } from "../src/server/redirects/map";
 import { judgedPagePath } from "../src/server/site/path-index";
@@ -198,7 +199,8 @@ describe("the redirects the toolkit drafts, against each fake old site's ground 
  * The issue's targets (>= 95% proposed right, >= 90% must-map right, >= 95% of spellings) are not met on every
  * site yet (issue 29 stays open): the figures are printed, and each site holds a floor a little under what it
  * measured after the latest matching rule (first set on 2026-11-26 after branch mig31's rules, raised with each
- * rule of branch mig-general since) so that matching can only get better.
+ * rule of branch mig-general since) so that matching can only get better. Lowered once, on 2026-11-27, for
+ * Drupal's and Squarespace's former members, when nine blind truths of eleven had dropped theirs (decision 0063).
  */
 interface BlindCase extends OldSiteCase {
   /** Precision, recall, share of spellings in one 301, as last measured (floors, a little under the figures). */
@@ -206,10 +208,10 @@ interface BlindCase extends OldSiteCase {
 }
 const BLIND: BlindCase[] = [
   { code: "bernard", url: `http://${JOOMLA_HOST}`, start: () => startJoomlaSite(), truth: JOOMLA_TRUTH, spellings: JOOMLA_SPELLINGS, unknownQueries: JOOMLA_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.97, spellings: 0.97, ofRightBase: 0.97 } },
-  { code: "petit", url: `http://${DRUPAL_HOST}`, start: () => startDrupalSite(), truth: DRUPAL_TRUTH, spellings: DRUPAL_SPELLINGS, unknownQueries: DRUPAL_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.99, spellings: 0.99, ofRightBase: 0.97 } },
+  { code: "petit", url: `http://${DRUPAL_HOST}`, start: () => startDrupalSite(), truth: DRUPAL_TRUTH, spellings: DRUPAL_SPELLINGS, unknownQueries: DRUPAL_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.96, spellings: 0.95, ofRightBase: 0.97 } },
   { code: "dupont", url: `http://${WIX_HOST}`, start: () => startWixSite(), truth: WIX_TRUTH, spellings: WIX_SPELLINGS, unknownQueries: WIX_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.99, spellings: 0.99, ofRightBase: 0.97 } },
-  { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.94, spellings: 0.94, ofRightBase: 0.97 } },
-  { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.94, spellings: 0.94, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.93, spellings: 0.93, ofRightBase: 0.97 } },
+  { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.94, spellings: 0.94, ofRightBase: 0.97 } },
   { code: "petit", url: `http://${WPPRETTY_HOST}`, start: () => startWordPressPrettySite(), truth: WPPRETTY_TRUTH, spellings: WPPRETTY_SPELLINGS, unknownQueries: WPPRETTY_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.99, spellings: 0.99, ofRightBase: 0.97 } },
   { code: "martin", url: `http://${JIMDO_HOST}`, start: () => startJimdoSite(), truth: JIMDO_TRUTH, spellings: JIMDO_SPELLINGS, unknownQueries: JIMDO_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.99, spellings: 0.97, ofRightBase: 0.97 } },
   // Written blind on 2026-11-26 (a TYPO3 10 site of dupont, ops/migrate/fixtures/typo3-site.ts). Measured once on the
@@ -225,7 +227,7 @@ const BLIND: BlindCase[] = [
   // 81.8/87.8/100; a gallery goes to the equipment's page only when its album shows equipment (decision 0063, amended
   // 2026-11-27: its album of the rooms was sent there): 92.3/87.8/100; a page named by the equipment or the hygiene it
   // presents ("Hygiène et stérilisation") goes to the equipment's page, as SPIP's truth says too: 94.9/90.2/100.
-  { code: "bernard", url: `http://${EMONSITE_HOST}`, start: () => startEmonsiteSite(), truth: EMONSITE_TRUTH, spellings: EMONSITE_SPELLINGS, unknownQueries: EMONSITE_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.9, spellings: 0.99, ofRightBase: 0.97 } },
+  { code: "bernard", url: `http://${EMONSITE_HOST}`, start: () => startEmonsiteSite(), truth: EMONSITE_TRUTH, spellings: EMONSITE_SPELLINGS, unknownQueries: EMONSITE_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.9, spellings: 0.99, ofRightBase: 0.97 } },
   // Written blind on 2026-11-26 evening (a Webflow site of petit, ops/migrate/fixtures/webflow-site.ts) by a helper that
   // read no file of the toolkit. First measured on the toolkit as it stood (d77135a): 79.5/83.3/98.4 (precision
   // 35/44, recall 35/42, spellings 61/62); its unknown URLs answer no single 404 (0/6). It is no longer unseen: rules
@@ -235,14 +237,14 @@ const BLIND: BlindCase[] = [
   // new opening hours goes to the page giving them (as Weebly's truth says too), 86.4/90.5/100; an album of the rooms
   // alone goes nowhere, 88.4/90.5/100; a way of calming anxious patients (hypnosis) goes to the page speaking of their
   // fear, as Drupal's and WordPress's truths say too, 88.6/92.9/100.
-  { code: "petit", url: `http://${WEBFLOW_HOST}`, start: () => startWebflowSite(), truth: WEBFLOW_TRUTH, spellings: WEBFLOW_SPELLINGS, unknownQueries: WEBFLOW_UNKNOWN_QUERIES, floor: { precision: 0.88, recall: 0.92, spellings: 0.98, ofRightBase: 0.97 } },
+  { code: "petit", url: `http://${WEBFLOW_HOST}`, start: () => startWebflowSite(), truth: WEBFLOW_TRUTH, spellings: WEBFLOW_SPELLINGS, unknownQueries: WEBFLOW_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.92, spellings: 0.98, ofRightBase: 0.97 } },
   // Written blind on 2026-11-26 night (a SPIP 3.2 site of dupont, ops/migrate/fixtures/spip-site.ts) by a helper that
   // read no file of the toolkit. Measured once, on the toolkit as it stood (27af7c7): 91.7/42.3/36.2 (no SPIP grammar:
   // "static"; nearly every page taken for a listing of the others: its "Dans la même rubrique" and "Dernières
   // brèves" lists of titles). Then SPIP's grammar and own URLs, link labels not counted as excerpts, a page with 30
   // triples of its own no listing, the old team's index to the team page (decision 0063): 87.0/90.4/91.4; a page a
   // breadcrumb names above others heads a section ("Nos soins": no counterpart, not the home page): 90.4/90.4/91.4.
-  { code: "dupont", url: `http://${SPIP_HOST}`, start: () => startSpipSite(), truth: SPIP_TRUTH, spellings: SPIP_SPELLINGS, unknownQueries: SPIP_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.92, spellings: 0.91, ofRightBase: 0.96 } },
+  { code: "dupont", url: `http://${SPIP_HOST}`, start: () => startSpipSite(), truth: SPIP_TRUTH, spellings: SPIP_SPELLINGS, unknownQueries: SPIP_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.92, spellings: 0.91, ofRightBase: 0.96 } },
   // Written blind on 2026-11-27 (a Weebly site of martin, ops/migrate/fixtures/weebly-site.ts) by a helper that read no
   // file of the toolkit. Measured once, on the toolkit as it stood (6fb5dd5): 81.1/87.8/100 (recognised as a static
   // site; its blog page's copy `/blog.html` sent by a member's name in its latest post to that member's page). Then a
@@ -251,7 +253,7 @@ const BLIND: BlindCase[] = [
   // rooms alone goes nowhere: 86.3/89.8/100; an old offer for a job the new site offers no more goes nowhere (its
   // 2019 assistant's offer; martin looks for a dentist): 88.0/89.8/100. What it still gets wrong is where the blind
   // truths split (a former member's page, the treatments' overview: decision 0063) and a "mois sans tabac" post.
-  { code: "martin", url: `http://${WEEBLY_HOST}`, start: () => startWeeblySite(), truth: WEEBLY_TRUTH, spellings: WEEBLY_SPELLINGS, unknownQueries: WEEBLY_UNKNOWN_QUERIES, floor: { precision: 0.88, recall: 0.89, spellings: 0.99, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${WEEBLY_HOST}`, start: () => startWeeblySite(), truth: WEEBLY_TRUTH, spellings: WEEBLY_SPELLINGS, unknownQueries: WEEBLY_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.89, spellings: 0.99, ofRightBase: 0.97 } },
   // Written blind on 2026-11-27 (a Blogger site of dupont, ops/migrate/fixtures/blogger-site.ts) by a helper that read
   // no file of the toolkit, after this session's rules. Measured once, on the toolkit as it stood (46bdf9b):
   // 85.7/47.4/73.7 (recognised as static: every post, 40 to 60 words beside a sidebar of the other posts' titles and
@@ -269,7 +271,18 @@ const BLIND: BlindCase[] = [
   // paths): 75.8/69.4/87.2 (every spelling of a URL the map sends right: 41/41). What it gets wrong is matching: posts
   // sent by weak guesses (a phrase, a word), former members, the practice's presentation for "Le cabinet.html", a dead
   // link; authors' pages and a children's page its truth sends to the members (decided by the writer as judgement calls).
-  { code: "bernard", url: `http://${GHOST_HOST}`, start: () => startGhostSite(), truth: GHOST_TRUTH, spellings: GHOST_SPELLINGS, unknownQueries: GHOST_UNKNOWN_QUERIES, floor: { precision: 0.75, recall: 0.69, spellings: 0.87, ofRightBase: 0.97 } },
+  { code: "bernard", url: `http://${GHOST_HOST}`, start: () => startGhostSite(), truth: GHOST_TRUTH, spellings: GHOST_SPELLINGS, unknownQueries: GHOST_UNKNOWN_QUERIES, floor: { precision: 0.8, recall: 0.69, spellings: 0.87, ofRightBase: 0.97 } },
+  // Written blind on 2026-11-27 (a Hugo site of petit, ops/migrate/fixtures/hugo-site.ts: sections, taxonomies, feeds,
+  // five alias pages that refresh to a renamed page, a case-sensitive static host) by a helper that read no file of
+  // the toolkit; modelled on webflow-site.ts, the one fixture it was allowed to read, it reused 25 of its 58 titles and
+  // 13 of its 66 longer texts (the same practice): a measure of Hugo's URLs more than of unseen text. Measured once on
+  // the toolkit as it stood (9e04703): 85.1/87.0/95.7. Then Hugo is a platform (every query dropped; taxonomies,
+  // pagination and feeds its own paths) and a meta refresh a redirect (ops/migrate/crawl.ts): 85.7/91.3/100; a
+  // listing only the platform makes goes nowhere by its topic's intent (`/tags/equipe/`), a children's page not to a
+  // page for every patient by a weak guess, a former member's page nowhere (decision 0063, amended): 91.3/91.3/100.
+  // Left: `/Contact/`, a dead spelling the map folds to the contact page (kept: it harms nobody), the medical
+  // questionnaire (its truth drops it; fourteen others send theirs to the first visit), a post about bone loss.
+  { code: "petit", url: `http://${HUGO_HOST}`, start: () => startHugoSite(), truth: HUGO_TRUTH, spellings: HUGO_SPELLINGS, unknownQueries: HUGO_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.91, spellings: 0.99, ofRightBase: 0.97 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {
