@@ -1,6 +1,6 @@
 /**
  * Which platform the old site ran on, recognised from what the crawl saw (its URLs, the links of its pages,
- * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, Ghost, Hugo, or a static site. The redirect
+ * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, Ghost, Hugo, CM4all (IONOS MyWebsite), or a static site. The redirect
  * map declares it (`"$platform"`), and the server then reads every old URL in that platform's grammar
  * (src/server/redirects/grammar.ts): `?page_id=12` and `?p=12` are one page, `id=12:alias` is `id=12`...
  *
@@ -23,6 +23,8 @@ const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
   ghost: /\/content\/(?:images|files|media)\/(?:size\/w\d+\/)?\d{4}\/\d{2}\/|\/ghost\/api\/|\/members\/api\/|\/public\/(?:cards|portal|member-attribution)\.min\.js/i,
   // Its default taxonomies' terms (plural: WordPress's are `/tag/`, `/category/`) and its feeds' name.
   hugo: /\/\/[^/]+\/(?:tags|categories)\/[^/?#]+\/(?:page\/\d+\/)?(?:[?#]|$)|\/index\.xml(?:[?#]|$)/i,
+  // Its uploads' and images' scripts (`/.cm4all/uproc.php/0/Documents/x.pdf`, `/.cm4all/iproc.php/...`).
+  cm4all: /\/\/[^/]+\/\.cm4all\/(?:uproc|iproc|mediadb|widgetres)/i,
 };
 const MIN_MARKS = 2;
 
@@ -78,6 +80,8 @@ const ITEM_URL: Record<Platform, RegExp | null> = {
   ghost: null,
   // Its sections' pages (`/soins/implants/`, `/actualites/2021/03/slug/`) and lists share their shapes.
   hugo: null,
+  // Its pages' and its blog posts' URLs are names like any other site's.
+  cm4all: null,
   static: null,
 };
 

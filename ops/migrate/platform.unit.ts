@@ -44,6 +44,12 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/tags/implants/"])]).platform).toBe("static");
   });
 
+  it("recognises CM4all (IONOS MyWebsite) by its uploads' and images' scripts; one of them is no such site", () => {
+    const site = [entry("http://a.fr/", ["http://a.fr/.cm4all/uproc.php/0/Documents/tarifs.pdf?cdp=a&_=17"], ["http://a.fr/.cm4all/iproc.php/facade.jpg/downsize_1280_0/facade.jpg"])];
+    expect(detectPlatform(site).platform).toBe("cm4all");
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/.cm4all/uproc.php/0/Documents/tarifs.pdf"])]).platform).toBe("static");
+  });
+
   it("recognises SPIP by its spip.php queries, its html URLs and its folders", () => {
     const site = [entry("http://a.fr/", ["http://a.fr/spip.php?page=plan", "http://a.fr/IMG/pdf/tarifs.pdf"]), entry("http://a.fr/Les-implants", ["http://a.fr/article12.html"], ["http://a.fr/local/cache-vignettes/L150xH100/x.jpg"])];
     expect(detectPlatform(site).platform).toBe("spip");

@@ -41,10 +41,13 @@
  *   hugo         a static site generator's output on a static host: a page is its path, every query parameter
  *                dropped (the host ignores them); its taxonomies (`/tags/`, `/categories/`), a list's further pages
  *                (`/page/N/`) and its feeds (`index.xml`) are the platform's
+ *   cm4all       IONOS MyWebsite (and the other hosts of the CM4all builder): a page is its path, every query
+ *                parameter dropped (the builder reads none but its blog's `page`); `/.cm4all/` (its uploads and
+ *                images) is the platform's
  *   static       the common rules only
  */
 
-export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "static"] as const;
+export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "static"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
@@ -85,6 +88,7 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   blogger: new Set(["updated-max", "updated-min", "max-results", "start", "by-date", "reverse-paginate", "alt", "q"]),
   ghost: new Set(),
   hugo: new Set(),
+  cm4all: new Set(),
   static: new Set(),
 };
 /**
@@ -102,6 +106,7 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   blogger: /^\/(?:search|feeds)(?:\/|$)|^\/\d{4}(?:\/\d{2})?$/,
   ghost: /^\/(?:tag|author|rss|content|ghost|members)(?:\/|$)|^\/page\/\d+$/,
   hugo: /^\/(?:tags|categories)(?:\/|$)|\/page\/\d+$|(?:^|\/)index\.xml$/,
+  cm4all: /^\/\.cm4all(?:\/|$)/,
   static: null,
 };
 
@@ -117,6 +122,7 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   blogger: new Set(["m", "showcomment"]),
   ghost: "all",
   hugo: "all",
+  cm4all: "all",
   static: new Set(),
 };
 /**

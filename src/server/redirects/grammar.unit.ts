@@ -232,3 +232,14 @@ describe("a Hugo site's map", () => {
     }
   });
 });
+
+describe("a CM4all (IONOS MyWebsite) site's map", () => {
+  const cm4all = table({ [PLATFORM_KEY]: "cm4all", "/nos-soins/implantologie/": "/implantologie/" });
+
+  it("sends a page with any query (the builder reads none) to the target in one 301; its uploads it does not know answer 404", () => {
+    for (const url of ["/nos-soins/implantologie/?sujet=x", "/nos-soins/Implantologie", "/nos-soins/implantologie/?utm_source=x&page=2"]) {
+      expect(findRedirect(cm4all, "x", url)?.split("?")[0], url).toBe("/implantologie/");
+    }
+    expect(answerRequest(cm4all, "x", "/.cm4all/uproc.php/0/Documents/inconnu.pdf?cdp=a&_=1")).toEqual({ status: 404 });
+  });
+});
