@@ -96,6 +96,8 @@ interface Intent {
   ownNameOnly?: boolean;
   /** Stated by a page only, never a news post (one announcing new equipment is weighed by what it says). */
   notInNews?: boolean;
+  /** Kinds of word a name must each have one of, besides being made of `words` ("première" and "consultation"). */
+  needs?: RegExp[];
 }
 /** The emergency service's own words (how to reach the practice out of hours), not a condition's. */
 const EMERGENCY_SERVICE = "urgence|urgences|emergency|emergencies|garde";
@@ -107,19 +109,35 @@ const EMERGENCY_SERVICE = "urgence|urgences|emergency|emergencies|garde";
 const EQUIPMENT_WORDS = "equipement|equipements|equipment|radiographie|radiographies|radiographique|radiologie|radio|radios|imagerie|panoramique|panoramiques|sterilisation|sterilization|sterilisateur|autoclave|autoclaves|camera|cameras|scanner|scanners|microscope|microscopes|cbct|cone|imprimante|imprimantes|empreinte|empreintes|xray|rx";
 const EQUIPMENT = new RegExp(`^(?:${EQUIPMENT_WORDS}|laser|lasers)$`);
 
+/** The words of a step-free access: accessibility, disability, a lift, a ramp. */
+const STEP_FREE = "accessibilite|accessible|handicap|handicapes|handicapees|pmr|ascenseur|ascenseurs|rampe";
+
+/** "First" and "new", of a visit or a patient. */
+const FIRST = "premiere|premier|1ere|1er|nouveau|nouveaux|nouvelle|nouvelles";
+
 const INTENTS: Intent[] = [
   {
     name: "booking",
     // (Not "agenda": a practice's agenda lists its events, open days and closures.)
-    words: /^(?:rdv|rendez|rendezvous|reserver|reservation|booking|bookings|doctolib|prise|calendar)$/,
+    words: /^(?:rdv|rendez|rendezvous|reserver|reservez|reservation|booking|bookings|doctolib|prise|calendar)$/,
     page: (p) => /rendez|rdv|reserv/.test(`${p.slug} ${words(p.title).join(" ")}`),
     fallback: (p) => p.kind === "contact",
   },
   { name: "contact", words: /^(?:contact|contacts|contacter|contactez|ecrire|joindre|com_contact)$/, page: (p) => p.kind === "contact" },
+  // A first visit, or new patients ("Première consultation", "Nouveaux patients"): the new site's page for it. (Not
+  // "premier rendez-vous", which may be booking one: weighed by what the page says.)
+  {
+    name: "first visit",
+    words: new RegExp(`^(?:${FIRST}|visite|visites|consultation|consultations|patient|patients|patiente|patientes)$`),
+    needs: [new RegExp(`^(?:${FIRST})$`), /^(?:visite|visites|consultation|consultations|patient|patients|patiente|patientes)$/],
+    page: (p) => /^(?:premiere|first|1ere|nouveau-patient|nouveaux-patients|new-patient)/.test(p.slug),
+  },
   {
     name: "directions",
     // Opening hours too: the new site gives them with the directions ("Accès et horaires"), else on its contact page.
-    words: /^(?:acces|access|itineraire|venir|trouver|situer|localisation|parking|plan|horaires|hours)$/,
+    // And the access for patients in a wheelchair or a pushchair ("Accessibilité", "Accès handicapés"): on the same
+    // page (a floor, a lift, a ramp); six blind truths send theirs there.
+    words: new RegExp(`^(?:acces|access|itineraire|venir|trouver|situer|localisation|parking|plan|horaires|hours|${STEP_FREE})$`),
     page: (p) => /^(?:acces|plan-acces|venir|nous-trouver|itineraire)/.test(p.slug),
     fallback: (p) => p.kind === "contact",
   },
@@ -170,7 +188,7 @@ function topicsOf(name: string): string[][] {
 }
 
 /** Words that say nothing of an intent but may stand beside one (`/nous-contacter`, `/prendre-rendez-vous`). */
-const FILLER = /^(?:nous|vous|prendre|ligne|en|page|com|form|formulaire|cabinet|centre|dents?|dentaires?|infos?|informations?|pratiques?|nos|notre|our)$/;
+const FILLER = /^(?:nous|vous|prendre|prenez|ligne|en|page|com|form|formulaire|cabinet|centre|dents?|dentaires?|infos?|informations?|pratiques?|nos|notre|our|votre|vos|your)$/;
 
 /**
  * New opening hours ("Nouveau : le centre ouvert le samedi matin", "le cabinet ouvert le jeudi soir"): the page's own
@@ -187,6 +205,16 @@ const announcesHours = (set: string[]): boolean => {
   if (day === -1 || /^\d+$/.test(set[day + 1] ?? "")) return false;
   return set.some((w) => OPENING.test(w)) && set.every((w) => WEEKDAY.test(w) || OPENING.test(w) || HOURS_CONTEXT.test(w));
 };
+
+/**
+ * A new step-free access ("Enfin un ascenseur !", "Un ascenseur pour accéder au cabinet"): the page's own name says
+ * only that (STEP_FREE among words of access and of news). Like the hours, what it announced is on the page giving
+ * the directions as long as the building has it (SPIP's and IONOS's blind truths send such posts there).
+ */
+const STEP_FREE_WORD = new RegExp(`^(?:${STEP_FREE})$`);
+const ACCESS_CONTEXT = /^(?:enfin|un|une|pour|acceder|accedez|acces|fauteuil|fauteuils|roulant|roulants|poussette|poussettes|personnes|mobilite|reduite|installe|installation|arrive|ete)$/;
+const announcesAccess = (set: string[]): boolean =>
+  set.some((w) => STEP_FREE_WORD.test(w)) && set.every((w) => STEP_FREE_WORD.test(w) || ACCESS_CONTEXT.test(w) || HOURS_CONTEXT.test(w));
 
 /**
  * The old site's page about the practice itself (`/le-cabinet`, `/le-centre`, "Qui sommes-nous ?", "À propos", its
@@ -413,9 +441,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     for (const [set, ownWhole] of sets) {
       const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|un|une|et|a|l|d|html?|php|index)$/.test(w));
       if (meaningful.length === 0) continue;
-      const intent = meaningful.length > 4 ? undefined : INTENTS.find((i) => (ownWhole || !i.ownNameOnly) && meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)));
+      const intent = meaningful.length > 4 ? undefined : INTENTS.find((i) => (ownWhole || !i.ownNameOnly) && meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)) && (i.needs ?? []).every((kind) => meaningful.some((w) => kind.test(w))));
       if (intent) found.push({ intent, service: !intent.fallbackWords || meaningful.some((w) => intent.fallbackWords!.test(w)) });
-      else if (ownWhole && announcesHours(set.filter((w) => !/^(?:html?|php|index)$/.test(w)))) found.push({ intent: DIRECTIONS, service: true });
+      else if (ownWhole && [announcesHours, announcesAccess].some((announces) => announces(set.filter((w) => !/^(?:html?|php|index)$/.test(w))))) found.push({ intent: DIRECTIONS, service: true });
     }
     // Booking is what the visitor came to do, whatever the slot is for (`/booking-calendar/urgence-dentaire`).
     const chosen = found.find((f) => f.intent.name === "booking")?.intent ?? found[0]?.intent;

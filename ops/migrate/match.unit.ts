@@ -253,7 +253,9 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(post.match!.confidence).toBeLessThan(0.3); // listed for review
     // The headline's words alone, against the text's best guess: nothing.
     expect(page("/actualites/empreinte", "L'empreinte optique", "Honoraires conventionnés, devis, mutuelle, honoraires").match?.target).not.toBe("/technologies/");
-    expect(page("/premiere-consultation/questionnaire-medical/", "questionnaire-medical", "").match).toMatchObject({ target: "/premiere-visite/", by: "its name says first visit" });
+    expect(page("/consultation/questionnaire-medical/", "questionnaire-medical", "").match).toMatchObject({ target: "/premiere-visite/", by: "its name says first visit" });
+    // In a section named for the first visit: that section's intent.
+    expect(page("/premiere-consultation/questionnaire-medical/", "questionnaire-medical", "").match).toMatchObject({ target: "/premiere-visite/", by: "intent: first visit" });
   });
 
   it("under the bar, takes the text's guess when it clearly leads and holds every word of the headline, other pages holding them too", () => {
@@ -452,5 +454,36 @@ describe("a page for one group of patients (children)", () => {
   it("still goes by that guess to a page whose own names address children", () => {
     const forBoth = createMatcher(pages.map((p) => (p.path === "/premiere-visite/" ? { ...p, title: "Votre première visite, adultes et enfants" } : p)));
     expect(forBoth(oldPage).match).toMatchObject({ target: "/premiere-visite/", by: "the headline's words and the text's best guess" });
+  });
+});
+
+describe("intents of a practical page: a first visit, a step-free access, booking", () => {
+  const site: NewPage[] = [
+    { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue au cabinet" },
+    { path: "/premiere-visite/", slug: "premiere-visite", title: "Votre première visite", kind: "generic", text: "Le premier rendez-vous dure quarante-cinq minutes" },
+    { path: "/acces/", slug: "acces", title: "Accès et horaires", kind: "cabinet", text: "Deuxième étage, ascenseur, parking" },
+    { path: "/contact/", slug: "contact", title: "Contact", kind: "contact", text: "Téléphone, formulaire" },
+    { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires, devis" },
+  ];
+  const m = createMatcher(site);
+  const at = (path: string, title: string) => m({ path, title, h1: "", text: "Quelques mots sans rapport" }).match;
+
+  it("sends a first visit or new patients' page to the first visit's page, not a first appointment to book or a newcomer", () => {
+    for (const [path, title] of [["/infos-pratiques/premiere-consultation/", "Première consultation"], ["/nouveaux-patients", "Nouveaux patients"], ["/x", "Votre 1ère visite"]]) {
+      expect(at(path, title), path).toMatchObject({ target: "/premiere-visite/", by: "intent: first visit" });
+    }
+    expect(at("/actualites/nouveau", "Nouveau au cabinet")?.by ?? "").not.toBe("intent: first visit");
+    expect(at("/consultation", "Consultation")?.by ?? "").not.toBe("intent: first visit");
+  });
+
+  it("sends accessibility, a disabled access and the news of a lift to the directions' page; not a post naming a lift among other things", () => {
+    for (const [path, title] of [["/infos-pratiques/acces-handicap/", "Accès handicapés"], ["/p/accessibilite.html", "Accessibilité"], ["/blog/2019/09/enfin-un-ascenseur", "Enfin un ascenseur !"], ["/+Un-ascenseur-pour-acceder-au+", "Un ascenseur pour accéder au cabinet"]]) {
+      expect(at(path, title), path).toMatchObject({ target: "/acces/", by: "intent: directions" });
+    }
+    expect(at("/blog/travaux", "Travaux : l'ascenseur en panne, la salle d'attente repeinte")?.by ?? "").not.toBe("intent: directions");
+  });
+
+  it("reads a booking page by its imperative too ('Prenez rendez-vous en ligne')", () => {
+    expect(at("/blog/2022/03/prenez-rendez-vous-en-ligne", "Prenez rendez-vous en ligne")).toMatchObject({ target: "/contact/", by: "intent: booking" });
   });
 });
