@@ -612,13 +612,18 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     }
     // A hub's page first by its names, but its text clearly one detail page's ("Le blanchiment à la maison": the
     // hub "Blanchiment" by its words, the text "Blanchiment ambulatoire"'s, twice as close as the hub's): the detail.
+    // When the page's names do not name the hub by its title's words, only by a stem they share ("Les étapes d'un
+    // implant", "Couronne sur implant" and the hub "Implantologie"), its text at least as close as the hub's is
+    // enough: the names then say the treatment, not the whole field (six blind truths send such pages to the detail).
     if (detail === -1 && scored[0]) {
       const hub = scored[0].target;
       const hubText = textOf.get(hub)!;
       const children = candidates.filter((p) => isDetailOf(hub, p));
       const closest = children.sort((a, b) => textOf.get(b.path)! - textOf.get(a.path)!)[0];
       const text = closest ? textOf.get(closest.path)! : 0;
-      if (closest && text >= DETAIL_TEXT && text >= 2 * hubText) {
+      const ownWords = new Set([...slugWords(old.path), ...names.flatMap((n) => keywords(n))]);
+      const namesHub = keywords(pageAt(hub).title).every((w) => ownWords.has(w) || GENERIC.test(w));
+      if (closest && text >= DETAIL_TEXT && text >= (namesHub ? 2 : 1) * hubText) {
         const at = scored.findIndex((s) => s.target === closest.path);
         const [moved] = scored.splice(at, 1);
         scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page its text is about` });

@@ -487,3 +487,22 @@ describe("intents of a practical page: a first visit, a step-free access, bookin
     expect(at("/blog/2022/03/prenez-rendez-vous-en-ligne", "Prenez rendez-vous en ligne")).toMatchObject({ target: "/contact/", by: "intent: booking" });
   });
 });
+
+describe("a treatment's page and the hub of its field", () => {
+  const site: NewPage[] = [
+    { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue au cabinet" },
+    { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "Implants en titane dans l'os de la mâchoire, une couronne, une greffe si l'os manque, un bridge complet" },
+    { path: "/implantologie/implant-unitaire/", slug: "implant-unitaire", title: "L'implant unitaire", kind: "service_detail", text: "Remplacer une seule dent manquante par un implant et une couronne céramique, étape par étape" },
+    { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires, devis" },
+  ];
+  const m = createMatcher(site);
+  const text = "Une dent manquante : l'implant est posé, puis la couronne céramique, étape par étape, et une greffe si l'os manque";
+
+  it("goes to the detail page its text is as close to as the hub's when its names meet the hub by a stem only ('implant', 'Implantologie')", () => {
+    expect(m({ path: "/blog/les-etapes-d-un-implant", title: "Les étapes d'un implant", h1: "", text }).match).toMatchObject({ target: "/implantologie/implant-unitaire/", by: expect.stringMatching(/the detail page its text is about/) });
+  });
+
+  it("stays on the hub its names name by the hub's own title, unless its text is twice as close to the detail", () => {
+    expect(m({ path: "/blog/implantologie-les-etapes", title: "Implantologie : les étapes", h1: "", text }).match?.target).toBe("/implantologie/");
+  });
+});
