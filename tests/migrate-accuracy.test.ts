@@ -238,7 +238,7 @@ const BLIND: BlindCase[] = [
   // new opening hours goes to the page giving them (as Weebly's truth says too), 86.4/90.5/100; an album of the rooms
   // alone goes nowhere, 88.4/90.5/100; a way of calming anxious patients (hypnosis) goes to the page speaking of their
   // fear, as Drupal's and WordPress's truths say too, 88.6/92.9/100.
-  { code: "petit", url: `http://${WEBFLOW_HOST}`, start: () => startWebflowSite(), truth: WEBFLOW_TRUTH, spellings: WEBFLOW_SPELLINGS, unknownQueries: WEBFLOW_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.92, spellings: 0.98, ofRightBase: 0.97 } },
+  { code: "petit", url: `http://${WEBFLOW_HOST}`, start: () => startWebflowSite(), truth: WEBFLOW_TRUTH, spellings: WEBFLOW_SPELLINGS, unknownQueries: WEBFLOW_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.97, spellings: 0.98, ofRightBase: 0.97 } },
   // Written blind on 2026-11-26 night (a SPIP 3.2 site of dupont, ops/migrate/fixtures/spip-site.ts) by a helper that
   // read no file of the toolkit. Measured once, on the toolkit as it stood (27af7c7): 91.7/42.3/36.2 (no SPIP grammar:
   // "static"; nearly every page taken for a listing of the others: its "Dans la même rubrique" and "Dernières
@@ -254,7 +254,7 @@ const BLIND: BlindCase[] = [
   // rooms alone goes nowhere: 86.3/89.8/100; an old offer for a job the new site offers no more goes nowhere (its
   // 2019 assistant's offer; martin looks for a dentist): 88.0/89.8/100. What it still gets wrong is where the blind
   // truths split (a former member's page, the treatments' overview: decision 0063) and a "mois sans tabac" post.
-  { code: "martin", url: `http://${WEEBLY_HOST}`, start: () => startWeeblySite(), truth: WEEBLY_TRUTH, spellings: WEEBLY_SPELLINGS, unknownQueries: WEEBLY_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.89, spellings: 0.99, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${WEEBLY_HOST}`, start: () => startWeeblySite(), truth: WEEBLY_TRUTH, spellings: WEEBLY_SPELLINGS, unknownQueries: WEEBLY_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.91, spellings: 0.99, ofRightBase: 0.97 } },
   // Written blind on 2026-11-27 (a Blogger site of dupont, ops/migrate/fixtures/blogger-site.ts) by a helper that read
   // no file of the toolkit, after this session's rules. Measured once, on the toolkit as it stood (46bdf9b):
   // 85.7/47.4/73.7 (recognised as static: every post, 40 to 60 words beside a sidebar of the other posts' titles and
@@ -272,7 +272,7 @@ const BLIND: BlindCase[] = [
   // paths): 75.8/69.4/87.2 (every spelling of a URL the map sends right: 41/41). What it gets wrong is matching: posts
   // sent by weak guesses (a phrase, a word), former members, the practice's presentation for "Le cabinet.html", a dead
   // link; authors' pages and a children's page its truth sends to the members (decided by the writer as judgement calls).
-  { code: "bernard", url: `http://${GHOST_HOST}`, start: () => startGhostSite(), truth: GHOST_TRUTH, spellings: GHOST_SPELLINGS, unknownQueries: GHOST_UNKNOWN_QUERIES, floor: { precision: 0.8, recall: 0.69, spellings: 0.87, ofRightBase: 0.97 } },
+  { code: "bernard", url: `http://${GHOST_HOST}`, start: () => startGhostSite(), truth: GHOST_TRUTH, spellings: GHOST_SPELLINGS, unknownQueries: GHOST_UNKNOWN_QUERIES, floor: { precision: 0.83, recall: 0.72, spellings: 0.87, ofRightBase: 0.97 } },
   // Written blind on 2026-11-27 (a Hugo site of petit, ops/migrate/fixtures/hugo-site.ts: sections, taxonomies, feeds,
   // five alias pages that refresh to a renamed page, a case-sensitive static host) by a helper that read no file of
   // the toolkit; modelled on webflow-site.ts, the one fixture it was allowed to read, it reused 25 of its 58 titles and
@@ -283,15 +283,16 @@ const BLIND: BlindCase[] = [
   // page for every patient by a weak guess, a former member's page nowhere (decision 0063, amended): 91.3/91.3/100.
   // Left: `/Contact/`, a dead spelling the map folds to the contact page (kept: it harms nobody), the medical
   // questionnaire (its truth drops it; fourteen others send theirs to the first visit), a post about bone loss.
-  { code: "petit", url: `http://${HUGO_HOST}`, start: () => startHugoSite(), truth: HUGO_TRUTH, spellings: HUGO_SPELLINGS, unknownQueries: HUGO_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.91, spellings: 0.99, ofRightBase: 0.97 } },
+  { code: "petit", url: `http://${HUGO_HOST}`, start: () => startHugoSite(), truth: HUGO_TRUTH, spellings: HUGO_SPELLINGS, unknownQueries: HUGO_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.93, spellings: 0.99, ofRightBase: 0.97 } },
   // Written blind on 2026-11-27 (an IONOS MyWebsite site of dupont on the CM4all builder, ops/migrate/fixtures/ionos-site.ts)
   // by a helper that read no file of the toolkit and wrote every text itself (2 of its 72 titles are also Webflow's:
   // "Mentions légales", "Honoraires et remboursements"), after every rule above. Measured once on the toolkit as it
   // stood (465e254): 82.9/73.9/90.4. Then CM4all is a platform (every query dropped, `/.cm4all/` its uploads):
   // 82.9/73.9/92.3; a first visit's page, a step-free access and a booking page in the imperative are intents:
-  // 84.1/80.4/92.3. Left: treatments' pages whose subject is a detail page (one implant, an adult's orthodontics) sent
-  // to the hub, care the new site does not publish sent by weak guesses, the aligners' posts under the bar.
-  { code: "dupont", url: `http://${IONOS_HOST}`, start: () => startIonosSite(), truth: IONOS_TRUTH, spellings: IONOS_SPELLINGS, unknownQueries: IONOS_UNKNOWN_QUERIES, floor: { precision: 0.84, recall: 0.8, spellings: 0.92, ofRightBase: 0.97 } },
+  // 84.1/80.4/92.3; a treatment's page named by a stem of the hub's field, its text as close to a detail page:
+  // 86.4/82.6/92.3. Left: an adult's orthodontics sent to the hub, care the new site does not publish sent by weak
+  // guesses, the aligners' posts under the bar.
+  { code: "dupont", url: `http://${IONOS_HOST}`, start: () => startIonosSite(), truth: IONOS_TRUTH, spellings: IONOS_SPELLINGS, unknownQueries: IONOS_UNKNOWN_QUERIES, floor: { precision: 0.86, recall: 0.82, spellings: 0.92, ofRightBase: 0.97 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {
