@@ -91,6 +91,9 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   cm4all: new Set(),
   static: new Set(),
 };
+/** Every platform's identity parameters: a query naming a page as some CMS does. */
+const ANY_IDENTITY: ReadonlySet<string> = new Set(Object.values(IDENTITY_PARAMS).flatMap((names) => [...names]));
+
 /**
  * Paths only the platform makes (its components, uploads, listings, shortlinks): such an old URL the map does
  * not know answers 404 at once, as an unknown CMS query does. Matched on the normalised path.
@@ -202,8 +205,11 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
       const only = NOISE_ONLY_AS[platform]?.[name];
       return only !== undefined && !only.has(value);
     };
+    // A platform that reads no query still meets old CMS queries (`/?p=12`, `/index.php?id=3`: a site before it, a
+    // probe): naming a page as some CMS does, such a URL is one, and answers 404 unless the map knows its path.
+    cmsQuery = noise === "all" ? list.some(([name]) => ANY_IDENTITY.has(name)) : false;
     list = noise === "all" ? [] : list.filter(([name, value]) => !noise.has(name) || keep(name) || other(name, value));
-    cmsQuery = list.some(([name]) => identity.has(name));
+    cmsQuery ||= list.some(([name]) => identity.has(name));
     if (platform !== "static" && platform !== "wix") {
       // `/index.php/contact` (PATHINFO URLs) is `/contact`; `/fr/contact` the one-language site's `/contact`.
       path = path.replace(/^\/index\.php(?=\/|$)/, "") || "/";

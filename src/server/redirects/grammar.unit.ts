@@ -226,6 +226,14 @@ describe("a Hugo site's map", () => {
     }
   });
 
+  it("answers 404 for another CMS's query URL on the home path, a page's spelling or the home page's, never the home page", () => {
+    for (const url of ["/?p=12", "/?page_id=3", "/index.php?id=3", "/index.php?option=com_content&id=3", "/?q=node/1"]) {
+      expect(answerRequest(hugo, "x", url), url).toEqual({ status: 404 });
+    }
+    // Noise on the home page is the home page (Hugo's host ignored it).
+    expect(answerRequest(hugo, "x", "/?ref=newsletter")).toBeNull();
+  });
+
   it("sends a page with any query (the static host ignored them) to the target in one 301", () => {
     for (const url of ["/soins/implants/?objet=rdv", "/soins/implants/index.html?utm_source=x&page=2", "/soins/implants"]) {
       expect(findRedirect(hugo, "x", url)?.split("?")[0], url).toBe("/implantologie/");
