@@ -221,21 +221,29 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
     own_urls: idUrl ? [idUrl] : [],
     trail,
     truncated,
-    refresh: refreshTarget($('meta[http-equiv="refresh" i]').attr("content") ?? "", base),
+    refresh: refreshTarget($('meta[http-equiv="refresh" i]').attr("content") ?? "", base, wordCount(body)),
   };
 }
 
 /**
  * A meta refresh that sends the visitor on at once is a redirect the old site made in HTML: Hugo's and Jekyll's
  * aliases (the page a renamed page leaves at its old URL), hand-made "this page has moved" pages. Read as one
- * (crawl.ts follows it as it follows a 301). A refresh after longer than this is a page a visitor reads first.
+ * (crawl.ts follows it as it follows a 301). After longer, a page a visitor reads first: one of a few words only
+ * ("Cette page a déménagé") is still a redirect, a page with content of its own is a page.
  */
-const REFRESH_AS_REDIRECT_S = 5;
+const REFRESH_AS_REDIRECT_S = 1;
+const MOVED_PAGE_S = 5;
+const MOVED_PAGE_WORDS = 50;
 
-/** The URL a meta refresh's `content` (`0; url=/new/`, `0;URL='/new/'`) sends to at once, or null. */
-export function refreshTarget(content: string, base: string): string | null {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*[;,]\s*(?:url\s*=\s*)?(['"]?)([^'"]+)\2\s*$/i.exec(content);
-  if (!m || Number(m[1]) > REFRESH_AS_REDIRECT_S) return null;
+/**
+ * The URL a meta refresh's `content` (`0; url=/new/`, `0;URL='/new/'`, `0 url=/new/`) sends to, or null: none, one
+ * naming no URL (`0;url=` reloads the page), or after longer than a redirect waits for a page of `words` words.
+ */
+export function refreshTarget(content: string, base: string, words = 0): string | null {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:[;,]\s*|\s+)(?:url\s*=\s*)?(['"]?)([^'"]*)\2\s*$/i.exec(content);
+  if (!m || m[3].trim() === "") return null;
+  const delay = Number(m[1]);
+  if (delay > MOVED_PAGE_S || (delay > REFRESH_AS_REDIRECT_S && words >= MOVED_PAGE_WORDS)) return null;
   return bounded(safeUrl(m[3].trim(), base));
 }
 

@@ -98,6 +98,13 @@ describe("a meta refresh", () => {
   it("that reloads the page, waits longer than a redirect, or names no URL is none", () => {
     expect(refreshTarget("300", "https://a.fr/")).toBeNull();
     expect(refreshTarget("30; url=/ailleurs/", "https://a.fr/")).toBeNull();
+    // An empty URL reloads the page (a browser's reading), not a link to "url=".
+    expect(refreshTarget("0;url=", "https://a.fr/dir/page.html")).toBeNull();
+    expect(refreshTarget("0; URL=", "https://a.fr/dir/page.html")).toBeNull();
+    // A page of its own that moves on after a few seconds is a page; one of a few words ("has moved") a redirect.
+    expect(refreshTarget("5; url=/", "https://a.fr/real", 120)).toBeNull();
+    expect(refreshTarget("5; url=/nouveau/", "https://a.fr/old", 8)).toBe("https://a.fr/nouveau/");
+    expect(refreshTarget("0 url=/x", "https://a.fr/")).toBe("https://a.fr/x");
     expect(refreshTarget("", "https://a.fr/")).toBeNull();
     expect(refreshTarget("0; url=javascript:alert(1)", "https://a.fr/")).toBeNull();
     expect(readPage(html, "http://www.cabinet-dupont.fr/dossier/page.html").refresh).toBeNull();

@@ -211,7 +211,9 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   for (const e of entries) {
     const path = pathOf(e.url);
     const keptEntry = kept.get(form(path) ?? "");
-    if (verdicts.get(path)?.verdict === "skip" || (!verdicts.size && e.status !== 200)) {
+    // (Without an assessment: skipped unless the old site answered it with a page, itself or at the end of redirects
+    // that stay on the crawled site; a meta refresh off the site answers 200 and leads nowhere the map can send.)
+    if (verdicts.get(path)?.verdict === "skip" || (!verdicts.size && !(e.status === 200 && (e.redirects.length === 0 || byUrl.has(e.final_url))))) {
       if (keptEntry) rows.push({ path, target: keptEntry.target, confidence: null, by: `kept from ${REDIRECTS_FILE} (the page is marked skip)` });
       else {
         const original = duplicateOf.get(e.url);
