@@ -27,17 +27,31 @@ const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
   cm4all: /\/\/[^/]+\/\.cm4all\/(?:uproc|iproc|mediadb|widgetres)/i,
 };
 const MIN_MARKS = 2;
+/**
+ * Platforms whose marks are of kinds another tool shares one at a time: each kind must be seen. Hugo's tags and its
+ * categories (or its feeds) both: Jekyll's archives, Hexo or a WordPress whose category base is "categories" make one.
+ */
+const KINDS: Partial<Record<Platform, RegExp[]>> = {
+  hugo: [/\/tags\//i, /\/categories\/|\/index\.xml(?:[?#]|$)/i],
+};
 
 export function detectPlatform(entries: CrawlEntry[]): { platform: Platform; marks: number } {
   const counts = new Map<Platform, number>();
   const seen = new Set<string>();
   const urls = entries.flatMap((e) => [e.url, e.final_url, ...e.links, ...e.images.map((i) => i.src)]);
+  const marked = new Map<Platform, string[]>();
   for (const url of urls) {
     if (seen.has(url)) continue;
     seen.add(url);
     for (const [platform, mark] of Object.entries(MARKS) as [Platform, RegExp][]) {
-      if (mark.test(url)) counts.set(platform, (counts.get(platform) ?? 0) + 1);
+      if (mark.test(url)) {
+        counts.set(platform, (counts.get(platform) ?? 0) + 1);
+        if (KINDS[platform]) (marked.get(platform) ?? marked.set(platform, []).get(platform)!).push(url);
+      }
     }
+  }
+  for (const [platform, kinds] of Object.entries(KINDS) as [Platform, RegExp[]][]) {
+    if (!kinds.every((kind) => marked.get(platform)?.some((url) => kind.test(url)))) counts.delete(platform);
   }
   const [best] = [...counts].sort((a, b) => b[1] - a[1]);
   return best && best[1] >= MIN_MARKS ? { platform: best[0], marks: best[1] } : { platform: "static", marks: 0 };

@@ -40,8 +40,11 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(detectPlatform(site).platform).toBe("hugo");
     expect(isItemUrl("hugo", "/soins/implants/")).toBe(false);
     expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/tag/implants/", "http://a.fr/category/conseils/"])]).platform).not.toBe("hugo");
-    // One taxonomy's link is no Hugo site.
+    // One taxonomy's link is no Hugo site, nor are tags alone (Jekyll's archives, Hexo) or categories alone (a
+    // WordPress whose category base is "categories").
     expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/tags/implants/"])]).platform).toBe("static");
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/tags/implants/", "http://a.fr/tags/gencives/", "http://a.fr/tags/enfants/"])]).platform).toBe("static");
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/categories/soins/", "http://a.fr/categories/news/", "http://a.fr/tag/x/"])]).platform).not.toBe("hugo");
   });
 
   it("recognises CM4all (IONOS MyWebsite) by its uploads' and images' scripts; one of them is no such site", () => {
