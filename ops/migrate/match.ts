@@ -110,7 +110,7 @@ const EQUIPMENT_WORDS = "equipement|equipements|equipment|radiographie|radiograp
 const EQUIPMENT = new RegExp(`^(?:${EQUIPMENT_WORDS}|laser|lasers)$`);
 
 /** The words of a step-free access: accessibility, disability, a lift, a ramp. */
-const STEP_FREE = "accessibilite|accessible|handicap|handicapes|handicapees|pmr|ascenseur|ascenseurs|rampe";
+const STEP_FREE = "accessibilite|accessible|pmr|ascenseur|ascenseurs|rampe";
 
 /** "First" and "new", of a visit or a patient. */
 const FIRST = "premiere|premier|1ere|1er|nouveau|nouveaux|nouvelle|nouvelles";
@@ -213,8 +213,11 @@ const announcesHours = (set: string[]): boolean => {
  */
 const STEP_FREE_WORD = new RegExp(`^(?:${STEP_FREE})$`);
 const ACCESS_CONTEXT = /^(?:enfin|un|une|pour|acceder|accedez|acces|fauteuil|fauteuils|roulant|roulants|poussette|poussettes|personnes|mobilite|reduite|installe|installation|arrive|ete)$/;
+/** A disability, which names the access only beside "accès" ("Accès handicapés"; "Soins et handicap" is care). */
+const DISABILITY = /^(?:handicap|handicapes|handicapees|handicape|handicapee)$/;
 const announcesAccess = (set: string[]): boolean =>
-  set.some((w) => STEP_FREE_WORD.test(w)) && set.every((w) => STEP_FREE_WORD.test(w) || ACCESS_CONTEXT.test(w) || HOURS_CONTEXT.test(w));
+  (set.some((w) => STEP_FREE_WORD.test(w)) || (set.includes("acces") && set.some((w) => DISABILITY.test(w)))) &&
+  set.every((w) => STEP_FREE_WORD.test(w) || DISABILITY.test(w) || ACCESS_CONTEXT.test(w) || HOURS_CONTEXT.test(w));
 
 /**
  * The old site's page about the practice itself (`/le-cabinet`, `/le-centre`, "Qui sommes-nous ?", "À propos", its
@@ -358,6 +361,8 @@ export function compoundClash(title: Map<string, Set<string>>, titleWords: Set<s
 
 /** The text score from which a detail page's text, twice as close as its hub's, says the page is about that detail. */
 const DETAIL_TEXT = 0.3;
+/** How much closer than the hub's a detail page's text must be for a page whose names name neither. */
+const DETAIL_LEAD = 1.3;
 
 /** A question between options: what a need page answers. */
 const COMPARISON = /\b(?:ou|vs|versus|choisir|comparer|comparatif|difference|differences|alternative|alternatives)\b/;
@@ -490,8 +495,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const stated = BOOKING_PATH.test(old.path) ? { intent: INTENTS[0], service: true } : intentOf(old.path, [old.title, old.h1].filter(Boolean), (old.names ?? []).slice(0, 2));
     const intent = stated?.intent ?? null;
     const newsPost = NEWS_POST.test(old.path.split("?")[0]);
-    // Under the team's section, or named "Dr X" by its title or H1.
-    const personallyNamed = TEAM_SECTION.test(old.path) || [old.title, old.h1].some((n) => PERSON_TITLE.test(words(n)[0] ?? ""));
+    // Named "Dr X" by its title or H1; or under the team's section, too.
+    const titledPerson = [old.title, old.h1].some((n) => PERSON_TITLE.test(words(n)[0] ?? ""));
+    const personallyNamed = TEAM_SECTION.test(old.path) || titledPerson;
     // A person's page: that, or its URL opens on "Dr" (not a post about a doctor).
     const person = !newsPost && (personallyNamed || words(slugWords(old.path).join(" ")).slice(0, 1).some((w) => PERSON_TITLE.test(w)));
     // Members the page's own names name (its title, H1, headline): a URL or a link naming another member is an
@@ -499,8 +505,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const ownStems = stems([old.title, old.h1, old.headline ?? ""].join(" "));
     const namedByItself = memberNames.map((m) => m !== null && m.size > 0 && [...m].every((w) => ownStems.has(w)));
     const selfNamed = namedByItself.some(Boolean);
-    // The team's index, not a person's page, a news post, or a page naming a member ("L'équipe : Dr X").
-    if (intent && !(intent.notInNews && newsPost) && !(intent.name === "team" && (personallyNamed || newsPost || selfNamed))) {
+    // The team's index, not a person's page, a news post, or a page naming a member ("L'équipe : Dr X"). In the team's
+    // section, a page whose whole name says the team ("Notre équipe", `/equipe/notre-equipe`) is its index.
+    if (intent && !(intent.notInNews && newsPost) && !(intent.name === "team" && (titledPerson || newsPost || selfNamed))) {
       const fallback = intent.fallback && stated!.service ? intent.fallback : undefined;
       const page = intent.name === "team" ? teamPage : (candidates.find(intent.page) ?? (fallback ? candidates.find(fallback) : undefined));
       if (page && intent.name === "gallery" && !showsEquipment(old)) {
@@ -623,7 +630,11 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const text = closest ? textOf.get(closest.path)! : 0;
       const ownWords = new Set([...slugWords(old.path), ...names.flatMap((n) => keywords(n))]);
       const namesHub = keywords(pageAt(hub).title).every((w) => ownWords.has(w) || GENERIC.test(w));
-      if (closest && text >= DETAIL_TEXT && text >= (namesHub ? 2 : 1) * hubText) {
+      // The names say the treatment when they hold a word of the detail's title as it is ("implant", not "implants",
+      // which an overview of the field says); else its text must be clearly closer (DETAIL_LEAD: "Pas assez d'os pour
+      // un implant ?", the bone graft's).
+      const namesDetail = closest !== undefined && keywords(closest.title).some((w) => ownWords.has(w) && !GENERIC.test(w));
+      if (closest && text >= DETAIL_TEXT && text >= (namesHub ? 2 : namesDetail ? 1 : DETAIL_LEAD) * hubText) {
         const at = scored.findIndex((s) => s.target === closest.path);
         const [moved] = scored.splice(at, 1);
         scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page its text is about` });

@@ -166,6 +166,9 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/equipe/julie-roussel", "Julie Roussel", "Assistante").best?.by).toBe("a former member's page: the team page");
     // A name's topic, a person's page, a news post: not the index.
     expect(page("/equipe/julie-roussel", "L'équipe : Julie Roussel", "Assistante").best?.by).toBe("a former member's page: the team page");
+    // In the team's section, a page whose whole name says the team is its index.
+    expect(page("/equipe/notre-equipe", "L'équipe du cabinet", "Nos praticiens").match).toMatchObject({ target: "/equipe/", by: "intent: team" });
+    expect(page("/equipe/presentation.html", "Notre équipe", "Nos praticiens").match).toMatchObject({ target: "/equipe/", by: "intent: team" });
     expect(m({ path: "/nos-praticiens/dr-paul-henri", title: "Nos praticiens", h1: "Dr Paul Henri", text: "Chirurgien-dentiste" }).match?.by ?? "").not.toBe("intent: team");
     expect(page("/actualites/equipe", "Équipe", "Une nouvelle assistante").match?.by ?? "").not.toBe("intent: team");
     expect(page("/post/equipe-claire", "Équipe : bienvenue à Claire", "Elle rejoint le cabinet").match?.target).toBe("/equipe/claire-martin/");
@@ -481,6 +484,9 @@ describe("intents of a practical page: a first visit, a step-free access, bookin
       expect(at(path, title), path).toMatchObject({ target: "/acces/", by: "intent: directions" });
     }
     expect(at("/blog/travaux", "Travaux : l'ascenseur en panne, la salle d'attente repeinte")?.by ?? "").not.toBe("intent: directions");
+    // Care for disabled patients is care, not the access.
+    expect(at("/handicap", "Soins aux patients en situation de handicap")?.by ?? "").not.toBe("intent: directions");
+    expect(at("/handicap", "Handicap")?.by ?? "").not.toBe("intent: directions");
   });
 
   it("reads a booking page by its imperative too ('Prenez rendez-vous en ligne')", () => {
@@ -504,5 +510,12 @@ describe("a treatment's page and the hub of its field", () => {
 
   it("stays on the hub its names name by the hub's own title, unless its text is twice as close to the detail", () => {
     expect(m({ path: "/blog/implantologie-les-etapes", title: "Implantologie : les étapes", h1: "", text }).match?.target).toBe("/implantologie/");
+  });
+
+  it("goes to a detail page whose title its names do not hold only when its text is clearly closer to it (DETAIL_LEAD)", () => {
+    const withGraft = createMatcher([...site, { path: "/implantologie/greffe-osseuse/", slug: "greffe-osseuse", title: "La greffe osseuse", kind: "service_detail", text: "Reconstruire l'os qui manque avant de poser un implant : une greffe osseuse ou un sinus lift" }]);
+    const post = (postText: string) => withGraft({ path: "/blog/pas-assez-d-os-pour-un-implant", title: "Pas assez d'os pour un implant ?", h1: "", text: postText }).match?.target;
+    expect(post("Après la perte d'une dent, l'os fond peu à peu. Une greffe osseuse ou un sinus lift permettent de poser l'implant malgré tout.")).toBe("/implantologie/greffe-osseuse/");
+    expect(post("Implants en titane, couronne et greffe : l'os qui manque se reconstruit avant de poser un implant")).toBe("/implantologie/");
   });
 });
