@@ -7,7 +7,7 @@
  * compare old URLs in this one form.
  *
  * Every platform: percent-decoded, lower-cased, runs of slashes collapsed, a final `index.html`/`index.php`
- * and a `.html`/`.htm`/`.php` suffix dropped, no trailing slash; in the query `&amp;` read as `&` (copied
+ * and a `.html`/`.htm`/`.php` suffix dropped, no trailing slash, the home page's names (`/accueil`, `/home`) the home; in the query `&amp;` read as `&` (copied
  * from HTML), tracking (utm_*, fbclid, gclid...), session (PHPSESSID...) and language (`lang`...) parameters
  * dropped, the others in name order; a document's (`.pdf`, `.jpg`...) whole query dropped (a cache buster such as
  * `?t=` or `?ver=`). Then per platform, by identity:
@@ -164,8 +164,12 @@ function decode(text: string): string | null {
 function commonPath(decoded: string): string {
   const path = noTrailingSlash(decoded.toLowerCase().replace(/\/{2,}/g, "/"));
   // Slashes first, so `/Implants.html/` and `/soins//implants.html` lose their suffix like `/implants.html`.
-  return noTrailingSlash(path.replace(/\/index\.(?:html?|php)$/, "/").replace(/\.(?:html?|php)$/, ""));
+  const page = noTrailingSlash(path.replace(/\/index\.(?:html?|php)$/, "/").replace(/\.(?:html?|php)$/, ""));
+  return HOME_NAME.test(page) ? "/" : page;
 }
+
+/** The home page by its name (`/accueil.html`, `/home`, `/index`): a site builder's, or a hand-made site's, home. */
+const HOME_NAME = /^\/(?:accueil|home|index)$/;
 
 const noTrailingSlash = (path: string) => (path.length > 1 && path.endsWith("/") ? path.replace(/\/+$/, "") || "/" : path);
 

@@ -251,3 +251,12 @@ describe("a CM4all (IONOS MyWebsite) site's map", () => {
     expect(answerRequest(cm4all, "x", "/.cm4all/uproc.php/0/Documents/inconnu.pdf?cdp=a&_=1")).toEqual({ status: 404 });
   });
 });
+
+describe("the home page's names", () => {
+  it("are the home page on a map that declares its platform: one 301 home, never a 404", () => {
+    const site = table({ [PLATFORM_KEY]: "static", "/soins.html": "/implantologie/" });
+    for (const url of ["/accueil.html", "/Accueil", "/home.html", "/index", "/accueil/"]) expect(answerRequest(site, "x", url), url).toEqual({ status: 301, location: "/" });
+    // A page under a folder of that name is a page of its own.
+    expect(answerRequest(site, "x", "/accueil/horaires.html")).not.toEqual({ status: 301, location: "/" });
+  });
+});
