@@ -200,10 +200,12 @@ const FILLER = /^(?:nous|vous|prendre|prenez|ligne|en|page|com|form|formulaire|c
 const WEEKDAY = /^(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)s?$/;
 const OPENING = /^(?:ouvert|ouverte|ouverts|ouvertes|ouverture|ouvre|nocturne|nocturnes|horaires)$/;
 const HOURS_CONTEXT = /^(?:nouveau|nouveaux|nouvelle|nouvelles|nouveaute|desormais|maintenant|aussi|egalement|cabinet|centre|matin|matins|soir|soirs|midi|apres|jusqu|heures?|h|tous|toutes|les|le|la|l|de|du|des|en|et|a|au|aux|votre|notre|nos|vos|\d+)$/;
+/** An hour of the day ("20h", "19h30"): new hours say one when they name no day ("ouvert jusqu'à 20h"). */
+const HOUR = /^\d{1,2}h(?:\d{2})?$/;
 const announcesHours = (set: string[]): boolean => {
   const day = set.findIndex((w) => WEEKDAY.test(w));
-  if (day === -1 || /^\d+$/.test(set[day + 1] ?? "")) return false;
-  return set.some((w) => OPENING.test(w)) && set.every((w) => WEEKDAY.test(w) || OPENING.test(w) || HOURS_CONTEXT.test(w));
+  if (day === -1 ? !set.some((w) => HOUR.test(w)) : /^\d+$/.test(set[day + 1] ?? "")) return false;
+  return set.some((w) => OPENING.test(w)) && set.every((w) => WEEKDAY.test(w) || HOUR.test(w) || OPENING.test(w) || HOURS_CONTEXT.test(w));
 };
 
 /**

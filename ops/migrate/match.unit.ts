@@ -90,6 +90,8 @@ describe("createMatcher: rules on the new site's structure", () => {
     const saturday = page("/blog/nouveau-le-centre-ouvert-le-samedi-matin", "Nouveau : le centre ouvert le samedi matin", "Désormais, nous vous recevons aussi le samedi de 9 h à 12 h.");
     expect(saturday.match).toMatchObject({ target: "/acces/", by: expect.stringMatching(/^intent: directions/) });
     expect(page("/actus/jeudi", "Le cabinet ouvert le jeudi soir", "Nocturne jusqu'à 20 h").match?.target).toBe("/acces/");
+    // An hour instead of a day ("jusqu'à 20h").
+    expect(page("/actualites/55-nouveaux-horaires-ouvert-jusqu-a-20h.html", "Nouveaux horaires : ouvert jusqu'à 20h", "").match).toMatchObject({ target: "/acces/", by: expect.stringMatching(/^intent: directions/) });
     // Closed on a weekday, open again after a closure, a one-off day, an open day, a treatment's own days, a page
     // merely linked so: no hours to find on the new site.
     for (const [path, title] of [
