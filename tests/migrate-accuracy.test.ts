@@ -32,6 +32,7 @@ import { BLOGGER_HOST, BLOGGER_SPELLINGS, BLOGGER_TRUTH, BLOGGER_UNKNOWN_QUERIES
 import { GHOST_HOST, GHOST_SPELLINGS, GHOST_TRUTH, GHOST_UNKNOWN_QUERIES, startGhostSite } from "../ops/migrate/fixtures/ghost-site";
 import { HUGO_HOST, HUGO_SPELLINGS, HUGO_TRUTH, HUGO_UNKNOWN_QUERIES, startHugoSite } from "../ops/migrate/fixtures/hugo-site";
 import { IONOS_HOST, IONOS_SPELLINGS, IONOS_TRUTH, IONOS_UNKNOWN_QUERIES, startIonosSite } from "../ops/migrate/fixtures/ionos-site";
+import { startWebselfSite, WEBSELF_HOST, WEBSELF_SPELLINGS, WEBSELF_TRUTH, WEBSELF_UNKNOWN_QUERIES } from "../ops/migrate/fixtures/webself-site";
 import { DUPONT_TRUTH, formatAccuracy, measureAccuracy, type GroundTruth } from "../ops/migrate/fixtures/accuracy";
 import { answerRequest, normaliseRedirectPath, parseRedirects } from "../src/server/redirects/map";
 import { judgedPagePath } from "../src/server/site/path-index";
@@ -212,7 +213,7 @@ const BLIND: BlindCase[] = [
   { code: "petit", url: `http://${DRUPAL_HOST}`, start: () => startDrupalSite(), truth: DRUPAL_TRUTH, spellings: DRUPAL_SPELLINGS, unknownQueries: DRUPAL_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.96, spellings: 0.95, ofRightBase: 0.97 } },
   { code: "dupont", url: `http://${WIX_HOST}`, start: () => startWixSite(), truth: WIX_TRUTH, spellings: WIX_SPELLINGS, unknownQueries: WIX_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.99, spellings: 0.99, ofRightBase: 0.97 } },
   { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.93, spellings: 0.93, ofRightBase: 0.97 } },
-  { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.94, spellings: 0.94, ofRightBase: 0.97 } },
+  { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.97, spellings: 0.97, ofRightBase: 0.97 } },
   { code: "petit", url: `http://${WPPRETTY_HOST}`, start: () => startWordPressPrettySite(), truth: WPPRETTY_TRUTH, spellings: WPPRETTY_SPELLINGS, unknownQueries: WPPRETTY_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.99, spellings: 0.99, ofRightBase: 0.97 } },
   { code: "martin", url: `http://${JIMDO_HOST}`, start: () => startJimdoSite(), truth: JIMDO_TRUTH, spellings: JIMDO_SPELLINGS, unknownQueries: JIMDO_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.99, spellings: 0.97, ofRightBase: 0.97 } },
   // Written blind on 2026-11-26 (a TYPO3 10 site of dupont, ops/migrate/fixtures/typo3-site.ts). Measured once on the
@@ -264,7 +265,7 @@ const BLIND: BlindCase[] = [
   // secretary's; dupont looks for an assistant): 89.2/86.8/94.7. Left: spellings the old site did not serve
   // (`/p/Urgences.html`, a page without `.html`: Blogger is strict, the map lower-cases and drops the suffix for every
   // platform), the treatments' overview, a child's first visit.
-  { code: "dupont", url: `http://${BLOGGER_HOST}`, start: () => startBloggerSite(), truth: BLOGGER_TRUTH, spellings: BLOGGER_SPELLINGS, unknownQueries: BLOGGER_UNKNOWN_QUERIES, floor: { precision: 0.89, recall: 0.89, spellings: 0.94, ofRightBase: 0.97 } },
+  { code: "dupont", url: `http://${BLOGGER_HOST}`, start: () => startBloggerSite(), truth: BLOGGER_TRUTH, spellings: BLOGGER_SPELLINGS, unknownQueries: BLOGGER_UNKNOWN_QUERIES, floor: { precision: 0.89, recall: 0.92, spellings: 0.94, ofRightBase: 0.97 } },
   // Written blind on 2026-11-27 (a Ghost 5 site of bernard, ops/migrate/fixtures/ghost-site.ts) by a helper that read
   // no file of the toolkit, after this session's rules. Measured once, on the toolkit as it stood (34007c7):
   // 75.8/69.4/78.7 (recognised as static; `?ref=`, AMP views and unknown queries, which Ghost ignores, kept apart).
@@ -293,6 +294,14 @@ const BLIND: BlindCase[] = [
   // 86.4/82.6/92.3. Left: an adult's orthodontics sent to the hub, care the new site does not publish sent by weak
   // guesses, the aligners' posts under the bar.
   { code: "dupont", url: `http://${IONOS_HOST}`, start: () => startIonosSite(), truth: IONOS_TRUTH, spellings: IONOS_SPELLINGS, unknownQueries: IONOS_UNKNOWN_QUERIES, floor: { precision: 0.86, recall: 0.82, spellings: 0.92, ofRightBase: 0.97 } },
+  // Written blind on 2026-11-27 (a Webself site of martin, ops/migrate/fixtures/webself-site.ts) by a helper that read no
+  // file of the toolkit and wrote every text itself (one title also Webflow's: "Mentions légales"), after every rule of
+  // this session and its outside review. Measured once on the toolkit as it stood (18acf6a): 90.9/83.3/95.0. Then the
+  // home page's names (`/accueil.html`) are the home page, new regular hours no notice of their time, and new hours
+  // named by an hour ("jusqu'à 20h") the directions' page: 91.1/85.4/97.5. Left: an assistant's old offer its truth
+  // sends to the jobs page (Weebly's, of the same practice, drops its own), posts under the bar (air polishing, a
+  // denture, whitening kits), a page named "page-3" about fees, weak guesses for care the new site does not publish.
+  { code: "martin", url: `http://${WEBSELF_HOST}`, start: () => startWebselfSite(), truth: WEBSELF_TRUTH, spellings: WEBSELF_SPELLINGS, unknownQueries: WEBSELF_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.85, spellings: 0.97, ofRightBase: 0.97 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {
