@@ -7,7 +7,8 @@
  * compare old URLs in this one form.
  *
  * Every platform: percent-decoded, lower-cased, runs of slashes collapsed, a final `index.html`/`index.php`
- * and a `.html`/`.htm`/`.php` suffix dropped, no trailing slash, the home page's names (`/accueil`, `/home`) the home; in the query `&amp;` read as `&` (copied
+ * and a `.html`/`.htm`/`.php` suffix dropped, no trailing slash, the home page's names (`/accueil`, `/home`,
+ * `/index`) the home; in the query `&amp;` read as `&` (copied
  * from HTML), tracking (utm_*, fbclid, gclid...), session (PHPSESSID...) and language (`lang`...) parameters
  * dropped, the others in name order; a document's (`.pdf`, `.jpg`...) whole query dropped (a cache buster such as
  * `?t=` or `?ver=`). Then per platform, by identity:
@@ -200,6 +201,7 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
   if (decoded === null || list === null) return null;
   let path = decoded.toLowerCase().replace(/\/{2,}/g, "/");
   let cmsQuery = false;
+  let anyIdentity = false;
   if (platform !== null) {
     const identity = IDENTITY_PARAMS[platform];
     const noise = NOISE_PARAMS[platform];
@@ -209,11 +211,12 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
       const only = NOISE_ONLY_AS[platform]?.[name];
       return only !== undefined && !only.has(value);
     };
-    // A platform that reads no query still meets old CMS queries (`/?p=12`, `/index.php?id=3`: a site before it, a
-    // probe): naming a page as some CMS does, such a URL is one, and answers 404 unless the map knows its path.
-    cmsQuery = noise === "all" ? list.some(([name]) => ANY_IDENTITY.has(name)) : false;
+    // A platform that reads no query still meets old CMS queries on its home path (`/?p=12`, `/index.php?id=3`: a site
+    // before it, a probe): naming a page as some CMS does, such a URL is one, and answers 404 (decided below, once the
+    // path is known: on another path the query is the visitor's, `/implantologie/?id=3` the page).
+    anyIdentity = noise === "all" && list.some(([name]) => ANY_IDENTITY.has(name));
     list = noise === "all" ? [] : list.filter(([name, value]) => !noise.has(name) || keep(name) || other(name, value));
-    cmsQuery ||= list.some(([name]) => identity.has(name));
+    cmsQuery = list.some(([name]) => identity.has(name));
     if (platform !== "static" && platform !== "wix") {
       // `/index.php/contact` (PATHINFO URLs) is `/contact`; `/fr/contact` the one-language site's `/contact`.
       path = path.replace(/^\/index\.php(?=\/|$)/, "") || "/";
@@ -225,6 +228,7 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
   // `?ver=2`), never another document.
   if (DOCUMENT_PATH.test(path)) list = [];
   path = commonPath(path);
+  cmsQuery ||= anyIdentity && path === "/";
   list.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
   const query = list.map(([name, value]) => (value === "" ? name : `${name}=${value}`)).join("&");
   const shape = platform === null ? null : PLATFORM_PATHS[platform];

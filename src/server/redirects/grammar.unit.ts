@@ -168,6 +168,9 @@ describe("a map that declares its platform", () => {
     const errors = (json: Record<string, string | null>) => parseRedirects(json, FILE).errors.map((e) => e.message);
     expect(errors({ [PLATFORM_KEY]: "contao" })).toEqual([expect.stringContaining("platform must be one of")]);
     expect(errors({ "/index.html": null })).toEqual(["the home page cannot be dropped (null)"]);
+    // A spelling of the home page sent elsewhere would send the home page there.
+    expect(errors({ [PLATFORM_KEY]: "wordpress", "/home/": "/equipe/" })).toEqual([expect.stringContaining("a spelling of the home page can only go to the home page")]);
+    expect(errors({ [PLATFORM_KEY]: "wordpress", "/accueil.html": "/" })).toEqual([]);
     expect(errors({ "/a.html": "/b/", "/b.html": null })).toEqual([expect.stringContaining("would answer 404")]);
   });
 });
@@ -232,6 +235,11 @@ describe("a Hugo site's map", () => {
     }
     // Noise on the home page is the home page (Hugo's host ignored it).
     expect(answerRequest(hugo, "x", "/?ref=newsletter")).toBeNull();
+    // Whatever spelling of the home page the map knows.
+    const withHome = table({ [PLATFORM_KEY]: "hugo", "/accueil.html": "/", "/soins/implants/": "/implantologie/" });
+    for (const url of ["/?p=12", "/accueil.html?p=12", "/index?q=node/1", "/index.php?id=3"]) expect(answerRequest(withHome, "x", url), url).toEqual({ status: 404 });
+    // On a page's path, such a query is the visitor's: the page.
+    expect(findRedirect(withHome, "x", "/soins/implants/?id=3")?.split("?")[0]).toBe("/implantologie/");
   });
 
   it("sends a page with any query (the static host ignored them) to the target in one 301", () => {

@@ -95,9 +95,9 @@ export type OldUrlAnswer = { status: 301; target: string; matchedQuery: boolean 
  * 1. its form (grammar.ts) is a key: 301 to the target, unless the request is the target itself
  *    (`/contact.html` -> `/contact/` leaves `/contact/` to the site though both have the same form);
  * 2. its form is a dropped old URL (a key whose value is null): 404;
- * 3. on a map that declares its old platform, a query URL of that platform (`?p=`, `?option=`, `?q=`), of any CMS
- *    on a platform that reads no query (Wix, Ghost, Hugo, CM4all: `/?p=12` on a Hugo site), or any query on the home
- *    path the map does not know: 404, never the page at its path (a soft 404);
+ * 3. on a map that declares its old platform, a query URL of that platform (`?p=`, `?option=`, `?q=`), any CMS's
+ *    on the home path of a platform that reads no query (Wix, Ghost, Hugo, CM4all: `/?p=12` on a Hugo site), or any
+ *    query on the home path the map does not know: 404, never the page at its path (a soft 404);
  * 4. its path alone is a key (the query was not part of the old URL's identity): 301, the whole query kept;
  * 5. on a map that declares its platform, a path only that platform makes (`/component/...`, `/node/12`, its
  *    uploads: grammar.ts) or an old page suffix (`.html`, `.php`...) the map does not know, or a query on the
@@ -112,13 +112,15 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
   const rawPath = decodePath(q === -1 ? raw : raw.slice(0, q));
   const kept = q === -1 ? "" : splitTracking(raw.slice(q + 1)).kept;
   const asked = kept ? `${rawPath}?${decodePath(kept) ?? kept}` : rawPath;
+  // An old CMS query on the home path of a platform that reads none (its identity dropped with the rest, grammar.ts):
+  // not the home page, whatever spelling of the home page the map knows.
+  if (form.cmsQuery && form.form === "/" && map.platform !== null) return { status: 404 };
   const exact = map.get(form.form);
   // Another spelling of the home page on a map that declares its platform (`/index.php`, `/fr/`): one 301 home.
   if (exact === undefined && map.platform !== null && form.form === "/" && rawPath !== "/" && !form.cmsQuery) return { status: 301, target: "/", matchedQuery: false };
   if (exact !== undefined) return asked === decodePath(exact) ? null : { status: 301, target: exact, matchedQuery: form.form !== form.path };
   if (map.gone.has(form.form)) return { status: 404 };
   // An old CMS query on a platform that reads none (its identity dropped with the rest): not a page of the map.
-  if (form.cmsQuery && form.form === form.path && map.platform !== null) return { status: 404 };
   const query = form.form !== form.path;
   if (query && map.platform !== null && (form.cmsQuery || form.path === "/")) return { status: 404 };
   if (query) {
@@ -205,6 +207,11 @@ export function parseRedirects(json: unknown, file: string): { map: PracticeRedi
     }
     if (isInternalPath(target.split("?")[0])) {
       errors.push({ file, key, message: `the new path ${JSON.stringify(target)} is under the internal prefix` });
+      continue;
+    }
+    // `/index.html`, `/accueil`, `/home` are the home page's spellings (grammar.ts): sent elsewhere, the home page would be.
+    if (from === "/" && target.split("?")[0] !== "/") {
+      errors.push({ file, key, message: `a spelling of the home page can only go to the home page, not ${JSON.stringify(target)}` });
       continue;
     }
     const previous = map.get(from);
