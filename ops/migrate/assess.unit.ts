@@ -102,6 +102,7 @@ describe("assessPages", () => {
     entry("/?p=42", { title: "Bienvenue au Dr Lambert", body_text: `Publié le 3 mars 2018. ${long("lambert")}` }),
     entry("/actualites/2019/nouveaux-horaires.html", { title: "Nouveaux horaires : ouvert jusqu'à 20h", body_text: long("horaires") }),
     entry("/actualites/2019/nouveaux-horaires-vacances.html", { title: "Nouveaux horaires pendant les vacances", body_text: long("vacances") }),
+    entry("/actualites/2019/nouveaux-horaires-ete.html", { title: "Nouveaux horaires d'été", body_text: long("juillet") }),
     entry("/actus/fermeture.html", { body_text: "Le cabinet sera fermé du 5 au 19 août 2019.", word_count: 10 }),
     entry("/?cat=3", { body_text: "Catégorie Lire la suite", word_count: 4, links: ["http://old.example/soins.html"] }),
     entry("/blog.html", { body_text: `${base.split(" ").slice(0, 40).join(" ")} ${long("couronne").split(" ").slice(0, 40).join(" ")}`, word_count: 80, links: ["http://old.example/soins.html", "http://old.example/couronne.html"] }),
@@ -127,6 +128,7 @@ describe("assessPages", () => {
     // New regular hours are the practice's hours, not a notice of their time; the holidays' hours are one.
     ["/actualites/2019/nouveaux-horaires.html", "reuse", /\d+ words/],
     ["/actualites/2019/nouveaux-horaires-vacances.html", "skip", /dated notice: /],
+    ["/actualites/2019/nouveaux-horaires-ete.html", "skip", /dated notice: /],
     // A newcomer's welcome is kept: it follows the member's page when the new site has one (redirect-map.ts).
     ["/?p=42", "reuse", /\d+ words, linked from 0 pages/],
     ["/actus/fermeture.html", "skip", /dated notice: fermeture 2019/],
