@@ -104,6 +104,8 @@ const DOCUMENT_TYPE = /^application\/(?:pdf|msword|vnd\.openxmlformats|vnd\.oasi
  * page when the new site has one: redirect-map.ts).
  */
 const NOTICE = /\b(?:conges|fermeture|fermetures|ferme|fermee|vacances|horaires|depart|retraite|portes ouvertes|voeux|bonne annee|demenagement|demenage|noel|feries?|greve|reouverture|closed|closure|holidays?)\b/;
+/** Every notice word of a name (NOTICE, global). */
+const NOTICES = new RegExp(NOTICE.source, "g");
 const YEAR = /\b((?:19|20)\d\d)\b/;
 
 /**
@@ -118,7 +120,7 @@ function datedNotice(e: CrawlEntry, text: string): string | null {
   const named = words(`${e.title} ${e.headline} ${e.h1} ${pathOf(e.url).replace(/[-_/.]/g, " ")}`).join(" ");
   const what = NOTICE.exec(named);
   if (!what) return null;
-  if (NEW_HOURS.test(named) && !FOR_A_TIME.test(named) && [...named.matchAll(new RegExp(NOTICE.source, "g"))].every((m) => m[0] === "horaires")) return null;
+  if (NEW_HOURS.test(named) && !FOR_A_TIME.test(named) && [...named.matchAll(NOTICES)].every((m) => m[0] === "horaires")) return null;
   const year = YEAR.exec(named)?.[1] ?? DATED.exec(words(text.slice(0, 600)).join(" "))?.[1];
   return year && Number(year) < new Date().getFullYear() ? `${what[0]} ${year}` : null;
 }

@@ -112,8 +112,9 @@ const EQUIPMENT = new RegExp(`^(?:${EQUIPMENT_WORDS}|laser|lasers)$`);
 /** The words of a step-free access: accessibility, disability, a lift, a ramp. */
 const STEP_FREE = "accessibilite|accessible|pmr|ascenseur|ascenseurs|rampe";
 
-/** "First" and "new", of a visit or a patient. */
+/** "First" and "new", of a visit or a patient; and the visit, or the patient. */
 const FIRST = "premiere|premier|1ere|1er|nouveau|nouveaux|nouvelle|nouvelles";
+const VISIT = "visite|visites|consultation|consultations|patient|patients|patiente|patientes";
 
 const INTENTS: Intent[] = [
   {
@@ -128,8 +129,8 @@ const INTENTS: Intent[] = [
   // "premier rendez-vous", which may be booking one: weighed by what the page says.)
   {
     name: "first visit",
-    words: new RegExp(`^(?:${FIRST}|visite|visites|consultation|consultations|patient|patients|patiente|patientes)$`),
-    needs: [new RegExp(`^(?:${FIRST})$`), /^(?:visite|visites|consultation|consultations|patient|patients|patiente|patientes)$/],
+    words: new RegExp(`^(?:${FIRST}|${VISIT})$`),
+    needs: [new RegExp(`^(?:${FIRST})$`), new RegExp(`^(?:${VISIT})$`)],
     page: (p) => /^(?:premiere|first|1ere|nouveau-patient|nouveaux-patients|new-patient)/.test(p.slug),
   },
   {
@@ -652,14 +653,15 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const match = { target: fearPages[0].path, confidence: 0.5, by: "a way of calming anxious patients: the page speaking of their fear" };
       return { match, best: match, runnerUp };
     }
+    // A page for one group of patients (AUDIENCE) and a page whose names do not address it: no weak guess below
+    // joins them.
+    const forGroup = addresses([old.title, old.h1, old.headline ?? "", slugWords(old.path).join(" ")]);
+    const answersGroup = (path: string) => !forGroup || addresses([pageAt(path).title, pageAt(path).slug]);
     // Reworded text, its best guess under the bar, but a headline naming what only that page of the new site
     // speaks of ("L'anesthésie assistée par ordinateur", on the page presenting the equipment): that page, at the
     // guess's own confidence (listed for review). The headline's words against the text's guess: nothing.
     // (Its own words only, not the links' texts; the name of a practical document's page says what it is for: an
     // attachment page "questionnaire médical" is the questionnaire's.)
-    // A page for one group of patients (AUDIENCE) and a page whose names do not address it: no weak guess joins them.
-    const forGroup = addresses([old.title, old.h1, old.headline ?? "", slugWords(old.path).join(" ")]);
-    const answersGroup = (path: string) => !forGroup || addresses([pageAt(path).title, pageAt(path).slug]);
     const headline = matchDocument(old.path, [old.title, old.h1, old.headline ?? ""].filter(Boolean), ANNOUNCEMENT_WORDS);
     const named = headline.match?.by.startsWith("intent:") ?? false;
     // The headline's words on a few pages (an equipment on the page of the equipment and on a treatment using it),

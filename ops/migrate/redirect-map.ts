@@ -217,16 +217,17 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
       if (keptEntry) rows.push({ path, target: keptEntry.target, confidence: null, by: `kept from ${REDIRECTS_FILE} (the page is marked skip)` });
       else {
         const original = duplicateOf.get(e.url);
+        const shape = oldUrlForm(path, platform);
         const row = skippedPageRow({
           path,
-          form: form(path),
+          form: shape?.form ?? null,
           originalForm: original === undefined ? null : form(pathOf(original)),
           // A copy of a listing is one too (Weebly's `/blog.html` of `/blog/`).
           listing: listings.has(path) || (original !== undefined && listings.has(pathOf(original))),
-          platformListing: oldUrlForm(path, platform)?.cmsPath ?? false,
+          platformListing: shape?.cmsPath ?? false,
           notice: notices.has(path),
           dead: isDeadLink(e),
-          home: pages.find((p) => p.kind === "home")?.path ?? null,
+          home,
           // (By its URL only: a skipped listing's heading may name any topic. A gallery's album says what it shows.)
           intent: match({ path, title: "", h1: "", text: "", albums: e.status === 200 ? albumsOf(e) : [] }).match,
           member: () => (e.status === 200 && !isDocument(e) ? match(oldPage(e)).match : null),

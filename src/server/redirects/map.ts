@@ -117,10 +117,9 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
   if (form.cmsQuery && form.form === "/" && map.platform !== null) return { status: 404 };
   const exact = map.get(form.form);
   // Another spelling of the home page on a map that declares its platform (`/index.php`, `/fr/`): one 301 home.
-  if (exact === undefined && map.platform !== null && form.form === "/" && rawPath !== "/" && !form.cmsQuery) return { status: 301, target: "/", matchedQuery: false };
+  if (exact === undefined && map.platform !== null && form.form === "/" && rawPath !== "/") return { status: 301, target: "/", matchedQuery: false };
   if (exact !== undefined) return asked === decodePath(exact) ? null : { status: 301, target: exact, matchedQuery: form.form !== form.path };
   if (map.gone.has(form.form)) return { status: 404 };
-  // An old CMS query on a platform that reads none (its identity dropped with the rest): not a page of the map.
   const query = form.form !== form.path;
   if (query && map.platform !== null && (form.cmsQuery || form.path === "/")) return { status: 404 };
   if (query) {
