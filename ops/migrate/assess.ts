@@ -14,6 +14,7 @@ import { pathOf } from "./page";
 import { ownContent } from "./boilerplate";
 import { jaccard, shingles, triplesInOrder, words } from "./text";
 import { detectPlatform, isIdOnlyUrl, isItemUrl } from "./platform";
+import { oldUrlForm } from "../../src/server/redirects/grammar";
 
 export const assessSpec: StepSpec = {
   name: "assess",
@@ -43,7 +44,7 @@ export interface Assessment {
 }
 
 /** A CMS's listing URLs: blog pages, categories, tags, archives by date or author, searches, feeds. */
-const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed|offset|category)=|[?&](?:amp;)?view=(?:category|tag|categories|featured)\b|\/(?:category|categories|categorie|tag|tags|etiquette|author|auteur|page|feed|taxonomy\/term)\/|\/component\/tags\/|\/\d{4}\/(?:\d{2}\/)?$/i;
+const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed|offset|category)=|[?&](?:amp;)?view=(?:category|tag|categories|featured)\b|\/(?:category|categories|categorie|tag|tags|etiquette|author|auteur|page|feed|archive|archives|taxonomy\/term)\/|\/component\/tags\/|\/\d{4}\/(?:\d{2}\/)?$/i;
 /** Share of a page's word triples found in the pages it links to, from which it is a listing of them. */
 const LISTING_COVERAGE = 0.5;
 /** A link's text of at most this many words is a label (a title, a menu entry), not an excerpt. */
@@ -197,7 +198,9 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
   const listingOf = (e: CrawlEntry): number | null => {
     if (new URL(e.url).pathname === "/" && !new URL(e.url).search) return null; // the home page is the home page
     const linked = [...new Set(e.links.map(landing))].filter((l) => l !== e.url && triples.has(l));
-    if (LISTING_URL.test(pathOf(e.url))) return linked.length;
+    // Its URL as the platform reads it too: Dotclear's `/index.php?tag/hygiene` is its `/tag/hygiene`.
+    const path = pathOf(e.url);
+    if (LISTING_URL.test(path) || LISTING_URL.test(oldUrlForm(path, platform)?.path ?? path)) return linked.length;
     // One post or page of the platform, however short (under any of its URLs: `/node/26` and its alias, the id
     // its markup names: SPIP's `article-titre-12`).
     const urls = [e.url, ...[...originalOf].filter(([, o]) => o.url === e.url).map(([url]) => url), ...(e.own_urls ?? [])];

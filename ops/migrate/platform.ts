@@ -1,8 +1,9 @@
 /**
  * Which platform the old site ran on, recognised from what the crawl saw (its URLs, the links of its pages,
- * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, Ghost, Hugo, CM4all (IONOS MyWebsite), or a static site. The redirect
- * map declares it (`"$platform"`), and the server then reads every old URL in that platform's grammar
- * (src/server/redirects/grammar.ts): `?page_id=12` and `?p=12` are one page, `id=12:alias` is `id=12`...
+ * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, Ghost, Hugo, CM4all
+ * (IONOS MyWebsite), Concrete CMS, Dotclear, or a static site. The redirect map declares it (`"$platform"`), and
+ * the server then reads every old URL in that platform's grammar (src/server/redirects/grammar.ts): `?page_id=12`
+ * and `?p=12` are one page, `id=12:alias` is `id=12`...
  *
  * Each platform leaves marks no other one does (its upload folders, its query parameters, its CDN); the one
  * with the most marked URLs wins, from MIN_MARKS of them (one stray link to `/wp-content/` on a static site
@@ -25,14 +26,21 @@ const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
   hugo: /\/\/[^/]+\/(?:tags|categories)\/[^/?#]+\/(?:page\/\d+\/)?(?:[?#]|$)|\/index\.xml(?:[?#]|$)/i,
   // Its uploads' and images' scripts (`/.cm4all/uproc.php/0/Documents/x.pdf`, `/.cm4all/iproc.php/...`).
   cm4all: /\/\/[^/]+\/\.cm4all\/(?:uproc|iproc|mediadb|widgetres)/i,
+  // Its files' three-level folders, its download routes, its page ids, its core's and themes' folders.
+  concrete: /\/application\/(?:files\/\d{4}\/\d{4}\/\d{4}\/|themes\/)|\/download_file\/(?:view|view_inline|force)\/\d|[?&](?:amp;)?cID=\d|\/concrete\/(?:images|js|css|themes)\/|\/ccm\/system\//i,
+  // Its queries that are paths (`/index.php?post/2019/05/14/slug`, `?pages/x`, `?tag/y`, `?feed/atom`).
+  dotclear: /\/index\.php\?(?:post|pages|category|tag|archive|feed|trackback)\/|\/index\.php\?rsd\b/i,
 };
 const MIN_MARKS = 2;
 /**
  * Platforms whose marks are of kinds another tool shares one at a time: each kind must be seen. Hugo's tags and its
  * categories (or its feeds) both: Jekyll's archives, Hexo or a WordPress whose category base is "categories" make one.
+ * Joomla's: one of its own besides its PATHINFO URLs.
  */
 const KINDS: Partial<Record<Platform, RegExp[]>> = {
   hugo: [/\/tags\//i, /\/categories\/|\/index\.xml(?:[?#]|$)/i],
+  // Joomla's own marks, not only PATHINFO URLs (`/index.php/contact`), which Concrete CMS, Drupal and WordPress make too.
+  joomla: [/[?&](?:amp;)?(?:option=com_|itemid=\d)|\/component\/(?:content|contact|users)\/|\/media\/(?:jui|system)\//i],
 };
 
 export function detectPlatform(entries: CrawlEntry[]): { platform: Platform; marks: number } {
@@ -96,6 +104,10 @@ const ITEM_URL: Record<Platform, RegExp | null> = {
   hugo: null,
   // Its pages' and its blog posts' URLs are names like any other site's.
   cm4all: null,
+  // Its pages' URLs are paths like any other site's (`/soins/implants`; `?cID=` names any page).
+  concrete: null,
+  // A post (`?post/2019/05/14/slug`, or in a "path info" URL); `?pages/x` is a static page, a page of the site.
+  dotclear: /(?:\?|\/index\.php\/)post\/\d{4}\/\d{2}\/\d{2}\/[^/?&]/,
   static: null,
 };
 

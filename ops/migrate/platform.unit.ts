@@ -53,6 +53,24 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/.cm4all/uproc.php/0/Documents/tarifs.pdf"])]).platform).toBe("static");
   });
 
+  it("recognises Concrete CMS by its files' folders, its download routes and its page ids, not by /index.php/ alone", () => {
+    const site = [
+      entry("http://a.fr/", ["http://a.fr/index.php/le-cabinet", "http://a.fr/index.php?cID=157", "http://a.fr/download_file/view/23/157"], ["http://a.fr/application/files/2715/0418/6639/facade.jpg"]),
+      entry("http://a.fr/le-cabinet", ["http://a.fr/index.php/soins", "http://a.fr/index.php/contact"]),
+    ];
+    expect(detectPlatform(site).platform).toBe("concrete");
+    expect(isItemUrl("concrete", "/index.php?cID=157")).toBe(false);
+  });
+
+  it("recognises Dotclear by its queries that are paths; a post is one item, a static page or a tag none", () => {
+    const site = [entry("http://a.fr/", ["http://a.fr/index.php?post/2019/05/14/Les-implants", "http://a.fr/index.php?tag/implant", "http://a.fr/index.php?pages/Le-cabinet"])];
+    expect(detectPlatform(site).platform).toBe("dotclear");
+    expect(isItemUrl("dotclear", "/index.php?post/2019/05/14/Les-implants")).toBe(true);
+    expect(isItemUrl("dotclear", "/index.php/post/2019/05/14/Les-implants")).toBe(true);
+    expect(isItemUrl("dotclear", "/index.php?pages/Le-cabinet")).toBe(false);
+    expect(isItemUrl("dotclear", "/index.php?tag/implant")).toBe(false);
+  });
+
   it("recognises SPIP by its spip.php queries, its html URLs and its folders", () => {
     const site = [entry("http://a.fr/", ["http://a.fr/spip.php?page=plan", "http://a.fr/IMG/pdf/tarifs.pdf"]), entry("http://a.fr/Les-implants", ["http://a.fr/article12.html"], ["http://a.fr/local/cache-vignettes/L150xH100/x.jpg"])];
     expect(detectPlatform(site).platform).toBe("spip");

@@ -45,10 +45,19 @@
  *   cm4all       IONOS MyWebsite (and the other hosts of the CM4all builder): a page is its path, every query
  *                parameter dropped (the builder reads none but its blog's `page`); `/.cm4all/` (its uploads and
  *                images) is the platform's
+ *   concrete     Concrete CMS (concrete5): a page by its collection id, `cID=N`, on any path (`/index.php?cID=157`,
+ *                `/?cID=157`); a file by its id, whatever the download route (`/download_file/view/88/160`,
+ *                `/download_file/view/88`, `/download_file/view_inline/88`, `/download_file/force/88` are file 88,
+ *                the second number only the page that linked it); `/index.php/` (before pretty URLs) dropped;
+ *                `/application/`, `/concrete/`, `/ccm/`, `/download_file/` and `/login` are the platform's
+ *   dotclear     Dotclear 2: in its "query string" URLs the query's first word is the path (`/index.php?post/2019/05/14/slug`
+ *                is `/post/2019/05/14/slug`, `/index.php?urgence` a plugin's `/urgence`, as the "path info" URLs
+ *                `/index.php/post/...` name them), every other parameter dropped but the search's `q`; its listings (`/category/`, `/tag/`, `/archive/`, `/feed/`,
+ *                `/page/N`) and its machinery (`/trackback/`, `/rsd`, `/xmlrpc/`) are the platform's
  *   static       the common rules only
  */
 
-export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "static"] as const;
+export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "static"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
@@ -90,6 +99,9 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   ghost: new Set(),
   hugo: new Set(),
   cm4all: new Set(),
+  concrete: new Set(["cid"]),
+  // Its queries are paths (byIdentity): what is left of one after them is the search.
+  dotclear: new Set(["q"]),
   static: new Set(),
 };
 /** Every platform's identity parameters: a query naming a page as some CMS does. */
@@ -111,6 +123,8 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   ghost: /^\/(?:tag|author|rss|content|ghost|members)(?:\/|$)|^\/page\/\d+$/,
   hugo: /^\/(?:tags|categories)(?:\/|$)|\/page\/\d+$|(?:^|\/)index\.xml$/,
   cm4all: /^\/\.cm4all(?:\/|$)/,
+  concrete: /^\/(?:application|concrete|ccm|download_file|login|dashboard|tools)(?:\/|$)/,
+  dotclear: /^\/(?:category|tag|archive|feed|trackback|xmlrpc|page\/\d+|rsd)(?:\/|$)|^\/public\/\.|^\/themes\//,
   static: null,
 };
 
@@ -127,6 +141,8 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   ghost: "all",
   hugo: "all",
   cm4all: "all",
+  concrete: new Set(),
+  dotclear: new Set(),
   static: new Set(),
 };
 /**
@@ -222,7 +238,10 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
       path = path.replace(/^\/index\.php(?=\/|$)/, "") || "/";
       path = path.replace(LANGUAGE_PREFIX, "") || "/";
     }
-    ({ path, list } = byIdentity(platform, path, list));
+    const named = byIdentity(platform, path, list);
+    // Dotclear's query that is a path names a page as a CMS query does: one the map does not know answers 404.
+    cmsQuery ||= platform === "dotclear" && path === "/" && named.path !== "/";
+    ({ path, list } = named);
   }
   // A file's URL names the file: a query on it is a cache buster or a download token (`?t=1600876543`,
   // `?ver=2`), never another document.
@@ -279,6 +298,20 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
       return spipIdentity(path, list);
     case "ghost":
       return { path: withoutAmp(path), list };
+    case "concrete": {
+      // A page by its collection id is that page on any path.
+      const cid = list.find(([name]) => name === "cid");
+      if (cid) return { path: "/", list: [cid] };
+      const file = CONCRETE_DOWNLOAD.exec(commonPath(path));
+      return file ? { path: `/download_file/${Number(file[1])}`, list: [] } : { path, list };
+    }
+    case "dotclear": {
+      // `/index.php?post/2019/05/14/slug&utm_source=x`: the first parameter, a name without a value, is the path,
+      // whatever its first word (its URL types, and its plugins' own: an alias's `?urgence`, `?contact`).
+      const first = list[0];
+      if (path !== "/" || !first || first[1] !== "") return { path, list };
+      return { path: `/${first[0]}`, list: list.slice(1).filter(([name]) => name === "q") };
+    }
     case "drupal": {
       const q = list.find(([name]) => name === "q");
       if (!q) return { path, list };
@@ -290,6 +323,9 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
       return { path, list };
   }
 }
+
+/** Concrete CMS's download routes: the file's id, then (optionally) the page that linked it. */
+const CONCRETE_DOWNLOAD = /^\/download_file\/(?:(?:view|view_inline|force)\/)?(\d+)(?:\/\d+)?$/;
 
 /** What survives beside a SPIP object's identity: a list's pagination (`debut_articles=10`: another page of it). */
 const SPIP_KEPT = /^debut_/;

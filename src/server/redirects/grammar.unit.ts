@@ -260,6 +260,40 @@ describe("a CM4all (IONOS MyWebsite) site's map", () => {
   });
 });
 
+describe("a Concrete CMS site's map", () => {
+  const concrete = table({ [PLATFORM_KEY]: "concrete", "/index.php?cID=152": "/philosophie/", "/download_file/view/88/160": "/tarifs/", "/soins/orthodontie": "/orthodontie/" });
+
+  it("sends a page by its collection id on any path, a file by its id on any download route, a page before pretty URLs, in one 301", () => {
+    for (const url of ["/?cID=152", "/index.php?cID=152&utm_source=x", "/index.php?cid=152"]) expect(findRedirect(concrete, "x", url)?.split("?")[0], url).toBe("/philosophie/");
+    for (const url of ["/download_file/view/88", "/download_file/view_inline/88", "/download_file/force/88/12", "/download_file/88"]) expect(findRedirect(concrete, "x", url)?.split("?")[0], url).toBe("/tarifs/");
+    for (const url of ["/index.php/soins/orthodontie", "/Soins/Orthodontie/", "/soins/orthodontie?ccm_paging_p=1&utm_source=x"]) expect(findRedirect(concrete, "x", url)?.split("?")[0], url).not.toBeUndefined();
+    expect(findRedirect(concrete, "x", "/index.php/soins/orthodontie")?.split("?")[0]).toBe("/orthodontie/");
+  });
+
+  it("answers 404 for a page id, a file or a folder of the platform it does not know", () => {
+    expect(answerRequest(concrete, "x", "/index.php?cID=999")).toEqual({ status: 404 });
+    expect(answerRequest(concrete, "x", "/?cID=999")).toEqual({ status: 404 });
+    expect(answerRequest(concrete, "x", "/download_file/view/77/160")).toEqual({ status: 404 });
+    expect(answerRequest(concrete, "x", "/application/files/1/2/3/x.pdf")).toEqual({ status: 404 });
+  });
+});
+
+describe("a Dotclear site's map", () => {
+  const dotclear = table({ [PLATFORM_KEY]: "dotclear", "/index.php?pages/Le-cabinet": "/philosophie/", "/index.php?post/2019/05/14/Les-implants": "/implantologie/", "/index.php?urgence": "/urgence-dentaire/" });
+
+  it("reads a query that is a path as that path: the query-string and the path-info URLs of a page are one, in one 301", () => {
+    for (const url of ["/index.php/pages/Le-cabinet", "/index.php?pages/Le-cabinet&utm_source=gmb", "/?pages/Le-cabinet"]) expect(findRedirect(dotclear, "x", url)?.split("?")[0], url).toBe("/philosophie/");
+    expect(findRedirect(dotclear, "x", "/index.php/post/2019/05/14/Les-implants")?.split("?")[0]).toBe("/implantologie/");
+    // A plugin's own URL type (an alias) is a path like the others.
+    expect(findRedirect(dotclear, "x", "/index.php/urgence")?.split("?")[0]).toBe("/urgence-dentaire/");
+    expect(oldUrlForm("/index.php?post/2019/05/14/Les-implants&utm_medium=email", "dotclear")?.form).toBe("/post/2019/05/14/les-implants");
+  });
+
+  it("answers 404 for a query that is a path it does not know, never the home page", () => {
+    for (const url of ["/index.php?post/2020/01/01/Inconnu", "/index.php?tag/implant", "/?pages/Inconnue", "/index.php?feed/atom"]) expect(answerRequest(dotclear, "x", url), url).toEqual({ status: 404 });
+  });
+});
+
 describe("the home page's names", () => {
   it("are the home page on a map that declares its platform: one 301 home, never a 404", () => {
     const site = table({ [PLATFORM_KEY]: "static", "/soins.html": "/implantologie/" });
