@@ -24,6 +24,7 @@ function entry(path: string, over: Partial<CrawlEntry> = {}): CrawlEntry {
     links: [],
     noindex: false,
     headline: "",
+    subheadline: "",
     og_title: "",
     anchors: [],
     error: "",

@@ -178,6 +178,7 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
       links: [],
       noindex: false,
       headline: "",
+      subheadline: "",
       og_title: "",
       anchors: [],
       own_urls: [],

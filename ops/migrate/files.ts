@@ -46,6 +46,8 @@ export const crawlEntrySchema = z.object({
    * links to). Absent from a crawl.json of an earlier version: read as empty.
    */
   headline: z.string().default(""),
+  /** Its headline without its H1 (the heading marked as the headline, else its first <h2>). */
+  subheadline: z.string().default(""),
   og_title: z.string().default(""),
   anchors: z.array(z.object({ url: z.string(), text: z.string() })).default([]),
   /**

@@ -19,6 +19,8 @@ export interface PageFacts {
   noindex: boolean;
   /** The page's own headline: its H1, else a heading marked as the headline, else the first heading of its content. */
   headline: string;
+  /** The headline it has without its H1 (a heading marked as the headline, else its first H2). */
+  subheadline: string;
   og_title: string;
   /** Same-site links with their text (menus included), in page order, at most MAX_LINKS. */
   anchors: { url: string; text: string }[];
@@ -169,13 +171,18 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
   const spipId = /^spip\b/i.test($('meta[name="generator" i]').attr("content") ?? "")
     ? /(?:^|\s)(article|rubrique|breve|mot|auteur)-(?:titre|nom)-(\d+)(?=\s|$)/.exec($("h1").first().attr("class") ?? "")
     : null;
+  // Concrete CMS names the page's collection id in a script of its head (`var CCM_CID = 152;`): its
+  // `/index.php?cID=152` is an old URL of that page too (content blocks link pages so, before pretty URLs).
+  const concreteId = /\bvar CCM_CID = (\d+);/.exec(html);
   const idUrl = wpId
     ? bounded(safeUrl(`/?${wpId[1] === "page-id" ? "page_id" : "p"}=${wpId[2]}`, pageUrl))
     : typo3Id
       ? bounded(safeUrl(`/index.php?id=${typo3Id[1]}`, pageUrl))
       : spipId
         ? bounded(safeUrl(`/spip.php?${spipId[1]}${spipId[2]}`, pageUrl))
-        : null;
+        : concreteId
+          ? bounded(safeUrl(`/index.php?cID=${concreteId[1]}`, pageUrl))
+          : null;
 
   // Its breadcrumb (by its class, its ARIA label or schema.org's BreadcrumbList; SPIP's `arbo`): the pages above it,
   // which head a section of the old site whatever their URLs say (`/-Nos-soins-` over `/-Implantologie-`).
@@ -195,6 +202,15 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
   // (Simple selectors only: a descendant combinator costs quadratically on deeply nested pages.)
   const headlineNode = (h1Node ?? $('[itemprop="headline" i]').get(0) ?? $("h2").get(0)) as TreeNode | undefined;
   const headline = headlineNode ? clean(textOf(headlineNode, false)) : "";
+  // The headline without the H1: a theme that puts the site's name in every page's H1 (Dotclear's, Blogger's) titles
+  // a post with another heading (redirect-map.ts decides which H1 is the site's): the one marked as the headline or
+  // the post's title by its class, else the first <h2> outside the sidebars and the page's header and footer (a
+  // widget's "Prendre rendez-vous" is no page's headline).
+  const belowH1 = ($('[itemprop="headline" i], .post-title, .entry-title, .article-title').get(0) ??
+    $("h2")
+      .filter((_, el) => $(el).closest("aside, nav, header, footer, .widget, .sidebar, #sidebar").length === 0)
+      .get(0)) as TreeNode | undefined;
+  const subheadline = belowH1 ? clean(textOf(belowH1, false)) : "";
   const main = ($("main").get(0) ?? $("body").get(0) ?? $.root().get(0)) as TreeNode;
   // The page's own images (a logo in the header is not content to migrate), its text without the chrome.
   const images: PageFacts["images"] = [];
@@ -216,6 +232,7 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
     links: [...links].slice(0, MAX_LINKS).sort(), // the first ones in the page (its menus), then sorted
     noindex: /noindex/i.test(robots),
     headline: headline.slice(0, 1000),
+    subheadline: subheadline.slice(0, 1000),
     og_title: clean($('meta[property="og:title" i]').attr("content") ?? "").slice(0, 1000),
     anchors,
     own_urls: idUrl ? [idUrl] : [],

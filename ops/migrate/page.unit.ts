@@ -40,6 +40,21 @@ describe("readPage", () => {
     expect(spip("SPIP 3.2.11", "crayon meta-valeur-nom_site").own_urls).toEqual([]);
   });
 
+  it("names a Concrete CMS page's collection id of its head's script as its own URL", () => {
+    const concrete = (script: string) => readPage(`<html><head><script>var CCM_DISPATCHER_FILENAME = "/index.php";${script}</script></head><body><h1>Le cabinet</h1></body></html>`, "http://www.cabinet.fr/le-cabinet");
+    expect(concrete("var CCM_CID = 152;").own_urls).toEqual(["http://www.cabinet.fr/index.php?cID=152"]);
+    expect(concrete("var CCM_CID = x;").own_urls).toEqual([]);
+  });
+
+  it("keeps the headline below the H1: the post's title by its class, else the first H2 outside the sidebars", () => {
+    const read = (body: string) => readPage(`<html><body><h1>Cabinet des Drs Dupont</h1>${body}</body></html>`, "http://www.cabinet.fr/index.php?post/2019/05/14/x");
+    expect(read(`<div class="widget"><h2>Prendre rendez-vous</h2></div><div class="post"><h2 class="post-title">Les implants</h2></div>`).subheadline).toBe("Les implants");
+    expect(read(`<aside><h2>Catégories</h2></aside><main><h2>Nos honoraires</h2></main>`).subheadline).toBe("Nos honoraires");
+    expect(read(`<div id="sidebar"><h2>Archives</h2></div>`).subheadline).toBe("");
+    // Its headline stays its H1.
+    expect(read(`<h2 class="post-title">Les implants</h2>`).headline).toBe("Cabinet des Drs Dupont");
+  });
+
   it("reads the pages its breadcrumb names above it, whatever the platform calls it, on its own host only", () => {
     const trail = (markup: string) => readPage(`<html><body><nav><a href="/menu">Menu</a></nav>${markup}<h1>Implantologie</h1></body></html>`, "http://www.cabinet.fr/-Implantologie-").trail;
     expect(trail('<p class="arbo"><a href="/">Accueil</a> &gt; <a href="/-Nos-soins-">Nos soins</a> &gt; <strong>Implantologie</strong></p>')).toEqual(["http://www.cabinet.fr/", "http://www.cabinet.fr/-Nos-soins-"]);

@@ -40,6 +40,8 @@ const GENERIC_ANCHOR = /^(?:lire la suite|la suite|suite|en savoir plus|savoir p
 
 /** A match under this confidence is listed for review (`migrate review`), though it is written to the map. */
 export const REVIEW_BELOW = 0.3;
+/** An H1 on this many pages at least (and half of them) is the site's name, not a page's headline. */
+const SITE_H1_MIN = 3;
 
 export interface ReviewItem {
   path: string;
@@ -125,13 +127,20 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
       .filter((a): a is CrawlEntry => a !== undefined && a.status === 200)
       .map((a) => ({ path: pathOf(a.url), title: own.get(a.url)?.title ?? a.title, text: own.get(a.url)?.text ?? a.body_text }));
   };
+  // An H1 most pages share is the site's name (a theme's header: Dotclear's), not a page's headline: the heading
+  // below it is (its post's <h2>).
+  const htmlPages = entries.filter((e) => e.status === 200 && !isDocument(e));
+  const h1Count = new Map<string, number>();
+  for (const e of htmlPages) if (e.h1) h1Count.set(e.h1, (h1Count.get(e.h1) ?? 0) + 1);
+  const siteH1 = new Set([...h1Count].filter(([, n]) => n >= SITE_H1_MIN && n >= htmlPages.length / 2).map(([h1]) => h1));
+  const headlineOf = (e: CrawlEntry) => (siteH1.has(e.h1) ? (e.subheadline ?? "") : e.headline);
   const oldPage = (e: CrawlEntry) => ({
     path: pathOf(e.url),
     title: own.get(e.url)?.title ?? e.title,
-    h1: e.h1,
+    h1: siteH1.has(e.h1) ? "" : e.h1,
     text: own.get(e.url)?.text ?? e.body_text,
-    names: [...new Set([e.headline, e.og_title, ...(calledBy.get(e.url) ?? [])].filter(Boolean))],
-    headline: e.headline,
+    names: [...new Set([headlineOf(e), e.og_title, ...(calledBy.get(e.url) ?? [])].filter(Boolean))],
+    headline: headlineOf(e),
     headsSection: headsSection(e.url),
     albums: albumsOf(e),
   });
@@ -278,7 +287,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     const e = byUrl.get(new URL(row.path, "http://old.invalid").href.replace("http://old.invalid", origin));
     if (!e || !row.target) return [];
     const own = (e.own_urls ?? []).filter((u) => u.startsWith(origin)).map(pathOf);
-    return [...aliasesOf(platform, row.path, e.h1 || e.headline), ...own];
+    return [...aliasesOf(platform, row.path, (siteH1.has(e.h1) ? "" : e.h1) || headlineOf(e)), ...own];
   };
   const aliased = rows.map((row) => ({ row, aliases: aliasesOfRow(row).map((alias) => ({ alias, aliasForm: form(alias) })) }));
   const claims = new Map<string | null, Set<string>>();
