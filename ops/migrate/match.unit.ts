@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compoundClash, createMatcher, optionsOf, withoutReflexiveVerbs } from "./match";
+import { compoundClash, createMatcher, optionsOf, titleSubject, withoutReflexiveVerbs } from "./match";
 import type { NewPage } from "./new-site";
 
 const pages: NewPage[] = [
@@ -134,6 +134,38 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/recrutement.html", "Recrutement", "Candidatures spontanées").match?.target).toBe("/recrutement/");
   });
 
+  it("sends an old offer for a job the jobs page says the practice keeps looking for to the jobs page, however the search is worded", () => {
+    const seeking = createMatcher(site.map((p) => (p.path === "/recrutement/" ? { ...p, text: "Le cabinet recherche régulièrement des praticiens et des assistantes dentaires" } : p)));
+    const at = (path: string, title: string) => seeking({ path, title, h1: title, text: "Libéral, trois jours par semaine" }).match;
+    expect(at("/blog/nous-recrutons-un-e-chirurgien-dentiste", "Nous recrutons un(e) chirurgien-dentiste collaborateur")).toMatchObject({ target: "/recrutement/", by: "jobs page" });
+    // A search for someone of a job, without a word of recruitment.
+    expect(at("/actualites/le-cabinet-cherche-un-e-collaborateur-trice", "Le cabinet cherche un·e collaborateur·trice")).toMatchObject({ target: "/recrutement/" });
+    // A secretary's offer: the jobs page names none, the job was filled.
+    expect(at("/2019/02/nous-recrutons-une-secretaire-medicale.html", "Nous recrutons une secrétaire médicale")?.by ?? "").not.toBe("jobs page");
+    // Looking for a dentist is no job offer.
+    expect(at("/blog/trouver-un-dentiste-a-lyon", "Vous cherchez un dentiste à Lyon ?")?.by ?? "").not.toBe("jobs page");
+  });
+
+  it("sends the old site's jobs page to the new site's, never to the offer it advertised then", () => {
+    const careers = m({ path: "/careers", title: "Recrutement assistante dentaire Lille", h1: "Travailler avec nous", text: "Nous recherchons une assistante dentaire qualifiée en CDI" });
+    expect(careers.match).toMatchObject({ target: "/recrutement/", by: "jobs page" });
+    expect(m({ path: "/le-cabinet/recrutement", title: "Assistante dentaire", h1: "Assistante dentaire", text: "CDI" }).match?.target).toBe("/recrutement/");
+    // An offer's own page still goes to the offer.
+    expect(page("/offres/assistante-dentaire.html", "Offre d'emploi : assistante dentaire", "CDI").match?.target).toBe("/recrutement/assistante-dentaire/");
+  });
+
+  it("reads a title's part its headline is about: a practitioner named in an SEO title's other part does not make it their page", () => {
+    const implants = m({ path: "/implants-dentaires", title: "Implant dentaire Lille | Dr Claire Martin | Cabinet Petit", h1: "Implant dentaire", text: "Un implant en titane dans l'os de la mâchoire" });
+    expect(implants.match?.target).not.toBe("/equipe/claire-martin/");
+    expect(implants.best?.by ?? "").not.toBe("member's name");
+    expect(titleSubject("Implant dentaire Lille | Dr Claire Martin | Cabinet Petit", "Implant dentaire")).toBe("Implant dentaire Lille");
+    // Her own page, however its title is built, is hers.
+    expect(m({ path: "/equipe-dr-martin", title: "Cabinet Petit - Dr Claire Martin", h1: "Dr Claire Martin", text: "Chirurgien-dentiste" }).match?.target).toBe("/equipe/claire-martin/");
+    // No part shares a word with the headline, or no headline: the whole title.
+    expect(titleSubject("Nos tarifs | Cabinet Petit", "Bienvenue")).toBe("Nos tarifs | Cabinet Petit");
+    expect(titleSubject("Nos tarifs | Cabinet Petit", "")).toBe("Nos tarifs | Cabinet Petit");
+  });
+
   it("leaves a former member's page unmatched (the team page its guess, for review), sends a member's to theirs, a post about a doctor to neither by that rule", () => {
     const former = page("/equipe/julie-roussel", "Julie Roussel, assistante", "Elle vous accueille");
     expect(former.match).toBeNull();
@@ -235,9 +267,11 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/blog/implants-bilan", "Implants : prenez rendez-vous", "Un implant en titane").match?.by).not.toBe("intent: booking");
   });
 
-  it("sends an overview of the treatments to the new site's page for all of them, else to its home page", () => {
-    expect(page("/nos-soins", "Nos soins", "Implants, blanchiment, orthodontie").match).toMatchObject({ target: "/" });
-    expect(page("/services-1", "Services").match?.target).toBe("/");
+  it("sends an overview of the treatments to the new site's page for all of them, else nowhere (a soft 404), the home page its guess", () => {
+    const overview = page("/nos-soins", "Nos soins", "Implants, blanchiment, orthodontie");
+    expect(overview.match).toBeNull();
+    expect(overview.best).toMatchObject({ target: "/" });
+    expect(page("/services-1", "Services").match).toBeNull();
     expect(createMatcher([...site, { path: "/soins/", slug: "soins", title: "Nos soins", kind: "service_hub", text: "Tous nos soins" }])({ path: "/nos-soins", title: "Nos soins", h1: "", text: "" }).match?.target).toBe("/soins/");
     // One treatment is no overview.
     expect(page("/soins/blanchiment", "Blanchiment", "Gel").match?.target).not.toBe("/");
