@@ -501,7 +501,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
 
   /** The best new page for an old one; `match` is null when the best guess is not sure enough. */
   const matchPage = (given: OldPage): MatchResult => {
-    const old = { ...given, title: titleSubject(given.title, given.h1 || given.headline || "") };
+    // Its title's part its headline is about, and its og:title's (a copy of the title, as a rule).
+    const heading = given.h1 || given.headline || "";
+    const old = { ...given, title: titleSubject(given.title, heading), names: given.names?.map((n) => titleSubject(n, heading)) };
     const form = normaliseRedirectPath(old.path, platform);
     if (form === "/" && home) return { match: { target: home.path, confidence: 1, by: "home page" }, best: null, runnerUp: 0 };
     // An old URL that is a spelling of a new page's own URL goes there (else it would shadow that page).

@@ -155,7 +155,8 @@ describe("createMatcher: rules on the new site's structure", () => {
   });
 
   it("reads a title's part its headline is about: a practitioner named in an SEO title's other part does not make it their page", () => {
-    const implants = m({ path: "/implants-dentaires", title: "Implant dentaire Lille | Dr Claire Martin | Cabinet Petit", h1: "Implant dentaire", text: "Un implant en titane dans l'os de la mâchoire" });
+    const seo = "Implant dentaire Lille | Dr Claire Martin | Cabinet Petit";
+    const implants = m({ path: "/implants-dentaires", title: seo, h1: "Implant dentaire", names: [seo], text: "Un implant en titane dans l'os de la mâchoire" });
     expect(implants.match?.target).not.toBe("/equipe/claire-martin/");
     expect(implants.best?.by ?? "").not.toBe("member's name");
     expect(titleSubject("Implant dentaire Lille | Dr Claire Martin | Cabinet Petit", "Implant dentaire")).toBe("Implant dentaire Lille");
