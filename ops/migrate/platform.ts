@@ -1,7 +1,7 @@
 /**
  * Which platform the old site ran on, recognised from what the crawl saw (its URLs, the links of its pages,
  * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, Ghost, Hugo, CM4all
- * (IONOS MyWebsite), Concrete CMS, Dotclear, or a static site. The redirect map declares it (`"$platform"`), and
+ * (IONOS MyWebsite), Concrete CMS, Dotclear, PluXml, or a static site. The redirect map declares it (`"$platform"`), and
  * the server then reads every old URL in that platform's grammar (src/server/redirects/grammar.ts): `?page_id=12`
  * and `?p=12` are one page, `id=12:alias` is `id=12`...
  *
@@ -30,6 +30,8 @@ const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
   concrete: /\/application\/(?:files\/\d{4}\/\d{4}\/\d{4}\/|themes\/)|\/download_file\/(?:view|view_inline|force)\/\d|[?&](?:amp;)?cID=\d|\/concrete\/(?:images|js|css|themes)\/|\/ccm\/system\//i,
   // Its queries that are paths (`/index.php?post/2019/05/14/slug`, `?pages/x`, `?tag/y`, `?feed/atom`).
   dotclear: /\/index\.php\?(?:post|pages|category|tag|archive|feed|trackback)\/|\/index\.php\?rsd\b/i,
+  // Its numbered objects in its queries (`/index.php?article12/slug`, `?static3/x`), its feeds' script, its files' folder.
+  pluxml: /\/index\.php\?(?:article|static|categorie)\d+(?:\/|&|$)|\/feed\.php\?rss|\/data\/medias\//i,
 };
 const MIN_MARKS = 2;
 /**
@@ -108,6 +110,8 @@ const ITEM_URL: Record<Platform, RegExp | null> = {
   concrete: null,
   // A post (`?post/2019/05/14/slug`, or in a "path info" URL); `?pages/x` is a static page, a page of the site.
   dotclear: /(?:\?|\/index\.php\/)post\/\d{4}\/\d{2}\/\d{2}\/[^/?&]/,
+  // An article, by its number (`?article12/slug`, or rewritten: `/article12/slug`).
+  pluxml: /(?:\?|^\/)article\d+(?:\/|&|$)/,
   static: null,
 };
 

@@ -71,6 +71,15 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(isItemUrl("dotclear", "/index.php?tag/implant")).toBe(false);
   });
 
+  it("recognises PluXml by its numbered objects in its queries, its feeds' script and its files' folder", () => {
+    const site = [entry("http://a.fr/", ["http://a.fr/index.php?article12/les-implants", "http://a.fr/index.php?static3/honoraires", "http://a.fr/feed.php?rss"], ["http://a.fr/data/medias/images/facade.jpg"])];
+    expect(detectPlatform(site).platform).toBe("pluxml");
+    expect(isItemUrl("pluxml", "/index.php?article12/les-implants")).toBe(true);
+    expect(isItemUrl("pluxml", "/article12/les-implants")).toBe(true);
+    expect(isItemUrl("pluxml", "/index.php?static3/honoraires")).toBe(false);
+    expect(isItemUrl("pluxml", "/index.php?categorie2/conseils")).toBe(false);
+  });
+
   it("recognises SPIP by its spip.php queries, its html URLs and its folders", () => {
     const site = [entry("http://a.fr/", ["http://a.fr/spip.php?page=plan", "http://a.fr/IMG/pdf/tarifs.pdf"]), entry("http://a.fr/Les-implants", ["http://a.fr/article12.html"], ["http://a.fr/local/cache-vignettes/L150xH100/x.jpg"])];
     expect(detectPlatform(site).platform).toBe("spip");

@@ -54,10 +54,15 @@
  *                is `/post/2019/05/14/slug`, `/index.php?urgence` a plugin's `/urgence`, as the "path info" URLs
  *                `/index.php/post/...` name them), every other parameter dropped but the search's `q`; its listings (`/category/`, `/tag/`, `/archive/`, `/feed/`,
  *                `/page/N`) and its machinery (`/trackback/`, `/rsd`, `/xmlrpc/`) are the platform's
+ *   pluxml       PluXml: its query is a path as Dotclear's is (`/index.php?article12/slug`, and `/article12/slug` once
+ *                URL rewriting is on), and an article, a static page or a category is its number, whatever the slug
+ *                after it or the zeros before it (`article0012`, `article12/another-slug` and `article12` are article
+ *                12); `/feed.php` (its feeds), `/data/` (its files' folder), tags, archives and a list's pages are the
+ *                platform's
  *   static       the common rules only
  */
 
-export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "static"] as const;
+export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "pluxml", "static"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
@@ -102,6 +107,7 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   concrete: new Set(["cid"]),
   // Its queries are paths (byIdentity): what is left of one after them is the search.
   dotclear: new Set(["q"]),
+  pluxml: new Set(),
   static: new Set(),
 };
 /** Every platform's identity parameters: a query naming a page as some CMS does. */
@@ -125,6 +131,7 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   cm4all: /^\/\.cm4all(?:\/|$)/,
   concrete: /^\/(?:application|concrete|ccm|download_file|login|dashboard|tools)(?:\/|$)/,
   dotclear: /^\/(?:category|tag|archive|feed|trackback|xmlrpc|page\/\d+|rsd)(?:\/|$)|^\/public\/\.|^\/themes\//,
+  pluxml: /^\/(?:feed|data|tag|archives|page\d+|themes|core|plugins)(?:\/|$)|^\/categorie\d+\/page\d+$/,
   static: null,
 };
 
@@ -143,6 +150,7 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   cm4all: "all",
   concrete: new Set(),
   dotclear: new Set(),
+  pluxml: new Set(),
   static: new Set(),
 };
 /**
@@ -239,8 +247,9 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
       path = path.replace(LANGUAGE_PREFIX, "") || "/";
     }
     const named = byIdentity(platform, path, list);
-    // Dotclear's query that is a path names a page as a CMS query does: one the map does not know answers 404.
-    cmsQuery ||= platform === "dotclear" && path === "/" && named.path !== "/";
+    // A query that is a path (Dotclear's, PluXml's) names a page as a CMS query does: one the map does not know
+    // answers 404.
+    cmsQuery ||= (platform === "dotclear" || platform === "pluxml") && path === "/" && named.path !== "/";
     ({ path, list } = named);
   }
   // A file's URL names the file: a query on it is a cache buster or a download token (`?t=1600876543`,
@@ -305,12 +314,13 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
       const file = CONCRETE_DOWNLOAD.exec(commonPath(path));
       return file ? { path: `/download_file/${Number(file[1])}`, list: [] } : { path, list };
     }
-    case "dotclear": {
-      // `/index.php?post/2019/05/14/slug&utm_source=x`: the first parameter, a name without a value, is the path,
-      // whatever its first word (its URL types, and its plugins' own: an alias's `?urgence`, `?contact`).
-      const first = list[0];
-      if (path !== "/" || !first || first[1] !== "") return { path, list };
-      return { path: `/${first[0]}`, list: list.slice(1).filter(([name]) => name === "q") };
+    case "dotclear":
+      return queryPath(path, list, ["q"]);
+    case "pluxml": {
+      // `/index.php?article12/slug`, `/article0012/other-slug`, `/?article12`: article 12.
+      const named = queryPath(path, list, []);
+      const object = PLUXML_OBJECT.exec(commonPath(named.path));
+      return object ? { path: `/${object[1]}${Number(object[2])}`, list: [] } : named;
     }
     case "drupal": {
       const q = list.find(([name]) => name === "q");
@@ -323,6 +333,21 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
       return { path, list };
   }
 }
+
+/**
+ * A query that is a path (Dotclear's, PluXml's "query string" URLs): on the dispatcher (`/index.php`, `/`), the first
+ * parameter, a name without a value, is the path (`?post/2019/05/14/slug&utm_source=x` is `/post/2019/05/14/slug`),
+ * whatever its first word (the platform's URL types, and its plugins' own: an alias's `?urgence`); of the other
+ * parameters only `kept` stay.
+ */
+function queryPath(path: string, list: [string, string][], kept: string[]): { path: string; list: [string, string][] } {
+  const first = list[0];
+  if (path !== "/" || !first || first[1] !== "") return { path, list };
+  return { path: `/${first[0]}`, list: list.slice(1).filter(([name]) => kept.includes(name)) };
+}
+
+/** PluXml's numbered objects: an article, a static page, a category, by their number (`article12/slug`). */
+const PLUXML_OBJECT = /^\/(article|static|categorie)0*(\d+)(?:\/[^/]*)?$/;
 
 /** Concrete CMS's download routes: the file's id, then (optionally) the page that linked it. */
 const CONCRETE_DOWNLOAD = /^\/download_file\/(?:(?:view|view_inline|force)\/)?(\d+)(?:\/\d+)?$/;

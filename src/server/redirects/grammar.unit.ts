@@ -294,6 +294,25 @@ describe("a Dotclear site's map", () => {
   });
 });
 
+describe("a PluXml site's map", () => {
+  const pluxml = table({ [PLATFORM_KEY]: "pluxml", "/index.php?static2/notre-approche": "/philosophie/", "/index.php?article22/dentier-et-si-vous-passiez-au-fixe": "/implantologie/all-on-4/" });
+
+  it("reads an object by its number, whatever its slug, its zeros or the URL's mode, in one 301", () => {
+    for (const url of ["/index.php?static2", "/index.php?static002/notre-approche", "/static2/notre-approche", "/?static2/notre-approche", "/index.php?static2/notre-approche&utm_source=x", "/index.php?static2/Autre-Titre"]) {
+      expect(findRedirect(pluxml, "x", url)?.split("?")[0], url).toBe("/philosophie/");
+    }
+    expect(findRedirect(pluxml, "x", "/article0022/dentier")?.split("?")[0]).toBe("/implantologie/all-on-4/");
+    // Another number is another object.
+    expect(findRedirect(pluxml, "x", "/index.php?static20/notre-approche")).toBeNull();
+  });
+
+  it("answers 404 for an object, a list or a feed of the platform it does not know, never the home page", () => {
+    for (const url of ["/index.php?article99/inconnu", "/index.php?static7", "/index.php?tag/implant", "/index.php?categorie2/conseils/page2", "/feed.php?rss", "/index.php?page2"]) {
+      expect(answerRequest(pluxml, "x", url), url).toEqual({ status: 404 });
+    }
+  });
+});
+
 describe("the home page's names", () => {
   it("are the home page on a map that declares its platform: one 301 home, never a 404", () => {
     const site = table({ [PLATFORM_KEY]: "static", "/soins.html": "/implantologie/" });
