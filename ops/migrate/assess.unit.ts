@@ -25,6 +25,7 @@ function entry(path: string, over: Partial<CrawlEntry> = {}): CrawlEntry {
     noindex: false,
     headline: "",
     subheadline: "",
+    translation_of: "",
     og_title: "",
     anchors: [],
     error: "",

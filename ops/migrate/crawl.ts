@@ -179,6 +179,7 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
       noindex: false,
       headline: "",
       subheadline: "",
+      translation_of: "",
       og_title: "",
       anchors: [],
       own_urls: [],

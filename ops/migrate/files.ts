@@ -48,6 +48,8 @@ export const crawlEntrySchema = z.object({
   headline: z.string().default(""),
   /** Its headline without its H1 (the heading marked as the headline, else its first <h2>). */
   subheadline: z.string().default(""),
+  /** The French version a translation of a page names in its head (hreflang="fr"): "" when none. */
+  translation_of: z.string().default(""),
   og_title: z.string().default(""),
   anchors: z.array(z.object({ url: z.string(), text: z.string() })).default([]),
   /**

@@ -21,6 +21,8 @@ export interface PageFacts {
   headline: string;
   /** The headline it has without its H1 (a heading marked as the headline, else its first H2). */
   subheadline: string;
+  /** The French version a translation names (hreflang), "" when none: where the translation goes. */
+  translation_of: string;
   og_title: string;
   /** Same-site links with their text (menus included), in page order, at most MAX_LINKS. */
   anchors: { url: string; text: string }[];
@@ -174,6 +176,16 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
   // Concrete CMS names the page's collection id in a script of its head (`var CCM_CID = 152;`): its
   // `/index.php?cID=152` is an old URL of that page too (content blocks link pages so, before pretty URLs).
   const concreteId = /\bvar CCM_CID = (\d+);/.exec(html);
+  // A translation (its <html lang> another language than French, the new sites' one) naming its French version in
+  // its head (`<link rel="alternate" hreflang="fr" href>`, Polylang's, WPML's, any multilingual CMS's): an English
+  // page goes where its French version goes (redirect-map.ts).
+  const lang = ($("html").attr("lang") ?? "").trim().toLowerCase();
+  const french = $('link[rel~="alternate" i][hreflang][href]')
+    .filter((_, el) => /^fr\b/i.test($(el).attr("hreflang") ?? ""))
+    .first()
+    .attr("href");
+  const frenchUrl = lang && !/^fr\b/.test(lang) && french ? bounded(safeUrl(french, base)) : null;
+  const translationOf = frenchUrl && new URL(frenchUrl).host === host && frenchUrl !== pageUrl ? frenchUrl : "";
   const idUrl = wpId
     ? bounded(safeUrl(`/?${wpId[1] === "page-id" ? "page_id" : "p"}=${wpId[2]}`, pageUrl))
     : typo3Id
@@ -233,6 +245,7 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
     noindex: /noindex/i.test(robots),
     headline: headline.slice(0, 1000),
     subheadline: subheadline.slice(0, 1000),
+    translation_of: translationOf,
     og_title: clean($('meta[property="og:title" i]').attr("content") ?? "").slice(0, 1000),
     anchors,
     own_urls: idUrl ? [idUrl] : [],

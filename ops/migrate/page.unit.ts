@@ -46,6 +46,16 @@ describe("readPage", () => {
     expect(concrete("var CCM_CID = x;").own_urls).toEqual([]);
   });
 
+  it("names the French version a translation names in its head, on its own host only", () => {
+    const read = (lang: string, alternates: string) => readPage(`<html lang="${lang}"><head>${alternates}</head><body><h1>Dental implants</h1></body></html>`, "http://www.cabinet.fr/en/dental-implants/");
+    const both = `<link rel="alternate" href="http://www.cabinet.fr/soins/implants/" hreflang="fr" /><link rel="alternate" href="http://www.cabinet.fr/en/dental-implants/" hreflang="en" />`;
+    expect(read("en-GB", both).translation_of).toBe("http://www.cabinet.fr/soins/implants/");
+    // The French page itself, a page naming no French version, or one on another host: none.
+    expect(read("fr-FR", both).translation_of).toBe("");
+    expect(read("en-GB", "").translation_of).toBe("");
+    expect(read("en", `<link rel="alternate" href="http://autre.fr/implants/" hreflang="fr-FR" />`).translation_of).toBe("");
+  });
+
   it("keeps the headline below the H1: the post's title by its class, else the first H2 outside the sidebars", () => {
     const read = (body: string) => readPage(`<html><body><h1>Cabinet des Drs Dupont</h1>${body}</body></html>`, "http://www.cabinet.fr/index.php?post/2019/05/14/x");
     expect(read(`<div class="widget"><h2>Prendre rendez-vous</h2></div><div class="post"><h2 class="post-title">Les implants</h2></div>`).subheadline).toBe("Les implants");

@@ -160,10 +160,16 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     if (!matchOf.has(url)) {
       const e = byUrl.get(url)!;
       seen.add(url);
-      const original = duplicateOf.get(url);
+      // A translation follows its French version as a duplicate follows its original (the new site is French).
+      const translated = e.translation_of && byUrl.get(e.translation_of)?.status === 200 ? e.translation_of : undefined;
+      const original = duplicateOf.get(url) ?? translated;
       const followed = original && !seen.has(original) ? matchPage(original, seen) : null;
-      if (followed?.match) {
-        matchOf.set(url, { match: { ...followed.match, by: `duplicate of ${pathOf(original!)}: follows it` }, best: null });
+      if (followed && !followed.match && original === translated && !duplicateOf.has(url)) {
+        // A translation of a page with no counterpart has none either (its words are no better a guess).
+        matchOf.set(url, { match: null, best: followed.best && { ...followed.best, by: `a translation of ${pathOf(original!)}, which has no match: ${followed.best.by}` } });
+      } else if (followed?.match) {
+        const how = original === translated && !duplicateOf.has(url) ? "a translation of" : "duplicate of";
+        matchOf.set(url, { match: { ...followed.match, by: `${how} ${pathOf(original!)}: follows it` }, best: null });
       } else if (isDocument(e)) {
         // Taken when its name is clear and the page linking to it does not say otherwise, or when its name's
         // best guess is the linking page's match; else left for review with both.
@@ -222,7 +228,9 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     const keptEntry = kept.get(form(path) ?? "");
     // (Without an assessment: skipped unless the old site answered it with a page, itself or at the end of redirects
     // that stay on the crawled site; a meta refresh off the site answers 200 and leads nowhere the map can send.)
-    if (verdicts.get(path)?.verdict === "skip" || (!verdicts.size && !(e.status === 200 && (e.redirects.length === 0 || byUrl.has(e.final_url))))) {
+    // A translation of a page marked skip (a dated notice in French) is skipped with it.
+    const translationOfSkipped = e.translation_of !== "" && verdicts.get(pathOf(e.translation_of))?.verdict === "skip";
+    if (verdicts.get(path)?.verdict === "skip" || translationOfSkipped || (!verdicts.size && !(e.status === 200 && (e.redirects.length === 0 || byUrl.has(e.final_url))))) {
       if (keptEntry) rows.push({ path, target: keptEntry.target, confidence: null, by: `kept from ${REDIRECTS_FILE} (the page is marked skip)` });
       else {
         const original = duplicateOf.get(e.url);
