@@ -548,7 +548,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     }
 
     const slug = new Set(slugWords(old.path).map(stem));
-    const nameSets = names.map(stems);
+    // (Without its reflexive verbs, as the texts: "Le cabinet s'équipe d'un cone beam" names no team.)
+    const nameSets = names.map((n) => stems(withoutReflexiveVerbs(n)));
     const allNames = new Set([...slug, ...nameSets.flatMap((s) => [...s])]);
     const text = vector(keywords(withoutReflexiveVerbs(old.text)).map(stem));
     const ownWordSets = [slugWords(old.path), ...names.map((n) => words(n))];
@@ -694,6 +695,12 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // attachment page "questionnaire médical" is the questionnaire's.)
     const headline = matchDocument(old.path, [old.title, old.h1, old.headline ?? ""].filter(Boolean), ANNOUNCEMENT_WORDS);
     const named = headline.match?.by.startsWith("intent:") ?? false;
+    // A subject no page of the new site speaks of: the topic of its own name ("Parodontologie : soigner les gencives",
+    // the part before a colon) has no word the new site uses. No weak guess below stands in for the care the new
+    // site does not publish (its words meet a neighbour's text by chance). A name saying what the page is for, an
+    // intent, is no guess at its subject (a medical questionnaire's).
+    const topic = keywords(topicsOf(old.title || old.h1 || old.headline || "").at(-1)?.join(" ") ?? "").filter((w) => !ANNOUNCEMENT_WORDS.test(w) && !GENERIC.test(w));
+    if (!named && topic.length > 0 && topic.every((w) => !siteWords.has(stem(w)))) return { match: null, best: best && { ...best, by: `${best.by} (its subject, '${topic.join(" ")}', is on no page of the new site)` }, runnerUp };
     // The headline's words on a few pages (an equipment on the page of the equipment and on a treatment using it),
     // every one of them on the text's guess, which is clearly ahead: the two agree.
     const shared = !headline.match && best !== null && best.confidence > 0 && runnerUp <= CLEAR_MARGIN * best.confidence && headline.scores?.get(best.target) === 1;

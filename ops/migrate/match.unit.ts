@@ -167,6 +167,14 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(titleSubject("Nos tarifs | Cabinet Petit", "")).toBe("Nos tarifs | Cabinet Petit");
   });
 
+  it("takes no weak guess for a subject no page of the new site speaks of, and reads no team in a reflexive verb of a name", () => {
+    // The site has no gum page: its words meet another page's text by chance.
+    const gums = page("/soins/parodontologie/", "Parodontologie : soigner les gencives", "Une gencive qui saigne, un bilan, un suivi : chaque patient");
+    expect(gums.match).toBeNull();
+    expect(gums.best?.by ?? "").toMatch(/is on no page of the new site/);
+    expect(page("/le-cabinet-sequipe-dun-cone-beam/", "Le cabinet s'équipe d'un cone beam", "Une radiographie en trois dimensions").match?.target).not.toBe("/equipe/");
+  });
+
   it("leaves a former member's page unmatched (the team page its guess, for review), sends a member's to theirs, a post about a doctor to neither by that rule", () => {
     const former = page("/equipe/julie-roussel", "Julie Roussel, assistante", "Elle vous accueille");
     expect(former.match).toBeNull();
