@@ -1,7 +1,7 @@
 /**
  * Which platform the old site ran on, recognised from what the crawl saw (its URLs, the links of its pages,
  * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, Ghost, Hugo, CM4all
- * (IONOS MyWebsite), Concrete CMS, Dotclear, PluXml, or a static site. The redirect map declares it (`"$platform"`), and
+ * (IONOS MyWebsite), Concrete CMS, Dotclear, PluXml, Odoo, or a static site. The redirect map declares it (`"$platform"`), and
  * the server then reads every old URL in that platform's grammar (src/server/redirects/grammar.ts): `?page_id=12`
  * and `?p=12` are one page, `id=12:alias` is `id=12`...
  *
@@ -32,6 +32,8 @@ const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
   dotclear: /\/index\.php\?(?:post|pages|category|tag|archive|feed|trackback)\/|\/index\.php\?rsd\b/i,
   // Its numbered objects in its queries (`/index.php?article12/slug`, `?static3/x`), its feeds' script, its files' folder.
   pluxml: /\/index\.php\?(?:article|static|categorie)\d+(?:\/|&|$)|\/feed\.php\?rss|\/data\/medias\//i,
+  // Its attachments' and images' routes, its blogs and posts named by ids (`/blog/conseils-2/slug-8`).
+  odoo: /\/\/[^/]+\/(?:web\/(?:content|image)\/|website\/(?:image|static)\/|blog\/[a-z0-9-]+-\d+(?:\/|$))/i,
 };
 const MIN_MARKS = 2;
 /**
@@ -112,6 +114,8 @@ const ITEM_URL: Record<Platform, RegExp | null> = {
   dotclear: /(?:\?|\/index\.php\/)post\/\d{4}\/\d{2}\/\d{2}\/[^/?&]/,
   // An article, by its number (`?article12/slug`, or rewritten: `/article12/slug`).
   pluxml: /(?:\?|^\/)article\d+(?:\/|&|$)/,
+  // A blog post (`/blog/conseils-2/slug-8`).
+  odoo: /^\/(?:[a-z]{2}(?:_[A-Z]{2})?\/)?blog\/[^/]+-\d+\/[^/?]+-\d+\/?(?:\?|$)/,
   static: null,
 };
 

@@ -80,6 +80,14 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(isItemUrl("pluxml", "/index.php?categorie2/conseils")).toBe(false);
   });
 
+  it("recognises Odoo by its attachments' and images' routes and its blogs named by ids; a post is one item, a blog none", () => {
+    const site = [entry("http://a.fr/", ["http://a.fr/blog/conseils-2/mes-gencives-8", "http://a.fr/web/content/58/questionnaire.pdf"], ["http://a.fr/web/image/website/1/logo"])];
+    expect(detectPlatform(site).platform).toBe("odoo");
+    expect(isItemUrl("odoo", "/blog/conseils-2/mes-gencives-8")).toBe(true);
+    expect(isItemUrl("odoo", "/blog/conseils-2")).toBe(false);
+    expect(isItemUrl("odoo", "/blog/conseils-2/page/2")).toBe(false);
+  });
+
   it("recognises SPIP by its spip.php queries, its html URLs and its folders", () => {
     const site = [entry("http://a.fr/", ["http://a.fr/spip.php?page=plan", "http://a.fr/IMG/pdf/tarifs.pdf"]), entry("http://a.fr/Les-implants", ["http://a.fr/article12.html"], ["http://a.fr/local/cache-vignettes/L150xH100/x.jpg"])];
     expect(detectPlatform(site).platform).toBe("spip");

@@ -59,10 +59,16 @@
  *                after it or the zeros before it (`article0012`, `article12/another-slug` and `article12` are article
  *                12); `/feed.php` (its feeds), `/data/` (its files' folder), tags, archives and a list's pages are the
  *                platform's
+ *   odoo         Odoo Website: a page is its path, every query parameter dropped (`?download=true`, Odoo reads none
+ *                on a page), `/page/<slug>` (the form before Odoo 14) is `/<slug>`, a language prefix dropped
+ *                (`/fr_FR/`); a blog post is its id, whichever blog and slug name it (`/blog/conseils-2/slug-8`,
+ *                `/blog/2/8`: post 8), a job offer its id (`/jobs/detail/assistant-4`), an attachment its id
+ *                (`/web/content/58/questionnaire.pdf`, `/web/content/58`); `/web/`, `/website/` and a blog's tags,
+ *                pages and feed are the platform's
  *   static       the common rules only
  */
 
-export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "pluxml", "static"] as const;
+export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "pluxml", "odoo", "static"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
@@ -108,6 +114,7 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   // Its queries are paths (byIdentity): what is left of one after them is the search.
   dotclear: new Set(["q"]),
   pluxml: new Set(),
+  odoo: new Set(),
   static: new Set(),
 };
 /** Every platform's identity parameters: a query naming a page as some CMS does. */
@@ -132,6 +139,7 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   concrete: /^\/(?:application|concrete|ccm|download_file|login|dashboard|tools)(?:\/|$)/,
   dotclear: /^\/(?:category|tag|archive|feed|trackback|xmlrpc|page\/\d+|rsd)(?:\/|$)|^\/public\/\.|^\/themes\//,
   pluxml: /^\/(?:feed|data|tag|archives|page\d+|themes|core|plugins)(?:\/|$)|^\/categorie\d+\/page\d+$/,
+  odoo: /^\/(?:web|website)(?:\/|$)|^\/blog\/[^/]+\/(?:tag|page|feed)(?:\/|$)|^\/(?:blog\/post|jobs\/detail)\/\d+$/,
   static: null,
 };
 
@@ -151,6 +159,7 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   concrete: new Set(),
   dotclear: new Set(),
   pluxml: new Set(),
+  odoo: "all",
   static: new Set(),
 };
 /**
@@ -321,6 +330,13 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
       const named = queryPath(path, list, []);
       const object = PLUXML_OBJECT.exec(commonPath(named.path));
       return object ? { path: `/${object[1]}${Number(object[2])}`, list: [] } : named;
+    }
+    case "odoo": {
+      const page = commonPath(path).replace(/^\/page(?=\/[^/]+$)/, "");
+      const post = /^\/blog\/[^/]+\/(?:[^/]*-)?(\d+)$/.exec(page);
+      if (post) return { path: `/blog/post/${Number(post[1])}`, list };
+      const numbered = /^\/(jobs\/detail|web\/content)\/(?:[^/]*-)?(\d+)(?:\/[^/]*)?$/.exec(page);
+      return { path: numbered ? `/${numbered[1]}/${Number(numbered[2])}` : page, list };
     }
     case "drupal": {
       const q = list.find(([name]) => name === "q");

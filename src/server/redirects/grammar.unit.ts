@@ -313,6 +313,29 @@ describe("a PluXml site's map", () => {
   });
 });
 
+describe("an Odoo site's map", () => {
+  const odoo = table({
+    [PLATFORM_KEY]: "odoo",
+    "/le-cabinet": "/philosophie/",
+    "/blog/nos-conseils-2/mes-gencives-saignent-8": "/gencives-qui-saignent/",
+    "/web/content/58/questionnaire-medical.pdf": "/premiere-visite/",
+    "/jobs/detail/assistant-dentaire-4": "/recrutement/assistante-dentaire/",
+  });
+
+  it("reads a page by its path in any form, a post, a job or an attachment by its id, in one 301", () => {
+    for (const url of ["/page/le-cabinet", "/fr/le-cabinet", "/fr_FR/le-cabinet/", "/le-cabinet?utm_source=x"]) expect(findRedirect(odoo, "x", url)?.split("?")[0], url).toBe("/philosophie/");
+    for (const url of ["/blog/nos-conseils-2/8", "/blog/2/8", "/blog/conseils-2/mes-gencives-saignent-8", "/fr/blog/nos-conseils-2/mes-gencives-saignent-8?fbclid=x"]) expect(findRedirect(odoo, "x", url)?.split("?")[0], url).toBe("/gencives-qui-saignent/");
+    for (const url of ["/web/content/58", "/web/content/58?download=true", "/web/content/58/autre-nom.pdf"]) expect(findRedirect(odoo, "x", url)?.split("?")[0], url).toBe("/premiere-visite/");
+    expect(findRedirect(odoo, "x", "/jobs/detail/4")?.split("?")[0]).toBe("/recrutement/assistante-dentaire/");
+  });
+
+  it("answers 404 for a post, an attachment or a list of the platform it does not know", () => {
+    for (const url of ["/blog/nos-conseils-2/inconnu-99", "/web/content/77", "/blog/nos-conseils-2/page/2", "/blog/nos-conseils-2/feed", "/blog/nos-conseils-2/tag/implant-3"]) {
+      expect(answerRequest(odoo, "x", url), url).toEqual({ status: 404 });
+    }
+  });
+});
+
 describe("the home page's names", () => {
   it("are the home page on a map that declares its platform: one 301 home, never a 404", () => {
     const site = table({ [PLATFORM_KEY]: "static", "/soins.html": "/implantologie/" });
