@@ -124,7 +124,8 @@ const INTENTS: Intent[] = [
     page: (p) => /rendez|rdv|reserv/.test(`${p.slug} ${words(p.title).join(" ")}`),
     fallback: (p) => p.kind === "contact",
   },
-  { name: "contact", words: /^(?:contact|contacts|contacter|contactez|ecrire|joindre|com_contact)$/, page: (p) => p.kind === "contact" },
+  // (`/contactus`, Odoo's and the English templates' page, and its `/contactus-thank-you`.)
+  { name: "contact", words: /^(?:contact|contacts|contactus|contacter|contactez|ecrire|joindre|com_contact)$/, page: (p) => p.kind === "contact" },
   // A first visit, or new patients ("Première consultation", "Nouveaux patients"): the new site's page for it. (Not
   // "premier rendez-vous", which may be booking one: weighed by what the page says.)
   {
@@ -177,7 +178,7 @@ const INTENTS: Intent[] = [
   { name: "legal notice", words: /^(?:mentions|legales|legal|imprint)$/, page: (p) => p.kind === "legal" },
   { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|cookies)$/, page: (p) => p.kind === "privacy" },
 ];
-const BOOKING_PATH = /^\/(?:service-page|booking-calendar|book-online|bookings?|prise-de-rendez-vous)(?:\/|$)/i;
+const BOOKING_PATH = /^\/(?:service-page|booking-calendar|book-online|bookings?|prise-de-rendez-vous|appointments?)(?:\/|$)/i;
 /**
  * What a name says its page is about, as word lists: the whole name, its part before a colon or a dash (the
  * topic: "Urgences dentaires : que faire le week-end ?"), each without a question's framing ("Que faire en cas
@@ -189,7 +190,7 @@ function topicsOf(name: string): string[][] {
 }
 
 /** Words that say nothing of an intent but may stand beside one (`/nous-contacter`, `/prendre-rendez-vous`). */
-const FILLER = /^(?:nous|vous|prendre|prenez|ligne|en|page|com|form|formulaire|cabinet|centre|dents?|dentaires?|infos?|informations?|pratiques?|nos|notre|our|votre|vos|your)$/;
+const FILLER = /^(?:nous|vous|prendre|prenez|ligne|en|page|com|form|formulaire|cabinet|centre|dents?|dentaires?|infos?|informations?|pratiques?|nos|notre|our|votre|vos|your|us|thank|thanks|you|merci)$/;
 
 /**
  * New opening hours ("Nouveau : le centre ouvert le samedi matin", "le cabinet ouvert le jeudi soir"): the page's own

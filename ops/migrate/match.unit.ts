@@ -167,6 +167,11 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(titleSubject("Nos tarifs | Cabinet Petit", "")).toBe("Nos tarifs | Cabinet Petit");
   });
 
+  it("sends a booking app's pages to the booking page (else contact), a contact form's thank-you page to contact", () => {
+    expect(page("/appointment/2", "Bilan parodontal", "Choisissez un créneau").match).toMatchObject({ target: "/contact/", by: "intent: booking" });
+    expect(page("/contactus-thank-you", "Merci", "Votre message est envoyé").match).toMatchObject({ target: "/contact/", by: "intent: contact" });
+  });
+
   it("takes no weak guess for a subject no page of the new site speaks of, and reads no team in a reflexive verb of a name", () => {
     // The site has no gum page: its words meet another page's text by chance.
     const gums = page("/soins/parodontologie/", "Parodontologie : soigner les gencives", "Une gencive qui saigne, un bilan, un suivi : chaque patient");
