@@ -50,10 +50,11 @@
  *                `/download_file/view/88`, `/download_file/view_inline/88`, `/download_file/force/88` are file 88,
  *                the second number only the page that linked it); `/index.php/` (before pretty URLs) dropped;
  *                `/application/`, `/concrete/`, `/ccm/`, `/download_file/` and `/login` are the platform's
- *   dotclear     Dotclear 2: in its "query string" URLs the query's first word is the path (`/index.php?post/2019/05/14/slug`
- *                is `/post/2019/05/14/slug`, `/index.php?urgence` a plugin's `/urgence`, as the "path info" URLs
- *                `/index.php/post/...` name them), every other parameter dropped but the search's `q`; its listings (`/category/`, `/tag/`, `/archive/`, `/feed/`,
- *                `/page/N`) and its machinery (`/trackback/`, `/rsd`, `/xmlrpc/`) are the platform's
+ *   dotclear     Dotclear 2: in its "query string" URLs the query's first word is the path
+ *                (`/index.php?post/2019/05/14/slug` is `/post/2019/05/14/slug`, `/index.php?urgence` a plugin's
+ *                `/urgence`, as the "path info" URLs `/index.php/post/...` name them), every other parameter dropped
+ *                but the search's `q`; its listings (`/category/`, `/tag/`, `/archive/`, `/feed/`, `/page/N`) and its
+ *                machinery (`/trackback/`, `/rsd`, `/xmlrpc/`) are the platform's
  *   pluxml       PluXml: its query is a path as Dotclear's is (`/index.php?article12/slug`, and `/article12/slug` once
  *                URL rewriting is on), and an article, a static page or a category is its number, whatever the slug
  *                after it or the zeros before it (`article0012`, `article12/another-slug` and `article12` are article
@@ -62,9 +63,9 @@
  *   odoo         Odoo Website: a page is its path, every query parameter dropped (`?download=true`, Odoo reads none
  *                on a page), `/page/<slug>` (the form before Odoo 14) is `/<slug>`, a language prefix dropped
  *                (`/fr_FR/`); a blog post is its id, whichever blog and slug name it (`/blog/conseils-2/slug-8`,
- *                `/blog/2/8`: post 8), a job offer its id (`/jobs/detail/assistant-4`), an attachment its id
- *                (`/web/content/58/questionnaire.pdf`, `/web/content/58`); `/web/`, `/website/` and a blog's tags,
- *                pages and feed are the platform's
+ *                `/blog/2/8`: post 8), a blog its id, a job offer its id (`/jobs/detail/assistant-4`), an attachment
+ *                its id (`/web/content/58/questionnaire.pdf`, `/web/content/58-a1b2c3`, `/web/content?id=58`);
+ *                `/web/`, `/website/` and a blog's tags, pages and feed are the platform's
  *   static       the common rules only
  */
 
@@ -117,8 +118,21 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   odoo: new Set(),
   static: new Set(),
 };
-/** Every platform's identity parameters: a query naming a page as some CMS does. */
-const ANY_IDENTITY: ReadonlySet<string> = new Set(Object.values(IDENTITY_PARAMS).flatMap((names) => [...names]));
+/**
+ * Every platform's identity parameters: a query naming a page as some CMS does. Not Concrete's `cID`: elsewhere `cid`
+ * is a campaign's id (`/?cid=summer`), no page's.
+ */
+const ANY_IDENTITY: ReadonlySet<string> = new Set(
+  Object.entries(IDENTITY_PARAMS)
+    .filter(([platform]) => platform !== "concrete")
+    .flatMap(([, names]) => [...names]),
+);
+/**
+ * A parameter that names a page as a CMS does: one of their identity parameters, or a query that is a path (Dotclear's
+ * and PluXml's `?post/2019/05/14/slug`, `?article12`, SPIP's `?article12`: a name without a value).
+ */
+const namesAPage = ([name, value]: [string, string]): boolean =>
+  ANY_IDENTITY.has(name) || (value === "" && (name.includes("/") || /^(?:article|static|categorie|rubrique|breve)\d+$/.test(name)));
 
 /**
  * Paths only the platform makes (its components, uploads, listings, shortlinks): such an old URL the map does
@@ -138,8 +152,8 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   cm4all: /^\/\.cm4all(?:\/|$)/,
   concrete: /^\/(?:application|concrete|ccm|download_file|login|dashboard|tools)(?:\/|$)/,
   dotclear: /^\/(?:category|tag|archive|feed|trackback|xmlrpc|page\/\d+|rsd)(?:\/|$)|^\/public\/\.|^\/themes\//,
-  pluxml: /^\/(?:feed|data|tag|archives|page\d+|themes|core|plugins)(?:\/|$)|^\/categorie\d+\/page\d+$/,
-  odoo: /^\/(?:web|website)(?:\/|$)|^\/blog\/[^/]+\/(?:tag|page|feed)(?:\/|$)|^\/(?:blog\/post|jobs\/detail)\/\d+$/,
+  pluxml: /^\/(?:feed|data|tag|archives|page\d+|themes|core|plugins)(?:\/|$)|^\/categorie\d+(?:\/[^/]+)?\/page\d+$|^\/(?:article|static|categorie)\d+$/,
+  odoo: /^\/(?:web|website)(?:\/|$)|^\/blog\/[^/]+\/(?:tag|page|feed)(?:\/|$)|^\/(?:blog\/post|jobs\/detail)\/\d+$|^\/blog\/\d+$/,
   static: null,
 };
 
@@ -247,7 +261,8 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
     // A platform that reads no query still meets old CMS queries on its home path (`/?p=12`, `/index.php?id=3`: a site
     // before it, a probe): naming a page as some CMS does, such a URL is one, and answers 404 (decided below, once the
     // path is known: on another path the query is the visitor's, `/implantologie/?id=3` the page).
-    anyIdentity = noise === "all" && list.some(([name]) => ANY_IDENTITY.has(name));
+    anyIdentity = noise === "all" && list.some(namesAPage);
+    const all = list;
     list = noise === "all" ? [] : list.filter(([name, value]) => !noise.has(name) || keep(name) || other(name, value));
     cmsQuery = list.some(([name]) => identity.has(name));
     if (platform !== "static" && platform !== "wix") {
@@ -255,7 +270,7 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
       path = path.replace(/^\/index\.php(?=\/|$)/, "") || "/";
       path = path.replace(LANGUAGE_PREFIX, "") || "/";
     }
-    const named = byIdentity(platform, path, list);
+    const named = byIdentity(platform, path, list, all);
     // A query that is a path (Dotclear's, PluXml's) names a page as a CMS query does: one the map does not know
     // answers 404.
     cmsQuery ||= (platform === "dotclear" || platform === "pluxml") && path === "/" && named.path !== "/";
@@ -276,7 +291,7 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
 const withoutAmp = (path: string) => path.replace(/^(\/.+?)\/amp\/?$/, "$1/");
 
 /** The platform's own identity of a page (see the table at the top). */
-function byIdentity(platform: Platform, path: string, list: [string, string][]): { path: string; list: [string, string][] } {
+function byIdentity(platform: Platform, path: string, list: [string, string][], raw: [string, string][]): { path: string; list: [string, string][] } {
   switch (platform) {
     case "wordpress": {
       const renamed = list.map(([name, value]): [string, string] => [name === "page_id" ? "p" : name, value]);
@@ -317,9 +332,9 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
     case "ghost":
       return { path: withoutAmp(path), list };
     case "concrete": {
-      // A page by its collection id is that page on any path.
+      // A page by its collection id is that page on any path (`cID=0157` is 157).
       const cid = list.find(([name]) => name === "cid");
-      if (cid) return { path: "/", list: [cid] };
+      if (cid) return { path: "/", list: [["cid", /^\d+$/.test(cid[1]) ? String(Number(cid[1])) : cid[1]]] };
       const file = CONCRETE_DOWNLOAD.exec(commonPath(path));
       return file ? { path: `/download_file/${Number(file[1])}`, list: [] } : { path, list };
     }
@@ -331,13 +346,8 @@ function byIdentity(platform: Platform, path: string, list: [string, string][]):
       const object = PLUXML_OBJECT.exec(commonPath(named.path));
       return object ? { path: `/${object[1]}${Number(object[2])}`, list: [] } : named;
     }
-    case "odoo": {
-      const page = commonPath(path).replace(/^\/page(?=\/[^/]+$)/, "");
-      const post = /^\/blog\/[^/]+\/(?:[^/]*-)?(\d+)$/.exec(page);
-      if (post) return { path: `/blog/post/${Number(post[1])}`, list };
-      const numbered = /^\/(jobs\/detail|web\/content)\/(?:[^/]*-)?(\d+)(?:\/[^/]*)?$/.exec(page);
-      return { path: numbered ? `/${numbered[1]}/${Number(numbered[2])}` : page, list };
-    }
+    case "odoo":
+      return odooIdentity(path, raw);
     case "drupal": {
       const q = list.find(([name]) => name === "q");
       if (!q) return { path, list };
@@ -362,8 +372,34 @@ function queryPath(path: string, list: [string, string][], kept: string[]): { pa
   return { path: `/${first[0]}`, list: list.slice(1).filter(([name]) => kept.includes(name)) };
 }
 
-/** PluXml's numbered objects: an article, a static page, a category, by their number (`article12/slug`). */
-const PLUXML_OBJECT = /^\/(article|static|categorie)0*(\d+)(?:\/[^/]*)?$/;
+/**
+ * PluXml's numbered objects: an article, a static page, a category, by their number (`article12/slug`; the zeros
+ * before it go with Number). Not a category's further page (`categorie2/page2`, `categorie2/soins/page2`).
+ */
+const PLUXML_OBJECT = /^\/(article|static|categorie)(\d+)(?:\/(?!page\d+$)[^/]*)?$/;
+
+/**
+ * Odoo's identities (the table at the top): a page by its path (`/page/<slug>` is `/<slug>`), a blog by its id
+ * (`/blog/conseils-2`, `/blog/2`), a post by its id whichever blog and slug name it (`/blog/conseils-2/slug-8`,
+ * `/blog/2/8`, Odoo 12's `/blog/notre-blog-1/post/slug-8`), a job offer by its id (`/jobs/detail/assistant-4`), an
+ * attachment by its id (`/web/content/58`, `/web/content/58-a1b2c3/q.pdf`: its id, then a checksum; and its query form
+ * `/web/content?model=ir.attachment&id=58`, the only query Odoo reads on these routes; `raw`: the query's parameters
+ * before the noise was dropped).
+ */
+function odooIdentity(path: string, raw: [string, string][]): { path: string; list: [string, string][] } {
+  const page = commonPath(path).replace(/^\/page(?=\/[^/]+$)/, "");
+  const post = /^\/blog\/[^/]+\/(?:post\/)?(?:[^/]*-)?(\d+)$/.exec(page);
+  if (post) return { path: `/blog/post/${Number(post[1])}`, list: [] };
+  const blog = /^\/blog\/(?:[^/]*-)?(\d+)$/.exec(page);
+  if (blog) return { path: `/blog/${Number(blog[1])}`, list: [] };
+  const job = /^\/jobs\/detail\/(?:[^/]*-)?(\d+)$/.exec(page);
+  if (job) return { path: `/jobs/detail/${Number(job[1])}`, list: [] };
+  const file = /^\/web\/(content|image)\/(\d+)(?:-[^/]*)?(?:\/[^/]*)?$/.exec(page);
+  if (file) return { path: `/web/${file[1]}/${Number(file[2])}`, list: [] };
+  const id = raw.find(([name, value]) => name === "id" && /^\d+$/.test(value));
+  if (/^\/web\/(?:content|image)$/.test(page) && id) return { path: `${page}/${Number(id[1])}`, list: [] };
+  return { path: page, list: [] };
+}
 
 /** Concrete CMS's download routes: the file's id, then (optionally) the page that linked it. */
 const CONCRETE_DOWNLOAD = /^\/download_file\/(?:(?:view|view_inline|force)\/)?(\d+)(?:\/\d+)?$/;

@@ -264,7 +264,7 @@ describe("a Concrete CMS site's map", () => {
   const concrete = table({ [PLATFORM_KEY]: "concrete", "/index.php?cID=152": "/philosophie/", "/download_file/view/88/160": "/tarifs/", "/soins/orthodontie": "/orthodontie/" });
 
   it("sends a page by its collection id on any path, a file by its id on any download route, a page before pretty URLs, in one 301", () => {
-    for (const url of ["/?cID=152", "/index.php?cID=152&utm_source=x", "/index.php?cid=152"]) expect(findRedirect(concrete, "x", url)?.split("?")[0], url).toBe("/philosophie/");
+    for (const url of ["/?cID=152", "/index.php?cID=152&utm_source=x", "/index.php?cid=152", "/index.php?cID=0152"]) expect(findRedirect(concrete, "x", url)?.split("?")[0], url).toBe("/philosophie/");
     for (const url of ["/download_file/view/88", "/download_file/view_inline/88", "/download_file/force/88/12", "/download_file/88"]) expect(findRedirect(concrete, "x", url)?.split("?")[0], url).toBe("/tarifs/");
     for (const url of ["/index.php/soins/orthodontie", "/Soins/Orthodontie/", "/soins/orthodontie?ccm_paging_p=1&utm_source=x"]) expect(findRedirect(concrete, "x", url)?.split("?")[0], url).not.toBeUndefined();
     expect(findRedirect(concrete, "x", "/index.php/soins/orthodontie")?.split("?")[0]).toBe("/orthodontie/");
@@ -302,12 +302,19 @@ describe("a PluXml site's map", () => {
       expect(findRedirect(pluxml, "x", url)?.split("?")[0], url).toBe("/philosophie/");
     }
     expect(findRedirect(pluxml, "x", "/article0022/dentier")?.split("?")[0]).toBe("/implantologie/all-on-4/");
-    // Another number is another object.
+    // Another number is another object; a category's further page is no category.
     expect(findRedirect(pluxml, "x", "/index.php?static20/notre-approche")).toBeNull();
+    expect(oldUrlForm("/index.php?categorie2/page2", "pluxml")?.form).not.toBe(oldUrlForm("/index.php?categorie2", "pluxml")?.form);
+  });
+
+  it("reads a long run of zeros in linear time (no backtracking a visitor can make last)", () => {
+    const started = performance.now();
+    for (const url of [`/article${"0".repeat(100_000)}x`, `/?article${"0".repeat(100_000)}x`, `/index.php?static${"0".repeat(100_000)}`]) oldUrlForm(url, "pluxml");
+    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it("answers 404 for an object, a list or a feed of the platform it does not know, never the home page", () => {
-    for (const url of ["/index.php?article99/inconnu", "/index.php?static7", "/index.php?tag/implant", "/index.php?categorie2/conseils/page2", "/feed.php?rss", "/index.php?page2"]) {
+    for (const url of ["/index.php?article99/inconnu", "/index.php?static7", "/index.php?tag/implant", "/index.php?categorie2/conseils/page2", "/index.php?categorie2/page2", "/feed.php?rss", "/index.php?page2", "/article77/x"]) {
       expect(answerRequest(pluxml, "x", url), url).toEqual({ status: 404 });
     }
   });
@@ -327,11 +334,25 @@ describe("an Odoo site's map", () => {
     for (const url of ["/blog/nos-conseils-2/8", "/blog/2/8", "/blog/conseils-2/mes-gencives-saignent-8", "/fr/blog/nos-conseils-2/mes-gencives-saignent-8?fbclid=x"]) expect(findRedirect(odoo, "x", url)?.split("?")[0], url).toBe("/gencives-qui-saignent/");
     for (const url of ["/web/content/58", "/web/content/58?download=true", "/web/content/58/autre-nom.pdf"]) expect(findRedirect(odoo, "x", url)?.split("?")[0], url).toBe("/premiere-visite/");
     expect(findRedirect(odoo, "x", "/jobs/detail/4")?.split("?")[0]).toBe("/recrutement/assistante-dentaire/");
+    // An attachment by its id, then a checksum, or by its query; a post of Odoo 12 (`/post/`).
+    for (const url of ["/web/content/58-a1b2c3d/q.pdf", "/web/content/58-1234567", "/web/content?model=ir.attachment&id=58&field=datas"]) expect(findRedirect(odoo, "x", url)?.split("?")[0], url).toBe("/premiere-visite/");
+    expect(findRedirect(odoo, "x", "/blog/notre-blog-2/post/mes-gencives-8")?.split("?")[0]).toBe("/gencives-qui-saignent/");
+    expect(oldUrlForm("/blog/conseils-2", "odoo")?.form).toBe(oldUrlForm("/blog/2", "odoo")?.form);
   });
 
   it("answers 404 for a post, an attachment or a list of the platform it does not know", () => {
-    for (const url of ["/blog/nos-conseils-2/inconnu-99", "/web/content/77", "/blog/nos-conseils-2/page/2", "/blog/nos-conseils-2/feed", "/blog/nos-conseils-2/tag/implant-3"]) {
+    for (const url of ["/blog/nos-conseils-2/inconnu-99", "/web/content/77", "/web/content?id=77", "/blog/nos-conseils-2/page/2", "/blog/nos-conseils-2/feed", "/blog/nos-conseils-2/tag/implant-3", "/blog/autre-9"]) {
       expect(answerRequest(odoo, "x", url), url).toEqual({ status: 404 });
+    }
+  });
+});
+
+describe("a query that is a path, or Concrete's page id, on the home path of a platform that reads no query", () => {
+  it("answers 404 (an old CMS's URL), while a campaign's `cid` is no page's id: the home page", () => {
+    for (const platform of ["wix", "ghost", "hugo", "cm4all", "odoo"] as const) {
+      const map = table({ [PLATFORM_KEY]: platform, "/ancienne-page": "/philosophie/" });
+      for (const url of ["/index.php?post/2019/05/14/slug", "/?article12/slug", "/?tag/x", "/index.php?static3"]) expect(answerRequest(map, "x", url), `${platform} ${url}`).toEqual({ status: 404 });
+      expect(answerRequest(map, "x", "/?cid=summer"), platform).toBeNull();
     }
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The redirect maps of migrated practices: migrations/{code}/redirects.json, a JSON object from an old
  * path to a new path, or to null for an old URL dropped on purpose (it answers one 404), and optionally
- * `"$platform": "joomla"` (wordpress, joomla, drupal, wix, squarespace, typo3, static): the old site's URL grammar
+ * `"$platform": "joomla"` (one of grammar.ts's PLATFORMS, `static` included): the old site's URL grammar
  * (grammar.ts), by which every spelling of an old URL meets its one key, and under which an old CMS query URL
  * the map does not know answers 404. A file without it reads as before (the common rules only). Loaded and
  * validated once at start; each old URL then answers 301 to its new path on the same host (http/redirects.ts;
@@ -96,7 +96,8 @@ export type OldUrlAnswer = { status: 301; target: string; matchedQuery: boolean 
  *    (`/contact.html` -> `/contact/` leaves `/contact/` to the site though both have the same form);
  * 2. its form is a dropped old URL (a key whose value is null): 404;
  * 3. on a map that declares its old platform, a query URL of that platform (`?p=`, `?option=`, `?q=`), any CMS's
- *    on the home path of a platform that reads no query (Wix, Ghost, Hugo, CM4all: `/?p=12` on a Hugo site), or any
+ *    on the home path of a platform that reads no query (Wix, Ghost, Hugo, CM4all, Odoo: `/?p=12` on a Hugo site,
+ *    `/?post/2019/05/14/x` on an Odoo site), or any
  *    query on the home path the map does not know: 404, never the page at its path (a soft 404);
  * 4. its path alone is a key (the query was not part of the old URL's identity): 301, the whole query kept;
  * 5. on a map that declares its platform, a path only that platform makes (`/component/...`, `/node/12`, its
