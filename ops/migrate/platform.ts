@@ -39,12 +39,16 @@ const MIN_MARKS = 2;
 /**
  * Platforms whose marks are of kinds another tool shares one at a time: each kind must be seen. Hugo's tags and its
  * categories (or its feeds) both: Jekyll's archives, Hexo or a WordPress whose category base is "categories" make one.
- * Joomla's: one of its own besides its PATHINFO URLs.
+ * Joomla's, Concrete's and Odoo's: one of their own besides the marks another tool makes too.
  */
 const KINDS: Partial<Record<Platform, RegExp[]>> = {
   hugo: [/\/tags\//i, /\/categories\/|\/index\.xml(?:[?#]|$)/i],
   // Joomla's own marks, not only PATHINFO URLs (`/index.php/contact`), which Concrete CMS, Drupal and WordPress make too.
   joomla: [/[?&](?:amp;)?(?:option=com_|itemid=\d)|\/component\/(?:content|contact|users)\/|\/media\/(?:jui|system)\//i],
+  // Concrete's files or core, not only `?cID=` (elsewhere a campaign's id); Odoo's attachments or images, not only
+  // blogs named by an id (`/blog/conges-noel-2019/` on any site).
+  concrete: [/\/application\/(?:files|themes)\/|\/download_file\/|\/concrete\/|\/ccm\/system\//i],
+  odoo: [/\/web\/(?:content|image)\/|\/website\/(?:image|static)\//i],
 };
 
 export function detectPlatform(entries: CrawlEntry[]): { platform: Platform; marks: number } {

@@ -86,6 +86,9 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(isItemUrl("odoo", "/blog/conseils-2/mes-gencives-8")).toBe(true);
     expect(isItemUrl("odoo", "/blog/conseils-2")).toBe(false);
     expect(isItemUrl("odoo", "/blog/conseils-2/page/2")).toBe(false);
+    // Blogs whose slugs end with a year, campaign ids named `cid`: no Odoo, no Concrete.
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/blog/fermeture-ete-2019/", "http://a.fr/blog/conges-noel-2019/", "http://a.fr/blog/voeux-2020/"])]).platform).toBe("static");
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/?cid=12", "http://a.fr/soins/?cid=14", "http://a.fr/tarifs/?cid=15"])]).platform).toBe("static");
   });
 
   it("recognises SPIP by its spip.php queries, its html URLs and its folders", () => {
