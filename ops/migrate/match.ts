@@ -290,11 +290,14 @@ const TITLE_PARTS = /\s+[|\u2013\u2014\u00b7\u2022]\s+|\s+-\s+|\s+::\s+/;
  */
 export function titleSubject(title: string, headline: string): string {
   const parts = title.split(TITLE_PARTS).filter((p) => p.trim());
-  if (parts.length < 2 || !headline) return title;
+  // (A headline with a separator of its own, "Dr Marie Lefèvre - Rousseau", would cut a name in two.)
+  if (parts.length < 2 || !headline || TITLE_PARTS.test(headline)) return title;
   const heading = stems(headline);
   const shared = parts.map((p) => [...stems(p)].filter((w) => heading.has(w)).length);
-  const best = Math.max(...shared);
-  return best > 0 ? parts[shared.indexOf(best)] : title;
+  // The headline meets one part only, else it does not say which one is its subject ("Dr Nadia Haddad, implant
+  // dentaire" meets both parts of "Dr Nadia Haddad | Implant dentaire").
+  const meeting = shared.filter((n) => n > 0).length;
+  return meeting === 1 ? parts[shared.findIndex((n) => n > 0)] : title;
 }
 
 /** The two options a question weighs, as stems: the keywords either side of its first "ou"/"or"/"vs"; null if none. */
@@ -408,8 +411,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   /** The pages speaking of the patients' fear (CALMING's target when there is one alone). */
   const fearPages = candidates.filter((p) => isSubjectPage(p) && words(`${p.title} ${p.text}`).some((w) => FEAR.test(w)));
   /** The jobs the new site offers (its offers' titles, ROLES). */
-  // (And those its jobs page says it keeps looking for: "recherche régulièrement des praticiens et des assistantes".)
-  const offeredRoles = rolesOf([...pages.filter(isOffer).map((p) => `${p.title} ${p.slug.replace(/-/g, " ")}`), jobsPage?.text ?? ""]);
+  // (And those its jobs page says it keeps looking for, in a sentence of a search: "recherche régulièrement des
+  // praticiens et des assistantes"; not "le Dr Petit, chirurgien-dentiste, n'a aucun poste ouvert".)
+  const seeking = (jobsPage?.text ?? "").split(/[.!?\n]+/).filter((sentence) => words(sentence).some((w) => SEEK.test(w) || /^recru/.test(w)));
+  const offeredRoles = rolesOf([...pages.filter(isOffer).map((p) => `${p.title} ${p.slug.replace(/-/g, " ")}`), ...seeking]);
   const docs = candidates.map((p) => keywords(withoutReflexiveVerbs(p.text)).map(stem));
   const df = new Map<string, number>();
   for (const doc of docs) for (const term of new Set(doc)) df.set(term, (df.get(term) ?? 0) + 1);
@@ -702,8 +707,12 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // the part before a colon) has no word the new site uses. No weak guess below stands in for the care the new
     // site does not publish (its words meet a neighbour's text by chance). A name saying what the page is for, an
     // intent, is no guess at its subject (a medical questionnaire's).
-    const topic = keywords(topicsOf(old.title || old.h1 || old.headline || "").at(-1)?.join(" ") ?? "").filter((w) => !ANNOUNCEMENT_WORDS.test(w) && !GENERIC.test(w));
-    if (!named && topic.length > 0 && topic.every((w) => !siteWords.has(stem(w)))) return { match: null, best: best && { ...best, by: `${best.by} (its subject, '${topic.join(" ")}', is on no page of the new site)` }, runnerUp };
+    // Every one of its own names (title, H1, headline) must say so: a template's title ("Sans titre") is no subject.
+    const topics = [old.title, old.h1, old.headline ?? ""]
+      .filter(Boolean)
+      .map((n) => keywords(topicsOf(n).at(-1)?.join(" ") ?? "").filter((w) => !ANNOUNCEMENT_WORDS.test(w) && !GENERIC.test(w) && !JOB.test(w)));
+    const unknown = topics.length > 0 && topics.every((topic) => topic.length > 0 && topic.every((w) => !siteWords.has(stem(w))));
+    if (!named && unknown) return { match: null, best: best && { ...best, by: `${best.by} (its subject, '${topics[0].join(" ")}', is on no page of the new site)` }, runnerUp };
     // The headline's words on a few pages (an equipment on the page of the equipment and on a treatment using it),
     // every one of them on the text's guess, which is clearly ahead: the two agree.
     const shared = !headline.match && best !== null && best.confidence > 0 && runnerUp <= CLEAR_MARGIN * best.confidence && headline.scores?.get(best.target) === 1;

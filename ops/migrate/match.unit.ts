@@ -145,6 +145,9 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(at("/actualites/le-cabinet-cherche-un-e-collaborateur-trice", "Le cabinet cherche un·e collaborateur·trice")).toMatchObject({ target: "/recrutement/" });
     // A secretary's offer: the jobs page names none, the job was filled.
     expect(at("/2019/02/nous-recrutons-une-secretaire-medicale.html", "Nous recrutons une secrétaire médicale")?.by ?? "").not.toBe("jobs page");
+    // Roles the jobs page names outside a search are not sought: "the doctor, a dentist, has no opening".
+    const closed = createMatcher(site.map((p) => (p.path === "/recrutement/" ? { ...p, text: "Le Dr Petit, chirurgien-dentiste, et ses assistantes n'ont aucun poste ouvert" } : p)));
+    expect(closed({ path: "/blog/offre-collaborateur", title: "Offre : collaborateur", h1: "Offre : collaborateur", text: "Libéral" }).match?.by ?? "").not.toBe("jobs page");
     // Looking for a dentist is no job offer.
     expect(at("/blog/trouver-un-dentiste-a-lyon", "Vous cherchez un dentiste à Lyon ?")?.by ?? "").not.toBe("jobs page");
   });
@@ -168,6 +171,9 @@ describe("createMatcher: rules on the new site's structure", () => {
     // No part shares a word with the headline, or no headline: the whole title.
     expect(titleSubject("Nos tarifs | Cabinet Petit", "Bienvenue")).toBe("Nos tarifs | Cabinet Petit");
     expect(titleSubject("Nos tarifs | Cabinet Petit", "")).toBe("Nos tarifs | Cabinet Petit");
+    // A headline with a separator of its own (a double name), or two parts as close to it: the whole title.
+    expect(titleSubject("Dr Marie Lefèvre - Rousseau | Orthodontie", "Dr Marie Lefèvre - Rousseau")).toBe("Dr Marie Lefèvre - Rousseau | Orthodontie");
+    expect(titleSubject("Dr Nadia Haddad | Implant dentaire", "Dr Nadia Haddad, implant dentaire")).toBe("Dr Nadia Haddad | Implant dentaire");
   });
 
   it("sends a booking app's pages to the booking page (else contact), a contact form's thank-you page to contact", () => {
@@ -181,6 +187,9 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(gums.match).toBeNull();
     expect(gums.best?.by ?? "").toMatch(/is on no page of the new site/);
     expect(page("/le-cabinet-sequipe-dun-cone-beam/", "Le cabinet s'équipe d'un cone beam", "Une radiographie en trois dimensions").match?.target).not.toBe("/equipe/");
+    // A template's title ("Sans titre") is no subject: its H1 names one the new site speaks of.
+    const untitled = m({ path: "/page-12", title: "Untitled Document", h1: "Les radiographies numériques", text: "Une radiographie en trois dimensions" });
+    expect(untitled.best?.by ?? "").not.toMatch(/is on no page of the new site/);
   });
 
   it("leaves a former member's page unmatched (the team page its guess, for review), sends a member's to theirs, a post about a doctor to neither by that rule", () => {

@@ -233,7 +233,8 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     if (verdicts.get(path)?.verdict === "skip" || translationOfSkipped || (!verdicts.size && !(e.status === 200 && (e.redirects.length === 0 || byUrl.has(e.final_url))))) {
       if (keptEntry) rows.push({ path, target: keptEntry.target, confidence: null, by: `kept from ${REDIRECTS_FILE} (the page is marked skip)` });
       else {
-        const original = duplicateOf.get(e.url);
+        // A translation of a skipped page is what its French version is (a notice, a listing, a copy).
+        const original = duplicateOf.get(e.url) ?? (translationOfSkipped ? e.translation_of : undefined);
         const shape = oldUrlForm(path, platform);
         const row = skippedPageRow({
           path,
@@ -242,7 +243,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
           // A copy of a listing is one too (Weebly's `/blog.html` of `/blog/`).
           listing: listings.has(path) || (original !== undefined && listings.has(pathOf(original))),
           platformListing: shape?.cmsPath ?? false,
-          notice: notices.has(path),
+          notice: notices.has(path) || (translationOfSkipped && notices.has(pathOf(e.translation_of))),
           dead: isDeadLink(e),
           home,
           // (By its URL only: a skipped listing's heading may name any topic. A gallery's album says what it shows.)
