@@ -737,6 +737,18 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const match = { ...at, by: "a phrase of its headline, in that page's text only" };
       return { match, best: match, runnerUp };
     }
+    // A news post announcing a treatment ("Les aligneurs transparents arrivent au cabinet"): its name's words, the
+    // announcement's left out, in one page's title only ("Les aligneurs invisibles"), that page (listed for review).
+    const announces = [old.title, old.h1, old.headline ?? ""].some((n) => words(n).some((w) => ARRIVAL.test(w) || /^(?:nouveau|nouvelle|nouveaux|nouvelles|nouveaute|desormais|enfin)$/.test(w)));
+    if (newsPost && announces && !photo) {
+      const subject = new Set([old.title, old.h1, old.headline ?? ""].flatMap((n) => keywords(n)).filter((w) => !ANNOUNCEMENT_WORDS.test(w) && !GENERIC.test(w) && !ARRIVAL.test(w)).map(stem));
+      const titled = candidates.filter((p, i) => isSubjectPage(p) && p.kind !== "home" && [...mainTitleSets[i]].some((w) => subject.has(w) && !GENERIC.test(w)));
+      if (titled.length === 1 && answersGroup(titled[0].path)) {
+        const at = scored.find((s) => s.target === titled[0].path)!;
+        const match = { ...at, by: "its announcement's subject, in that page's title only" };
+        return { match, best: match, runnerUp };
+      }
+    }
     return { match: null, best, runnerUp };
   };
   const pageAt = (path: string) => candidates.find((p) => p.path === path)!;
@@ -812,6 +824,8 @@ const DOCUMENT_WORDS = /^(?:telecharger|telechargez|pdf|doc|docx|document|docume
  * "L'hypnose arrive au cabinet"), the news section a URL names (`/actualites.php?id=9`) and numbers (an id,
  * a year, "5 conseils"): what the page is about is the rest.
  */
+/** The verbs of an arrival ("arrivent au cabinet", "rejoint"): what an announcement says beside its subject. */
+const ARRIVAL = /^(?:arrive|arrivent|arriver|debarque|debarquent|rejoint|rejoignent|accueille|accueillons|propose|proposons|passe|passons|lance|lancons)$/;
 const ANNOUNCEMENT_WORDS = /^(?:\d+|cabinet|centre|nouveau|nouvelle|nouveaux|nouvelles|nouveaute|nouveautes|new|arrive|arrivee|desormais|actualite|actualites|actu|actus|news|blog|article|articles|post|posts|breve|breves)$/;
 
 /** Whether a best guess is taken: over MIN_CONFIDENCE, or over the site's bar and clearly ahead of the runner-up. */

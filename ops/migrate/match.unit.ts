@@ -176,6 +176,15 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(titleSubject("Dr Nadia Haddad | Implant dentaire", "Dr Nadia Haddad, implant dentaire")).toBe("Dr Nadia Haddad | Implant dentaire");
   });
 
+  it("under the bar, sends a post announcing a treatment to the one page its title names, not a post that announces nothing", () => {
+    const withAligners = createMatcher([...site, { path: "/orthodontie/", slug: "orthodontie", title: "Orthodontie", kind: "service_hub", text: "Bagues et aligneurs transparents pour tous les âges" }, { path: "/orthodontie/aligneurs/", slug: "aligneurs", title: "Les aligneurs invisibles", kind: "service_detail", text: "Des aligneurs transparents sur mesure" }]);
+    const post = withAligners({ path: "/2017/01/les-aligneurs-transparents-arrivent.html", title: "Les aligneurs transparents arrivent au cabinet", h1: "", text: "Une nouvelle façon de redresser les dents pour les adultes pressés" });
+    expect(post.match).toMatchObject({ target: "/orthodontie/aligneurs/", by: "its announcement's subject, in that page's title only" });
+    expect(post.match!.confidence).toBeLessThan(0.3); // listed for review
+    // The same subject without an announcement: weighed by what the post says.
+    expect(withAligners({ path: "/2017/01/les-aligneurs-transparents.html", title: "Les aligneurs transparents", h1: "", text: "Une nouvelle façon de redresser les dents pour les adultes pressés" }).match?.by ?? "").not.toBe("its announcement's subject, in that page's title only");
+  });
+
   it("sends a booking app's pages to the booking page (else contact), a contact form's thank-you page to contact", () => {
     expect(page("/appointment/2", "Bilan parodontal", "Choisissez un créneau").match).toMatchObject({ target: "/contact/", by: "intent: booking" });
     expect(page("/contactus-thank-you", "Merci", "Votre message est envoyé").match).toMatchObject({ target: "/contact/", by: "intent: contact" });
