@@ -790,6 +790,15 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // treatment is not about them. Taken only where a page speaks of aftercare itself, else left for review.
     const guess = found.best ? pageAt(found.best.target) : null;
     if (guess && named.some((w) => AFTERCARE.test(w)) && !AFTERCARE_PAGE.test(`${guess.slug.replace(/-/g, " ")} ${words(guess.title).join(" ")}`)) {
+      // Unless the treatment it names is one page's title alone ("Conseils après surfaçage", "Détartrage et surfaçage":
+      // four blind truths of four): the patients treated read that page. A treatment several titles name (an
+      // implant: the hub and its details) stays for review (blind truths split).
+      const care = named.filter((w) => !AFTERCARE.test(w) && !AFTERCARE_WORDS.test(w) && !GENERIC.test(w)).map(stem);
+      const titled = candidates.filter((p, i) => isSubjectPage(p) && p.kind !== "home" && care.some((w) => mainTitleSets[i].has(w)));
+      if (titled.length === 1) {
+        const match = { target: titled[0].path, confidence: 0.5, by: "instructions after the treatment that page's title alone names" };
+        return { match, best: match, runnerUp: found.runnerUp };
+      }
       return { ...found, match: null, review: "instructions after a treatment: no page of the new site is about aftercare" };
     }
     return found;
@@ -815,6 +824,8 @@ const DOCUMENT_INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boo
 /** A document of instructions after a treatment ("conseils après extraction", "consignes post-opératoires"). */
 const AFTERCARE = /^(?:apres|after|aftercare|postop|postoperatoire|postoperatoires|suites)$/;
 const AFTERCARE_PAGE = /\b(?:apres|suites|aftercare|postop|postoperatoire|post)\b/;
+/** The words of an aftercare leaflet's name beside its treatment's ("Conseils après la pose d'un implant"). */
+const AFTERCARE_WORDS = /^(?:conseil|conseils|consigne|consignes|recommandation|recommandations|instruction|instructions|fiche|pose|soin|soins|traitement|intervention|operatoire|operatoires)$/;
 
 /** A document's words that say nothing of its subject. */
 const DOCUMENT_WORDS = /^(?:telecharger|telechargez|pdf|doc|docx|document|documents|fichier|version|imprimable|imprimer|cliquez|ici|voir|lire|format|ko|mo)$/;

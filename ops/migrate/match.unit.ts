@@ -357,6 +357,11 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(leaflet.review).toMatch(/aftercare/);
     const withPage = createMatcher([...site, { path: "/apres-les-soins/", slug: "apres-les-soins", title: "Après les soins", kind: "generic", text: "Conseils après une extraction, après la pose d'un implant" }]);
     expect(withPage.document("/docs/conseils-apres-pose-implant.pdf", []).review).toBeUndefined();
+    // The treatment it names is one page's title alone: that page.
+    const withDetail = createMatcher([...site, { path: "/parodontologie/surfacage/", slug: "surfacage", title: "Détartrage et surfaçage", kind: "service_detail", text: "Nettoyer sous la gencive" }]);
+    expect(withDetail.document("/medias/files/conseils-apres-surfacage.pdf", []).match).toMatchObject({ target: "/parodontologie/surfacage/", by: "instructions after the treatment that page's title alone names" });
+    // Named by several titles (no such page here: the implant's hub and detail in other sites), or by none: review.
+    expect(withDetail.document("/docs/conseils-apres-extraction.pdf", []).match).toBeNull();
   });
 });
 
