@@ -286,18 +286,29 @@ const TITLE_PARTS = /\s+[|\u2013\u2014\u00b7\u2022]\s+|\s+-\s+|\s+::\s+/;
  * The part of a title its page's headline is about, when the title has several ("Implant dentaire Lille | Dr Nadia
  * Haddad | Cabinet Petit" under the H1 "Implant dentaire"): the others are the site's and its author's names (an SEO
  * title's pattern), not the page's subject; a practitioner named there does not make it their page. The whole title
- * when no part shares a word with the headline, or there is none.
+ * when the headline meets no part, every part ("Dr Nadia Haddad | Implant dentaire" under "Dr Nadia Haddad, implant
+ * dentaire": it does not say which is its subject), or parts apart, or there is none.
  */
 export function titleSubject(title: string, headline: string): string {
-  const parts = title.split(TITLE_PARTS).filter((p) => p.trim());
-  // (A headline with a separator of its own, "Dr Marie Lefèvre - Rousseau", would cut a name in two.)
-  if (parts.length < 2 || !headline || TITLE_PARTS.test(headline)) return title;
+  if (!headline) return title;
+  // The parts with their places in the title.
+  const parts: { start: number; end: number }[] = [];
+  const separator = new RegExp(TITLE_PARTS.source, "g");
+  let from = 0;
+  for (let m = separator.exec(title); m !== null; m = separator.exec(title)) {
+    parts.push({ start: from, end: m.index });
+    from = m.index + m[0].length;
+  }
+  parts.push({ start: from, end: title.length });
+  if (parts.length < 2) return title;
+  // The parts the headline meets, when they follow one another ("Kits de blanchiment - prudence :: Cabinet Dupont"
+  // under "Kits de blanchiment : prudence"; "Dr Marie Lefèvre - Rousseau | Orthodontie" under her name): that run.
   const heading = stems(headline);
-  const shared = parts.map((p) => [...stems(p)].filter((w) => heading.has(w)).length);
-  // The headline meets one part only, else it does not say which one is its subject ("Dr Nadia Haddad, implant
-  // dentaire" meets both parts of "Dr Nadia Haddad | Implant dentaire").
-  const meeting = shared.filter((n) => n > 0).length;
-  return meeting === 1 ? parts[shared.findIndex((n) => n > 0)] : title;
+  const meets = parts.map((p) => [...stems(title.slice(p.start, p.end))].some((w) => heading.has(w)));
+  const first = meets.indexOf(true);
+  const last = meets.lastIndexOf(true);
+  if (first === -1 || meets.slice(first, last + 1).includes(false) || (first === 0 && last === parts.length - 1)) return title;
+  return title.slice(parts[first].start, parts[last].end);
 }
 
 /** The two options a question weighs, as stems: the keywords either side of its first "ou"/"or"/"vs"; null if none. */

@@ -171,8 +171,10 @@ describe("createMatcher: rules on the new site's structure", () => {
     // No part shares a word with the headline, or no headline: the whole title.
     expect(titleSubject("Nos tarifs | Cabinet Petit", "Bienvenue")).toBe("Nos tarifs | Cabinet Petit");
     expect(titleSubject("Nos tarifs | Cabinet Petit", "")).toBe("Nos tarifs | Cabinet Petit");
-    // A headline with a separator of its own (a double name), or two parts as close to it: the whole title.
-    expect(titleSubject("Dr Marie Lefèvre - Rousseau | Orthodontie", "Dr Marie Lefèvre - Rousseau")).toBe("Dr Marie Lefèvre - Rousseau | Orthodontie");
+    // The run of parts a headline meets (its own separators: a double name, a topic), or the whole title when it meets
+    // every part.
+    expect(titleSubject("Dr Marie Lefèvre - Rousseau | Orthodontie", "Dr Marie Lefèvre - Rousseau")).toBe("Dr Marie Lefèvre - Rousseau");
+    expect(titleSubject("Kits de blanchiment - prudence :: Dupont Chirurgiens-Dentistes", "Kits de blanchiment : prudence")).toBe("Kits de blanchiment - prudence");
     expect(titleSubject("Dr Nadia Haddad | Implant dentaire", "Dr Nadia Haddad, implant dentaire")).toBe("Dr Nadia Haddad | Implant dentaire");
   });
 
