@@ -1,8 +1,8 @@
 /**
  * Which platform the old site ran on, recognised from what the crawl saw (its URLs, the links of its pages,
  * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, Ghost, Hugo, CM4all
- * (IONOS MyWebsite), Concrete CMS, Dotclear, PluXml, Odoo, or a static site. The redirect map declares it (`"$platform"`), and
- * the server then reads every old URL in that platform's grammar (src/server/redirects/grammar.ts): `?page_id=12`
+ * (IONOS MyWebsite), Concrete CMS, Dotclear, PluXml, Odoo, Grav, or a static site. The redirect map declares it
+ * (`"$platform"`), and the server then reads every old URL in that platform's grammar (src/server/redirects/grammar.ts): `?page_id=12`
  * and `?p=12` are one page, `id=12:alias` is `id=12`...
  *
  * Each platform leaves marks no other one does (its upload folders, its query parameters, its CDN); the one
@@ -34,6 +34,8 @@ const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
   pluxml: /\/index\.php\?(?:article|static|categorie)\d+(?:\/|&|$)|\/feed\.php\?rss|\/data\/medias\//i,
   // Its attachments' and images' routes, its blogs and posts named by ids (`/blog/conseils-2/slug-8`).
   odoo: /\/\/[^/]+\/(?:web\/(?:content|image)\/|website\/(?:image|static)\/|blog\/[a-z0-9-]+-\d+(?:\/|$))/i,
+  // Its pages' files and themes under `/user/`, its image cache, its colon parameters (`/blog/tag:implants`).
+  grav: /\/\/[^/]+\/(?:user\/(?:pages|themes|plugins)\/|images\/[0-9a-f]\/[0-9a-f]\/[0-9a-f]\/)|\/\/[^/]+\/[^?#]*\/(?:tag|category|page):[^/?#]+/i,
 };
 const MIN_MARKS = 2;
 /**
@@ -49,6 +51,8 @@ const KINDS: Partial<Record<Platform, RegExp[]>> = {
   // blogs named by an id (`/blog/conges-noel-2019/` on any site).
   concrete: [/\/application\/(?:files|themes)\/|\/download_file\/|\/concrete\/|\/ccm\/system\//i],
   odoo: [/\/web\/(?:content|image)\/|\/website\/(?:image|static)\//i],
+  // Grav's files or themes, not only colon parameters.
+  grav: [/\/user\/(?:pages|themes|plugins)\/|\/images\/[0-9a-f]\/[0-9a-f]\/[0-9a-f]\//i],
 };
 
 export function detectPlatform(entries: CrawlEntry[]): { platform: Platform; marks: number } {
@@ -120,6 +124,8 @@ const ITEM_URL: Record<Platform, RegExp | null> = {
   pluxml: /(?:\?|^\/)article\d+(?:\/|&|$)/,
   // A blog post (`/blog/conseils-2/slug-8`).
   odoo: /^\/(?:[a-z]{2}(?:_[A-Z]{2})?\/)?blog\/[^/]+-\d+\/[^/?]+-\d+\/?(?:\?|$)/,
+  // Its posts' and pages' URLs are paths like any other site's.
+  grav: null,
   static: null,
 };
 

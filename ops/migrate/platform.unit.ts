@@ -91,6 +91,12 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/?cid=12", "http://a.fr/soins/?cid=14", "http://a.fr/tarifs/?cid=15"])]).platform).toBe("static");
   });
 
+  it("recognises Grav by its pages' files, its themes and its image cache, with its colon parameters; not by those alone", () => {
+    const site = [entry("http://a.fr/", ["http://a.fr/blog/tag:implants", "http://a.fr/user/pages/04.soins/devis.pdf"], ["http://a.fr/images/a/b/c/0123abcd.jpg"])];
+    expect(detectPlatform(site).platform).toBe("grav");
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/blog/tag:implants", "http://a.fr/blog/tag:gencives"])]).platform).toBe("static");
+  });
+
   it("recognises SPIP by its spip.php queries, its html URLs and its folders", () => {
     const site = [entry("http://a.fr/", ["http://a.fr/spip.php?page=plan", "http://a.fr/IMG/pdf/tarifs.pdf"]), entry("http://a.fr/Les-implants", ["http://a.fr/article12.html"], ["http://a.fr/local/cache-vignettes/L150xH100/x.jpg"])];
     expect(detectPlatform(site).platform).toBe("spip");

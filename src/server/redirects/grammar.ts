@@ -66,10 +66,14 @@
  *                `/blog/2/8`: post 8), a blog its id, a job offer its id (`/jobs/detail/assistant-4`), an attachment
  *                its id (`/web/content/58/questionnaire.pdf`, `/web/content/58-a1b2c3`, `/web/content?id=58`);
  *                `/web/`, `/website/` and a blog's tags, pages and feed are the platform's
+ *   grav         Grav: a page is its path, every query parameter dropped (Grav reads none on a page); its colon
+ *                parameters in the path are a listing's (`/blog/tag:implants`, `/blog/category:x/page:2`, in any order),
+ *                `page:1` the page itself; a listing's parameters, its feeds (`/blog.rss`, `/blog.atom`) and `/user/`
+ *                (its pages' files, its themes) and `/images/` (its image cache) are the platform's
  *   static       the common rules only
  */
 
-export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "pluxml", "odoo", "static"] as const;
+export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "pluxml", "odoo", "grav", "static"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
@@ -116,6 +120,7 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   dotclear: new Set(["q"]),
   pluxml: new Set(),
   odoo: new Set(),
+  grav: new Set(),
   static: new Set(),
 };
 /**
@@ -154,6 +159,7 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   dotclear: /^\/(?:category|tag|archive|feed|trackback|xmlrpc|page\/\d+|rsd)(?:\/|$)|^\/public\/\.|^\/themes\//,
   pluxml: /^\/(?:feed|data|tag|archives|page\d+|themes|core|plugins)(?:\/|$)|^\/categorie\d+(?:\/[^/]+)?\/page\d+$|^\/(?:article|static|categorie)\d+$/,
   odoo: /^\/(?:web|website)(?:\/|$)|^\/blog\/[^/]+\/(?:tag|page|feed)(?:\/|$)|^\/(?:blog\/post|jobs\/detail)\/\d+$|^\/blog\/\d+$/,
+  grav: /^\/(?:user|images)(?:\/|$)|\/[a-z_]+:[^/]*(?:\/|$)|\.(?:rss|atom)$/,
   static: null,
 };
 
@@ -174,6 +180,7 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   dotclear: new Set(),
   pluxml: new Set(),
   odoo: "all",
+  grav: "all",
   static: new Set(),
 };
 /**
@@ -348,6 +355,13 @@ function byIdentity(platform: Platform, path: string, list: [string, string][], 
     }
     case "odoo":
       return odooIdentity(path, raw);
+    case "grav": {
+      // Its colon parameters in any order (`tag:x/page:2` is `page:2/tag:x`), `page:1` the page itself.
+      const segments = commonPath(path).split("/");
+      const params = segments.filter((s) => /^[a-z_]+:/.test(s) && s !== "page:1").sort();
+      const page = segments.filter((s) => !/^[a-z_]+:/.test(s)).join("/") || "/";
+      return { path: params.length ? `${page === "/" ? "" : page}/${params.join("/")}` : page, list: [] };
+    }
     case "drupal": {
       const q = list.find(([name]) => name === "q");
       if (!q) return { path, list };

@@ -347,6 +347,19 @@ describe("an Odoo site's map", () => {
   });
 });
 
+describe("a Grav site's map", () => {
+  const grav = table({ [PLATFORM_KEY]: "grav", "/soins/blanchiment": "/blanchiment/", "/blog/tag:implants/category:conseils": null });
+
+  it("reads its colon parameters in any order, page:1 as the page itself, any query dropped, in one 301", () => {
+    for (const url of ["/soins/blanchiment/page:1", "/soins/blanchiment.html", "/soins/blanchiment/?utm_source=x"]) expect(findRedirect(grav, "x", url)?.split("?")[0], url).toBe("/blanchiment/");
+    expect(oldUrlForm("/blog/category:conseils/tag:implants", "grav")?.form).toBe(oldUrlForm("/blog/tag:implants/category:conseils", "grav")?.form);
+  });
+
+  it("answers 404 for a listing, a feed or a file of the platform it does not know", () => {
+    for (const url of ["/blog/tag:inconnu", "/blog/page:3", "/blog.rss", "/user/pages/04.soins/x.pdf", "/images/a/b/c/0123.jpg"]) expect(answerRequest(grav, "x", url), url).toEqual({ status: 404 });
+  });
+});
+
 describe("a query that is a path, or Concrete's page id, on the home path of a platform that reads no query", () => {
   it("answers 404 (an old CMS's URL), while a campaign's `cid` is no page's id: the home page", () => {
     for (const platform of ["wix", "ghost", "hugo", "cm4all", "odoo"] as const) {
