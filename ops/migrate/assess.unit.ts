@@ -58,6 +58,21 @@ describe("assessPages: what a page says in its own words, not its links' labels"
     for (const t of cares) expect(by(`/${t.replace(/ /g, "-")}`).reason, t).not.toMatch(/listing/);
   });
 
+  it("a listing's further page by its query (`?page=4`, `?start=10`) or in the platform's grammar (`?tag/x`) is a listing", () => {
+    const { rows: more } = assessPages([
+      entry("/actualites/?page=4", { body_text: words(60, "nouvelle") }),
+      entry("/actualites/?start=10", { body_text: words(60, "autre") }),
+      entry("/index.php?tag/hygiene", { body_text: words(60, "hygiene"), links: ["http://old.example/index.php?post/2019/05/14/x", "http://old.example/index.php?pages/y"] }),
+      entry("/index.php?post/2019/05/14/x", { body_text: words(60, "billet") }),
+      entry("/index.php?pages/y", { body_text: words(60, "page") }),
+      // A post by its id is no listing.
+      entry("/?p=34", { body_text: words(60, "article") }),
+    ]);
+    const reason = (p: string) => more.find((r) => r.path === p)!.reason;
+    for (const p of ["/actualites/?page=4", "/actualites/?start=10", "/index.php?tag/hygiene"]) expect(reason(p), p).toMatch(/^listing of/);
+    expect(reason("/?p=34")).not.toMatch(/listing/);
+  });
+
   it("a page of links only is a listing (a site map)", () => {
     expect(by("/plan").reason).toMatch(/^listing of 6 pages/);
   });
