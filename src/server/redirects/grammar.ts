@@ -85,8 +85,11 @@ export const isPlatform = (value: unknown): value is Platform => typeof value ==
 const TRACKING_PARAM = /^(?:utm_[^=]*|fbclid|gclid|dclid|gbraid|wbraid|msclkid|mc_cid|mc_eid|_ga|_gl|yclid|igshid|_hsenc|_hsmi|__hstc|__hssc|__hsfp|hsctatracking|mkt_tok|srsltid)(?:=|$)/i;
 /** A document or image file, by its extension (a page's `.html`/`.php` is not one). */
 const DOCUMENT_PATH = /\.(?:pdf|docx?|odt|xlsx?|ods|pptx?|rtf|txt|zip|jpe?g|png|gif|webp|svg|mp4|mp3)$/i;
-/** A visitor's session carried in the URL (PHP, Java, ASP, Cold Fusion): never part of which page it is. */
-const SESSION_PARAM = /^(?:phpsessid|jsessionid|aspsessionid[a-z]*|cfid|cftoken|sessionid|session_id)(?:=|$)/i;
+/**
+ * A visitor's session or account carried in the URL (PHP, Java, ASP, Cold Fusion; Google's `authuser`, which Google
+ * Sites writes on its internal links): never part of which page it is.
+ */
+const SESSION_PARAM = /^(?:phpsessid|jsessionid|aspsessionid[a-z]*|cfid|cftoken|sessionid|session_id|authuser)(?:=|$)/i;
 /** A page's language chosen by a parameter: the new site has one language, the old URL one page. */
 const LANGUAGE_PARAM = /^(?:lang|language|lng|hl|locale|wpml_lang|hslang)(?:=|$)/i;
 

@@ -63,7 +63,7 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
     ["spip", "/spip.php?rubrique3&debut_articles=10", ["/spip.php?page=rubrique&id_rubrique=3&debut_articles=10", "/rubrique3.html?debut_articles=10"]],
     ["spip", "/", ["/spip.php", "/spip.php?page=sommaire", "/spip.php?lang=fr"]],
     ["spip", "/-Implantologie-", ["/-Implantologie-.html", "/-implantologie-/"]],
-    ["static", "/soins/implants.html", ["/Soins/Implants.HTM", "/soins/implants/", "/soins/implants.html?utm_source=x", "/soins/implants.php?PHPSESSID=3f9a1c0e"]],
+    ["static", "/soins/implants.html", ["/Soins/Implants.HTM", "/soins/implants/", "/soins/implants.html?utm_source=x", "/soins/implants.php?PHPSESSID=3f9a1c0e", "/soins/implants?authuser=0"]],
     ["static", "/actualites.php?id=14", ["/actualites.php?id=14&PHPSESSID=3f9a1c0e", "/actualites.php?jsessionid=A1B2&id=14"]],
     // A file's query is a cache buster or a token: the same document, on every platform.
     ["static", "/app/download/93/tarifs.pdf?t=1600876543", ["/app/download/93/tarifs.pdf", "/app/download/93/Tarifs.PDF?t=1", "/app/download/93/tarifs.pdf?ver=2&utm_source=x"]],
