@@ -256,6 +256,9 @@ const ROLES: [RegExp, string][] = [
   [/^(?:receptionniste|hotesse|hote)s?$/, "accueil"],
   [/^(?:remplacant|remplacante)s?$/, "remplacant"],
 ];
+/** "Mode d'emploi" (instructions for use): no job in its "emploi". */
+const HOW_TO = /\bmodes? d['\u2019 ]emploi\b/gi;
+
 /** A search for someone ("nous recherchons", "le cabinet cherche"): a job offer when it names a job (ROLES). */
 const SEEK = /^(?:cherche|cherchons|cherchent|recherche|recherchons|recherchent)$/;
 const rolesOf = (texts: string[]): Set<string> =>
@@ -571,9 +574,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const nameSets = names.map((n) => stems(withoutReflexiveVerbs(n)));
     const allNames = new Set([...slug, ...nameSets.flatMap((s) => [...s])]);
     const text = vector(keywords(withoutReflexiveVerbs(old.text)).map(stem));
-    const ownWordSets = [slugWords(old.path), ...names.map((n) => words(n))];
+    // (Not "mode d'emploi", instructions: "Le premier rendez-vous de votre enfant, mode d'emploi".)
+    const ownWordSets = [slugWords(old.path), ...names.map((n) => words(n.replace(HOW_TO, " ")))];
     // A job's word, or a search for someone of a job ("Le cabinet cherche un(e) collaborateur(trice)").
-    const job = [...allNames].some((w) => JOB.test(w)) || ownWordSets.some((set) => set.some((w) => JOB.test(w)) || (set.some((w) => SEEK.test(w)) && rolesOf([set.join(" ")]).size > 0));
+    const job = ownWordSets.some((set) => set.some((w) => JOB.test(w)) || (set.some((w) => SEEK.test(w)) && rolesOf([set.join(" ")]).size > 0));
     // The old site's jobs page (`/careers`, `/le-cabinet/recrutement`: its URL says only that): the new site's, never
     // one offer, whichever job it advertised then (two blind truths).
     const jobsIndex = namedOnlyBy(JOB, old.path, []);

@@ -148,6 +148,8 @@ describe("createMatcher: rules on the new site's structure", () => {
     // Roles the jobs page names outside a search are not sought: "the doctor, a dentist, has no opening".
     const closed = createMatcher(site.map((p) => (p.path === "/recrutement/" ? { ...p, text: "Le Dr Petit, chirurgien-dentiste, et ses assistantes n'ont aucun poste ouvert" } : p)));
     expect(closed({ path: "/blog/offre-collaborateur", title: "Offre : collaborateur", h1: "Offre : collaborateur", text: "Libéral" }).match?.by ?? "").not.toBe("jobs page");
+    // Instructions ("mode d'emploi") are no job.
+    expect(at("/journal/premier-rendez-vous-enfant", "Le premier rendez-vous de votre enfant, mode d'emploi")?.by ?? "").not.toBe("jobs page");
     // Looking for a dentist is no job offer.
     expect(at("/blog/trouver-un-dentiste-a-lyon", "Vous cherchez un dentiste à Lyon ?")?.by ?? "").not.toBe("jobs page");
   });
