@@ -173,8 +173,12 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
   // The original of a group: a URL that names its page by words before one naming it by an id (`/le-cabinet`
   // before `/node/2`: its words help the matching), then the shortest.
   const idOnly = (e: CrawlEntry) => (isIdOnlyUrl(pathOf(e.url)) ? 1 : 0);
-  const pages = entries.filter((e) => isPage(e) && wordsOf(e) > 0).sort((a, b) => idOnly(a) - idOnly(b) || a.url.length - b.url.length || (a.url < b.url ? -1 : 1));
   const { platform } = detectPlatform(entries);
+  // (And a page before a listing that repeats it: a tag page holding one post is that post's copy, not its original.)
+  const listingUrl = (e: CrawlEntry) => (LISTING_URL.test(pathOf(e.url)) || LISTING_URL.test(oldUrlForm(pathOf(e.url), platform)?.path ?? "") ? 1 : 0);
+  const pages = entries
+    .filter((e) => isPage(e) && wordsOf(e) > 0)
+    .sort((a, b) => listingUrl(a) - listingUrl(b) || idOnly(a) - idOnly(b) || a.url.length - b.url.length || (a.url < b.url ? -1 : 1));
   const originalOf = new Map<string, { url: string; similarity: number }>();
   const groups: string[][] = [];
   const triples = new Map(pages.map((e) => [e.url, shingles(own.get(e.url)!.text)]));

@@ -73,6 +73,12 @@ describe("assessPages: what a page says in its own words, not its links' labels"
     expect(reason("/?p=34")).not.toMatch(/listing/);
   });
 
+  it("a tag page holding one post whole is that post's copy, not its original", () => {
+    const body = words(60, "cone");
+    const { duplicateOf } = assessPages([entry("/tag/implants/", { body_text: body }), entry("/le-centre-s-equipe-d-un-cone-beam/", { body_text: body })]);
+    expect(duplicateOf.get("http://old.example/tag/implants/")).toBe("http://old.example/le-centre-s-equipe-d-un-cone-beam/");
+  });
+
   it("a page of links only is a listing (a site map)", () => {
     expect(by("/plan").reason).toMatch(/^listing of 6 pages/);
   });

@@ -256,8 +256,8 @@ const ROLES: [RegExp, string][] = [
   [/^(?:receptionniste|hotesse|hote)s?$/, "accueil"],
   [/^(?:remplacant|remplacante)s?$/, "remplacant"],
 ];
-/** "Mode d'emploi" (instructions for use): no job in its "emploi". */
-const HOW_TO = /\bmodes? d['\u2019 ]emploi\b/gi;
+/** "Mode d'emploi" (instructions for use; `mode-d-emploi` in a URL, whose words drop the "d"): no job in its "emploi". */
+const HOW_TO = /\bmodes?\s+(?:d['\u2019\s]\s*)?emploi\b/gi;
 
 /** A search for someone ("nous recherchons", "le cabinet cherche"): a job offer when it names a job (ROLES). */
 const SEEK = /^(?:cherche|cherchons|cherchent|recherche|recherchons|recherchent)$/;
@@ -569,13 +569,14 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       if (page) return { match: { target: page.path, confidence: 0.9, by: `intent: ${intent.name}` }, best: null, runnerUp: 0 };
     }
 
-    const slug = new Set(slugWords(old.path).map(stem));
+    // Its URL's words, without a reflexive verb's elided "s" ("le-centre-s-equipe": the centre equips itself, no team).
+    const slug = new Set(words(slugWords(old.path).join(" ").replace(/(^|\s)s\s+\p{L}+/gu, "$1")).map(stem));
     // (Without its reflexive verbs, as the texts: "Le cabinet s'équipe d'un cone beam" names no team.)
     const nameSets = names.map((n) => stems(withoutReflexiveVerbs(n)));
     const allNames = new Set([...slug, ...nameSets.flatMap((s) => [...s])]);
     const text = vector(keywords(withoutReflexiveVerbs(old.text)).map(stem));
     // (Not "mode d'emploi", instructions: "Le premier rendez-vous de votre enfant, mode d'emploi".)
-    const ownWordSets = [slugWords(old.path), ...names.map((n) => words(n.replace(HOW_TO, " ")))];
+    const ownWordSets = [words(slugWords(old.path).join(" ").replace(HOW_TO, " ")), ...names.map((n) => words(n.replace(HOW_TO, " ")))];
     // A job's word, or a search for someone of a job ("Le cabinet cherche un(e) collaborateur(trice)").
     const job = ownWordSets.some((set) => set.some((w) => JOB.test(w)) || (set.some((w) => SEEK.test(w)) && rolesOf([set.join(" ")]).size > 0));
     // The old site's jobs page (`/careers`, `/le-cabinet/recrutement`: its URL says only that): the new site's, never
@@ -645,7 +646,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const leading = Math.max(0, ...scored.map((s) => s.confidence));
     const leadingByText = scored.some((s, i) => s.confidence === leading && textScores[i] >= 0.2);
     const saysAbout = aboutThePractice(old.path, [old.title, old.h1, ...(old.names ?? []).slice(0, 2)].filter(Boolean));
-    const saysItTwice = namedOnlyBy(ABOUT, old.path, []) && namedOnlyBy(ABOUT, "/", [old.title]);
+    // (Its title whole or its topic before a colon or a dash: "Le centre : une équipe, un projet".)
+    const saysItTwice = namedOnlyBy(ABOUT, old.path, []) && namedOnlyBy(ABOUT, "/", [old.title, old.title.split(/\s*:\s+|\s+[-|\u2013\u2014]\s+/)[0]]);
     if (presentation && saysAbout && (leading < MIN_CONFIDENCE || (saysItTwice && !leadingByText))) {
       const i = scored.findIndex((s) => s.target === presentation.path);
       scored[i] = { ...scored[i], confidence: 0.5, by: "the page about the practice: its presentation" };

@@ -119,6 +119,8 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/le-cabinet/equipements", "Équipements", "Radiographie numérique et empreinte optique au cabinet").match?.target).toBe("/technologies/");
     // Its own text clearly about another page wins.
     expect(page("/cabinet", "Le cabinet", "Radiographie numérique, caméra intrabuccale, empreinte optique, radiographie numérique").match?.target).toBe("/technologies/");
+    // Its topic before a colon or a dash says so ("Le centre - une équipe, un projet"): not the team's page.
+    expect(page("/le-centre/", "Le centre - une équipe, un projet", "Nous travaillons ensemble depuis 2012").match?.target).toBe("/philosophie/");
     // Its URL and title saying so, a headline's word matching another page's title does not overturn them.
     const centre = m({ path: "/le-centre", title: "Le centre", h1: "", headline: "Notre équipe", names: ["Notre équipe", "Le centre"], text: "Chaque semaine, nous étudions ensemble les dossiers complexes" });
     expect(centre.match).toMatchObject({ target: "/philosophie/", by: "the page about the practice: its presentation" });
@@ -150,6 +152,7 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(closed({ path: "/blog/offre-collaborateur", title: "Offre : collaborateur", h1: "Offre : collaborateur", text: "Libéral" }).match?.by ?? "").not.toBe("jobs page");
     // Instructions ("mode d'emploi") are no job.
     expect(at("/journal/premier-rendez-vous-enfant", "Le premier rendez-vous de votre enfant, mode d'emploi")?.by ?? "").not.toBe("jobs page");
+    expect(at("/brossettes-interdentaires-mode-d-emploi/", "Brossettes interdentaires")?.by ?? "").not.toBe("jobs page");
     // Looking for a dentist is no job offer.
     expect(at("/blog/trouver-un-dentiste-a-lyon", "Vous cherchez un dentiste à Lyon ?")?.by ?? "").not.toBe("jobs page");
   });
@@ -200,6 +203,8 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(gums.match).toBeNull();
     expect(gums.best?.by ?? "").toMatch(/is on no page of the new site/);
     expect(page("/le-cabinet-sequipe-dun-cone-beam/", "Le cabinet s'équipe d'un cone beam", "Une radiographie en trois dimensions").match?.target).not.toBe("/equipe/");
+    // Nor in its URL, where the apostrophe is a hyphen.
+    expect(page("/le-centre-s-equipe-d-un-cone-beam/", "", "Une radiographie en trois dimensions").best?.target).not.toBe("/equipe/");
     // A template's title ("Sans titre") is no subject: its H1 names one the new site speaks of.
     const untitled = m({ path: "/page-12", title: "Untitled Document", h1: "Les radiographies numériques", text: "Une radiographie en trois dimensions" });
     expect(untitled.best?.by ?? "").not.toMatch(/is on no page of the new site/);
