@@ -44,7 +44,12 @@ export interface Assessment {
 }
 
 /** A CMS's listing URLs: blog pages, categories, tags, archives by date or author, searches, feeds. */
-const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed|offset|category)=|[?&](?:page|pg|start|debut_articles)=\d+(?:&|$)|[?&](?:amp;)?view=(?:category|tag|categories|featured)\b|\/(?:category|categories|categorie|tag|tags|etiquette|author|auteur|page|feed|archive|archives|taxonomy\/term)\/|\/component\/tags\/|\/\d{4}\/(?:\d{2}\/)?$/i;
+const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed|offset|category)=|[?&](?:amp;)?view=(?:category|tag|categories|featured)\b|\/(?:category|categories|categorie|tag|tags|etiquette|author|auteur|page|feed|archive|archives|taxonomy\/term)\/|\/(?:tag|category|page|author):[^/]+|\/component\/tags\/|\/\d{4}\/(?:\d{2}\/)?$/i;
+/**
+ * A listing's further page by its query (`?page=4`, `?start=10`, SPIP's `debut_articles`): a listing when it links to
+ * pages (a CMS naming its pages by `page` or `pg` is not one: GuppY's `?pg=12`, a hand-made `index.php?page=3`).
+ */
+const LISTING_PAGE_QUERY = /[?&](?:page|pg|start|debut_articles)=\d+(?:&|$)/i;
 /** Share of a page's word triples found in the pages it links to, from which it is a listing of them. */
 const LISTING_COVERAGE = 0.5;
 /** A link's text of at most this many words is a label (a title, a menu entry), not an excerpt. */
@@ -205,6 +210,7 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     // Its URL as the platform reads it too: Dotclear's `/index.php?tag/hygiene` is its `/tag/hygiene`.
     const path = pathOf(e.url);
     if (LISTING_URL.test(path) || LISTING_URL.test(oldUrlForm(path, platform)?.path ?? path)) return linked.length;
+    if (LISTING_PAGE_QUERY.test(path) && linked.length >= 2) return linked.length;
     // One post or page of the platform, however short (under any of its URLs: `/node/26` and its alias, the id
     // its markup names: SPIP's `article-titre-12`).
     const urls = [e.url, ...[...originalOf].filter(([, o]) => o.url === e.url).map(([url]) => url), ...(e.own_urls ?? [])];

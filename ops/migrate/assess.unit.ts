@@ -59,9 +59,14 @@ describe("assessPages: what a page says in its own words, not its links' labels"
   });
 
   it("a listing's further page by its query (`?page=4`, `?start=10`) or in the platform's grammar (`?tag/x`) is a listing", () => {
+    const posts = ["http://old.example/actualites/un", "http://old.example/actualites/deux"];
     const { rows: more } = assessPages([
-      entry("/actualites/?page=4", { body_text: words(60, "nouvelle") }),
-      entry("/actualites/?start=10", { body_text: words(60, "autre") }),
+      entry("/actualites/?page=4", { body_text: words(60, "nouvelle"), links: posts }),
+      entry("/actualites/?start=10", { body_text: words(60, "autre"), links: posts }),
+      entry("/actualites/un", { body_text: words(60, "premier") }),
+      entry("/actualites/deux", { body_text: words(60, "second") }),
+      // A page a hand-made site names by `page` links to nothing: a page.
+      entry("/index.php?page=3", { body_text: words(60, "implant") }),
       entry("/index.php?tag/hygiene", { body_text: words(60, "hygiene"), links: ["http://old.example/index.php?post/2019/05/14/x", "http://old.example/index.php?pages/y"] }),
       entry("/index.php?post/2019/05/14/x", { body_text: words(60, "billet") }),
       entry("/index.php?pages/y", { body_text: words(60, "page") }),
@@ -71,6 +76,7 @@ describe("assessPages: what a page says in its own words, not its links' labels"
     const reason = (p: string) => more.find((r) => r.path === p)!.reason;
     for (const p of ["/actualites/?page=4", "/actualites/?start=10", "/index.php?tag/hygiene"]) expect(reason(p), p).toMatch(/^listing of/);
     expect(reason("/?p=34")).not.toMatch(/listing/);
+    expect(reason("/index.php?page=3")).not.toMatch(/listing/);
   });
 
   it("a tag page holding one post whole is that post's copy, not its original", () => {

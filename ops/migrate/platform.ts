@@ -35,13 +35,13 @@ const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
   // Its attachments' and images' routes, its blogs and posts named by ids (`/blog/conseils-2/slug-8`).
   odoo: /\/\/[^/]+\/(?:web\/(?:content|image)\/|website\/(?:image|static)\/|blog\/[a-z0-9-]+-\d+(?:\/|$))/i,
   // Its pages' files and themes under `/user/`, its image cache, its colon parameters (`/blog/tag:implants`).
-  grav: /\/\/[^/]+\/(?:user\/(?:pages|themes|plugins)\/|images\/[0-9a-f]\/[0-9a-f]\/[0-9a-f]\/)|\/\/[^/]+\/[^?#]*\/(?:tag|category|page):[^/?#]+/i,
+  grav: /\/\/[^/]+\/(?:user\/(?:pages|themes|plugins)\/|images\/[0-9a-f]\/[0-9a-f]\/[0-9a-f]\/)|\/(?:tag|category|page):[^/?#]+/i,
 };
 const MIN_MARKS = 2;
 /**
  * Platforms whose marks are of kinds another tool shares one at a time: each kind must be seen. Hugo's tags and its
  * categories (or its feeds) both: Jekyll's archives, Hexo or a WordPress whose category base is "categories" make one.
- * Joomla's, Concrete's and Odoo's: one of their own besides the marks another tool makes too.
+ * Joomla's, Concrete's, Odoo's and Grav's: one of their own besides the marks another tool makes too.
  */
 const KINDS: Partial<Record<Platform, RegExp[]>> = {
   hugo: [/\/tags\//i, /\/categories\/|\/index\.xml(?:[?#]|$)/i],

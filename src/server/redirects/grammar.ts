@@ -87,9 +87,9 @@ const TRACKING_PARAM = /^(?:utm_[^=]*|fbclid|gclid|dclid|gbraid|wbraid|msclkid|m
 const DOCUMENT_PATH = /\.(?:pdf|docx?|odt|xlsx?|ods|pptx?|rtf|txt|zip|jpe?g|png|gif|webp|svg|mp4|mp3)$/i;
 /**
  * A visitor's session or account carried in the URL (PHP, Java, ASP, Cold Fusion; Google's `authuser`, which Google
- * Sites writes on its internal links): never part of which page it is.
+ * Sites writes on its internal links, and its `usp` and `pli`): never part of which page it is.
  */
-const SESSION_PARAM = /^(?:phpsessid|jsessionid|aspsessionid[a-z]*|cfid|cftoken|sessionid|session_id|authuser)(?:=|$)/i;
+const SESSION_PARAM = /^(?:phpsessid|jsessionid|aspsessionid[a-z]*|cfid|cftoken|sessionid|session_id|authuser|usp|pli)(?:=|$)/i;
 /** A page's language chosen by a parameter: the new site has one language, the old URL one page. */
 const LANGUAGE_PARAM = /^(?:lang|language|lng|hl|locale|wpml_lang|hslang)(?:=|$)/i;
 
@@ -162,7 +162,7 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   dotclear: /^\/(?:category|tag|archive|feed|trackback|xmlrpc|page\/\d+|rsd)(?:\/|$)|^\/public\/\.|^\/themes\//,
   pluxml: /^\/(?:feed|data|tag|archives|page\d+|themes|core|plugins)(?:\/|$)|^\/categorie\d+(?:\/[^/]+)?\/page\d+$|^\/(?:article|static|categorie)\d+$/,
   odoo: /^\/(?:web|website)(?:\/|$)|^\/blog\/[^/]+\/(?:tag|page|feed)(?:\/|$)|^\/(?:blog\/post|jobs\/detail)\/\d+$|^\/blog\/\d+$/,
-  grav: /^\/(?:user|images)(?:\/|$)|\/[a-z_]+:[^/]*(?:\/|$)|\.(?:rss|atom)$/,
+  grav: /^\/(?:user|images)(?:\/|$)|\/[a-z0-9_-]+:[^/]*(?:\/|$)|\.(?:rss|atom)$/,
   static: null,
 };
 
@@ -361,8 +361,9 @@ function byIdentity(platform: Platform, path: string, list: [string, string][], 
     case "grav": {
       // Its colon parameters in any order (`tag:x/page:2` is `page:2/tag:x`), `page:1` the page itself.
       const segments = commonPath(path).split("/");
-      const params = segments.filter((s) => /^[a-z_]+:/.test(s) && s !== "page:1").sort();
-      const page = segments.filter((s) => !/^[a-z_]+:/.test(s)).join("/") || "/";
+      const isParam = (s: string) => /^[a-z0-9_-]+:/.test(s);
+      const params = segments.filter((s) => isParam(s) && !/^page:0*1$/.test(s)).sort();
+      const page = segments.filter((s) => !isParam(s)).join("/") || "/";
       return { path: params.length ? `${page === "/" ? "" : page}/${params.join("/")}` : page, list: [] };
     }
     case "drupal": {

@@ -96,7 +96,7 @@ export type OldUrlAnswer = { status: 301; target: string; matchedQuery: boolean 
  *    (`/contact.html` -> `/contact/` leaves `/contact/` to the site though both have the same form);
  * 2. its form is a dropped old URL (a key whose value is null): 404;
  * 3. on a map that declares its old platform, a query URL of that platform (`?p=`, `?option=`, `?q=`), any CMS's
- *    on the home path of a platform that reads no query (Wix, Ghost, Hugo, CM4all, Odoo: `/?p=12` on a Hugo site,
+ *    on the home path of a platform that reads no query (Wix, Ghost, Hugo, CM4all, Odoo, Grav: `/?p=12` on a Hugo site,
  *    `/?post/2019/05/14/x` on an Odoo site), or any
  *    query on the home path the map does not know: 404, never the page at its path (a soft 404);
  * 4. its path alone is a key (the query was not part of the old URL's identity): 301, the whole query kept;
