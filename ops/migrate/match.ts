@@ -202,7 +202,7 @@ const FILLER = /^(?:nous|vous|prendre|prenez|ligne|en|page|com|form|formulaire|c
  * as long as the practice keeps them. Two blind truths send such posts there (Webflow's, Weebly's).
  */
 const WEEKDAY = /^(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)s?$/;
-const OPENING = /^(?:ouvert|ouverte|ouverts|ouvertes|ouverture|ouvre|nocturne|nocturnes|horaires)$/;
+const OPENING = /^(?:ouvert|ouverte|ouverts|ouvertes|ouverture|ouvre|nocturne|nocturnes|horaires|consultations)$/;
 const HOURS_CONTEXT = /^(?:nouveau|nouveaux|nouvelle|nouvelles|nouveaute|desormais|maintenant|aussi|egalement|cabinet|centre|matin|matins|soir|soirs|midi|apres|jusqu|heures?|h|tous|toutes|les|le|la|l|de|du|des|en|et|a|au|aux|votre|notre|nos|vos|\d+)$/;
 /** An hour of the day ("20h", "19h30"): new hours say one when they name no day ("ouvert jusqu'à 20h"). */
 const HOUR = /^\d{1,2}h(?:\d{2})?$/;
@@ -256,8 +256,21 @@ const ROLES: [RegExp, string][] = [
   [/^(?:receptionniste|hotesse|hote)s?$/, "accueil"],
   [/^(?:remplacant|remplacante)s?$/, "remplacant"],
 ];
-/** "Mode d'emploi" (instructions for use; `mode-d-emploi` in a URL, whose words drop the "d"): no job in its "emploi". */
-const HOW_TO = /\bmodes?\s+(?:d['\u2019\s]\s*)?emploi\b/gi;
+/**
+ * A URL's words without a reflexive verb's elided "s" (`le-centre-s-equipe`: the centre equips itself, no team), as
+ * withoutReflexiveVerbs reads a text.
+ */
+const urlWords = (path: string): string[] => {
+  // (Its words read whole first: slugWords' keywords have lost the "s", the "d" and the "du" these idioms need.)
+  const segment = path.split("?")[0].split("/").filter(Boolean).map((s) => s.replace(/\.(?:html?|php)$/i, "")).filter((s) => s.toLowerCase() !== "index").at(-1) ?? "";
+  return keywords(words(segment).join(" ").replace(/(^|\s)s\s+\p{L}+/gu, "$1").replace(HOW_TO, " "));
+};
+
+/**
+ * "Emploi" that is no job: "mode d'emploi" (instructions; `mode-d-emploi` in a URL, whose words drop the "d"), "emploi
+ * du temps" (a timetable), "le bon emploi du fil" (its use).
+ */
+const HOW_TO = /\bmodes?\s+(?:d['\u2019\s]\s*)?emplois?\b|\bemplois?\s+du\s+temps\b|\b(?:bon|mauvais)\s+emploi\b/gi;
 
 /** A search for someone ("nous recherchons", "le cabinet cherche"): a job offer when it names a job (ROLES). */
 const SEEK = /^(?:cherche|cherchons|cherchent|recherche|recherchons|recherchent)$/;
@@ -306,7 +319,8 @@ export function titleSubject(title: string, headline: string): string {
   if (parts.length < 2) return title;
   // The parts the headline meets, when they follow one another ("Kits de blanchiment - prudence :: Cabinet Dupont"
   // under "Kits de blanchiment : prudence"; "Dr Marie Lefèvre - Rousseau | Orthodontie" under her name): that run.
-  const heading = stems(headline);
+  // (Not by "dentaire": the site's name shares it with many a headline, "Cabinet dentaire Dupont".)
+  const heading = new Set(keywords(headline).filter((w) => !GENERIC.test(w)).map(stem));
   const meets = parts.map((p) => [...stems(title.slice(p.start, p.end))].some((w) => heading.has(w)));
   const first = meets.indexOf(true);
   const last = meets.lastIndexOf(true);
@@ -485,7 +499,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const found: { intent: Intent; service: boolean }[] = [];
     // Each set of words and whether it is the page's own whole name (its URL's last segment, a whole title or H1).
     const sets: [string[], boolean][] = [
-      [[...slugWords(path), ...queryWords], true],
+      [[...urlWords(path), ...queryWords], true],
       ...first.map((f): [string[], boolean] => [f, false]),
       ...names.flatMap((n) => topicsOf(n).map((t, i): [string[], boolean] => [t, i === 0])),
       ...others.flatMap(topicsOf).map((t): [string[], boolean] => [t, false]),
@@ -504,7 +518,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
 
   /** Whether the URL's last segment or a name says only `what` (with fillers): `/le-cabinet`, "Nos soins". */
   const namedOnlyBy = (what: RegExp, path: string, names: string[]): boolean =>
-    [slugWords(path), ...names.map((n) => words(n))].some((set) => {
+    [urlWords(path), ...names.map((n) => words(withoutReflexiveVerbs(n)))].some((set) => {
       const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|notre|nos|our|the|html?|php|index)$/.test(w));
       return meaningful.length > 0 && meaningful.length <= 4 && meaningful.some((w) => what.test(w)) && meaningful.every((w) => what.test(w) || FILLER.test(w));
     });
@@ -569,14 +583,13 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       if (page) return { match: { target: page.path, confidence: 0.9, by: `intent: ${intent.name}` }, best: null, runnerUp: 0 };
     }
 
-    // Its URL's words, without a reflexive verb's elided "s" ("le-centre-s-equipe": the centre equips itself, no team).
-    const slug = new Set(words(slugWords(old.path).join(" ").replace(/(^|\s)s\s+\p{L}+/gu, "$1")).map(stem));
+    const slug = new Set(urlWords(old.path).map(stem));
     // (Without its reflexive verbs, as the texts: "Le cabinet s'équipe d'un cone beam" names no team.)
     const nameSets = names.map((n) => stems(withoutReflexiveVerbs(n)));
     const allNames = new Set([...slug, ...nameSets.flatMap((s) => [...s])]);
     const text = vector(keywords(withoutReflexiveVerbs(old.text)).map(stem));
     // (Not "mode d'emploi", instructions: "Le premier rendez-vous de votre enfant, mode d'emploi".)
-    const ownWordSets = [words(slugWords(old.path).join(" ").replace(HOW_TO, " ")), ...names.map((n) => words(n.replace(HOW_TO, " ")))];
+    const ownWordSets = [urlWords(old.path), ...names.map((n) => words(n.replace(HOW_TO, " ")))];
     // A job's word, or a search for someone of a job ("Le cabinet cherche un(e) collaborateur(trice)").
     const job = ownWordSets.some((set) => set.some((w) => JOB.test(w)) || (set.some((w) => SEEK.test(w)) && rolesOf([set.join(" ")]).size > 0));
     // The old site's jobs page (`/careers`, `/le-cabinet/recrutement`: its URL says only that): the new site's, never
@@ -759,9 +772,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const announces = [old.title, old.h1, old.headline ?? ""].some((n) => words(n).some((w) => ARRIVAL.test(w) || /^(?:nouveau|nouvelle|nouveaux|nouvelles|nouveaute|desormais|enfin)$/.test(w)));
     if (newsPost && announces && !photo) {
       const subject = new Set([old.title, old.h1, old.headline ?? ""].flatMap((n) => keywords(n)).filter((w) => !ANNOUNCEMENT_WORDS.test(w) && !GENERIC.test(w) && !ARRIVAL.test(w)).map(stem));
-      const titled = candidates.filter((p, i) => isSubjectPage(p) && p.kind !== "home" && [...mainTitleSets[i]].some((w) => subject.has(w) && !GENERIC.test(w)));
-      if (titled.length === 1 && answersGroup(titled[0].path)) {
-        const at = scored.find((s) => s.target === titled[0].path)!;
+      // (Not by a compound's clash: an announcement's words are the old site's, "transparents" for "invisibles".)
+      const titled = candidates.filter((p, i) => ANNOUNCED_KINDS.has(p.kind) && [...mainTitleSets[i]].some((w) => subject.has(w) && !GENERIC.test(w)));
+      const at = titled.length === 1 ? scored.find((s) => s.target === titled[0].path) : undefined;
+      if (at && at.confidence > 0 && answersGroup(at.target)) {
         const match = { ...at, by: "its announcement's subject, in that page's title only" };
         return { match, best: match, runnerUp };
       }
@@ -810,8 +824,13 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       // Unless the treatment it names is one page's title alone ("Conseils après surfaçage", "Détartrage et surfaçage":
       // four blind truths of four): the patients treated read that page. A treatment several titles name (an
       // implant: the hub and its details) stays for review (blind truths split).
-      const care = named.filter((w) => !AFTERCARE.test(w) && !AFTERCARE_WORDS.test(w) && !GENERIC.test(w)).map(stem);
-      const titled = candidates.filter((p, i) => isSubjectPage(p) && p.kind !== "home" && care.some((w) => mainTitleSets[i].has(w)));
+      // (A treatment's page, whose title holds a word of it in no other compound: "greffe de gencive" is not
+      // "Greffe osseuse", "prothèses amovibles" not "Prothèses fixes"; not the practice's name: "cabinet Dupont".)
+      const isCare = (w: string) => !AFTERCARE.test(w) && !AFTERCARE_WORDS.test(w) && !GENERIC.test(w) && !ABOUT.test(w) && !PERSON_TITLE.test(w);
+      const care = new Set(named.filter(isCare).map(stem));
+      // (The compounds of its own name, its file's: a link's text may add words around it, "une séance de surfaçage".)
+      const carePairs = pairsOf([slugWords(path.replace(/\.[a-z0-9]{2,4}$/i, "")).filter(isCare).join(" ")]);
+      const titled = candidates.filter((p, i) => CARE_KINDS.has(p.kind) && [...care].some((w) => mainTitleSets[i].has(w)) && !compoundClash(titlePairs[i], titleSets[i], carePairs, care));
       if (titled.length === 1) {
         const match = { target: titled[0].path, confidence: 0.5, by: "instructions after the treatment that page's title alone names" };
         return { match, best: match, runnerUp: found.runnerUp };
@@ -841,6 +860,8 @@ const DOCUMENT_INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boo
 /** A document of instructions after a treatment ("conseils après extraction", "consignes post-opératoires"). */
 const AFTERCARE = /^(?:apres|after|aftercare|postop|postoperatoire|postoperatoires|suites)$/;
 const AFTERCARE_PAGE = /\b(?:apres|suites|aftercare|postop|postoperatoire|post)\b/;
+/** The kinds of page a treatment has on the new site: its hub, its details, a need page weighing it. */
+const CARE_KINDS: ReadonlySet<string> = new Set(["service_hub", "service_detail", "need"]);
 /** The words of an aftercare leaflet's name beside its treatment's ("Conseils après la pose d'un implant"). */
 const AFTERCARE_WORDS = /^(?:conseil|conseils|consigne|consignes|recommandation|recommandations|instruction|instructions|fiche|pose|soin|soins|traitement|intervention|operatoire|operatoires)$/;
 
@@ -852,8 +873,10 @@ const DOCUMENT_WORDS = /^(?:telecharger|telechargez|pdf|doc|docx|document|docume
  * "L'hypnose arrive au cabinet"), the news section a URL names (`/actualites.php?id=9`) and numbers (an id,
  * a year, "5 conseils"): what the page is about is the rest.
  */
+/** What a news post may announce: a treatment (its hub, its details, a need page) or the practice's own (hours, access). */
+const ANNOUNCED_KINDS: ReadonlySet<string> = new Set(["service_hub", "service_detail", "need", "cabinet"]);
 /** The verbs of an arrival ("arrivent au cabinet", "rejoint"): what an announcement says beside its subject. */
-const ARRIVAL = /^(?:arrive|arrivent|arriver|debarque|debarquent|rejoint|rejoignent|accueille|accueillons|propose|proposons|passe|passons|lance|lancons)$/;
+const ARRIVAL = /^(?:arrive|arrivent|arriver|debarque|debarquent|rejoint|rejoignent|accueille|accueillons|lance|lancons)$/;
 const ANNOUNCEMENT_WORDS = /^(?:\d+|cabinet|centre|nouveau|nouvelle|nouveaux|nouvelles|nouveaute|nouveautes|new|arrive|arrivee|desormais|actualite|actualites|actu|actus|news|blog|article|articles|post|posts|breve|breves)$/;
 
 /** Whether a best guess is taken: over MIN_CONFIDENCE, or over the site's bar and clearly ahead of the runner-up. */

@@ -153,6 +153,8 @@ describe("createMatcher: rules on the new site's structure", () => {
     // Instructions ("mode d'emploi") are no job.
     expect(at("/journal/premier-rendez-vous-enfant", "Le premier rendez-vous de votre enfant, mode d'emploi")?.by ?? "").not.toBe("jobs page");
     expect(at("/brossettes-interdentaires-mode-d-emploi/", "Brossettes interdentaires")?.by ?? "").not.toBe("jobs page");
+    expect(at("/actualites/nouvel-emploi-du-temps", "Nouvel emploi du temps du cabinet")?.by ?? "").not.toBe("jobs page");
+    expect(at("/conseils/fil-dentaire", "Le bon emploi du fil dentaire")?.by ?? "").not.toBe("jobs page");
     // Looking for a dentist is no job offer.
     expect(at("/blog/trouver-un-dentiste-a-lyon", "Vous cherchez un dentiste à Lyon ?")?.by ?? "").not.toBe("jobs page");
   });
@@ -180,12 +182,14 @@ describe("createMatcher: rules on the new site's structure", () => {
     // every part.
     expect(titleSubject("Dr Marie Lefèvre - Rousseau | Orthodontie", "Dr Marie Lefèvre - Rousseau")).toBe("Dr Marie Lefèvre - Rousseau");
     expect(titleSubject("Kits de blanchiment - prudence :: Dupont Chirurgiens-Dentistes", "Kits de blanchiment : prudence")).toBe("Kits de blanchiment - prudence");
+    // The site's name meets a headline by "dentaire", "cabinet": no part of the subject for it.
+    expect(titleSubject("Blanchiment dentaire à Lyon | Cabinet dentaire Dupont", "Blanchiment dentaire")).toBe("Blanchiment dentaire à Lyon");
     expect(titleSubject("Dr Nadia Haddad | Implant dentaire", "Dr Nadia Haddad, implant dentaire")).toBe("Dr Nadia Haddad | Implant dentaire");
   });
 
   it("under the bar, sends a post announcing a treatment to the one page its title names, not a post that announces nothing", () => {
     const withAligners = createMatcher([...site, { path: "/orthodontie/", slug: "orthodontie", title: "Orthodontie", kind: "service_hub", text: "Bagues et aligneurs transparents pour tous les âges" }, { path: "/orthodontie/aligneurs/", slug: "aligneurs", title: "Les aligneurs invisibles", kind: "service_detail", text: "Des aligneurs transparents sur mesure" }]);
-    const post = withAligners({ path: "/2017/01/les-aligneurs-transparents-arrivent.html", title: "Les aligneurs transparents arrivent au cabinet", h1: "", text: "Une nouvelle façon de redresser les dents pour les adultes pressés" });
+    const post = withAligners({ path: "/2017/01/les-aligneurs-transparents-arrivent.html", title: "Les aligneurs transparents arrivent au cabinet", h1: "", text: "Une nouvelle façon de redresser les dents pour les adultes pressés, sur mesure" });
     expect(post.match).toMatchObject({ target: "/orthodontie/aligneurs/", by: "its announcement's subject, in that page's title only" });
     expect(post.match!.confidence).toBeLessThan(0.3); // listed for review
     // The same subject without an announcement: weighed by what the post says.
@@ -203,8 +207,9 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(gums.match).toBeNull();
     expect(gums.best?.by ?? "").toMatch(/is on no page of the new site/);
     expect(page("/le-cabinet-sequipe-dun-cone-beam/", "Le cabinet s'équipe d'un cone beam", "Une radiographie en trois dimensions").match?.target).not.toBe("/equipe/");
-    // Nor in its URL, where the apostrophe is a hyphen.
+    // Nor in its URL, where the apostrophe is a hyphen, nor as an intent.
     expect(page("/le-centre-s-equipe-d-un-cone-beam/", "", "Une radiographie en trois dimensions").best?.target).not.toBe("/equipe/");
+    expect(page("/le-cabinet-s-equipe", "Cone beam", "Une radiographie en trois dimensions").match?.by ?? "").not.toBe("intent: team");
     // A template's title ("Sans titre") is no subject: its H1 names one the new site speaks of.
     const untitled = m({ path: "/page-12", title: "Untitled Document", h1: "Les radiographies numériques", text: "Une radiographie en trois dimensions" });
     expect(untitled.best?.by ?? "").not.toMatch(/is on no page of the new site/);
@@ -371,6 +376,11 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(withDetail.document("/medias/files/conseils-apres-surfacage.pdf", []).match).toMatchObject({ target: "/parodontologie/surfacage/", by: "instructions after the treatment that page's title alone names" });
     // Named by several titles (no such page here: the implant's hub and detail in other sites), or by none: review.
     expect(withDetail.document("/docs/conseils-apres-extraction.pdf", []).match).toBeNull();
+    // A word of the treatment in another compound ("greffe de gencive", "Greffe osseuse"), the practice's name, or a
+    // page that is no treatment's: review.
+    const others = createMatcher([...site, { path: "/greffe-osseuse/", slug: "greffe-osseuse", title: "Greffe osseuse et sinus lift", kind: "service_detail", text: "Reconstruire l'os" }, { path: "/le-cabinet/", slug: "le-cabinet", title: "Le cabinet du Dr Dupont", kind: "cabinet", text: "Bienvenue" }]);
+    expect(others.document("/docs/conseils-apres-greffe-de-gencive.pdf", []).match).toBeNull();
+    expect(others.document("/docs/cabinet-dupont-conseils-apres-extraction.pdf", ["Conseils après une extraction - Dr Dupont"]).match).toBeNull();
   });
 });
 
