@@ -79,10 +79,12 @@ export type Platform = (typeof PLATFORMS)[number];
 export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
 
 /**
- * Campaign and click tracking parameters: never part of an old URL's identity, so `/?page_id=12&utm_source=x`
- * matches the key `/?page_id=12`; they are kept on the target, as the whole query is for a path-only match.
+ * Campaign, click and referral tracking parameters: never part of an old URL's identity, so `/?page_id=12&utm_source=x`
+ * matches the key `/?page_id=12`; they are kept on the target, as the whole query is for a path-only match. A
+ * directory's or a partner's link to the home page (`/?ref=annuaire`, `/?src=gmb`) reaches it, never a 404 for an
+ * unknown home query.
  */
-const TRACKING_PARAM = /^(?:utm_[^=]*|fbclid|gclid|dclid|gbraid|wbraid|msclkid|mc_cid|mc_eid|_ga|_gl|yclid|igshid|_hsenc|_hsmi|__hstc|__hssc|__hsfp|hsctatracking|mkt_tok|srsltid)(?:=|$)/i;
+const TRACKING_PARAM = /^(?:utm_[^=]*|fbclid|gclid|dclid|gbraid|wbraid|msclkid|mc_cid|mc_eid|_ga|_gl|yclid|igshid|_hsenc|_hsmi|__hstc|__hssc|__hsfp|hsctatracking|mkt_tok|srsltid|ref|referrer|referer|source|src|from|via)(?:=|$)/i;
 /** A document or image file, by its extension (a page's `.html`/`.php` is not one). */
 const DOCUMENT_PATH = /\.(?:pdf|docx?|odt|xlsx?|ods|pptx?|rtf|txt|zip|jpe?g|png|gif|webp|svg|mp4|mp3)$/i;
 /**

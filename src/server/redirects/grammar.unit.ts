@@ -370,6 +370,18 @@ describe("a query that is a path, or Concrete's page id, on the home path of a p
   });
 });
 
+describe("a referral's parameters", () => {
+  it("are tracking on every platform: a directory's link to the home page reaches it, a page's keeps its 301", () => {
+    for (const platform of ["static", "wordpress", "joomla", "hugo"] as const) {
+      const map = table({ [PLATFORM_KEY]: platform, "/soins/implants.html": "/implantologie/" });
+      for (const url of ["/?ref=annuaire", "/?src=gmb", "/?source=pagesjaunes&utm_medium=x", "/?from=doctolib"]) expect(answerRequest(map, "x", url), `${platform} ${url}`).toBeNull();
+      expect(findRedirect(map, "x", "/soins/implants.html?ref=annuaire"), platform).toBe("/implantologie/?ref=annuaire");
+      // Another unknown query on the home path stays an old CMS URL's 404 where the platform reads queries.
+      if (platform !== "hugo") expect(answerRequest(map, "x", "/?foo=bar"), platform).toEqual({ status: 404 });
+    }
+  });
+});
+
 describe("the home page's names", () => {
   it("are the home page on a map that declares its platform: one 301 home, never a 404", () => {
     const site = table({ [PLATFORM_KEY]: "static", "/soins.html": "/implantologie/" });
