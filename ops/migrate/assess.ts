@@ -179,8 +179,16 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
   // before `/node/2`: its words help the matching), then the shortest.
   const idOnly = (e: CrawlEntry) => (isIdOnlyUrl(pathOf(e.url)) ? 1 : 0);
   const { platform } = detectPlatform(entries);
+  // Whether a URL is a listing's by its shape, as written or as the platform reads it (Dotclear's `/index.php?tag/x`
+  // is its `/tag/x`): decided once per URL.
+  const listingShaped = new Map(
+    entries.map((e) => {
+      const path = pathOf(e.url);
+      return [e.url, LISTING_URL.test(path) || LISTING_URL.test(oldUrlForm(path, platform)?.path ?? path)] as const;
+    }),
+  );
   // (And a page before a listing that repeats it: a tag page holding one post is that post's copy, not its original.)
-  const listingUrl = (e: CrawlEntry) => (LISTING_URL.test(pathOf(e.url)) || LISTING_URL.test(oldUrlForm(pathOf(e.url), platform)?.path ?? "") ? 1 : 0);
+  const listingUrl = (e: CrawlEntry) => (listingShaped.get(e.url) ? 1 : 0);
   const pages = entries
     .filter((e) => isPage(e) && wordsOf(e) > 0)
     .sort((a, b) => listingUrl(a) - listingUrl(b) || idOnly(a) - idOnly(b) || a.url.length - b.url.length || (a.url < b.url ? -1 : 1));
@@ -207,10 +215,8 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
   const listingOf = (e: CrawlEntry): number | null => {
     if (new URL(e.url).pathname === "/" && !new URL(e.url).search) return null; // the home page is the home page
     const linked = [...new Set(e.links.map(landing))].filter((l) => l !== e.url && triples.has(l));
-    // Its URL as the platform reads it too: Dotclear's `/index.php?tag/hygiene` is its `/tag/hygiene`.
-    const path = pathOf(e.url);
-    if (LISTING_URL.test(path) || LISTING_URL.test(oldUrlForm(path, platform)?.path ?? path)) return linked.length;
-    if (LISTING_PAGE_QUERY.test(path) && linked.length >= 2) return linked.length;
+    if (listingShaped.get(e.url)) return linked.length;
+    if (LISTING_PAGE_QUERY.test(pathOf(e.url)) && linked.length >= 2) return linked.length;
     // One post or page of the platform, however short (under any of its URLs: `/node/26` and its alias, the id
     // its markup names: SPIP's `article-titre-12`).
     const urls = [e.url, ...[...originalOf].filter(([, o]) => o.url === e.url).map(([url]) => url), ...(e.own_urls ?? [])];

@@ -25,7 +25,7 @@
 import { normaliseRedirectPath } from "../../src/server/redirects/map";
 import type { Platform } from "../../src/server/redirects/grammar";
 import type { NewPage } from "./new-site";
-import { containment, jaccard, keywords, slugWords, words } from "./text";
+import { containment, jaccard, keywords, lastSegment, slugWords, words } from "./text";
 
 export interface OldPage {
   path: string;
@@ -109,6 +109,9 @@ const EMERGENCY_SERVICE = "urgence|urgences|emergency|emergencies|garde";
 const EQUIPMENT_WORDS = "equipement|equipements|equipment|radiographie|radiographies|radiographique|radiologie|radio|radios|imagerie|panoramique|panoramiques|sterilisation|sterilization|sterilisateur|autoclave|autoclaves|camera|cameras|scanner|scanners|microscope|microscopes|cbct|cone|imprimante|imprimantes|empreinte|empreintes|xray|rx";
 const EQUIPMENT = new RegExp(`^(?:${EQUIPMENT_WORDS}|laser|lasers)$`);
 
+/** The words of news, beside what a post announces ("Nouveau :", "désormais", "enfin"). */
+const NOVELTY = "nouveau|nouvelle|nouveaux|nouvelles|nouveaute|desormais|enfin";
+
 /** The words of a step-free access: accessibility, disability, a lift, a ramp. */
 const STEP_FREE = "accessibilite|accessible|pmr|ascenseur|ascenseurs|rampe";
 
@@ -170,7 +173,7 @@ const INTENTS: Intent[] = [
     page: (p) => /^(?:technolog|equipement|plateau-technique)/.test(p.slug),
     // A news post announcing one ("L'empreinte optique arrive au cabinet", "Nouveau : la radio 3D au centre"): six
     // blind truths send theirs to the page presenting the equipment.
-    context: /^(?:nouveau|nouvelle|nouveaux|nouvelles|nouveaute|arrive|arrivent|arrivee|desormais|enfin|au|aux)$/,
+    context: new RegExp(`^(?:${NOVELTY}|arrive|arrivent|arrivee|au|aux)$`),
   },
   // The index of the old team (`/l-equipe`, "Notre équipe"): the new site's team page. Not a page in the team's
   // section (a member's, a former member's).
@@ -260,11 +263,8 @@ const ROLES: [RegExp, string][] = [
  * A URL's words without a reflexive verb's elided "s" (`le-centre-s-equipe`: the centre equips itself, no team), as
  * withoutReflexiveVerbs reads a text.
  */
-const urlWords = (path: string): string[] => {
-  // (Its words read whole first: slugWords' keywords have lost the "s", the "d" and the "du" these idioms need.)
-  const segment = path.split("?")[0].split("/").filter(Boolean).map((s) => s.replace(/\.(?:html?|php)$/i, "")).filter((s) => s.toLowerCase() !== "index").at(-1) ?? "";
-  return keywords(words(segment).join(" ").replace(/(^|\s)s\s+\p{L}+/gu, "$1").replace(HOW_TO, " "));
-};
+// (Its words read whole first: slugWords' keywords have lost the "s", the "d" and the "du" these idioms need.)
+const urlWords = (path: string): string[] => keywords(words(lastSegment(path)).join(" ").replace(/(^|\s)s\s+\p{L}+/gu, "$1").replace(HOW_TO, " "));
 
 /**
  * "Emploi" that is no job: "mode d'emploi" (instructions; `mode-d-emploi` in a URL, whose words drop the "d"), "emploi
@@ -769,7 +769,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     }
     // A news post announcing a treatment ("Les aligneurs transparents arrivent au cabinet"): its name's words, the
     // announcement's left out, in one page's title only ("Les aligneurs invisibles"), that page (listed for review).
-    const announces = [old.title, old.h1, old.headline ?? ""].some((n) => words(n).some((w) => ARRIVAL.test(w) || /^(?:nouveau|nouvelle|nouveaux|nouvelles|nouveaute|desormais|enfin)$/.test(w)));
+    const announces = [old.title, old.h1, old.headline ?? ""].some((n) => words(n).some((w) => ARRIVAL.test(w) || NOVELTY_WORD.test(w)));
     if (newsPost && announces && !photo) {
       const subject = new Set([old.title, old.h1, old.headline ?? ""].flatMap((n) => keywords(n)).filter((w) => !ANNOUNCEMENT_WORDS.test(w) && !GENERIC.test(w) && !ARRIVAL.test(w)).map(stem));
       // (Not by a compound's clash: an announcement's words are the old site's, "transparents" for "invisibles".)
@@ -823,9 +823,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     if (guess && named.some((w) => AFTERCARE.test(w)) && !AFTERCARE_PAGE.test(`${guess.slug.replace(/-/g, " ")} ${words(guess.title).join(" ")}`)) {
       // Unless the treatment it names is one page's title alone ("Conseils après surfaçage", "Détartrage et surfaçage":
       // four blind truths of four): the patients treated read that page. A treatment several titles name (an
-      // implant: the hub and its details) stays for review (blind truths split).
-      // (A treatment's page, whose title holds a word of it in no other compound: "greffe de gencive" is not
-      // "Greffe osseuse", "prothèses amovibles" not "Prothèses fixes"; not the practice's name: "cabinet Dupont".)
+      // implant: the hub and its details) stays for review (blind truths split). That page is a treatment's, whose
+      // title holds a word of it in no other compound ("greffe de gencive" is not "Greffe osseuse", "prothèses
+      // amovibles" not "Prothèses fixes"); the practice's name ("cabinet Dupont") and a Dr are no treatment.
       const isCare = (w: string) => !AFTERCARE.test(w) && !AFTERCARE_WORDS.test(w) && !GENERIC.test(w) && !ABOUT.test(w) && !PERSON_TITLE.test(w);
       const care = new Set(named.filter(isCare).map(stem));
       // (The compounds of its own name, its file's: a link's text may add words around it, "une séance de surfaçage".)
@@ -873,11 +873,14 @@ const DOCUMENT_WORDS = /^(?:telecharger|telechargez|pdf|doc|docx|document|docume
  * "L'hypnose arrive au cabinet"), the news section a URL names (`/actualites.php?id=9`) and numbers (an id,
  * a year, "5 conseils"): what the page is about is the rest.
  */
+const ANNOUNCEMENT_WORDS = /^(?:\d+|cabinet|centre|nouveau|nouvelle|nouveaux|nouvelles|nouveaute|nouveautes|new|arrive|arrivee|desormais|actualite|actualites|actu|actus|news|blog|article|articles|post|posts|breve|breves)$/;
+
 /** What a news post may announce: a treatment (its hub, its details, a need page) or the practice's own (hours, access). */
 const ANNOUNCED_KINDS: ReadonlySet<string> = new Set(["service_hub", "service_detail", "need", "cabinet"]);
 /** The verbs of an arrival ("arrivent au cabinet", "rejoint"): what an announcement says beside its subject. */
 const ARRIVAL = /^(?:arrive|arrivent|arriver|debarque|debarquent|rejoint|rejoignent|accueille|accueillons|lance|lancons)$/;
-const ANNOUNCEMENT_WORDS = /^(?:\d+|cabinet|centre|nouveau|nouvelle|nouveaux|nouvelles|nouveaute|nouveautes|new|arrive|arrivee|desormais|actualite|actualites|actu|actus|news|blog|article|articles|post|posts|breve|breves)$/;
+/** A word of news (NOVELTY). */
+const NOVELTY_WORD = new RegExp(`^(?:${NOVELTY})$`);
 
 /** Whether a best guess is taken: over MIN_CONFIDENCE, or over the site's bar and clearly ahead of the runner-up. */
 export function accepted(confidence: number, runnerUp: number, threshold: number): boolean {

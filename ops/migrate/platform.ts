@@ -2,8 +2,8 @@
  * Which platform the old site ran on, recognised from what the crawl saw (its URLs, the links of its pages,
  * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, Ghost, Hugo, CM4all
  * (IONOS MyWebsite), Concrete CMS, Dotclear, PluXml, Odoo, Grav, or a static site. The redirect map declares it
- * (`"$platform"`), and the server then reads every old URL in that platform's grammar (src/server/redirects/grammar.ts): `?page_id=12`
- * and `?p=12` are one page, `id=12:alias` is `id=12`...
+ * (`"$platform"`), and the server then reads every old URL in that platform's grammar
+ * (src/server/redirects/grammar.ts): `?page_id=12` and `?p=12` are one page, `id=12:alias` is `id=12`...
  *
  * Each platform leaves marks no other one does (its upload folders, its query parameters, its CDN); the one
  * with the most marked URLs wins, from MIN_MARKS of them (one stray link to `/wp-content/` on a static site

@@ -133,11 +133,12 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   const h1Count = new Map<string, number>();
   for (const e of htmlPages) if (e.h1) h1Count.set(e.h1, (h1Count.get(e.h1) ?? 0) + 1);
   const siteH1 = new Set([...h1Count].filter(([, n]) => n >= SITE_H1_MIN && n >= htmlPages.length / 2).map(([h1]) => h1));
+  const h1Of = (e: CrawlEntry) => (siteH1.has(e.h1) ? "" : e.h1);
   const headlineOf = (e: CrawlEntry) => (siteH1.has(e.h1) ? (e.subheadline ?? "") : e.headline);
   const oldPage = (e: CrawlEntry) => ({
     path: pathOf(e.url),
     title: own.get(e.url)?.title ?? e.title,
-    h1: siteH1.has(e.h1) ? "" : e.h1,
+    h1: h1Of(e),
     text: own.get(e.url)?.text ?? e.body_text,
     names: [...new Set([headlineOf(e), e.og_title, ...(calledBy.get(e.url) ?? [])].filter(Boolean))],
     headline: headlineOf(e),
@@ -163,12 +164,13 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
       // A translation follows its French version as a duplicate follows its original (the new site is French).
       const translated = e.translation_of && byUrl.get(e.translation_of)?.status === 200 ? e.translation_of : undefined;
       const original = duplicateOf.get(url) ?? translated;
+      const asTranslation = !duplicateOf.has(url) && translated !== undefined;
       const followed = original && !seen.has(original) ? matchPage(original, seen) : null;
-      if (followed && !followed.match && original === translated && !duplicateOf.has(url)) {
+      if (followed && !followed.match && asTranslation) {
         // A translation of a page with no counterpart has none either (its words are no better a guess).
         matchOf.set(url, { match: null, best: followed.best && { ...followed.best, by: `a translation of ${pathOf(original!)}, which has no match: ${followed.best.by}` } });
       } else if (followed?.match) {
-        const how = original === translated && !duplicateOf.has(url) ? "a translation of" : "duplicate of";
+        const how = asTranslation ? "a translation of" : "duplicate of";
         matchOf.set(url, { match: { ...followed.match, by: `${how} ${pathOf(original!)}: follows it` }, best: null });
       } else if (isDocument(e)) {
         // Taken when its name is clear and the page linking to it does not say otherwise, or when its name's
@@ -296,7 +298,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     const e = byUrl.get(new URL(row.path, "http://old.invalid").href.replace("http://old.invalid", origin));
     if (!e || !row.target) return [];
     const own = (e.own_urls ?? []).filter((u) => u.startsWith(origin)).map(pathOf);
-    return [...aliasesOf(platform, row.path, (siteH1.has(e.h1) ? "" : e.h1) || headlineOf(e)), ...own];
+    return [...aliasesOf(platform, row.path, h1Of(e) || headlineOf(e)), ...own];
   };
   const aliased = rows.map((row) => ({ row, aliases: aliasesOfRow(row).map((alias) => ({ alias, aliasForm: form(alias) })) }));
   const claims = new Map<string | null, Set<string>>();

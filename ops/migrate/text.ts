@@ -57,13 +57,18 @@ export function triplesInOrder(text: string, size = 3): string[] {
   return out;
 }
 
-/** The words of a URL path's last meaningful segment ("/soins/implants-dentaires.html" -> implants, dentaires). */
-export function slugWords(path: string): string[] {
+/** A URL path's last meaningful segment, without its page suffix ("/soins/implants-dentaires.html" -> implants-dentaires). */
+export function lastSegment(path: string): string {
   const segments = path
     .split("?")[0]
     .split("/")
     .filter(Boolean)
     .map((s) => s.replace(/\.(?:html?|php)$/i, ""))
     .filter((s) => s.toLowerCase() !== "index");
-  return keywords(segments.at(-1) ?? "");
+  return segments.at(-1) ?? "";
+}
+
+/** The keywords of a URL path's last meaningful segment ("/soins/implants-dentaires.html" -> implants, dentaires). */
+export function slugWords(path: string): string[] {
+  return keywords(lastSegment(path));
 }

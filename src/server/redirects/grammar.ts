@@ -283,9 +283,7 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
       path = path.replace(LANGUAGE_PREFIX, "") || "/";
     }
     const named = byIdentity(platform, path, list, all);
-    // A query that is a path (Dotclear's, PluXml's) names a page as a CMS query does: one the map does not know
-    // answers 404.
-    cmsQuery ||= (platform === "dotclear" || platform === "pluxml") && path === "/" && named.path !== "/";
+    cmsQuery ||= named.cmsQuery === true;
     ({ path, list } = named);
   }
   // A file's URL names the file: a query on it is a cache buster or a download token (`?t=1600876543`,
@@ -302,8 +300,15 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
 /** A page's AMP view (`/slug/amp/`, WordPress's plugin, Ghost's) is the page (`/slug/`). */
 const withoutAmp = (path: string) => path.replace(/^(\/.+?)\/amp\/?$/, "$1/");
 
+/** A page's identity: its path and its identity query; `cmsQuery` when a query named it that is no parameter (queryPath). */
+interface Identity {
+  path: string;
+  list: [string, string][];
+  cmsQuery?: boolean;
+}
+
 /** The platform's own identity of a page (see the table at the top). */
-function byIdentity(platform: Platform, path: string, list: [string, string][], raw: [string, string][]): { path: string; list: [string, string][] } {
+function byIdentity(platform: Platform, path: string, list: [string, string][], raw: [string, string][]): Identity {
   switch (platform) {
     case "wordpress": {
       const renamed = list.map(([name, value]): [string, string] => [name === "page_id" ? "p" : name, value]);
@@ -356,7 +361,7 @@ function byIdentity(platform: Platform, path: string, list: [string, string][], 
       // `/index.php?article12/slug`, `/article0012/other-slug`, `/?article12`: article 12.
       const named = queryPath(path, list, []);
       const object = PLUXML_OBJECT.exec(commonPath(named.path));
-      return object ? { path: `/${object[1]}${Number(object[2])}`, list: [] } : named;
+      return object ? { ...named, path: `/${object[1]}${Number(object[2])}`, list: [] } : named;
     }
     case "odoo":
       return odooIdentity(path, raw);
@@ -384,12 +389,12 @@ function byIdentity(platform: Platform, path: string, list: [string, string][], 
  * A query that is a path (Dotclear's, PluXml's "query string" URLs): on the dispatcher (`/index.php`, `/`), the first
  * parameter, a name without a value, is the path (`?post/2019/05/14/slug&utm_source=x` is `/post/2019/05/14/slug`),
  * whatever its first word (the platform's URL types, and its plugins' own: an alias's `?urgence`); of the other
- * parameters only `kept` stay.
+ * parameters only `kept` stay. Such a query names a page as a CMS query does: one the map does not know answers 404.
  */
-function queryPath(path: string, list: [string, string][], kept: string[]): { path: string; list: [string, string][] } {
+function queryPath(path: string, list: [string, string][], kept: string[]): Identity {
   const first = list[0];
   if (path !== "/" || !first || first[1] !== "") return { path, list };
-  return { path: `/${first[0]}`, list: list.slice(1).filter(([name]) => kept.includes(name)) };
+  return { path: `/${first[0]}`, list: list.slice(1).filter(([name]) => kept.includes(name)), cmsQuery: true };
 }
 
 /**
@@ -406,7 +411,7 @@ const PLUXML_OBJECT = /^\/(article|static|categorie)(\d+)(?:\/(?!page\d+$)[^/]*)
  * `/web/content?model=ir.attachment&id=58`, the only query Odoo reads on these routes; `raw`: the query's parameters
  * before the noise was dropped).
  */
-function odooIdentity(path: string, raw: [string, string][]): { path: string; list: [string, string][] } {
+function odooIdentity(path: string, raw: [string, string][]): Identity {
   const page = commonPath(path).replace(/^\/page(?=\/[^/]+$)/, "");
   const post = /^\/blog\/[^/]+\/(?:post\/)?(?:[^/]*-)?(\d+)$/.exec(page);
   if (post) return { path: `/blog/post/${Number(post[1])}`, list: [] };
@@ -436,7 +441,7 @@ const isSpipObject = (name: string | undefined): name is string => name !== unde
  * and its `page=sommaire`; other `page=` values (a site map, a feed, an unknown page) stay as they are, and answer
  * 404 unless the map names them.
  */
-function spipIdentity(path: string, list: [string, string][]): { path: string; list: [string, string][] } {
+function spipIdentity(path: string, list: [string, string][]): Identity {
   const identity = spipObject(path, list);
   if (identity === "home") return { path: "/", list: list.filter(([n]) => n !== "page") };
   if (identity === null) return SPIP_ENTRY.test(path) ? { path: "/", list } : { path, list };
