@@ -164,8 +164,29 @@ describe("AccessLog", () => {
         return raw.map((chunk) => chunk.toString("utf8"));
       },
       write: (chunk: Buffer) => void raw.push(chunk),
+      keepsChunk: true,
     };
   }
+
+  it("hands a sink that writes before it returns its own buffer, no copy, and one that keeps chunks a copy", () => {
+    const written: string[] = [];
+    const memory = new Set<ArrayBufferLike>();
+    const direct = new AccessLog({ keepsChunk: false, write: (chunk: Buffer) => void (memory.add(chunk.buffer), written.push(chunk.toString("utf8"))) });
+    direct.write({ ...RECORD, id: "first" });
+    direct.flush();
+    direct.write({ ...RECORD, id: "second" });
+    direct.flush();
+    expect(written.map((text) => (JSON.parse(text) as { id: string }).id)).toEqual(["first", "second"]);
+    expect(memory.size).toBe(1);
+    // A keeping sink's chunk is its own: the next lines, written over the access log's buffer, do not change it.
+    const out = sink();
+    const kept = new AccessLog(out);
+    kept.write({ ...RECORD, id: "kept" });
+    kept.flush();
+    kept.write({ ...RECORD, id: "overwrites" });
+    kept.flush();
+    expect(out.chunks.map((text) => (JSON.parse(text) as { id: string }).id)).toEqual(["kept", "overwrites"]);
+  });
 
   it("hands its lines over in one chunk at most a delay after the first, in order", () => {
     vi.useFakeTimers();

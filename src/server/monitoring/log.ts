@@ -21,13 +21,13 @@
 import pino, { type Logger } from "pino";
 import { formatWithOptions } from "node:util";
 import { AsyncLocalStorage } from "node:async_hooks";
+import { writeSync } from "node:fs";
 import { AccessLog } from "./access";
 
 export type LogFormat = "json" | "pretty" | "off";
 
 let logger: Logger | null = null;
 let accessLog: AccessLog | null = null;
-let destination: ReturnType<typeof pino.destination> | null = null;
 
 export async function createLogger(format: LogFormat): Promise<Logger | null> {
   if (format === "off") return (logger = accessLog = null);
@@ -38,18 +38,16 @@ export async function createLogger(format: LogFormat): Promise<Logger | null> {
     // pino-pretty's stream reads JSON lines: the access lines are printed through it too.
     const stream = pretty({ colorize: true, translateTime: "HH:MM:ss.l", ignore: "time" });
     logger = pino(withId, stream);
-    accessLog = new AccessLog(stream);
+    accessLog = new AccessLog({ keepsChunk: true, write: (chunk) => stream.write(chunk) });
   } else {
     // pino-pretty is a development dependency: a production image asked for "pretty" logs JSON.
     // Warnings, errors and the other lines are written at once (sync): they are rare, and a line that is
     // on stdout when the call returns is what an operator (and a test) reading the log expects. Access
     // lines are batched by the access log, and each batch written at once (see the top of this file).
     logger = pino(withId, pino.destination({ dest: 1, sync: true }));
-    // Bytes in, bytes out: the access log hands over encoded chunks (access.ts says why), written as they are.
-    const bytes = pino.destination({ dest: 1, sync: true, contentMode: "buffer" });
-    destination = bytes;
-    // In "buffer" mode SonicBoom writes the Buffers it is given as they are; its types know strings only.
-    accessLog = new AccessLog({ write: (chunk) => bytes.write(chunk as unknown as string) });
+    // Bytes in, bytes out: the access log hands over encoded chunks (access.ts says why), written as they are,
+    // before write() returns, so the access log's own buffer is written (no copy per batch).
+    accessLog = new AccessLog({ keepsChunk: false, write: (chunk) => writeFully(chunk, (b, at, n) => writeSync(1, b, at, n)) });
   }
   // No access line lost when the process ends, however it ends (a fatal error exits from the process guard).
   process.once("exit", flushLog);
@@ -68,10 +66,27 @@ export function getAccessLog(): AccessLog | null {
 /** Writes what is buffered (on shutdown, and when the process exits). */
 export function flushLog(): void {
   accessLog?.flush();
-  try {
-    destination?.flushSync();
-  } catch {
-    /* not ready yet or already closed: nothing buffered to lose */
+}
+
+/** How long a write waits before it tries again when stdout is full (a non-blocking pipe answers EAGAIN). */
+const FULL_WAIT_MS = 10;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Writes all of `chunk` before it returns, as SonicBoom's synchronous mode does: a partial write goes on from where
+ * it stopped; a full pipe (EAGAIN) is waited for (the process blocks, as a synchronous log does: no line lost and
+ * nothing queued without bound). Any other error (stdout closed) drops the chunk: there is nowhere to say so.
+ */
+export function writeFully(chunk: Uint8Array, write: (bytes: Uint8Array, at: number, length: number) => number): void {
+  let at = 0;
+  while (at < chunk.length) {
+    try {
+      at += write(chunk, at, chunk.length - at);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EAGAIN" && code !== "EBUSY") return;
+      Atomics.wait(sleeper, 0, 0, FULL_WAIT_MS);
+    }
   }
 }
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
+import { writeFully } from "./log";
+
 const logModule = fileURLToPath(new URL("./log.ts", import.meta.url));
 
 /** Runs `body` in a fresh Node process after `startLog(format)`, with a console.log taken before it. */
@@ -56,5 +58,35 @@ describe("startLog: every line of the process is JSON (LOG_FORMAT=json)", () => 
   it("LOG_FORMAT=off leaves the streams alone", () => {
     const { lines } = run("off", `process.stdout.write("plain\\n");`);
     expect(lines).toEqual(["plain"]);
+  });
+});
+
+describe("writeFully: an access batch written before it returns", () => {
+  const errno = (code: string) => Object.assign(new Error(code), { code });
+
+  it("goes on after a partial write and after a full pipe (EAGAIN, EBUSY), every byte once, in order", () => {
+    const chunk = Buffer.from("0123456789abcdef");
+    const out: string[] = [];
+    const answers = [4, "EAGAIN", 5, "EBUSY", 100];
+    writeFully(chunk, (bytes, at, length) => {
+      const next = answers.shift()!;
+      if (typeof next === "string") throw errno(next);
+      const n = Math.min(next, length);
+      out.push(Buffer.from(bytes.subarray(at, at + n)).toString());
+      return n;
+    });
+    expect(out).toEqual(["0123", "45678", "9abcdef"]);
+    expect(answers).toEqual([]);
+  });
+
+  it("drops the chunk when stdout is gone (EPIPE) instead of throwing into the request that flushed it", () => {
+    let calls = 0;
+    expect(() =>
+      writeFully(Buffer.from("line\n"), () => {
+        calls++;
+        throw errno("EPIPE");
+      }),
+    ).not.toThrow();
+    expect(calls).toBe(1);
   });
 });
