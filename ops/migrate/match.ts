@@ -72,6 +72,8 @@ const WEIGHTS = { slug: 0.25, title: 0.25, text: 0.5 };
 
 /** Text stems: the first seven letters ("implants" meets "implantologie"). */
 const stem = (word: string) => word.slice(0, 7);
+/** A stem without a plural's final s or x: "enfants" and "enfant" stem apart ("enfants", "enfant"). */
+const singular = (stemmed: string) => (stemmed.length > 3 ? stemmed.replace(/[sx]$/, "") : stemmed);
 /** A document's words, shorter stems: its name is a few words, and "tarifaire" must meet "tarifs". */
 const short = (word: string) => word.slice(0, 5);
 const shorts = (text: string) => new Set(keywords(text).map(short));
@@ -328,15 +330,24 @@ export function titleSubject(title: string, headline: string): string {
   return title.slice(parts[first].start, parts[last].end);
 }
 
-/** The two options a question weighs, as stems: the keywords either side of its first "ou"/"or"/"vs"; null if none. */
-export function optionsOf(names: string[]): [string, string] | null {
+/**
+ * The options a question weighs, as stems: the keywords either side of its first "ou"/"or"/"vs", and those listed with
+ * commas before ("Implant, bridge ou appareil ?": implant, bridge, appareil); null if none. `between`: the words
+ * joining them.
+ */
+export function optionsOf(names: string[], between = /^(?:ou|or|vs|versus)$/): string[] | null {
   for (const name of names) {
     const w = words(name);
-    const at = w.findIndex((x, i) => i > 0 && /^(?:ou|or|vs|versus)$/.test(x));
+    const at = w.findIndex((x, i) => i > 0 && between.test(x));
     if (at === -1) continue;
     const before = w.slice(0, at).filter((x) => keywords(x).length > 0).at(-1);
     const after = w.slice(at + 1).find((x) => keywords(x).length > 0);
-    if (before && after) return [before.slice(0, 7), after.slice(0, 7)];
+    if (!before || !after) continue;
+    // The parts before the joining word, separated by commas, in the name's topic (before a colon or a dash).
+    const topic = name.split(/\s*[:?!\u2013\u2014]\s*|\s+-\s+/)[0];
+    const joining = new RegExp(`\\s${between.source.replace(/^\^|\$$/g, "")}\\s`, "i").exec(` ${topic} `);
+    const listed = joining ? ` ${topic} `.slice(0, joining.index).split(",").slice(0, -1).map((part) => words(part).filter((x) => keywords(x).length > 0).at(-1)) : [];
+    return [...new Set([...listed.filter((x): x is string => x !== undefined), before, after].map((x) => x.slice(0, 7)))];
   }
   return null;
 }
@@ -645,7 +656,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         // A page named for one of the options answers no question between them ("à domicile ou au fauteuil ?").
         confidence /= 2;
         by += ", named for one option of the question";
-      } else if (options && options.every((o) => textStems[i].has(o))) {
+      } else if (options && options.filter((o) => textStems[i].has(o)).length >= 2) {
         // A question between options goes to the page that speaks of both: a need page (it compares them) first,
         // then the one its own words match best (a treatment's hub before the price list).
         confidence = Math.max(confidence, (page.kind === "need" ? 0.6 : 0.4) + confidence / 10);
@@ -683,7 +694,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const single = [old.title, old.h1, old.headline ?? ""].filter((n) => !joins(n));
     const lastSegment = words(old.path.split("?")[0].split("/").filter(Boolean).at(-1) ?? "").join(" ");
     const ownAndSlug = new Set([...(joins(lastSegment) ? [] : slug), ...single.flatMap((n) => [...stems(n)])]);
-    const detail = scored[0] ? candidates.findIndex((p, i) => isDetailOf(scored[0].target, p) && mainTitleSets[i].size > 1 && [...mainTitleSets[i]].every((w) => ownAndSlug.has(w))) : -1;
+    // (In the singular or the plural: a stem is seven letters, "enfants" is not "enfant"'s.)
+    const ownSingular = new Set([...ownAndSlug].map(singular));
+    const detail = scored[0] ? candidates.findIndex((p, i) => isDetailOf(scored[0].target, p) && mainTitleSets[i].size > 1 && [...mainTitleSets[i]].every((w) => ownSingular.has(singular(w)))) : -1;
     if (detail !== -1) {
       const at = scored.findIndex((s) => s.target === candidates[detail].path);
       const [moved] = scored.splice(at, 1);
@@ -710,6 +723,35 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         const at = scored.findIndex((s) => s.target === closest.path);
         const [moved] = scored.splice(at, 1);
         scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page its text is about` });
+      }
+    }
+    // A name joining two subjects ("Tabac et gencives", "Diabète et gencives"): the page whose text speaks of both, not
+    // the best guess speaking of one (the gums' need page): the subject is where the two meet (three blind truths of
+    // five send tobacco and the gums to the periodontics page, whose text names tobacco; the others split).
+    // Only where the guess is named for one of the two (its title or slug) and silent on the other, and the page
+    // speaking of both is a treatment's: two groups of patients ("enfants et adolescents") are one audience, and a
+    // page named for neither ("Couronnes et bridges", the need page replacing a tooth) already weighs them.
+    const joined = optionsOf([lastSegment, old.title, old.h1].filter(Boolean), /^(?:et|and)$/);
+    const both = joined && joined.every((w) => !GENERIC.test(w) && !AUDIENCE.test(w)) ? (p: NewPage) => joined.every((w) => textStems[candidates.indexOf(p)].has(w)) : null;
+    const namedForOne = (p: NewPage) => joined!.filter((w) => titleSets[candidates.indexOf(p)].has(w) || slugSets[candidates.indexOf(p)].has(w)).length === 1;
+    if (both && scored[0] && !both(pageAt(scored[0].target)) && namedForOne(pageAt(scored[0].target))) {
+      const at = scored.findIndex((s) => s.confidence > 0 && TREATMENT_KINDS.has(pageAt(s.target).kind) && both(pageAt(s.target)));
+      if (at > 0) {
+        const [moved] = scored.splice(at, 1);
+        scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the page speaking of both subjects its name joins` });
+      }
+    }
+    // A page in the old site's section of one treatment (`/soins/implants/remplacer-une-dent`), its best guess a need
+    // page (which weighs every way of meeting the need): the page said how the practice meets it, the section's
+    // treatment. The detail page of that treatment's hub its text is closest to, when that text is close (three blind
+    // truths of four; the fourth takes either).
+    if (scored[0] && pageAt(scored[0].target).kind === "need") {
+      const hub = sectionHub(old.path);
+      const closest = hub ? candidates.filter((p) => isDetailOf(hub.path, p)).sort((a, b) => textOf.get(b.path)! - textOf.get(a.path)!)[0] : undefined;
+      if (closest && textOf.get(closest.path)! >= DETAIL_TEXT) {
+        const at = scored.findIndex((s) => s.target === closest.path);
+        const [moved] = scored.splice(at, 1);
+        scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page of its section's treatment` });
       }
     }
     const best = scored[0] ?? null;
@@ -783,6 +825,19 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     return { match: null, best, runnerUp };
   };
   const pageAt = (path: string) => candidates.find((p) => p.path === path)!;
+  /**
+   * The hub of treatments (a page with detail pages) the old URL's section names: the segment before its last, a word
+   * of which opens the hub's slug or is opened by one of its words (`implants-dentaires`, the hub `implantologie`).
+   */
+  const sectionHub = (path: string): NewPage | undefined => {
+    const segments = path.split("?")[0].split("/").filter(Boolean);
+    if (segments.length < 2) return undefined;
+    const section = keywords(segments.at(-2)!).filter((w) => !GENERIC.test(w)).map(stem);
+    const names = (p: NewPage) => keywords(p.slug.replace(/-/g, " ")).filter((w) => !GENERIC.test(w)).map(stem);
+    const opens = (a: string, b: string) => Math.min(a.length, b.length) >= 5 && (a.startsWith(b) || b.startsWith(a));
+    const hubs = candidates.filter((p) => candidates.some((c) => isDetailOf(p.path, c)) && names(p).some((w) => section.some((s) => opens(w, s))));
+    return hubs.length === 1 ? hubs[0] : undefined;
+  };
   /** A detail page under a hub's URL (not a member's or an offer's: their section is no hub of treatments). */
   const isDetailOf = (hub: string, p: NewPage) => p.path !== hub && p.path.startsWith(hub) && p.kind !== "team" && p.kind !== "jobs";
 
@@ -862,6 +917,8 @@ const AFTERCARE = /^(?:apres|after|aftercare|postop|postoperatoire|postoperatoir
 const AFTERCARE_PAGE = /\b(?:apres|suites|aftercare|postop|postoperatoire|post)\b/;
 /** The kinds of page a treatment has on the new site: its hub, its details, a need page weighing it. */
 const CARE_KINDS: ReadonlySet<string> = new Set(["service_hub", "service_detail", "need"]);
+/** A treatment's pages: its hub and its details. */
+const TREATMENT_KINDS: ReadonlySet<string> = new Set(["service_hub", "service_detail"]);
 /** The words of an aftercare leaflet's name beside its treatment's ("Conseils après la pose d'un implant"). */
 const AFTERCARE_WORDS = /^(?:conseil|conseils|consigne|consignes|recommandation|recommandations|instruction|instructions|fiche|pose|soin|soins|traitement|intervention|operatoire|operatoires)$/;
 

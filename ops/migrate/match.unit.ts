@@ -12,6 +12,48 @@ const pages: NewPage[] = [
 const match = createMatcher(pages);
 const old = (path: string, title: string, text: string) => match({ path, title, h1: title, text });
 
+describe("createMatcher: a treatment's section, a need page, joined subjects, plurals (the sixth blind batch's rules)", () => {
+  const care: NewPage[] = [
+    { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+    { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "Les implants dentaires en titane : pose, greffe osseuse, couronne" },
+    { path: "/implantologie/implant-unitaire/", slug: "implant-unitaire", title: "L'implant unitaire", kind: "service_detail", text: "Remplacer une seule dent par un implant unitaire : une racine en titane, une couronne céramique, sans toucher aux dents voisines" },
+    { path: "/remplacer-une-dent/", slug: "remplacer-une-dent", title: "Remplacer une dent", kind: "need", text: "Remplacer une dent manquante : implant, bridge ou prothèse amovible, chaque solution et son prix" },
+    { path: "/parodontologie/", slug: "parodontologie", title: "Parodontologie", kind: "service_hub", text: "Les maladies des gencives, la parodontite, le tabac et le diabète qui les aggravent, leur traitement" },
+    { path: "/gencives-qui-saignent/", slug: "gencives-qui-saignent", title: "Des gencives qui saignent", kind: "need", text: "Vos gencives saignent au brossage : une inflammation des gencives, que faire, quand consulter" },
+    { path: "/orthodontie/", slug: "orthodontie", title: "Orthodontie", kind: "service_hub", text: "Bagues et aligneurs pour tous les âges, de l'enfant à l'adulte, un premier bilan" },
+    { path: "/orthodontie/orthodontie-enfant/", slug: "orthodontie-enfant", title: "L'orthodontie de l'enfant", kind: "service_detail", text: "Un premier bilan vers 7 ans, un appareil pendant la croissance" },
+  ];
+  const m = createMatcher(care);
+  const page = (path: string, title: string, text: string) => m({ path, title, h1: title, text });
+  const replacing = "Remplacer une dent manquante par un implant unitaire : une racine en titane, une couronne, sans toucher aux dents voisines";
+
+  it("sends a page of the old implants section to the implant's detail page, not the need page its name repeats", () => {
+    const inSection = page("/soins/implants/remplacer-une-dent", "Remplacer une dent", replacing);
+    expect(inSection.best?.target).toBe("/implantologie/implant-unitaire/");
+    expect(inSection.best?.by).toMatch(/its section's treatment/);
+    // Outside a treatment's section the need page stays the guess.
+    expect(page("/conseils/remplacer-une-dent", "Remplacer une dent", replacing).best?.target).toBe("/remplacer-une-dent/");
+  });
+
+  it("sends 'tobacco and gums' to the treatment speaking of both, not the need page named for the gums alone", () => {
+    const joined = page("/blog/tabac-et-gencives", "Tabac et gencives", "Le tabac abîme les gencives et masque leurs saignements");
+    expect(joined.best?.target).toBe("/parodontologie/");
+    expect(joined.best?.by).toMatch(/both subjects its name joins/);
+    // Two groups of patients are one audience: the children's detail stays.
+    expect(page("/soins/orthodontie-enfants-et-adolescents", "Orthodontie des enfants et adolescents", "Un appareil pendant la croissance, un premier bilan vers 7 ans").best?.target).toBe("/orthodontie/orthodontie-enfant/");
+  });
+
+  it("reads a plural in an old slug as the detail's singular title ('orthodontie-enfants' names 'L'orthodontie de l'enfant')", () => {
+    const plural = page("/soins/orthodontie-enfants", "Orthodontie des enfants et des ados", "L'orthodontie pour tous les âges : bagues, aligneurs");
+    expect(plural.best?.target).toBe("/orthodontie/orthodontie-enfant/");
+  });
+
+  it("sends a question between three listed options to the need page weighing them, not the hub named for one", () => {
+    const question = page("/conseils/implant-bridge-ou-appareil", "Implant, bridge ou appareil : que choisir ?", "Pour remplacer une dent : un implant, un bridge ou un appareil amovible");
+    expect(question.best?.target).toBe("/remplacer-une-dent/");
+  });
+});
+
 describe("createMatcher", () => {
   it("sends only the old home page (any spelling) to the home page", () => {
     expect(old("/index.html", "Accueil", "").match).toEqual({ target: "/", confidence: 1, by: "home page" });
@@ -397,6 +439,9 @@ describe("a question between options", () => {
     expect(optionsOf(["Implant ou bridge : que choisir ?"])).toEqual(["implant", "bridge"]);
     expect(optionsOf(["Brosse à dents électrique ou manuelle ?"])).toEqual(["electri", "manuell"]);
     expect(optionsOf(["Le blanchiment"])).toBeNull();
+    // A list before the "ou", in the name's topic only (not the words after its colon).
+    expect(optionsOf(["Implant, bridge ou appareil : comparer, choisir"])).toEqual(["implant", "bridge", "apparei"]);
+    expect(optionsOf(["Tabac et gencives"], /^(?:et|and)$/)).toEqual(["tabac", "gencive"]);
   });
 
   it("goes to the need page that speaks of both options, and to no need page that speaks of neither", () => {

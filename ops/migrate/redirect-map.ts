@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { formatProblem, normaliseRedirectPath, parseRedirects, PLATFORM_KEY } from "../../src/server/redirects/map";
-import { isPlatform, oldUrlForm, type Platform } from "../../src/server/redirects/grammar";
+import { isPlatform, oldUrlForm, SPIP_OBJECTS, type Platform } from "../../src/server/redirects/grammar";
 import type { Parsed, StepSpec } from "./args";
 import { assessPages, isDocument, readAssessment } from "./assess";
 import { ownContent } from "./boilerplate";
@@ -65,6 +65,19 @@ export interface DraftRow {
   target: string | null;
   confidence: number | null;
   by: string;
+}
+
+/** The parameters naming an object by its id, in the grammar's form (`id=31`, `p=12`, `cid=4`, SPIP's `article=3`). */
+const OBJECT_ID = new RegExp(`^(?:id|p|cid|[a-z]+_id|id_[a-z]+|${SPIP_OBJECTS.join("|")})=\\d`);
+
+/**
+ * An old CMS query naming an object by its id, in the platform's form: not one naming a view or a menu item, which
+ * may be the home page itself (Joomla's `view=featured&Itemid=101`).
+ */
+export function namesAnObject(path: string, platform: Platform | null): boolean {
+  const url = oldUrlForm(path, platform);
+  const query = url?.cmsQuery ? (url.form.split("?")[1] ?? "") : "";
+  return query.split("&").some((p) => OBJECT_ID.test(p));
 }
 
 export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> {
@@ -163,7 +176,18 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
       seen.add(url);
       // A translation follows its French version as a duplicate follows its original (the new site is French).
       const translated = e.translation_of && byUrl.get(e.translation_of)?.status === 200 ? e.translation_of : undefined;
-      const original = duplicateOf.get(url) ?? translated;
+      const duplicated = duplicateOf.get(url);
+      // An old CMS query naming a page the old site answered with its home page (Joomla does for
+      // `&amp;view=article&amp;id=31`, a parameter it cannot read; a CMS does for an id it no longer knows): the old
+      // site did not read it, and a redirect to the home page is a soft 404 (the issue's words). No redirect; what
+      // the links to it call it ("Découvrir tous nos équipements") is the guess, for review.
+      if (duplicated !== undefined && form(pathOf(duplicated)) === "/" && namesAnObject(pathOf(url), platform)) {
+        const named = match.document("/", calledBy.get(url) ?? []);
+        const by = "an old CMS query the old site answered with its home page (it could not read it): the page its links' texts name, if any";
+        matchOf.set(url, { match: null, best: named.best && named.best.confidence > 0 ? { ...named.best, by } : null });
+        return matchOf.get(url)!;
+      }
+      const original = duplicated ?? translated;
       const asTranslation = !duplicateOf.has(url) && translated !== undefined;
       const followed = original && !seen.has(original) ? matchPage(original, seen) : null;
       if (followed && !followed.match && asTranslation) {

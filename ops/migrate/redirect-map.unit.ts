@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { followSection, isDeadLink, sectionHeads, skippedPageRow } from "./redirect-map";
+import { followSection, isDeadLink, namesAnObject, sectionHeads, skippedPageRow } from "./redirect-map";
 
 describe("skippedPageRow: where a page marked skip still goes", () => {
   const base = { path: "/x/", form: "/x", originalForm: null, listing: false, home: "/", intent: null, member: () => null };
@@ -90,5 +90,17 @@ describe("followSection: a page under the bar follows its old section's page whe
     expect(followSection({ target: "/tarifs/", confidence: 0.05, by: "text" }, { target: "/", confidence: 0.6, by: "overview" }, "/", "/soins/")).toBeNull();
     expect(followSection({ target: "/implantologie/", confidence: 0.05, by: "text" }, null, "/", "/soins/implants/")).toBeNull();
     expect(followSection({ target: "/implantologie/", confidence: 0.05, by: "text" }, { ...section, confidence: 0.1 }, "/", "/soins/implants/")).toBeNull();
+  });
+});
+
+describe("namesAnObject: an old CMS query naming a page by its id (never redirected to the home page)", () => {
+  it("is an article's, a post's, a page's id in the platform's form, whatever its spelling; not a view, a menu item or a listing", () => {
+    expect(namesAnObject("/index.php?option=com_content&amp;view=article&amp;id=31&amp;Itemid=104", "joomla")).toBe(true);
+    expect(namesAnObject("/?page_id=12&utm_source=x", "wordpress")).toBe(true);
+    expect(namesAnObject("/spip.php?page=article&id_article=3", "spip")).toBe(true);
+    expect(namesAnObject("/index.php?option=com_content&view=featured&Itemid=101", "joomla")).toBe(false);
+    expect(namesAnObject("/?paged=2", "wordpress")).toBe(false);
+    expect(namesAnObject("/?utm_source=x", "wordpress")).toBe(false);
+    expect(namesAnObject("/?id=3", "static")).toBe(false);
   });
 });

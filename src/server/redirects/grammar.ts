@@ -101,7 +101,7 @@ export function isTrackingParam(param: string): boolean {
 }
 
 /** SPIP's objects, each with an id of its own: `article12`, `id_article=12`. */
-const SPIP_OBJECTS = ["article", "rubrique", "breve", "auteur", "mot", "site", "document", "syndic"] as const;
+export const SPIP_OBJECTS = ["article", "rubrique", "breve", "auteur", "mot", "site", "document", "syndic"] as const;
 const SPIP_OBJECT = new RegExp(`^(${SPIP_OBJECTS.join("|")})(\\d+)$`);
 
 /** The query parameters a platform names a page by: a request carrying one is an old CMS URL. */
@@ -264,8 +264,11 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
   if (platform !== null) {
     const identity = IDENTITY_PARAMS[platform];
     const noise = NOISE_PARAMS[platform];
-    // Joomla's Itemid alone names a menu item, a page: noise only beside the article it places.
-    const keep = (name: string) => platform === "joomla" && name === "itemid" && !list!.some(([n]) => n === "option" || n === "id");
+    // Joomla's Itemid alone names a menu item, a page, on the home path (`/index.php?Itemid=101`): noise beside the
+    // article it places, and on a page's own path (`/contact?Itemid=107`: the path names the page, the Itemid only the
+    // menu item shown active).
+    const home = /^\/(?:index\.php)?$/.test(path);
+    const keep = (name: string) => platform === "joomla" && name === "itemid" && home && !list!.some(([n]) => n === "option" || n === "id");
     const other = (name: string, value: string) => {
       const only = NOISE_ONLY_AS[platform]?.[name];
       return only !== undefined && !only.has(value);

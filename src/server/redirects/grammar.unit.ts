@@ -25,7 +25,7 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
         "/fr/actualites/12-le-cabinet",
       ],
     ],
-    ["joomla", "/index.php/le-cabinet", ["/le-cabinet", "/Le-Cabinet.html", "/fr/le-cabinet/", "/index.php/fr/le-cabinet"]],
+    ["joomla", "/index.php/le-cabinet", ["/le-cabinet", "/Le-Cabinet.html", "/fr/le-cabinet/", "/index.php/fr/le-cabinet", "/le-cabinet?Itemid=107", "/index.php/le-cabinet?Itemid=7&amp;utm_source=x"]],
     ["drupal", "/node/12", ["/?q=node/12", "/index.php?q=node/12", "/?q=fr/node/12/", "/fr/node/12", "/Node/12/"]],
     ["wix", "/blank-1", ["/blank-1?lang=fr", "/Blank-1?lightbox=x", "/blank-1/"]],
     ["squarespace", "/blog/gencives", ["/blog/gencives?format=amp", "/fr/blog/gencives/"]],
@@ -111,11 +111,13 @@ describe("a map that declares its platform", () => {
       expect(findRedirect(joomla, "x", url)?.split("?")[0], url).toBe("/philosophie/");
     }
     expect(findRedirect(joomla, "x", "/Contact")).toBe("/contact/");
+    // A menu item's Itemid on a page's own path: the path names the page (an Itemid alone names one on the home path).
+    expect(findRedirect(joomla, "x", "/Contact?Itemid=107")?.split("?")[0]).toBe("/contact/");
     expect(findRedirect(joomla, "x", "/contact/")).toBeNull();
   });
 
   it("answers 404, never the page at its path, for every query-shaped old URL it does not know", () => {
-    for (const url of ["/index.php?option=com_content&view=article&id=99", "/?option=com_content&view=featured", "/?id=12", "/?anything=1", "/index.php?Itemid=101&option=com_contact"]) {
+    for (const url of ["/index.php?option=com_content&view=article&id=99", "/?option=com_content&view=featured", "/?id=12", "/?anything=1", "/index.php?Itemid=101&option=com_contact", "/index.php?Itemid=999"]) {
       expect(answerRequest(joomla, "x", url), url).toEqual({ status: 404 });
     }
     // Tracking and language parameters only: the page itself (HubSpot's and Marketo's as well as Google's).
