@@ -285,6 +285,8 @@ const rolesOf = (texts: string[]): Set<string> =>
  * the overview's subject).
  */
 const OVERVIEW = /^(?:soins|services|traitements|prestations|treatments)$/;
+/** The words of a practical information page's name ("Infos pratiques", "Informations utiles"; "infos" is a FILLER). */
+const PRACTICAL = /^(?:pratiques?|utiles?)$/;
 /**
  * A post of a blog or a news section: the URL's section says so, or its date does (`/2018/09/10/slug/`). A job
  * it announced was an offer of its time: it goes to the jobs page, not to the offer the new site lists now.
@@ -566,6 +568,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const by = old.headsSection ? "the index of the old site's section of treatments: no page of the new site is its counterpart" : "an overview of the treatments: no page of the new site is its counterpart (the home page lists them)";
       return { match: null, best: { target: home.path, confidence: 0.6, by }, runnerUp: 0 };
     }
+    // The practical information page ("Infos pratiques", "Informations utiles"): the address, the hours, how to come;
+    // the new site's directions page (eleven of the twelve blind truths holding one send it there; Grav's drops it).
+    const directions = namedOnlyBy(PRACTICAL, old.path, [old.title, old.h1].filter(Boolean)) ? candidates.find(DIRECTIONS.page) : undefined;
+    if (directions) return { match: { target: directions.path, confidence: 0.6, by: "the practical information page: the directions page" }, best: null, runnerUp: 0 };
     // A platform's booking pages (Wix Bookings' `/service-page/...`, `/booking-calendar/...`): booking.
     const stated = BOOKING_PATH.test(old.path) ? { intent: INTENTS[0], service: true } : intentOf(old.path, [old.title, old.h1].filter(Boolean), (old.names ?? []).slice(0, 2));
     const intent = stated?.intent ?? null;

@@ -48,6 +48,14 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(plural.best?.target).toBe("/orthodontie/orthodontie-enfant/");
   });
 
+  it("sends the practical information page to the directions page, whatever its text; not a page inside that section", () => {
+    const withDirections = createMatcher([...care, { path: "/acces/", slug: "acces", title: "Accès et horaires", kind: "cabinet", text: "Adresse, parking, tram, horaires" }]);
+    for (const [path, title] of [["/infos-pratiques/", "Infos pratiques"], ["/informations-utiles.html", "Informations utiles"]]) {
+      expect(withDirections({ path, title, h1: title, text: "Honoraires, mutuelles, rendez-vous, urgences" }).match?.target, path).toBe("/acces/");
+    }
+    expect(withDirections({ path: "/infos-pratiques/mutuelles", title: "Mutuelles et tiers payant", h1: "", text: "Le tiers payant" }).match?.target).not.toBe("/acces/");
+  });
+
   it("sends a question between three listed options to the need page weighing them, not the hub named for one", () => {
     const question = page("/conseils/implant-bridge-ou-appareil", "Implant, bridge ou appareil : que choisir ?", "Pour remplacer une dent : un implant, un bridge ou un appareil amovible");
     expect(question.best?.target).toBe("/remplacer-une-dent/");
