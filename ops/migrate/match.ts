@@ -165,6 +165,14 @@ const INTENTS: Intent[] = [
     words: /^(?:galerie|galeries|gallery|photo|photos|album|albums|diaporama)$/,
     page: (p) => /^(?:technolog|equipement|plateau-technique|locaux|visite|galerie|photos)/.test(p.slug),
   },
+  // A tour of the premises ("Visite virtuelle", "Visite du cabinet", "Le cabinet en images"): a gallery, not a first
+  // visit. Stated by the page's own name only: a menu's "Visite" may lead to the page of the equipment (Wix's).
+  {
+    name: "gallery",
+    words: /^(?:visite|visites|virtuelle|images)$/,
+    ownNameOnly: true,
+    page: (p) => /^(?:technolog|equipement|plateau-technique|locaux|visite|galerie|photos)/.test(p.slug),
+  },
   // A page named by the equipment or the hygiene it presents ("Hygiène et stérilisation", "Radiographie numérique",
   // "Nos équipements"): the new site's page presenting its equipment. Two blind truths send their sterilisation
   // pages there (e-monsite's, SPIP's). Every word of the name must be one of these: "Le laser en parodontologie" is
@@ -548,6 +556,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     return [old.title, old.h1, old.text, ...albums.map((a) => a.text)].some((text) => words(text).some((w) => EQUIPMENT.test(w)));
   };
 
+  /** One photo's page (`/galerie.php?img=3`, "Photo - La salle d'attente"), not its gallery's. */
+  const onePhoto = (old: OldPage): boolean =>
+    /[?&](?:img|image|photo|pic|id)=/i.test(old.path) || [old.title, old.h1].some((n) => PHOTO.test(words(n)[0] ?? ""));
+
   /** The best new page for an old one; `match` is null when the best guess is not sure enough. */
   const matchPage = (given: OldPage): MatchResult => {
     // Its title's part its headline is about, and its og:title's (a copy of the title, as a rule).
@@ -596,6 +608,12 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         // album of the rooms found "the page about the practice" by its name and weak guesses by its captions:
         // e-monsite's truth lost three URLs. A treatment's before-and-after photos are left to the review too.)
         return { match: null, best: { target: page.path, confidence: 0.5, by: "an album showing no equipment: no page of the new site shows it" }, runnerUp: 0 };
+      }
+      if (page && intent.name === "gallery" && !onePhoto(old)) {
+        // A gallery or a tour of the premises as a whole, equipment among its photos or not: no page of the new site is
+        // its counterpart (sixteen blind truths of seventeen drop theirs; the static site's sends its gallery to the
+        // equipment's page). One photo of the equipment goes there (e-monsite's, the static site's).
+        return { match: null, best: { target: page.path, confidence: 0.5, by: "a gallery of the premises: no page of the new site is its counterpart" }, runnerUp: 0 };
       }
       if (page) return { match: { target: page.path, confidence: 0.9, by: `intent: ${intent.name}` }, best: null, runnerUp: 0 };
     }
