@@ -68,6 +68,14 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(tech({ path: "/cabinet", title: "Le cabinet et ses équipements", h1: "", text: "Radiographie numérique, cone beam et caméra intra-orale", names: ["Visite"] }).match?.target).toBe("/technologies/");
   });
 
+  it("takes no URL or title sharing only 'dent' with a page for a match, unless their texts meet", () => {
+    const whiter = createMatcher([...care, { path: "/dents-plus-blanches/", slug: "dents-plus-blanches", title: "Des dents plus blanches", kind: "need", text: "Des dents jaunies par le café, le thé ou le tabac : un détartrage, un blanchiment, des facettes" }]);
+    const wisdom = whiter({ path: "/conseils/dents-de-sagesse", title: "Dents de sagesse", h1: "", text: "Faut-il enlever ses dents de sagesse ? Une extraction sous anesthésie locale, une radio panoramique avant" });
+    expect(wisdom.match).toBeNull();
+    const yellow = whiter({ path: "/conseils/dents-jaunes", title: "Dents jaunes", h1: "", text: "Le café, le thé et le tabac jaunissent les dents : un détartrage ou un blanchiment leur rend leur teinte" });
+    expect(yellow.match?.target).toBe("/dents-plus-blanches/");
+  });
+
   it("sends a question between three listed options to the need page weighing them, not the hub named for one", () => {
     const question = page("/conseils/implant-bridge-ou-appareil", "Implant, bridge ou appareil : que choisir ?", "Pour remplacer une dent : un implant, un bridge ou un appareil amovible");
     expect(question.best?.target).toBe("/remplacer-une-dent/");
