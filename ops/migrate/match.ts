@@ -219,10 +219,16 @@ const OPENING = /^(?:ouvert|ouverte|ouverts|ouvertes|ouverture|ouvre|nocturne|no
 const HOURS_CONTEXT = /^(?:nouveau|nouveaux|nouvelle|nouvelles|nouveaute|desormais|maintenant|aussi|egalement|cabinet|centre|matin|matins|soir|soirs|midi|apres|jusqu|heures?|h|tous|toutes|les|le|la|l|de|du|des|en|et|a|au|aux|votre|notre|nos|vos|\d+)$/;
 /** An hour of the day ("20h", "19h30"): new hours say one when they name no day ("ouvert jusqu'à 20h"). */
 const HOUR = /^\d{1,2}h(?:\d{2})?$/;
+/** A month, or the return after the summer: when new hours begin ("Nouveaux horaires à la rentrée", "... septembre 2022"). */
+const MONTH = /^(?:janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|rentree)$/;
 const announcesHours = (set: string[]): boolean => {
   const day = set.findIndex((w) => WEEKDAY.test(w));
-  if (day === -1 ? !set.some((w) => HOUR.test(w)) : /^\d+$/.test(set[day + 1] ?? "")) return false;
-  return set.some((w) => OPENING.test(w)) && set.every((w) => WEEKDAY.test(w) || HOUR.test(w) || OPENING.test(w) || HOURS_CONTEXT.test(w));
+  // A day not followed by a number (a date's), an hour ("19h", "20 heures"), or new hours ("Nouveaux horaires 2022").
+  const hasDay = day !== -1 && !/^\d+$/.test(set[day + 1] ?? "");
+  const hasHour = set.some((w, i) => HOUR.test(w) || (/^\d{1,2}$/.test(w) && /^(?:h|heures?)$/.test(set[i + 1] ?? "")));
+  const newHours = set.some((w) => /^horaires?$/.test(w)) && set.some((w) => NOVELTY_WORD.test(w));
+  if (!(day === -1 ? hasHour || newHours : hasDay)) return false;
+  return (set.some((w) => OPENING.test(w)) || (hasDay && hasHour)) && set.every((w) => WEEKDAY.test(w) || HOUR.test(w) || OPENING.test(w) || HOURS_CONTEXT.test(w) || MONTH.test(w));
 };
 
 /**

@@ -76,6 +76,16 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(yellow.match?.target).toBe("/dents-plus-blanches/");
   });
 
+  it("reads new hours in a post's URL: new hours, a day and an hour, an hour; not a holiday's hours or a date", () => {
+    const withDirections = createMatcher([...care, { path: "/acces/", slug: "acces", title: "Accès et horaires", kind: "cabinet", text: "Adresse, parking, horaires" }]);
+    for (const path of ["/actualites/nouveaux-horaires-a-la-rentree", "/nouveaux-horaires-septembre-2022/", "/blog/le-jeudi-jusqu-a-20-heures", "/l/nouveaux-horaires-ouvert-jusqu-a-19-h/"]) {
+      expect(withDirections({ path, title: "", h1: "", text: "" }).match?.by, path).toBe("intent: directions");
+    }
+    for (const path of ["/actualites/horaires-des-fetes-2022", "/blog/mardi-12-mars-portes-ouvertes", "/blog/nouveaux-soins"]) {
+      expect(withDirections({ path, title: "", h1: "", text: "" }).match?.by, path).not.toBe("intent: directions");
+    }
+  });
+
   it("sends a question between three listed options to the need page weighing them, not the hub named for one", () => {
     const question = page("/conseils/implant-bridge-ou-appareil", "Implant, bridge ou appareil : que choisir ?", "Pour remplacer une dent : un implant, un bridge ou un appareil amovible");
     expect(question.best?.target).toBe("/remplacer-une-dent/");

@@ -20,6 +20,7 @@ import { backendOption, newPages } from "./new-site";
 import { pathOf } from "./page";
 import { aliasesOf, detectPlatform } from "./platform";
 import { formatTable } from "./table";
+import { slugWords, words } from "./text";
 
 export const redirectsSpec: StepSpec = {
   name: "redirects",
@@ -65,6 +66,14 @@ export interface DraftRow {
   target: string | null;
   confidence: number | null;
   by: string;
+}
+
+/** The words of a holiday's or a season's hours: a notice of them is gone with its time. */
+const SEASON = /^(?:fetes?|vacances|ete|estivale?s?|noel|paques|toussaint|conges|pont|ponts|exceptionnelle?s?|juillet|aout|hiver|reveillon|covid|confinement)$/;
+
+/** Whether a notice's URL or title names a holiday or a season (SEASON). */
+export function seasonal(path: string, title: string): boolean {
+  return [...slugWords(path), ...words(title)].some((w) => SEASON.test(w));
 }
 
 /** The parameters naming an object by its id, in the grammar's form (`id=31`, `p=12`, `cid=4`, SPIP's `article=3`). */
@@ -262,6 +271,8 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
         // A translation of a skipped page is what its French version is (a notice, a listing, a copy).
         const original = duplicateOf.get(e.url) ?? (translationOfSkipped ? e.translation_of : undefined);
         const shape = oldUrlForm(path, platform);
+        // (By its URL only: a skipped listing's heading may name any topic. A gallery's album says what it shows.)
+        const intent = match({ path, title: "", h1: "", text: "", albums: e.status === 200 ? albumsOf(e) : [] }).match;
         const row = skippedPageRow({
           path,
           form: shape?.form ?? null,
@@ -269,11 +280,13 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
           // A copy of a listing is one too (Weebly's `/blog.html` of `/blog/`).
           listing: listings.has(path) || (original !== undefined && listings.has(pathOf(original))),
           platformListing: shape?.cmsPath ?? false,
-          notice: notices.has(path) || (translationOfSkipped && notices.has(pathOf(e.translation_of))),
+          // A dated notice announcing the practice's hours for good ("Nouveaux horaires 2022", "Le cabinet ferme le
+          // mercredi") still says them: the directions page, as eighteen blind truths of nineteen send theirs; the hours
+          // of a holiday or a season ("Horaires des fêtes 2022", "Fermeture estivale") are gone with it.
+          notice: (notices.has(path) || (translationOfSkipped && notices.has(pathOf(e.translation_of)))) && !(intent?.by === "intent: directions" && !seasonal(path, e.title)),
           dead: isDeadLink(e),
           home,
-          // (By its URL only: a skipped listing's heading may name any topic. A gallery's album says what it shows.)
-          intent: match({ path, title: "", h1: "", text: "", albums: e.status === 200 ? albumsOf(e) : [] }).match,
+          intent,
           member: () => (e.status === 200 && !isDocument(e) ? match(oldPage(e)).match : null),
         });
         if (row) rows.push(row);

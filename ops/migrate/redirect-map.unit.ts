@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { followSection, isDeadLink, namesAnObject, sectionHeads, skippedPageRow } from "./redirect-map";
+import { followSection, isDeadLink, namesAnObject, seasonal, sectionHeads, skippedPageRow } from "./redirect-map";
 
 describe("skippedPageRow: where a page marked skip still goes", () => {
   const base = { path: "/x/", form: "/x", originalForm: null, listing: false, home: "/", intent: null, member: () => null };
@@ -102,5 +102,15 @@ describe("namesAnObject: an old CMS query naming a page by its id (never redirec
     expect(namesAnObject("/?paged=2", "wordpress")).toBe(false);
     expect(namesAnObject("/?utm_source=x", "wordpress")).toBe(false);
     expect(namesAnObject("/?id=3", "static")).toBe(false);
+  });
+});
+
+describe("seasonal: the hours of a holiday or a season, gone with their time (not new hours for good)", () => {
+  it("names a holiday or a season in the URL or the title", () => {
+    expect(seasonal("/actualites/horaires-des-fetes-2022", "")).toBe(true);
+    expect(seasonal("/blog/horaires-d-ete-2022", "")).toBe(true);
+    expect(seasonal("/blog/2019/12/horaires", "Horaires des vacances de Pâques")).toBe(true);
+    expect(seasonal("/journal/nouveaux-horaires-rentree-2022", "Nouveaux horaires à la rentrée")).toBe(false);
+    expect(seasonal("/actualites/le-cabinet-ferme-le-mercredi", "")).toBe(false);
   });
 });
