@@ -219,6 +219,14 @@ const OPENING = /^(?:ouvert|ouverte|ouverts|ouvertes|ouverture|ouvre|nocturne|no
 const HOURS_CONTEXT = /^(?:nouveau|nouveaux|nouvelle|nouvelles|nouveaute|desormais|maintenant|aussi|egalement|cabinet|centre|matin|matins|soir|soirs|midi|apres|jusqu|heures?|h|tous|toutes|les|le|la|l|de|du|des|en|et|a|au|aux|votre|notre|nos|vos|\d+)$/;
 /** An hour of the day ("20h", "19h30"): new hours say one when they name no day ("ouvert jusqu'à 20h"). */
 const HOUR = /^\d{1,2}h(?:\d{2})?$/;
+/** The words of a holiday's or a season's hours: a notice of them is gone with its time. */
+const SEASON = /^(?:fetes?|vacances|ete|estivale?s?|noel|paques|toussaint|conges|pont|ponts|exceptionnelle?s?|juillet|aout|hiver|reveillon|covid|confinement)$/;
+
+/** Whether a notice's URL or title names a holiday or a season (SEASON). */
+export function seasonal(path: string, title: string): boolean {
+  return [...slugWords(path), ...words(title)].some((w) => SEASON.test(w));
+}
+
 /** A month, or the return after the summer: when new hours begin ("Nouveaux horaires à la rentrée", "... septembre 2022"). */
 const MONTH = /^(?:janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|rentree)$/;
 const announcesHours = (set: string[]): boolean => {
@@ -656,6 +664,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const leaving = ownNames.some((n) => n.some((w) => LEAVING.test(w)));
     // The old page's own compounds (its URL's last segment, title, H1, headline): each word and the next one.
     const ownPairs = pairsOf([words((old.path.split("?")[0].split("/").filter(Boolean).at(-1) ?? "").replace(/\.(?:html?|php)$/i, "")).join(" "), old.title, old.h1, old.headline ?? ""]);
+    // A post or an advice page speaks of its subject through what it warns of or compares ("Kits de blanchiment en
+    // ligne : prudence", on whitening: eight blind truths of eight holding a whitening page); a care page naming a
+    // means the new site never speaks of offers another care ("Le laser en parodontie": the static site's truth).
+    const advice = newsPost || /\/conseils?\/|[?/]article\d+/.test(old.path);
     const textScores: number[] = [];
     const scored = candidates.map((page, i) => {
       // A new title is short, an old one often carries more: half the score is how much of the new title an old name has.
@@ -666,7 +678,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       let by = (Object.keys(scores) as (keyof typeof scores)[]).filter((k) => scores[k] >= 0.2).join(", ") || "text";
       // A compound name is one subject: "la greffe de gencive" is not "la greffe osseuse". The only word of the
       // title the old page shares heading another compound in its own names: its URL and title say nothing.
-      const other = !isMember(page) && compoundClash(titlePairs[i], titleSets[i], ownPairs, allNames, (w) => !siteWords.has(w));
+      const other = !isMember(page) && compoundClash(titlePairs[i], titleSets[i], ownPairs, allNames, advice ? undefined : (w) => !siteWords.has(w));
       if (other) {
         confidence = WEIGHTS.text * scores.text;
         by = `text (its title's '${other}' in another compound)`;
@@ -801,6 +813,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     }
     const best = scored[0] ?? null;
     const runnerUp = scored.find((s) => s.target !== best?.target)?.confidence ?? 0;
+    // A post of a holiday's or a season's hours ("Vacances de printemps : nos horaires"): gone with its time, whatever
+    // page gives the hours now (the rule of the dated notices, redirect-map.ts).
+    if (best && newsPost && best.target === candidates.find(DIRECTIONS.page)?.path && seasonal(old.path, old.title)) return { match: null, best, runnerUp, review: "the hours of a holiday or a season" };
     if (best && accepted(best.confidence, runnerUp, threshold)) return { match: best, best, runnerUp };
     // A way of calming an anxious patient, named by the page itself, and one page of the new site (not a person's,
     // an offer's, the team's or the jobs' page) speaking of the patients' fear: that page (listed for review).

@@ -86,6 +86,19 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     }
   });
 
+  it("sends a post warning of something the new site never speaks of to its subject's page; a holiday's hours nowhere", () => {
+    const whitening = createMatcher([
+      ...care,
+      { path: "/blanchiment/", slug: "blanchiment", title: "Blanchiment", kind: "service_hub", text: "Le blanchiment des dents au cabinet ou à domicile, sous le contrôle du dentiste, sans abîmer l'émail" },
+      { path: "/acces/", slug: "acces", title: "Accès et horaires", kind: "cabinet", text: "Adresse, parking, tram. Horaires : du lundi au vendredi" },
+    ]);
+    const kits = whitening({ path: "/blog/kits-de-blanchiment-en-ligne-prudence", title: "Kits de blanchiment en ligne : prudence", h1: "", text: "Les kits de blanchiment vendus en ligne abîment l'émail : un blanchiment se fait sous le contrôle du dentiste" });
+    expect(kits.match?.target).toBe("/blanchiment/");
+    const holiday = whitening({ path: "/actualites/vacances-de-printemps-horaires", title: "Vacances de printemps : nos horaires", h1: "", text: "Pendant les vacances de printemps, le cabinet est ouvert du lundi au vendredi, horaires réduits, même adresse" });
+    expect(holiday.match).toBeNull();
+    expect(holiday.review).toMatch(/holiday/);
+  });
+
   it("sends a question between three listed options to the need page weighing them, not the hub named for one", () => {
     const question = page("/conseils/implant-bridge-ou-appareil", "Implant, bridge ou appareil : que choisir ?", "Pour remplacer une dent : un implant, un bridge ou un appareil amovible");
     expect(question.best?.target).toBe("/remplacer-une-dent/");

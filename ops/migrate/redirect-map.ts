@@ -15,12 +15,11 @@ import { assessPages, isDocument, readAssessment } from "./assess";
 import { ownContent } from "./boilerplate";
 import { ASSESSMENT_FILE, type CrawlEntry, migrationDir, practiceCode, readCrawl, readJsonInput, REDIRECTS_FILE, REVIEW_DATA_FILE, REVIEW_FILE, StepError, writeFileAtomic, writeJson } from "./files";
 import type { StepIo } from "./io";
-import { createMatcher, MIN_CONFIDENCE, siteThreshold, type Match } from "./match";
+import { createMatcher, MIN_CONFIDENCE, seasonal, siteThreshold, type Match } from "./match";
 import { backendOption, newPages } from "./new-site";
 import { pathOf } from "./page";
 import { aliasesOf, detectPlatform } from "./platform";
 import { formatTable } from "./table";
-import { slugWords, words } from "./text";
 
 export const redirectsSpec: StepSpec = {
   name: "redirects",
@@ -66,14 +65,6 @@ export interface DraftRow {
   target: string | null;
   confidence: number | null;
   by: string;
-}
-
-/** The words of a holiday's or a season's hours: a notice of them is gone with its time. */
-const SEASON = /^(?:fetes?|vacances|ete|estivale?s?|noel|paques|toussaint|conges|pont|ponts|exceptionnelle?s?|juillet|aout|hiver|reveillon|covid|confinement)$/;
-
-/** Whether a notice's URL or title names a holiday or a season (SEASON). */
-export function seasonal(path: string, title: string): boolean {
-  return [...slugWords(path), ...words(title)].some((w) => SEASON.test(w));
 }
 
 /** The parameters naming an object by its id, in the grammar's form (`id=31`, `p=12`, `cid=4`, SPIP's `article=3`). */

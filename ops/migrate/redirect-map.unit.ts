@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { followSection, isDeadLink, namesAnObject, seasonal, sectionHeads, skippedPageRow } from "./redirect-map";
+import { followSection, isDeadLink, namesAnObject, sectionHeads, skippedPageRow } from "./redirect-map";
+import { seasonal } from "./match";
 
 describe("skippedPageRow: where a page marked skip still goes", () => {
   const base = { path: "/x/", form: "/x", originalForm: null, listing: false, home: "/", intent: null, member: () => null };
