@@ -226,20 +226,20 @@ interface BlindCase extends OldSiteCase {
   floor: { precision: number; recall: number; spellings: number; ofRightBase: number };
 }
 const BLIND: BlindCase[] = [
-  { code: "bernard", url: `http://${JOOMLA_HOST}`, start: () => startJoomlaSite(), truth: JOOMLA_TRUTH, spellings: JOOMLA_SPELLINGS, unknownQueries: JOOMLA_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.97, spellings: 0.97, ofRightBase: 0.97 } },
-  { code: "petit", url: `http://${DRUPAL_HOST}`, start: () => startDrupalSite(), truth: DRUPAL_TRUTH, spellings: DRUPAL_SPELLINGS, unknownQueries: DRUPAL_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.96, spellings: 0.95, ofRightBase: 0.97 } },
+  { code: "bernard", url: `http://${JOOMLA_HOST}`, start: () => startJoomlaSite(), truth: JOOMLA_TRUTH, spellings: JOOMLA_SPELLINGS, unknownQueries: JOOMLA_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.98, spellings: 0.98, ofRightBase: 0.99 } },
+  { code: "petit", url: `http://${DRUPAL_HOST}`, start: () => startDrupalSite(), truth: DRUPAL_TRUTH, spellings: DRUPAL_SPELLINGS, unknownQueries: DRUPAL_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.96, spellings: 0.95, ofRightBase: 0.99 } },
   // (Its 2019 post of new hours dropped, the one truth of nineteen that drops an announcement of lasting hours.)
-  { code: "dupont", url: `http://${WIX_HOST}`, start: () => startWixSite(), truth: WIX_TRUTH, spellings: WIX_SPELLINGS, unknownQueries: WIX_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.96, spellings: 0.96, ofRightBase: 0.97 } },
+  { code: "dupont", url: `http://${WIX_HOST}`, start: () => startWixSite(), truth: WIX_TRUTH, spellings: WIX_SPELLINGS, unknownQueries: WIX_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.96, spellings: 0.96, ofRightBase: 1.0 } },
   { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.89, spellings: 0.9, ofRightBase: 0.97 } },
   // (Its gallery's index to the page of the equipment, the one truth of seventeen that sends a gallery of the premises
   // anywhere: no redirect since the sixth batch, its photos' pages still go there.)
-  { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.95, spellings: 0.95, ofRightBase: 0.97 } },
-  { code: "petit", url: `http://${WPPRETTY_HOST}`, start: () => startWordPressPrettySite(), truth: WPPRETTY_TRUTH, spellings: WPPRETTY_SPELLINGS, unknownQueries: WPPRETTY_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.99, spellings: 0.99, ofRightBase: 0.97 } },
-  { code: "martin", url: `http://${JIMDO_HOST}`, start: () => startJimdoSite(), truth: JIMDO_TRUTH, spellings: JIMDO_SPELLINGS, unknownQueries: JIMDO_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.99, spellings: 0.97, ofRightBase: 0.97 } },
+  { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.95, spellings: 0.95, ofRightBase: 1.0 } },
+  { code: "petit", url: `http://${WPPRETTY_HOST}`, start: () => startWordPressPrettySite(), truth: WPPRETTY_TRUTH, spellings: WPPRETTY_SPELLINGS, unknownQueries: WPPRETTY_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 1.0, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "martin", url: `http://${JIMDO_HOST}`, start: () => startJimdoSite(), truth: JIMDO_TRUTH, spellings: JIMDO_SPELLINGS, unknownQueries: JIMDO_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 1.0, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-26 (a TYPO3 10 site of dupont, ops/migrate/fixtures/typo3-site.ts). Measured once on the
   // toolkit as it stood (88.5/79.3/61.7: precision, recall, spellings), once after branch mig-general's matching
   // rules, written without it (90.6/82.8/61.7); then the TYPO3 grammar followed (89.5/87.9/83.0; of a right base 39/41).
-  { code: "dupont", url: `http://${TYPO3_HOST}`, start: () => startTypo3Site(), truth: TYPO3_TRUTH, spellings: TYPO3_SPELLINGS, unknownQueries: TYPO3_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.98, spellings: 0.94, ofRightBase: 0.94 } },
+  { code: "dupont", url: `http://${TYPO3_HOST}`, start: () => startTypo3Site(), truth: TYPO3_TRUTH, spellings: TYPO3_SPELLINGS, unknownQueries: TYPO3_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.98, spellings: 0.95, ofRightBase: 0.95 } },
   // Written blind on 2026-11-26 (an e-monsite site of bernard, ops/migrate/fixtures/emonsite-site.ts), while branch
   // mig-general2's rules were made without it. Measured once on the toolkit as it stood: 76.5/63.4/65.8 (every blog
   // post was taken for a listing: its chrome was on every post it linked to); then a section's own boilerplate
@@ -249,7 +249,7 @@ const BLIND: BlindCase[] = [
   // 81.8/87.8/100; a gallery goes to the equipment's page only when its album shows equipment (decision 0063, amended
   // 2026-11-27: its album of the rooms was sent there): 92.3/87.8/100; a page named by the equipment or the hygiene it
   // presents ("Hygiène et stérilisation") goes to the equipment's page, as SPIP's truth says too: 94.9/90.2/100.
-  { code: "bernard", url: `http://${EMONSITE_HOST}`, start: () => startEmonsiteSite(), truth: EMONSITE_TRUTH, spellings: EMONSITE_SPELLINGS, unknownQueries: EMONSITE_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.9, spellings: 0.99, ofRightBase: 0.97 } },
+  { code: "bernard", url: `http://${EMONSITE_HOST}`, start: () => startEmonsiteSite(), truth: EMONSITE_TRUTH, spellings: EMONSITE_SPELLINGS, unknownQueries: EMONSITE_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.95, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-26 evening (a Webflow site of petit, ops/migrate/fixtures/webflow-site.ts) by a helper that
   // read no file of the toolkit. First measured on the toolkit as it stood (d77135a): 79.5/83.3/98.4 (precision
   // 35/44, recall 35/42, spellings 61/62); its unknown URLs answer no single 404 (0/6). It is no longer unseen: rules
@@ -259,14 +259,14 @@ const BLIND: BlindCase[] = [
   // new opening hours goes to the page giving them (as Weebly's truth says too), 86.4/90.5/100; an album of the rooms
   // alone goes nowhere, 88.4/90.5/100; a way of calming anxious patients (hypnosis) goes to the page speaking of their
   // fear, as Drupal's and WordPress's truths say too, 88.6/92.9/100.
-  { code: "petit", url: `http://${WEBFLOW_HOST}`, start: () => startWebflowSite(), truth: WEBFLOW_TRUTH, spellings: WEBFLOW_SPELLINGS, unknownQueries: WEBFLOW_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.97, spellings: 0.98, ofRightBase: 0.97 } },
+  { code: "petit", url: `http://${WEBFLOW_HOST}`, start: () => startWebflowSite(), truth: WEBFLOW_TRUTH, spellings: WEBFLOW_SPELLINGS, unknownQueries: WEBFLOW_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-26 night (a SPIP 3.2 site of dupont, ops/migrate/fixtures/spip-site.ts) by a helper that
   // read no file of the toolkit. Measured once, on the toolkit as it stood (27af7c7): 91.7/42.3/36.2 (no SPIP grammar:
   // "static"; nearly every page taken for a listing of the others: its "Dans la même rubrique" and "Dernières
   // brèves" lists of titles). Then SPIP's grammar and own URLs, link labels not counted as excerpts, a page with 30
   // triples of its own no listing, the old team's index to the team page (decision 0063): 87.0/90.4/91.4; a page a
   // breadcrumb names above others heads a section ("Nos soins": no counterpart, not the home page): 90.4/90.4/91.4.
-  { code: "dupont", url: `http://${SPIP_HOST}`, start: () => startSpipSite(), truth: SPIP_TRUTH, spellings: SPIP_SPELLINGS, unknownQueries: SPIP_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.94, spellings: 0.91, ofRightBase: 0.96 } },
+  { code: "dupont", url: `http://${SPIP_HOST}`, start: () => startSpipSite(), truth: SPIP_TRUTH, spellings: SPIP_SPELLINGS, unknownQueries: SPIP_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.94, spellings: 0.91, ofRightBase: 0.96 } },
   // Written blind on 2026-11-27 (a Weebly site of martin, ops/migrate/fixtures/weebly-site.ts) by a helper that read no
   // file of the toolkit. Measured once, on the toolkit as it stood (6fb5dd5): 81.1/87.8/100 (recognised as a static
   // site; its blog page's copy `/blog.html` sent by a member's name in its latest post to that member's page). Then a
@@ -275,7 +275,7 @@ const BLIND: BlindCase[] = [
   // rooms alone goes nowhere: 86.3/89.8/100; an old offer for a job the new site offers no more goes nowhere (its
   // 2019 assistant's offer; martin looks for a dentist): 88.0/89.8/100. What it still gets wrong is where the blind
   // truths split (a former member's page, the treatments' overview: decision 0063) and a "mois sans tabac" post.
-  { code: "martin", url: `http://${WEEBLY_HOST}`, start: () => startWeeblySite(), truth: WEEBLY_TRUTH, spellings: WEEBLY_SPELLINGS, unknownQueries: WEEBLY_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.91, spellings: 0.99, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${WEEBLY_HOST}`, start: () => startWeeblySite(), truth: WEEBLY_TRUTH, spellings: WEEBLY_SPELLINGS, unknownQueries: WEEBLY_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.91, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a Blogger site of dupont, ops/migrate/fixtures/blogger-site.ts) by a helper that read
   // no file of the toolkit, after this session's rules. Measured once, on the toolkit as it stood (46bdf9b):
   // 85.7/47.4/73.7 (recognised as static: every post, 40 to 60 words beside a sidebar of the other posts' titles and
@@ -285,7 +285,7 @@ const BLIND: BlindCase[] = [
   // secretary's; dupont looks for an assistant): 89.2/86.8/94.7. Left: spellings the old site did not serve
   // (`/p/Urgences.html`, a page without `.html`: Blogger is strict, the map lower-cases and drops the suffix for every
   // platform), the treatments' overview, a child's first visit.
-  { code: "dupont", url: `http://${BLOGGER_HOST}`, start: () => startBloggerSite(), truth: BLOGGER_TRUTH, spellings: BLOGGER_SPELLINGS, unknownQueries: BLOGGER_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.94, spellings: 0.94, ofRightBase: 0.97 } },
+  { code: "dupont", url: `http://${BLOGGER_HOST}`, start: () => startBloggerSite(), truth: BLOGGER_TRUTH, spellings: BLOGGER_SPELLINGS, unknownQueries: BLOGGER_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a Ghost 5 site of bernard, ops/migrate/fixtures/ghost-site.ts) by a helper that read
   // no file of the toolkit, after this session's rules. Measured once, on the toolkit as it stood (34007c7):
   // 75.8/69.4/78.7 (recognised as static; `?ref=`, AMP views and unknown queries, which Ghost ignores, kept apart).
@@ -293,7 +293,7 @@ const BLIND: BlindCase[] = [
   // paths): 75.8/69.4/87.2 (every spelling of a URL the map sends right: 41/41). What it gets wrong is matching: posts
   // sent by weak guesses (a phrase, a word), former members, the practice's presentation for "Le cabinet.html", a dead
   // link; authors' pages and a children's page its truth sends to the members (decided by the writer as judgement calls).
-  { code: "bernard", url: `http://${GHOST_HOST}`, start: () => startGhostSite(), truth: GHOST_TRUTH, spellings: GHOST_SPELLINGS, unknownQueries: GHOST_UNKNOWN_QUERIES, floor: { precision: 0.8, recall: 0.69, spellings: 0.87, ofRightBase: 0.97 } },
+  { code: "bernard", url: `http://${GHOST_HOST}`, start: () => startGhostSite(), truth: GHOST_TRUTH, spellings: GHOST_SPELLINGS, unknownQueries: GHOST_UNKNOWN_QUERIES, floor: { precision: 0.87, recall: 0.77, spellings: 0.87, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a Hugo site of petit, ops/migrate/fixtures/hugo-site.ts: sections, taxonomies, feeds,
   // five alias pages that refresh to a renamed page, a case-sensitive static host) by a helper that read no file of
   // the toolkit; modelled on webflow-site.ts, the one fixture it was allowed to read, it reused 25 of its 58 titles and
@@ -304,7 +304,7 @@ const BLIND: BlindCase[] = [
   // page for every patient by a weak guess, a former member's page nowhere (decision 0063, amended): 91.3/91.3/100.
   // Left: `/Contact/`, a dead spelling the map folds to the contact page (kept: it harms nobody), the medical
   // questionnaire (its truth drops it; fourteen others send theirs to the first visit), a post about bone loss.
-  { code: "petit", url: `http://${HUGO_HOST}`, start: () => startHugoSite(), truth: HUGO_TRUTH, spellings: HUGO_SPELLINGS, unknownQueries: HUGO_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.93, spellings: 0.99, ofRightBase: 0.97 } },
+  { code: "petit", url: `http://${HUGO_HOST}`, start: () => startHugoSite(), truth: HUGO_TRUTH, spellings: HUGO_SPELLINGS, unknownQueries: HUGO_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.93, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (an IONOS MyWebsite site of dupont on the CM4all builder, ops/migrate/fixtures/ionos-site.ts)
   // by a helper that read no file of the toolkit and wrote every text itself (2 of its 72 titles are also Webflow's:
   // "Mentions légales", "Honoraires et remboursements"), after every rule above. Measured once on the toolkit as it
@@ -313,7 +313,7 @@ const BLIND: BlindCase[] = [
   // 84.1/80.4/92.3; a treatment's page named by a stem of the hub's field, its text as close to a detail page:
   // 86.4/82.6/92.3. Left: an adult's orthodontics sent to the hub, care the new site does not publish sent by weak
   // guesses, the aligners' posts under the bar.
-  { code: "dupont", url: `http://${IONOS_HOST}`, start: () => startIonosSite(), truth: IONOS_TRUTH, spellings: IONOS_SPELLINGS, unknownQueries: IONOS_UNKNOWN_QUERIES, floor: { precision: 0.86, recall: 0.82, spellings: 0.92, ofRightBase: 0.97 } },
+  { code: "dupont", url: `http://${IONOS_HOST}`, start: () => startIonosSite(), truth: IONOS_TRUTH, spellings: IONOS_SPELLINGS, unknownQueries: IONOS_UNKNOWN_QUERIES, floor: { precision: 0.88, recall: 0.84, spellings: 0.92, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a Webself site of martin, ops/migrate/fixtures/webself-site.ts) by a helper that read no
   // file of the toolkit and wrote every text itself (one title also Webflow's: "Mentions légales"), after every rule of
   // this session and its outside review. Measured once on the toolkit as it stood (18acf6a): 90.9/83.3/95.0. Then the
@@ -321,7 +321,7 @@ const BLIND: BlindCase[] = [
   // named by an hour ("jusqu'à 20h") the directions' page: 91.1/85.4/97.5. Left: an assistant's old offer its truth
   // sends to the jobs page (Weebly's, of the same practice, drops its own), posts under the bar (air polishing, a
   // denture, whitening kits), a page named "page-3" about fees, weak guesses for care the new site does not publish.
-  { code: "martin", url: `http://${WEBSELF_HOST}`, start: () => startWebselfSite(), truth: WEBSELF_TRUTH, spellings: WEBSELF_SPELLINGS, unknownQueries: WEBSELF_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.85, spellings: 0.97, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${WEBSELF_HOST}`, start: () => startWebselfSite(), truth: WEBSELF_TRUTH, spellings: WEBSELF_SPELLINGS, unknownQueries: WEBSELF_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.89, spellings: 0.97, ofRightBase: 0.97 } },
   // Written blind on 2026-11-27 (later) by three helpers that read no file of the toolkit and wrote every text
   // themselves, each with its ground truth, committed before the toolkit ran on them: a Concrete CMS site of bernard
   // (ops/migrate/fixtures/concrete-site.ts), a Duda site of petit (duda-site.ts), a Dotclear site of dupont
@@ -332,9 +332,9 @@ const BLIND: BlindCase[] = [
   // jobs page to the new one and the roles the jobs page says it seeks: 90.2/83.6/96.9, 86.0/82.2/84.5, 87.0/78.4/100.
   // Left: posts and care pages whose reworded text puts the right guess under the bar, truths' calls between a hub and
   // its detail, PDFs by their names, two Concrete spellings (`/download_file/view/88`) of a file id no page names.
-  { code: "bernard", url: `http://${CONCRETE_HOST}`, start: () => startConcreteSite(), truth: CONCRETE_TRUTH, spellings: CONCRETE_SPELLINGS, unknownQueries: CONCRETE_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.83, spellings: 0.96, ofRightBase: 0.96 } },
-  { code: "petit", url: `http://${DUDA_HOST}`, start: () => startDudaSite(), truth: DUDA_TRUTH, spellings: DUDA_SPELLINGS, unknownQueries: DUDA_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.91, spellings: 0.91, ofRightBase: 0.97 } },
-  { code: "dupont", url: `http://${DOTCLEAR_HOST}`, start: () => startDotclearSite(), truth: DOTCLEAR_TRUTH, spellings: DOTCLEAR_SPELLINGS, unknownQueries: DOTCLEAR_UNKNOWN_QUERIES, floor: { precision: 0.86, recall: 0.78, spellings: 0.99, ofRightBase: 0.97 } },
+  { code: "bernard", url: `http://${CONCRETE_HOST}`, start: () => startConcreteSite(), truth: CONCRETE_TRUTH, spellings: CONCRETE_SPELLINGS, unknownQueries: CONCRETE_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.92, spellings: 0.96, ofRightBase: 0.96 } },
+  { code: "petit", url: `http://${DUDA_HOST}`, start: () => startDudaSite(), truth: DUDA_TRUTH, spellings: DUDA_SPELLINGS, unknownQueries: DUDA_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.91, spellings: 0.91, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${DOTCLEAR_HOST}`, start: () => startDotclearSite(), truth: DOTCLEAR_TRUTH, spellings: DOTCLEAR_SPELLINGS, unknownQueries: DOTCLEAR_UNKNOWN_QUERIES, floor: { precision: 0.87, recall: 0.82, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a third batch, after the rules above) by three more helpers, with their truths, committed
   // before the toolkit ran on them: a PluXml site of martin (pluxml-site.ts), an Odoo 16 site of bernard (odoo-site.ts),
   // a bilingual WordPress with Polylang of dupont (polylang-site.ts). Measured once on the toolkit as it stood (796bd24
@@ -344,18 +344,18 @@ const BLIND: BlindCase[] = [
   // booking app's pages and a form's thank-you page, a news post announcing an equipment: 93.5/78.2/84.6,
   // 88.6/76.5/100, 95.7/88.0/98.1. Left: PluXml's posts under the bar (a PDF offer, the bone graft the new site folds
   // into implants), Odoo's posts of reworded advice and its PDFs.
-  { code: "martin", url: `http://${PLUXML_HOST}`, start: () => startPluxmlSite(), truth: PLUXML_TRUTH, spellings: PLUXML_SPELLINGS, unknownQueries: PLUXML_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.78, spellings: 0.84, ofRightBase: 0.97 } },
-  { code: "bernard", url: `http://${ODOO_HOST}`, start: () => startOdooSite(), truth: ODOO_TRUTH, spellings: ODOO_SPELLINGS, unknownQueries: ODOO_UNKNOWN_QUERIES, floor: { precision: 0.88, recall: 0.76, spellings: 0.99, ofRightBase: 0.97 } },
-  { code: "dupont", url: `http://${POLYLANG_HOST}`, start: () => startPolylangSite(), truth: POLYLANG_TRUTH, spellings: POLYLANG_SPELLINGS, unknownQueries: POLYLANG_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.88, spellings: 0.98, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${PLUXML_HOST}`, start: () => startPluxmlSite(), truth: PLUXML_TRUTH, spellings: PLUXML_SPELLINGS, unknownQueries: PLUXML_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.83, spellings: 0.84, ofRightBase: 1.0 } },
+  { code: "bernard", url: `http://${ODOO_HOST}`, start: () => startOdooSite(), truth: ODOO_TRUTH, spellings: ODOO_SPELLINGS, unknownQueries: ODOO_UNKNOWN_QUERIES, floor: { precision: 0.88, recall: 0.78, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${POLYLANG_HOST}`, start: () => startPolylangSite(), truth: POLYLANG_TRUTH, spellings: POLYLANG_SPELLINGS, unknownQueries: POLYLANG_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.9, spellings: 0.98, ofRightBase: 0.98 } },
   // A fourth batch, written blind after every rule above (and the outside review's fixes): Webnode (dupont), MODX
   // Revolution (martin), Grav (petit). First runs: 79.6/83.0/91.5, 86.4/80.9/58.1, 92.5/75.5/91.1. Then a title's
   // subject as the run of parts its headline meets (Webnode's posts had gone to the legal notice by the site's name
   // after '::'), Grav's colon parameters, a listing's further page by `?page=N`: 85.1/85.1/97.9, 88.4/80.9/58.1,
   // 92.5/75.5/93.3. MODX's spellings by `?id=N` name pages by an id no page of the site shows (only a few links use
   // it): the map cannot know them without asking the old site for every id, hence its low floor of spellings.
-  { code: "dupont", url: `http://${WEBNODE_HOST}`, start: () => startWebnodeSite(), truth: WEBNODE_TRUTH, spellings: WEBNODE_SPELLINGS, unknownQueries: WEBNODE_UNKNOWN_QUERIES, floor: { precision: 0.85, recall: 0.85, spellings: 0.97, ofRightBase: 0.97 } },
-  { code: "martin", url: `http://${MODX_HOST}`, start: () => startModxSite(), truth: MODX_TRUTH, spellings: MODX_SPELLINGS, unknownQueries: MODX_UNKNOWN_QUERIES, floor: { precision: 0.88, recall: 0.8, spellings: 0.58, ofRightBase: 0.58 } },
-  { code: "petit", url: `http://${GRAV_HOST}`, start: () => startGravSite(), truth: GRAV_TRUTH, spellings: GRAV_SPELLINGS, unknownQueries: GRAV_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.75, spellings: 0.93, ofRightBase: 0.97 } },
+  { code: "dupont", url: `http://${WEBNODE_HOST}`, start: () => startWebnodeSite(), truth: WEBNODE_TRUTH, spellings: WEBNODE_SPELLINGS, unknownQueries: WEBNODE_UNKNOWN_QUERIES, floor: { precision: 0.89, recall: 0.89, spellings: 0.97, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${MODX_HOST}`, start: () => startModxSite(), truth: MODX_TRUTH, spellings: MODX_SPELLINGS, unknownQueries: MODX_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.82, spellings: 0.58, ofRightBase: 0.58 } },
+  { code: "petit", url: `http://${GRAV_HOST}`, start: () => startGravSite(), truth: GRAV_TRUTH, spellings: GRAV_SPELLINGS, unknownQueries: GRAV_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.83, spellings: 1.0, ofRightBase: 1.0 } },
   // A fifth batch, written blind after every rule above: Kirby (bernard), Google Sites (petit), a French/Spanish
   // WordPress with WPML (martin). First runs: 79.5/68.9/74.3, 82.7/91.5/93.8, 85.7/82.8/83.7. Then "mode d'emploi"
   // (in a name or a URL) names no job, Google's `authuser` is a session's parameter, a reflexive verb's elided s in a
@@ -363,14 +363,18 @@ const BLIND: BlindCase[] = [
   // is that post's copy: 81.6/68.9/74.3, 82.7/91.5/100, 94.4/87.9/93.9. Left: Kirby's posts and care pages of reworded
   // text under the bar, its hub-versus-need calls ("Les gencives" to the bleeding-gums need page, not the hub), Google
   // Sites' dead spellings (a final slash, a capital: 404s on the old site, which the map sends on).
-  { code: "bernard", url: `http://${KIRBY_HOST}`, start: () => startKirbySite(), truth: KIRBY_TRUTH, spellings: KIRBY_SPELLINGS, unknownQueries: KIRBY_UNKNOWN_QUERIES, floor: { precision: 0.81, recall: 0.68, spellings: 0.74, ofRightBase: 0.96 } },
-  { code: "petit", url: `http://${GOOGLESITES_HOST}`, start: () => startGoogleSitesSite(), truth: GOOGLESITES_TRUTH, spellings: GOOGLESITES_SPELLINGS, unknownQueries: GOOGLESITES_UNKNOWN_QUERIES, floor: { precision: 0.82, recall: 0.91, spellings: 0.99, ofRightBase: 0.97 } },
-  { code: "martin", url: `http://${WPML_HOST}`, start: () => startWpmlSite(), truth: WPML_TRUTH, spellings: WPML_SPELLINGS, unknownQueries: WPML_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.87, spellings: 0.93, ofRightBase: 0.97 } },
+  { code: "bernard", url: `http://${KIRBY_HOST}`, start: () => startKirbySite(), truth: KIRBY_TRUTH, spellings: KIRBY_SPELLINGS, unknownQueries: KIRBY_UNKNOWN_QUERIES, floor: { precision: 0.87, recall: 0.75, spellings: 0.82, ofRightBase: 0.96 } },
+  { code: "petit", url: `http://${GOOGLESITES_HOST}`, start: () => startGoogleSitesSite(), truth: GOOGLESITES_TRUTH, spellings: GOOGLESITES_SPELLINGS, unknownQueries: GOOGLESITES_UNKNOWN_QUERIES, floor: { precision: 0.88, recall: 0.95, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "martin", url: `http://${WPML_HOST}`, start: () => startWpmlSite(), truth: WPML_TRUTH, spellings: WPML_SPELLINGS, unknownQueries: WPML_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.89, spellings: 0.93, ofRightBase: 1.0 } },
   // A sixth batch, written blind after every rule above: Solocal's hosted site (martin), Simplébo (petit), Joomla 4.4
-  // (dupont). First runs: 90.7/87.5/93.0, 87.2/80.4/82.0, 82.7/78.2/71.2.
-  { code: "martin", url: `http://${SOLOCAL_HOST}`, start: () => startSolocalSite(), truth: SOLOCAL_TRUTH, spellings: SOLOCAL_SPELLINGS, unknownQueries: SOLOCAL_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.87, spellings: 0.93, ofRightBase: 0.93 } },
-  { code: "petit", url: `http://${SIMPLEBO_HOST}`, start: () => startSimpleboSite(), truth: SIMPLEBO_TRUTH, spellings: SIMPLEBO_SPELLINGS, unknownQueries: SIMPLEBO_UNKNOWN_QUERIES, floor: { precision: 0.87, recall: 0.8, spellings: 0.82, ofRightBase: 0.97 } },
-  { code: "dupont", url: `http://${JOOMLA4_HOST}`, start: () => startJoomla4Site(), truth: JOOMLA4_TRUTH, spellings: JOOMLA4_SPELLINGS, unknownQueries: JOOMLA4_UNKNOWN_QUERIES, floor: { precision: 0.82, recall: 0.78, spellings: 0.71, ofRightBase: 0.92 } },
+  // (dupont). First runs: 90.7/87.5/93.0, 87.2/80.4/82.0, 82.7/78.2/71.2. Then the rules of decision 0063's sixth
+  // amendment (a treatment's section, joined subjects, listed options, a CMS id the old site answered with its home
+  // page, the practical information page, galleries and tours, "dent" alone, lasting hours, advice posts): 91.1/91.1/93.0,
+  // 89.4/82.4/90.0, 90.4/85.5/94.2. Left: Solocal's posts by their number alone (`/actualites/1086.html`), the
+  // aftercare leaflets, "anesthésie" and "aéropolissage" posts whose words are on the price list too.
+  { code: "martin", url: `http://${SOLOCAL_HOST}`, start: () => startSolocalSite(), truth: SOLOCAL_TRUTH, spellings: SOLOCAL_SPELLINGS, unknownQueries: SOLOCAL_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.91, spellings: 0.93, ofRightBase: 0.93 } },
+  { code: "petit", url: `http://${SIMPLEBO_HOST}`, start: () => startSimpleboSite(), truth: SIMPLEBO_TRUTH, spellings: SIMPLEBO_SPELLINGS, unknownQueries: SIMPLEBO_UNKNOWN_QUERIES, floor: { precision: 0.89, recall: 0.82, spellings: 0.9, ofRightBase: 0.97 } },
+  { code: "dupont", url: `http://${JOOMLA4_HOST}`, start: () => startJoomla4Site(), truth: JOOMLA4_TRUTH, spellings: JOOMLA4_SPELLINGS, unknownQueries: JOOMLA4_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.85, spellings: 0.94, ofRightBase: 0.94 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {
