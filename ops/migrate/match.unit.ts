@@ -25,6 +25,8 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
   ];
   const m = createMatcher(care);
   const page = (path: string, title: string, text: string) => m({ path, title, h1: title, text });
+  /** The directions page, added where a test needs one. */
+  const directions: NewPage = { path: "/acces/", slug: "acces", title: "Accès et horaires", kind: "cabinet", text: "Adresse, parking, tram. Horaires : du lundi au vendredi" };
   const replacing = "Remplacer une dent manquante par un implant unitaire : une racine en titane, une couronne, sans toucher aux dents voisines";
 
   it("sends a page of the old implants section to the implant's detail page, not the need page its name repeats", () => {
@@ -49,7 +51,7 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
   });
 
   it("sends the practical information page to the directions page, whatever its text; not a page inside that section", () => {
-    const withDirections = createMatcher([...care, { path: "/acces/", slug: "acces", title: "Accès et horaires", kind: "cabinet", text: "Adresse, parking, tram, horaires" }]);
+    const withDirections = createMatcher([...care, directions]);
     for (const [path, title] of [["/infos-pratiques/", "Infos pratiques"], ["/informations-utiles.html", "Informations utiles"]]) {
       expect(withDirections({ path, title, h1: title, text: "Honoraires, mutuelles, rendez-vous, urgences" }).match?.target, path).toBe("/acces/");
     }
@@ -77,7 +79,7 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
   });
 
   it("reads new hours in a post's URL: new hours, a day and an hour, an hour; not a holiday's hours or a date", () => {
-    const withDirections = createMatcher([...care, { path: "/acces/", slug: "acces", title: "Accès et horaires", kind: "cabinet", text: "Adresse, parking, horaires" }]);
+    const withDirections = createMatcher([...care, directions]);
     for (const path of ["/actualites/nouveaux-horaires-a-la-rentree", "/nouveaux-horaires-septembre-2022/", "/blog/le-jeudi-jusqu-a-20-heures", "/l/nouveaux-horaires-ouvert-jusqu-a-19-h/"]) {
       expect(withDirections({ path, title: "", h1: "", text: "" }).match?.by, path).toBe("intent: directions");
     }
@@ -90,7 +92,7 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     const whitening = createMatcher([
       ...care,
       { path: "/blanchiment/", slug: "blanchiment", title: "Blanchiment", kind: "service_hub", text: "Le blanchiment des dents au cabinet ou à domicile, sous le contrôle du dentiste, sans abîmer l'émail" },
-      { path: "/acces/", slug: "acces", title: "Accès et horaires", kind: "cabinet", text: "Adresse, parking, tram. Horaires : du lundi au vendredi" },
+      directions,
     ]);
     const kits = whitening({ path: "/blog/kits-de-blanchiment-en-ligne-prudence", title: "Kits de blanchiment en ligne : prudence", h1: "", text: "Les kits de blanchiment vendus en ligne abîment l'émail : un blanchiment se fait sous le contrôle du dentiste" });
     expect(kits.match?.target).toBe("/blanchiment/");
