@@ -12,7 +12,7 @@ import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, writeFileAtomic
 import type { StepIo } from "./io";
 import { pathOf } from "./page";
 import { ownContent } from "./boilerplate";
-import { jaccard, shingles, triplesInOrder, words } from "./text";
+import { forATime, jaccard, shingles, triplesInOrder, words } from "./text";
 import { detectPlatform, isIdOnlyUrl, isItemUrl } from "./platform";
 import { oldUrlForm } from "../../src/server/redirects/grammar";
 
@@ -120,13 +120,12 @@ const YEAR = /\b((?:19|20)\d\d)\b/;
  * Summer's, the holidays' or a lockdown's hours are one (another notice word, or a season's, names them).
  */
 const NEW_HOURS = /\b(?:nouveaux|nouvelles?) horaires\b/;
-const FOR_A_TIME = /\b(?:ete|estival|estivale|estivales|estivaux|hiver|hivernaux|janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|confinement|covid|fetes|temporaires?|provisoires?|exceptionnel|exceptionnelle|exceptionnels|exceptionnelles)\b/;
 
 function datedNotice(e: CrawlEntry, text: string): string | null {
   const named = words(`${e.title} ${e.headline} ${e.h1} ${pathOf(e.url).replace(/[-_/.]/g, " ")}`).join(" ");
   const what = NOTICE.exec(named);
   if (!what) return null;
-  if (NEW_HOURS.test(named) && !FOR_A_TIME.test(named) && [...named.matchAll(NOTICES)].every((m) => m[0] === "horaires")) return null;
+  if (NEW_HOURS.test(named) && !forATime(named.split(" ")) && [...named.matchAll(NOTICES)].every((m) => m[0] === "horaires")) return null;
   const year = YEAR.exec(named)?.[1] ?? DATED.exec(words(text.slice(0, 600)).join(" "))?.[1];
   return year && Number(year) < new Date().getFullYear() ? `${what[0]} ${year}` : null;
 }

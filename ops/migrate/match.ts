@@ -25,7 +25,7 @@
 import { normaliseRedirectPath } from "../../src/server/redirects/map";
 import type { Platform } from "../../src/server/redirects/grammar";
 import type { NewPage } from "./new-site";
-import { containment, jaccard, keywords, lastSegment, slugWords, words } from "./text";
+import { containment, forATime, jaccard, keywords, lastSegment, slugWords, words } from "./text";
 
 export interface OldPage {
   path: string;
@@ -169,7 +169,9 @@ const INTENTS: Intent[] = [
   // visit. Stated by the page's own name only: a menu's "Visite" may lead to the page of the equipment (Wix's).
   {
     name: "gallery",
-    words: /^(?:visite|visites|virtuelle|images)$/,
+    words: /^(?:visite|visites|virtuelle|images|locaux)$/,
+    // (Of the premises: "Votre visite" alone is a patient's.)
+    needs: [/^(?:virtuelle|images|cabinet|centre|locaux)$/],
     ownNameOnly: true,
     page: (p) => /^(?:technolog|equipement|plateau-technique|locaux|visite|galerie|photos)/.test(p.slug),
   },
@@ -219,12 +221,10 @@ const OPENING = /^(?:ouvert|ouverte|ouverts|ouvertes|ouverture|ouvre|nocturne|no
 const HOURS_CONTEXT = /^(?:nouveau|nouveaux|nouvelle|nouvelles|nouveaute|desormais|maintenant|aussi|egalement|cabinet|centre|matin|matins|soir|soirs|midi|apres|jusqu|heures?|h|tous|toutes|les|le|la|l|de|du|des|en|et|a|au|aux|votre|notre|nos|vos|\d+)$/;
 /** An hour of the day ("20h", "19h30"): new hours say one when they name no day ("ouvert jusqu'à 20h"). */
 const HOUR = /^\d{1,2}h(?:\d{2})?$/;
-/** The words of a holiday's or a season's hours: a notice of them is gone with its time. */
-const SEASON = /^(?:fetes?|vacances|ete|estivale?s?|noel|paques|toussaint|conges|pont|ponts|exceptionnelle?s?|juillet|aout|hiver|reveillon|covid|confinement)$/;
-
-/** Whether a notice's URL or title names a holiday or a season (SEASON). */
+/** Whether a page's URL or title names a holiday's, a season's or a time's hours (text.ts forATime). */
 export function seasonal(path: string, title: string): boolean {
-  return [...slugWords(path), ...words(title)].some((w) => SEASON.test(w));
+  // (Every word of the URL, in order: `horaires-d-ete` says summer, where slugWords leaves "d" out.)
+  return forATime(words(path.replace(/[-_/.?=&+]/g, " "))) || forATime(words(title));
 }
 
 /** A month, or the return after the summer: when new hours begin ("Nouveaux horaires à la rentrée", "... septembre 2022"). */
@@ -309,6 +309,7 @@ const rolesOf = (texts: string[]): Set<string> =>
 const OVERVIEW = /^(?:soins|services|traitements|prestations|treatments)$/;
 /** The words of a practical information page's name ("Infos pratiques", "Informations utiles"; "infos" is a FILLER). */
 const PRACTICAL = /^(?:pratiques?|utiles?)$/;
+const INFO = /^(?:infos?|informations?)$/;
 /**
  * A post of a blog or a news section: the URL's section says so, or its date does (`/2018/09/10/slug/`). A job
  * it announced was an offer of its time: it goes to the jobs page, not to the offer the new site lists now.
@@ -370,7 +371,9 @@ export function optionsOf(names: string[], between = /^(?:ou|or|vs|versus)$/): s
     // The parts before the joining word, separated by commas, in the name's topic (before a colon or a dash).
     const topic = name.split(/\s*[:?!\u2013\u2014]\s*|\s+-\s+/)[0];
     const joining = new RegExp(`\\s${between.source.replace(/^\^|\$$/g, "")}\\s`, "i").exec(` ${topic} `);
-    const listed = joining ? ` ${topic} `.slice(0, joining.index).split(",").slice(0, -1).map((part) => words(part).filter((x) => keywords(x).length > 0).at(-1)) : [];
+    // (A part of one or two words, no number: "Après 50 ans, implant ou bridge ?" lists two options, not three.)
+    const parts = joining ? ` ${topic} `.slice(0, joining.index).split(",").slice(0, -1) : [];
+    const listed = parts.map((part) => words(part).filter((x) => keywords(x).length > 0)).filter((k) => k.length > 0 && k.length <= 2 && !k.some((x) => /\d/.test(x))).map((k) => k.at(-1));
     return [...new Set([...listed.filter((x): x is string => x !== undefined), before, after].map((x) => x.slice(0, 7)))];
   }
   return null;
@@ -401,7 +404,9 @@ const FEAR = /^(?:peur|peurs|anxieux|anxieuse|anxieuses|anxiete|angoisse|angoiss
  * whose list of what to bring names a child's health record. Applied to the guesses under the bar (a headline's
  * words, a phrase of it): the page must address the group in its own names (title, URL).
  */
-const AUDIENCE = /^(?:enfant|enfants|pedodontie|pediatrie|pediatrique|bebe|bebes|adolescent|adolescents|ado|ados)$/;
+const AUDIENCE_WORDS = ["enfant", "enfants", "pedodontie", "pediatrie", "pediatrique", "bebe", "bebes", "adolescent", "adolescents", "ado", "ados"];
+const AUDIENCE = new RegExp(`^(?:${AUDIENCE_WORDS.join("|")})$`);
+const AUDIENCE_STEMS = new Set(AUDIENCE_WORDS.map(stem));
 const addresses = (names: string[]) => names.some((n) => words(n).some((w) => AUDIENCE.test(w)));
 
 const GALLERY = INTENTS.find((i) => i.name === "gallery")!;
@@ -411,8 +416,9 @@ const DIRECTIONS = INTENTS.find((i) => i.name === "directions")!;
 const PHOTO = /^(?:photo|photos|image|images|diapo|diaporama|picture)$/;
 
 /** Words that qualify nothing in a compound ("implants dentaires" is the implants), and the ones linking its words. */
-const GENERIC = /^(?:dentaire|dentaires|dent|dents)$/;
-const GENERIC_STEMS = new Set(["dentaire", "dentaires", "dent", "dents"].map(stem));
+const GENERIC_WORDS = ["dentaire", "dentaires", "dent", "dents"];
+const GENERIC = new RegExp(`^(?:${GENERIC_WORDS.join("|")})$`);
+const GENERIC_STEMS = new Set(GENERIC_WORDS.map(stem));
 /** Whether two sets of stems share one that is not GENERIC's. */
 const sharesSpecific = (a: Set<string>, b: Set<string>): boolean => [...a].some((w) => b.has(w) && !GENERIC_STEMS.has(w));
 /**
@@ -580,7 +586,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
 
   /** One photo's page (`/galerie.php?img=3`, "Photo - La salle d'attente"), not its gallery's. */
   const onePhoto = (old: OldPage): boolean =>
-    /[?&](?:img|image|photo|pic|id)=/i.test(old.path) || [old.title, old.h1].some((n) => PHOTO.test(words(n)[0] ?? ""));
+    /[?&](?:img|image|photo|pic)=/i.test(old.path) || [old.title, old.h1].some((n) => /^\s*(?:photo|image)\s*(?:[-:|\u2013\u2014]|n°|\d)/i.test(n));
 
   /** The best new page for an old one; `match` is null when the best guess is not sure enough. */
   const matchPage = (given: OldPage): MatchResult => {
@@ -604,7 +610,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     }
     // The practical information page ("Infos pratiques", "Informations utiles"): the address, the hours, how to come;
     // the new site's directions page (eleven of the twelve blind truths holding one send it there; Grav's drops it).
-    const directions = namedOnlyBy(PRACTICAL, old.path, [old.title, old.h1].filter(Boolean)) ? candidates.find(DIRECTIONS.page) : undefined;
+    // ("Infos" with "pratiques" or "utiles", whole: not "Notre pratique"; not the practical information of a
+    // treatment's section, `/orthodontie/infos-pratiques`.)
+    const practical = [urlWords(old.path), ...[old.title, old.h1].map((n) => words(n))].some((set) => set.some((w) => INFO.test(w)) && set.some((w) => PRACTICAL.test(w)));
+    const directions = practical && !sectionHub(old.path) && namedOnlyBy(PRACTICAL, old.path, [old.title, old.h1].filter(Boolean)) ? candidates.find(DIRECTIONS.page) : undefined;
     if (directions) return { match: { target: directions.path, confidence: 0.6, by: "the practical information page: the directions page" }, best: null, runnerUp: 0 };
     // A platform's booking pages (Wix Bookings' `/service-page/...`, `/booking-calendar/...`): booking.
     const stated = BOOKING_PATH.test(old.path) ? { intent: INTENTS[0], service: true } : intentOf(old.path, [old.title, old.h1].filter(Boolean), (old.names ?? []).slice(0, 2));
@@ -637,6 +646,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         // equipment's page). One photo of the equipment goes there (e-monsite's, the static site's).
         return { match: null, best: { target: page.path, confidence: 0.5, by: "a gallery of the premises: no page of the new site is its counterpart" }, runnerUp: 0 };
       }
+      if (page && intent.name === "directions" && newsPost && seasonal(old.path, old.title)) {
+        // A post of a holiday's hours ("Horaires des fêtes"): gone with its time, as on the scored path below.
+        return { match: null, best: { target: page.path, confidence: 0.5, by: "the hours of a holiday or a season" }, runnerUp: 0, review: "the hours of a holiday or a season" };
+      }
       if (page) return { match: { target: page.path, confidence: 0.9, by: `intent: ${intent.name}` }, best: null, runnerUp: 0 };
     }
 
@@ -667,7 +680,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // A post or an advice page speaks of its subject through what it warns of or compares ("Kits de blanchiment en
     // ligne : prudence", on whitening: eight blind truths of eight holding a whitening page); a care page naming a
     // means the new site never speaks of offers another care ("Le laser en parodontie": the static site's truth).
-    const advice = newsPost || /\/conseils?\/|[?/]article\d+/.test(old.path);
+    // (PluXml's `?article12` is a post; SPIP's `?article12` any of its pages.)
+    const advice = newsPost || /\/conseils?\//.test(old.path) || (platform === "pluxml" && /[?/]article\d+/.test(old.path));
     const textScores: number[] = [];
     const scored = candidates.map((page, i) => {
       // A new title is short, an old one often carries more: half the score is how much of the new title an old name has.
@@ -789,7 +803,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // speaking of both is a treatment's: two groups of patients ("enfants et adolescents") are one audience, and a
     // page named for neither ("Couronnes et bridges", the need page replacing a tooth) already weighs them.
     const joined = optionsOf([lastSegment, old.title, old.h1].filter(Boolean), /^(?:et|and)$/);
-    const both = joined && joined.every((w) => !GENERIC.test(w) && !AUDIENCE.test(w)) ? (p: NewPage) => joined.every((w) => textStems[candidates.indexOf(p)].has(w)) : null;
+    // (The options are stems: "adolesc", "dentair".)
+    const both = joined && joined.every((w) => !GENERIC_STEMS.has(w) && !AUDIENCE_STEMS.has(w)) ? (p: NewPage) => joined.every((w) => textStems[candidates.indexOf(p)].has(w)) : null;
     const namedForOne = (p: NewPage) => joined!.filter((w) => titleSets[candidates.indexOf(p)].has(w) || slugSets[candidates.indexOf(p)].has(w)).length === 1;
     if (both && scored[0] && !both(pageAt(scored[0].target)) && namedForOne(pageAt(scored[0].target))) {
       const at = scored.findIndex((s) => s.confidence > 0 && TREATMENT_KINDS.has(pageAt(s.target).kind) && both(pageAt(s.target)));
@@ -805,7 +820,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     if (scored[0] && pageAt(scored[0].target).kind === "need") {
       const hub = sectionHub(old.path);
       const closest = hub ? candidates.filter((p) => isDetailOf(hub.path, p)).sort((a, b) => textOf.get(b.path)! - textOf.get(a.path)!)[0] : undefined;
-      if (closest && textOf.get(closest.path)! >= DETAIL_TEXT) {
+      if (closest && textOf.get(closest.path)! >= DETAIL_TEXT && textOf.get(closest.path)! >= textOf.get(scored[0].target)! / DETAIL_LEAD) {
         const at = scored.findIndex((s) => s.target === closest.path);
         const [moved] = scored.splice(at, 1);
         scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page of its section's treatment` });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compoundClash, createMatcher, optionsOf, titleSubject, withoutReflexiveVerbs } from "./match";
+import { compoundClash, createMatcher, optionsOf, seasonal, titleSubject, withoutReflexiveVerbs } from "./match";
 import type { NewPage } from "./new-site";
 
 const pages: NewPage[] = [
@@ -99,6 +99,35 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     const holiday = whitening({ path: "/actualites/vacances-de-printemps-horaires", title: "Vacances de printemps : nos horaires", h1: "", text: "Pendant les vacances de printemps, le cabinet est ouvert du lundi au vendredi, horaires réduits, même adresse" });
     expect(holiday.match).toBeNull();
     expect(holiday.review).toMatch(/holiday/);
+  });
+
+  it("holds the outside review's counter-examples to the sixth batch's rules", () => {
+    const site = createMatcher([
+      ...care,
+      directions,
+      { path: "/premiere-visite/", slug: "premiere-visite", title: "Votre première visite", kind: "cabinet", text: "Le premier rendez-vous : un bilan, votre carte vitale, vos radios" },
+      { path: "/technologies/", slug: "technologies", title: "Nos technologies", kind: "cabinet", text: "Radiographie numérique, cone beam, caméra intra-orale, stérilisation" },
+    ]);
+    const at = (path: string, title: string, text: string) => site({ path, title, h1: title, text });
+    // A patient's visit is no tour of the premises.
+    expect(at("/votre-visite", "Votre visite", "Le premier rendez-vous : un bilan, votre carte vitale").best?.by).not.toMatch(/gallery/);
+    // "Notre pratique" and a treatment's own practical page are not the practical information page.
+    expect(at("/notre-pratique", "Notre pratique", "Une dentisterie douce").match?.target).not.toBe("/acces/");
+    expect(at("/orthodontie/infos-pratiques", "Infos pratiques", "Porter son appareil, le nettoyer").match?.target).not.toBe("/acces/");
+    // A gallery named in the plural is a gallery, not one photo; a gallery's category id is no photo's.
+    expect(at("/images-du-cabinet", "Images du cabinet", "La radiographie et la stérilisation").match).toBeNull();
+    expect(at("/index.php?option=com_phocagallery&view=category&id=1", "Galerie", "La radiographie et la stérilisation").match).toBeNull();
+    // A page of a treatment's section that is the need page itself stays the need page.
+    expect(at("/parodontologie/gencives-qui-saignent", "Des gencives qui saignent", "Vos gencives saignent au brossage : une inflammation des gencives, que faire, quand consulter").match?.target).toBe("/gencives-qui-saignent/");
+    // A post of a holiday's hours stated by its URL's intent goes nowhere either.
+    expect(at("/2022/12/15/horaires/", "Horaires des fêtes", "Le cabinet ferme du 24 au 26").match).toBeNull();
+    // SPIP's `?article7` is any of its pages: a care page naming a means the site never speaks of stays unmatched.
+    const spip = createMatcher(care, { platform: "spip" });
+    expect(spip({ path: "/spip.php?article7", title: "Le laser en parodontie", h1: "", text: "Le laser décontamine les poches parodontales" }).match).toBeNull();
+    expect(optionsOf(["Après 50 ans, implant ou bridge ?"])).toEqual(["implant", "bridge"]);
+    expect(seasonal("/actualites/nos-horaires-ont-ete-modifies", "Nos horaires ont été modifiés")).toBe(false);
+    expect(seasonal("/actualites/horaires-estivaux", "Horaires estivaux")).toBe(true);
+    expect(seasonal("/actualites/horaires-d-ete-2022", "")).toBe(true);
   });
 
   it("sends a question between three listed options to the need page weighing them, not the hub named for one", () => {

@@ -177,11 +177,12 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
       // A translation follows its French version as a duplicate follows its original (the new site is French).
       const translated = e.translation_of && byUrl.get(e.translation_of)?.status === 200 ? e.translation_of : undefined;
       const duplicated = duplicateOf.get(url);
-      // An old CMS query naming a page the old site answered with its home page (Joomla does for
-      // `&amp;view=article&amp;id=31`, a parameter it cannot read; a CMS does for an id it no longer knows): the old
-      // site did not read it, and a redirect to the home page is a soft 404 (the issue's words). No redirect; what
-      // the links to it call it ("Découvrir tous nos équipements") is the guess, for review.
-      if (duplicated !== undefined && form(pathOf(duplicated)) === "/" && namesAnObject(pathOf(url), platform)) {
+      // An old CMS query naming a page by its id, spelled with `&amp;` (copied from HTML), that the old site answered
+      // with its home page (Joomla does for `&amp;view=article&amp;id=31`: it reads `amp;view`, no parameter of its):
+      // the old site never read it, and a redirect to the home page is a soft 404 (the issue's words). No redirect;
+      // what the links to it call it ("Découvrir tous nos équipements") is the guess, for review. (Spelled plainly, a
+      // query showing the home page may be the home page itself: Joomla's home menu item can be an article.)
+      if (duplicated !== undefined && form(pathOf(duplicated)) === "/" && /&amp;/i.test(pathOf(url)) && namesAnObject(pathOf(url), platform)) {
         const named = match.document("/", calledBy.get(url) ?? []);
         const by = "an old CMS query the old site answered with its home page (it could not read it): the page its links' texts name, if any";
         matchOf.set(url, { match: null, best: named.best && named.best.confidence > 0 ? { ...named.best, by } : null });

@@ -72,3 +72,15 @@ export function lastSegment(path: string): string {
 export function slugWords(path: string): string[] {
   return keywords(lastSegment(path));
 }
+
+/**
+ * Whether words (text.ts's `words`, in order) name a holiday's, a season's or a time's hours or closing: the holidays,
+ * summer ("d'été", "cet été": not the verb's "a été"), winter, a lockdown, "temporaires", "exceptionnelle". A month
+ * or the return after the summer is when new hours begin, not their end ("Nouveaux horaires à la rentrée", eighteen
+ * blind truths of nineteen send those to the directions page). One vocabulary for the dated notices (assess.ts) and
+ * the matcher (match.ts).
+ */
+export function forATime(list: readonly string[]): boolean {
+  return list.some((w, i) => FOR_A_TIME.test(w) || (w === "ete" && /^(?:d|l|cet|de|en|pendant)$/.test(list[i - 1] ?? "")));
+}
+const FOR_A_TIME = /^(?:fetes?|vacances|noel|paques|toussaint|conges|pont|ponts|feries?|estival|estivale|estivales|estivaux|hiver|hivernaux|reveillon|confinement|covid|temporaires?|provisoires?|exceptionnel|exceptionnelle|exceptionnels|exceptionnelles)$/;

@@ -80,13 +80,16 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 export function writeFully(chunk: Uint8Array, write: (bytes: Uint8Array, at: number, length: number) => number): void {
   let at = 0;
   while (at < chunk.length) {
+    let written = 0;
     try {
-      at += write(chunk, at, chunk.length - at);
+      written = write(chunk, at, chunk.length - at);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== "EAGAIN" && code !== "EBUSY") return;
-      Atomics.wait(sleeper, 0, 0, FULL_WAIT_MS);
     }
+    // Nothing written (a full pipe, or a write of 0 bytes): wait, then go on, never spin.
+    if (written > 0) at += written;
+    else Atomics.wait(sleeper, 0, 0, FULL_WAIT_MS);
   }
 }
 

@@ -79,6 +79,19 @@ describe("writeFully: an access batch written before it returns", () => {
     expect(answers).toEqual([]);
   });
 
+  it("waits, never spins, when a write takes nothing (0 bytes)", () => {
+    const answers = [0, 0, 5];
+    let calls = 0;
+    const started = performance.now();
+    writeFully(Buffer.from("line\n"), (_bytes, _at, length) => {
+      calls++;
+      return Math.min(answers.shift() ?? length, length);
+    });
+    expect(calls).toBe(3);
+    // Two waits of FULL_WAIT_MS (10 ms) at least: it slept between the empty writes.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(15);
+  });
+
   it("drops the chunk when stdout is gone (EPIPE) instead of throwing into the request that flushed it", () => {
     let calls = 0;
     expect(() =>

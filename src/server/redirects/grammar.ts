@@ -267,7 +267,8 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
     // Joomla's Itemid alone names a menu item, a page, on the home path (`/index.php?Itemid=101`): noise beside the
     // article it places, and on a page's own path (`/contact?Itemid=107`: the path names the page, the Itemid only the
     // menu item shown active).
-    const home = /^\/(?:index\.php)?$/.test(path);
+    // (The home path as the platform reads it: `/index.php/`, `/fr/` are `/`.)
+    const home = (path.replace(/^\/index\.php(?=\/|$)/, "").replace(LANGUAGE_PREFIX, "") || "/") === "/";
     const keep = (name: string) => platform === "joomla" && name === "itemid" && home && !list!.some(([n]) => n === "option" || n === "id");
     const other = (name: string, value: string) => {
       const only = NOISE_ONLY_AS[platform]?.[name];

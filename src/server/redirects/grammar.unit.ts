@@ -117,7 +117,7 @@ describe("a map that declares its platform", () => {
   });
 
   it("answers 404, never the page at its path, for every query-shaped old URL it does not know", () => {
-    for (const url of ["/index.php?option=com_content&view=article&id=99", "/?option=com_content&view=featured", "/?id=12", "/?anything=1", "/index.php?Itemid=101&option=com_contact", "/index.php?Itemid=999"]) {
+    for (const url of ["/index.php?option=com_content&view=article&id=99", "/?option=com_content&view=featured", "/?id=12", "/?anything=1", "/index.php?Itemid=101&option=com_contact", "/index.php?Itemid=999", "/index.php/?Itemid=999", "/fr/?Itemid=999"]) {
       expect(answerRequest(joomla, "x", url), url).toEqual({ status: 404 });
     }
     // Tracking and language parameters only: the page itself (HubSpot's and Marketo's as well as Google's).
