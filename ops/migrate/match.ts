@@ -25,7 +25,7 @@
 import { normaliseRedirectPath } from "../../src/server/redirects/map";
 import type { Platform } from "../../src/server/redirects/grammar";
 import type { NewPage } from "./new-site";
-import { containment, forATime, jaccard, keywords, lastSegment, slugWords, words } from "./text";
+import { containment, forATime, jaccard, keywords, lastSegment, readablePath, slugWords, words } from "./text";
 
 export interface OldPage {
   path: string;
@@ -592,8 +592,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const matchPage = (given: OldPage): MatchResult => {
     // Its title's part its headline is about, and its og:title's (a copy of the title, as a rule).
     const heading = given.h1 || given.headline || "";
-    const old = { ...given, title: titleSubject(given.title, heading), names: given.names?.map((n) => titleSubject(n, heading)) };
-    const form = normaliseRedirectPath(old.path, platform);
+    // (Its path as its words read, `/l-%C3%A9quipe` as `/l-équipe`; its key by the map's own rule.)
+    const old = { ...given, path: readablePath(given.path), title: titleSubject(given.title, heading), names: given.names?.map((n) => titleSubject(n, heading)) };
+    const form = normaliseRedirectPath(given.path, platform);
     if (form === "/" && home) return { match: { target: home.path, confidence: 1, by: "home page" }, best: null, runnerUp: 0 };
     // An old URL that is a spelling of a new page's own URL goes there (else it would shadow that page).
     const same = candidates.find((p) => normaliseRedirectPath(p.path, platform) === form);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compoundClash, createMatcher, optionsOf, seasonal, titleSubject, withoutReflexiveVerbs } from "./match";
 import type { NewPage } from "./new-site";
+import { readablePath } from "./text";
 
 const pages: NewPage[] = [
   { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue au cabinet dentaire, soins implants orthodontie" },
@@ -128,6 +129,12 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(seasonal("/actualites/nos-horaires-ont-ete-modifies", "Nos horaires ont été modifiés")).toBe(false);
     expect(seasonal("/actualites/horaires-estivaux", "Horaires estivaux")).toBe(true);
     expect(seasonal("/actualites/horaires-d-ete-2022", "")).toBe(true);
+  });
+
+  it("reads an escaped URL's words decoded ('/l-%C3%A9quipe' names the team), a malformed escape left as it is", () => {
+    expect(readablePath("/l-%C3%A9quipe/l%C3%A9a-girard?x=%E9")).toBe("/l-équipe/léa-girard?x=%E9");
+    const team = createMatcher([...care, { path: "/equipe/", slug: "equipe", title: "L'équipe", kind: "team", text: "Nos praticiens" }]);
+    expect(team({ path: "/l-%C3%A9quipe", title: "", h1: "", text: "" }).match?.target).toBe("/equipe/");
   });
 
   it("sends a question between three listed options to the need page weighing them, not the hub named for one", () => {

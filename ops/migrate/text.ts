@@ -57,9 +57,23 @@ export function triplesInOrder(text: string, size = 3): string[] {
   return out;
 }
 
+/**
+ * A URL path as its words read: its percent-escapes decoded (`/l-%C3%A9quipe` is `/l-équipe`), a malformed one left
+ * as it is. For reading words only: an old URL's key is made by the map's own rule (normaliseRedirectPath).
+ */
+export function readablePath(path: string): string {
+  return path.replace(/(?:%[0-9a-f]{2})+/gi, (escaped) => {
+    try {
+      return decodeURIComponent(escaped);
+    } catch {
+      return escaped;
+    }
+  });
+}
+
 /** A URL path's last meaningful segment, without its page suffix ("/soins/implants-dentaires.html" -> implants-dentaires). */
 export function lastSegment(path: string): string {
-  const segments = path
+  const segments = readablePath(path)
     .split("?")[0]
     .split("/")
     .filter(Boolean)
