@@ -1,7 +1,7 @@
 /**
  * Which platform the old site ran on, recognised from what the crawl saw (its URLs, the links of its pages,
  * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, Ghost, Hugo, CM4all
- * (IONOS MyWebsite), Concrete CMS, Dotclear, PluXml, Odoo, Grav, or a static site. The redirect map declares it
+ * (IONOS MyWebsite), Concrete CMS, Dotclear, PluXml, Odoo, Grav, SiteW, or a static site. The redirect map declares it
  * (`"$platform"`), and the server then reads every old URL in that platform's grammar
  * (src/server/redirects/grammar.ts): `?page_id=12` and `?p=12` are one page, `id=12:alias` is `id=12`...
  *
@@ -36,6 +36,8 @@ const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
   odoo: /\/\/[^/]+\/(?:web\/(?:content|image)\/|website\/(?:image|static)\/|blog\/[a-z0-9-]+-\d+(?:\/|$))/i,
   // Its pages' files and themes under `/user/`, its image cache, its colon parameters (`/blog/tag:implants`).
   grav: /\/\/[^/]+\/(?:user\/(?:pages|themes|plugins)\/|images\/[0-9a-f]\/[0-9a-f]\/[0-9a-f]\/)|\/(?:tag|category|page):[^/?#]+/i,
+  // Its pages named by a code in capitals (`/Le_cabinet.B.htm`), its uploads (`/fs/Root/`), its static host.
+  sitew: /\/\/[^/]+\/[^/?#]+\.[A-Z]{1,3}\.htm(?:[/?#]|$)|\/\/[^/]+\/fs\/Root\/|\/\/static\.sitew\.com\//,
 };
 const MIN_MARKS = 2;
 /**
@@ -53,6 +55,8 @@ const KINDS: Partial<Record<Platform, RegExp[]>> = {
   odoo: [/\/web\/(?:content|image)\/|\/website\/(?:image|static)\//i],
   // Grav's files or themes, not only colon parameters.
   grav: [/\/user\/(?:pages|themes|plugins)\/|\/images\/[0-9a-f]\/[0-9a-f]\/[0-9a-f]\//i],
+  // SiteW's uploads or static host, not only pages named `X.B.htm`.
+  sitew: [/\/fs\/Root\/|\/\/static\.sitew\.com\//],
 };
 
 export function detectPlatform(entries: CrawlEntry[]): { platform: Platform; marks: number } {
@@ -126,6 +130,8 @@ const ITEM_URL: Record<Platform, RegExp | null> = {
   odoo: /^\/(?:[a-z]{2}(?:_[A-Z]{2})?\/)?blog\/[^/]+-\d+\/[^/?]+-\d+\/?(?:\?|$)/,
   // Its posts' and pages' URLs are paths like any other site's.
   grav: null,
+  // Its posts' URLs (`/Conseils/slug`) are paths like its lists' (`/Conseils`).
+  sitew: null,
   static: null,
 };
 

@@ -97,6 +97,12 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/blog/tag:implants", "http://a.fr/blog/tag:gencives"])]).platform).toBe("static");
   });
 
+  it("recognises SiteW by its pages named by a code with its uploads or its static host; not by such names alone", () => {
+    const site = [entry("http://a.fr/", ["http://a.fr/Le_cabinet.B.htm", "http://a.fr/fs/Root/ab12c-plaquette.pdf"], ["https://static.sitew.com/img/logo.png"])];
+    expect(detectPlatform(site).platform).toBe("sitew");
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/Le_cabinet.B.htm", "http://a.fr/Contact.C.htm"])]).platform).toBe("static");
+  });
+
   it("recognises SPIP by its spip.php queries, its html URLs and its folders", () => {
     const site = [entry("http://a.fr/", ["http://a.fr/spip.php?page=plan", "http://a.fr/IMG/pdf/tarifs.pdf"]), entry("http://a.fr/Les-implants", ["http://a.fr/article12.html"], ["http://a.fr/local/cache-vignettes/L150xH100/x.jpg"])];
     expect(detectPlatform(site).platform).toBe("spip");

@@ -6,7 +6,7 @@
  * (ops/migrate/, which writes the maps and recognises the platform from its crawl: ops/migrate/platform.ts)
  * compare old URLs in this one form.
  *
- * Every platform: percent-decoded, lower-cased, runs of slashes collapsed, a final `index.html`/`index.php`
+ * Every platform: percent-decoded, lower-cased, accents folded, runs of slashes collapsed, a final `index.html`/`index.php`
  * and a `.html`/`.htm`/`.php` suffix dropped, no trailing slash, the home page's names (`/accueil`, `/home`,
  * `/index`) the home; in the query `&amp;` read as `&` (copied
  * from HTML), tracking (utm_*, fbclid, gclid...), session (PHPSESSID...) and language (`lang`...) parameters
@@ -70,10 +70,14 @@
  *                parameters in the path are a listing's (`/blog/tag:implants`, `/blog/category:x/page:2`, in any order),
  *                `page:1` the page itself; a listing's parameters, its feeds (`/blog.rss`, `/blog.atom`) and `/user/`
  *                (its pages' files, its themes) and `/images/` (its image cache) are the platform's
+ *   sitew        SiteW: a page is its code, whatever the name before it (`/Tarifs.E.htm`, `/honoraires-et-remboursements.E.htm/`
+ *                and `/Honoraires_et_remboursements.E.htm` are page E: the builder answers any name with the page's
+ *                own address), every query parameter dropped (it reads none but its blog's `page`); `/fs/` (its
+ *                uploads), `/sw/` (its forms) and the blog's feed are the platform's
  *   static       the common rules only
  */
 
-export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "pluxml", "odoo", "grav", "static"] as const;
+export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "pluxml", "odoo", "grav", "sitew", "static"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
@@ -126,6 +130,7 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   pluxml: new Set(),
   odoo: new Set(),
   grav: new Set(),
+  sitew: new Set(),
   static: new Set(),
 };
 /**
@@ -165,6 +170,7 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   pluxml: /^\/(?:feed|data|tag|archives|page\d+|themes|core|plugins)(?:\/|$)|^\/categorie\d+(?:\/[^/]+)?\/page\d+$|^\/(?:article|static|categorie)\d+$/,
   odoo: /^\/(?:web|website)(?:\/|$)|^\/blog\/[^/]+\/(?:tag|page|feed)(?:\/|$)|^\/(?:blog\/post|jobs\/detail)\/\d+$|^\/blog\/\d+$/,
   grav: /^\/(?:user|images)(?:\/|$)|\/[a-z0-9_-]+:[^/]*(?:\/|$)|\.(?:rss|atom)$/,
+  sitew: /^\/(?:fs|sw)(?:\/|$)|^\/blog\/rss\.xml$/,
   static: null,
 };
 
@@ -186,6 +192,7 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   pluxml: new Set(),
   odoo: "all",
   grav: "all",
+  sitew: "all",
   static: new Set(),
 };
 /**
@@ -258,7 +265,8 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
   const decoded = decode(q === -1 ? url : url.slice(0, q));
   let list = params(q === -1 ? "" : url.slice(q + 1));
   if (decoded === null || list === null) return null;
-  let path = decoded.toLowerCase().replace(/\/{2,}/g, "/");
+  // Accents folded too: a builder that keeps them in its slugs answers them without (`/l-équipe` and `/l-equipe`).
+  let path = decoded.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\/{2,}/g, "/");
   let cmsQuery = false;
   let anyIdentity = false;
   if (platform !== null) {
@@ -369,6 +377,11 @@ function byIdentity(platform: Platform, path: string, list: [string, string][], 
     }
     case "odoo":
       return odooIdentity(path, raw);
+    case "sitew": {
+      // A page by its code (`/<name>.<code>.htm`, lower-cased here), whatever the name.
+      const page = /^\/[^/]*\.([a-z]{1,3})\.htm\/?$/.exec(path);
+      return { path: page ? `/page.${page[1]}` : path, list };
+    }
     case "grav": {
       // Its colon parameters in any order (`tag:x/page:2` is `page:2/tag:x`), `page:1` the page itself.
       const segments = commonPath(path).split("/");

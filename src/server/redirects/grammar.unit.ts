@@ -362,6 +362,29 @@ describe("a Grav site's map", () => {
   });
 });
 
+describe("accents in an old URL", () => {
+  it("are folded: a builder that keeps them in its slugs answers them without, in any case or escape", () => {
+    const map = table({ "/l-%C3%A9quipe": "/equipe/", "/soins/d%C3%A9tartrage": "/parodontologie/" });
+    for (const url of ["/l-equipe", "/L-%C3%89quipe/", "/l-équipe?utm_source=x", "/l-e%CC%81quipe"]) expect(findRedirect(map, "x", url)?.split("?")[0], url).toBe("/equipe/");
+    expect(findRedirect(map, "x", "/soins/detartrage.html")?.split("?")[0]).toBe("/parodontologie/");
+  });
+});
+
+describe("a SiteW site's map", () => {
+  const sitew = table({ [PLATFORM_KEY]: "sitew", "/Honoraires_et_remboursements.E.htm": "/tarifs/", "/blog/rss.xml": null });
+
+  it("reads a page by its code, whatever its name, case, hyphens, final slash or query, in one 301", () => {
+    for (const url of ["/Tarifs.E.htm", "/honoraires-et-remboursements.E.htm/", "/HONORAIRES_ET_REMBOURSEMENTS.E.htm?utm_source=x&fbclid=y"]) {
+      expect(findRedirect(sitew, "x", url)?.split("?")[0], url).toBe("/tarifs/");
+    }
+    expect(oldUrlForm("/Le_cabinet.B.htm", "sitew")?.form).not.toBe(oldUrlForm("/Le_cabinet.BE.htm", "sitew")?.form);
+  });
+
+  it("answers 404 for a page's code, an upload or a form of the platform it does not know", () => {
+    for (const url of ["/Inconnue.ZZ.htm", "/fs/Root/abc12-plaquette.pdf", "/sw/form/send"]) expect(answerRequest(sitew, "x", url), url).toEqual({ status: 404 });
+  });
+});
+
 describe("a query that is a path, or Concrete's page id, on the home path of a platform that reads no query", () => {
   it("answers 404 (an old CMS's URL), while a campaign's `cid` is no page's id: the home page", () => {
     for (const platform of ["wix", "ghost", "hugo", "cm4all", "odoo"] as const) {

@@ -16,7 +16,8 @@ describe("normaliseRedirectPath", () => {
     ["/soins/index.htm", "/soins"],
     ["/soins/", "/soins"],
     ["/soins//", "/soins"],
-    ["/%C3%89quipe.php", "/équipe"],
+    // Accents folded (a builder that keeps them in its slugs answers them without).
+    ["/%C3%89quipe.php", "/equipe"],
     ["/index.php?ID=3", "/?id=3"],
     ["/?b=2&amp;A=1&utm_source=x&lang=fr", "/?a=1&b=2"],
     ["/page.html.bak", "/page.html.bak"],
