@@ -380,9 +380,11 @@ const BLIND: BlindCase[] = [
   { code: "dupont", url: `http://${JOOMLA4_HOST}`, start: () => startJoomla4Site(), truth: JOOMLA4_TRUTH, spellings: JOOMLA4_SPELLINGS, unknownQueries: JOOMLA4_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.85, spellings: 0.94, ofRightBase: 0.94 } },
   // A seventh batch, written blind after the sixth batch's rules and the review's fixes: SiteW (bernard), SITE123
   // (dupont), Drupal 10 (martin). First runs: 93.3/89.4/76.7, 90.2/82.2/87.3, 89.3/89.3/98.3. Then an escaped URL's
-  // words read decoded (SITE123 keeps accents in its slugs, `/l-%C3%A9quipe`): SITE123 90.9/88.9/94.4.
-  { code: "bernard", url: `http://${SITEW_HOST}`, start: () => startSitewSite(), truth: SITEW_TRUTH, spellings: SITEW_SPELLINGS, unknownQueries: SITEW_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.89, spellings: 0.76, ofRightBase: 0.84 } },
-  { code: "dupont", url: `http://${SITE123_HOST}`, start: () => startSite123Site(), truth: SITE123_TRUTH, spellings: SITE123_SPELLINGS, unknownQueries: SITE123_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.88, spellings: 0.94, ofRightBase: 0.94 } },
+  // words read decoded (SITE123 keeps accents in its slugs, `/l-%C3%A9quipe`): SITE123 90.9/88.9/94.4; then an old
+  // URL's accents folded in its key (SITE123 answers them without) and SiteW's grammar (a page by its code, whatever
+  // its name): SiteW 93.3/89.4/90.7, SITE123 90.9/88.9/100.
+  { code: "bernard", url: `http://${SITEW_HOST}`, start: () => startSitewSite(), truth: SITEW_TRUTH, spellings: SITEW_SPELLINGS, unknownQueries: SITEW_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.89, spellings: 0.9, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${SITE123_HOST}`, start: () => startSite123Site(), truth: SITE123_TRUTH, spellings: SITE123_SPELLINGS, unknownQueries: SITE123_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.88, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "martin", url: `http://${DRUPAL10_HOST}`, start: () => startDrupal10Site(), truth: DRUPAL10_TRUTH, spellings: DRUPAL10_SPELLINGS, unknownQueries: DRUPAL10_UNKNOWN_QUERIES, floor: { precision: 0.89, recall: 0.89, spellings: 0.98, ofRightBase: 0.98 } },
 ];
 
