@@ -307,6 +307,8 @@ const rolesOf = (texts: string[]): Set<string> =>
  * the overview's subject).
  */
 const OVERVIEW = /^(?:soins|services|traitements|prestations|treatments)$/;
+/** A page in the old site's section of treatments (`/soins/...`, `/nos-soins/...`, `/fr/soins/...`). */
+const CARE_SECTION = /^\/(?:[a-z]{2}\/)?(?:nos-)?(?:soins|traitements|prestations|services|treatments)\/[^/?]/i;
 /** The words of a practical information page's name ("Infos pratiques", "Informations utiles"; "infos" is a FILLER). */
 const PRACTICAL = /^(?:pratiques?|utiles?)$/;
 const INFO = /^(?:infos?|informations?)$/;
@@ -863,12 +865,21 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     if (!named && unknown) return { match: null, best: best && { ...best, by: `${best.by} (its subject, '${topics[0].join(" ")}', is on no page of the new site)` }, runnerUp };
     // The headline's words on a few pages (an equipment on the page of the equipment and on a treatment using it),
     // every one of them on the text's guess, which is clearly ahead: the two agree.
+    // A care page of the old site (`/soins/parodontologie`) is another treatment's counterpart only when that page's
+    // title or URL names it: a word in passing in its text ("un bilan parodontal" on the adult orthodontics page) is
+    // no page of that care (nine wrong guesses of seven sites whose new site publishes no periodontics). A need page
+    // weighs every way of meeting the need ("Des dents plus blanches" for veneers): it may stand in.
+    const carePage = CARE_SECTION.test(old.path);
+    const careFits = (path: string) => {
+      const i = candidates.indexOf(pageAt(path));
+      return !carePage || !TREATMENT_KINDS.has(candidates[i].kind) || [...allNames].some((w) => !GENERIC_STEMS.has(w) && (titleSets[i].has(w) || slugSets[i].has(w)));
+    };
     const shared = !headline.match && best !== null && best.confidence > 0 && runnerUp <= CLEAR_MARGIN * best.confidence && headline.scores?.get(best.target) === 1;
-    if (shared && !isMember(pageAt(best.target)) && !isOffer(pageAt(best.target)) && answersGroup(best.target)) {
+    if (shared && !isMember(pageAt(best.target)) && !isOffer(pageAt(best.target)) && answersGroup(best.target) && careFits(best.target)) {
       const match = { ...best, by: "the headline's words, on the text's best guess among others" };
       return { match, best: match, runnerUp };
     }
-    if (headline.match && (named || headline.match.target === best?.target) && !isMember(pageAt(headline.match.target)) && !isOffer(pageAt(headline.match.target)) && answersGroup(headline.match.target)) {
+    if (headline.match && (named || headline.match.target === best?.target) && !isMember(pageAt(headline.match.target)) && !isOffer(pageAt(headline.match.target)) && answersGroup(headline.match.target) && careFits(headline.match.target)) {
       // At a confidence under REVIEW_BELOW: the best guess's own when it agrees (listed for review).
       const match = { ...headline.match, confidence: named ? Math.round(headline.match.confidence * 40) / 100 : best!.confidence, by: named ? headline.match.by.replace(/^intent: the document's name says/, "its name says") : "the headline's words and the text's best guess" };
       return { match, best: match, runnerUp };

@@ -137,6 +137,18 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(team({ path: "/l-%C3%A9quipe", title: "", h1: "", text: "" }).match?.target).toBe("/equipe/");
   });
 
+  it("sends no care page to another treatment's page whose text names its care in passing; a need page may stand in", () => {
+    const noPerio = createMatcher([
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/orthodontie/", slug: "orthodontie", title: "Orthodontie", kind: "service_hub", text: "Bagues et aligneurs pour les enfants et les adultes" },
+      { path: "/orthodontie/orthodontie-adulte/", slug: "orthodontie-adulte", title: "L'orthodontie de l'adulte", kind: "service_detail", text: "Avant un traitement, un bilan parodontal vérifie la santé des gencives" },
+      { path: "/dents-plus-blanches/", slug: "dents-plus-blanches", title: "Des dents plus blanches", kind: "need", text: "Un blanchiment ou des facettes en céramique pour un sourire plus clair" },
+    ]);
+    const perio = noPerio({ path: "/soins/parodontologie/", title: "Parodontologie", h1: "Parodontologie", text: "Soigner la parodontite : détartrage profond, surfaçage" });
+    expect(perio.match).toBeNull();
+    expect(noPerio({ path: "/soins/facettes/", title: "Les facettes", h1: "Les facettes", text: "Des facettes en céramique collées sur les dents" }).match?.target).toBe("/dents-plus-blanches/");
+  });
+
   it("sends a question between three listed options to the need page weighing them, not the hub named for one", () => {
     const question = page("/conseils/implant-bridge-ou-appareil", "Implant, bridge ou appareil : que choisir ?", "Pour remplacer une dent : un implant, un bridge ou un appareil amovible");
     expect(question.best?.target).toBe("/remplacer-une-dent/");
