@@ -307,6 +307,29 @@ const rolesOf = (texts: string[]): Set<string> =>
  * the overview's subject).
  */
 const OVERVIEW = /^(?:soins|services|traitements|prestations|treatments)$/;
+/** The words of an age's patients: children (and teenagers), adults. */
+const CHILD = /^(?:enfant|enfants|ado|ados|adolescent|adolescents|adolescence|pedodontie)$/;
+const ADULT = /^(?:adulte|adultes)$/;
+
+/**
+ * The age whose patients words (in order) are about: children by their words, "à quel âge", "premier bilan" or an age
+ * under 16 ("dès 7 ans"); adults by theirs, "trop tard" or an age from 18 ("à 40 ans"); null for neither or both.
+ */
+export function ageOf(list: readonly string[]): "child" | "adult" | null {
+  let child = false;
+  let adult = false;
+  list.forEach((w, i) => {
+    const next = list[i + 1] ?? "";
+    if (CHILD.test(w) || (w === "quel" && next === "age") || ((w === "premier" || w === "1er") && next === "bilan")) child = true;
+    if (ADULT.test(w) || (w === "trop" && next === "tard")) adult = true;
+    if (/^\d{1,2}$/.test(w) && next === "ans") {
+      if (Number(w) < 16) child = true;
+      else if (Number(w) >= 18) adult = true;
+    }
+  });
+  return child === adult ? null : child ? "child" : "adult";
+}
+
 /** A page in the old site's section of treatments (`/soins/...`, `/nos-soins/...`, `/fr/soins/...`). */
 const CARE_SECTION = /^\/(?:[a-z]{2}\/)?(?:nos-)?(?:soins|traitements|prestations|services|treatments)\/[^/?]/i;
 /** The words of a practical information page's name ("Infos pratiques", "Informations utiles"; "infos" is a FILLER). */
@@ -814,6 +837,19 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       if (at > 0) {
         const [moved] = scored.splice(at, 1);
         scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the page speaking of both subjects its name joins` });
+      }
+    }
+    // A hub's page first, but the page is about one age's patients ("À quel âge le premier bilan d'orthodontie ?",
+    // "dès 7 ans"; "à 40 ans", "Adultes : il n'est jamais trop tard") and the hub has a detail page for that age (its
+    // title names children or adults): that detail (seven blind truths for children, five for adults; where the new
+    // site has no such detail, the hub stays).
+    if (scored[0] && candidates.some((p) => isDetailOf(scored[0].target, p))) {
+      const age = ageOf([...urlWords(old.path), ...[old.title, old.h1, old.headline ?? ""].flatMap((n) => words(n))]);
+      const forAge = age && candidates.find((p) => isDetailOf(scored[0].target, p) && words(p.title).some((w) => (age === "child" ? CHILD : ADULT).test(w)));
+      if (forAge) {
+        const at = scored.findIndex((s) => s.target === forAge.path);
+        const [moved] = scored.splice(at, 1);
+        scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page of the age its names say` });
       }
     }
     // A page in the old site's section of one treatment (`/soins/implants/remplacer-une-dent`), its best guess a need

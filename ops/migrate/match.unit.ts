@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { compoundClash, createMatcher, optionsOf, seasonal, titleSubject, withoutReflexiveVerbs } from "./match";
+import { ageOf, compoundClash, createMatcher, optionsOf, seasonal, titleSubject, withoutReflexiveVerbs } from "./match";
 import type { NewPage } from "./new-site";
-import { readablePath } from "./text";
+import { readablePath, words } from "./text";
 
 const pages: NewPage[] = [
   { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue au cabinet dentaire, soins implants orthodontie" },
@@ -147,6 +147,19 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     const perio = noPerio({ path: "/soins/parodontologie/", title: "Parodontologie", h1: "Parodontologie", text: "Soigner la parodontite : détartrage profond, surfaçage" });
     expect(perio.match).toBeNull();
     expect(noPerio({ path: "/soins/facettes/", title: "Les facettes", h1: "Les facettes", text: "Des facettes en céramique collées sur les dents" }).match?.target).toBe("/dents-plus-blanches/");
+  });
+
+  it("sends a page about one age's patients to the hub's detail page for that age, where there is one", () => {
+    expect(ageOf(words("À quel âge le premier bilan d'orthodontie ?"))).toBe("child");
+    expect(ageOf(words("Le bilan orthodontique dès 7 ans"))).toBe("child");
+    expect(ageOf(words("Orthodontie à 40 ans : est-ce raisonnable ?"))).toBe("adult");
+    expect(ageOf(words("Adultes : il n'est jamais trop tard"))).toBe("adult");
+    expect(ageOf(words("Aligneurs ou bagues à l'âge adulte, à quel âge ?"))).toBeNull();
+    const post = page("/journal/a-quel-age-consulter-orthodontiste", "À quel âge faire le premier bilan d'orthodontie ?", "Un bilan d'orthodontie repère un décalage des mâchoires");
+    expect(post.best?.target).toBe("/orthodontie/orthodontie-enfant/");
+    expect(post.best?.by).toMatch(/the age its names say/);
+    // No adults' detail on this site: the hub stays.
+    expect(page("/conseils/orthodontie-a-40-ans", "Orthodontie à 40 ans", "Bagues et aligneurs à tout âge").best?.target).toBe("/orthodontie/");
   });
 
   it("sends a question between three listed options to the need page weighing them, not the hub named for one", () => {
