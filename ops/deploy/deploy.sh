@@ -205,6 +205,12 @@ gen_proxy() {
     # A reload is graceful but asynchronous: the old workers go on sending requests to the old upstreams
     # until they have finished theirs. The caller stops an instance just taken out of the upstream, so wait
     # (up to 20 s) until the workers running before the reload have exited.
+    # A container started moments ago (the first call of this deploy) runs before its nginx has written its pid file,
+    # and a reload then fails ("open() /tmp/nginx.pid failed": seen in a drill): wait for it (up to 20 s).
+    for _ in $(seq 1 80); do
+      "$ENGINE" exec "$PROJECT_NAME-proxy" test -s /tmp/nginx.pid 2>/dev/null && break
+      sleep 0.25
+    done
     local workers='for p in /proc/[0-9]*; do grep -qa "worker process" "$p/cmdline" 2>/dev/null && echo "${p#/proc/}"; done' old
     old=$("$ENGINE" exec "$PROJECT_NAME-proxy" sh -c "$workers" | tr '\n' ' ')
     "$ENGINE" exec "$PROJECT_NAME-proxy" nginx -s reload -c /etc/practice-proxy/nginx.conf
