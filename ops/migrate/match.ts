@@ -222,9 +222,14 @@ const HOURS_CONTEXT = /^(?:nouveau|nouveaux|nouvelle|nouvelles|nouveaute|desorma
 /** An hour of the day ("20h", "19h30"): new hours say one when they name no day ("ouvert jusqu'à 20h"). */
 const HOUR = /^\d{1,2}h(?:\d{2})?$/;
 /** Whether a page's URL or title names a holiday's, a season's or a time's hours (text.ts forATime). */
+/** Whether a match is the directions intent's (the page giving the address and the hours, or its stand-in). */
+export function statesDirections(match: Match | null): boolean {
+  return match?.by === `intent: ${DIRECTIONS.name}`;
+}
+
 export function seasonal(path: string, title: string): boolean {
-  // (Every word of the URL, in order: `horaires-d-ete` says summer, where slugWords leaves "d" out.)
-  return forATime(words(path.replace(/[-_/.?=&+]/g, " "))) || forATime(words(title));
+  // (Every word of the URL, decoded, in order: `horaires-d-ete` says summer, where slugWords leaves "d" out.)
+  return forATime(words(readablePath(path))) || forATime(words(title));
 }
 
 /** A month, or the return after the summer: when new hours begin ("Nouveaux horaires à la rentrée", "... septembre 2022"). */
@@ -307,8 +312,7 @@ const rolesOf = (texts: string[]): Set<string> =>
  * the overview's subject).
  */
 const OVERVIEW = /^(?:soins|services|traitements|prestations|treatments)$/;
-/** The words of an age's patients: children (and teenagers), adults. */
-const CHILD = /^(?:enfant|enfants|ado|ados|adolescent|adolescents|adolescence|pedodontie)$/;
+/** The words of adult patients (a child's are AUDIENCE's). */
 const ADULT = /^(?:adulte|adultes)$/;
 
 /**
@@ -320,7 +324,7 @@ export function ageOf(list: readonly string[]): "child" | "adult" | null {
   let adult = false;
   list.forEach((w, i) => {
     const next = list[i + 1] ?? "";
-    if (CHILD.test(w) || (w === "quel" && next === "age") || ((w === "premier" || w === "1er") && next === "bilan")) child = true;
+    if (AUDIENCE.test(w) || (w === "quel" && next === "age") || ((w === "premier" || w === "1er") && next === "bilan")) child = true;
     if (ADULT.test(w) || (w === "trop" && next === "tard")) adult = true;
     if (/^\d{1,2}$/.test(w) && next === "ans") {
       if (Number(w) < 16) child = true;
@@ -429,7 +433,7 @@ const FEAR = /^(?:peur|peurs|anxieux|anxieuse|anxieuses|anxiete|angoisse|angoiss
  * whose list of what to bring names a child's health record. Applied to the guesses under the bar (a headline's
  * words, a phrase of it): the page must address the group in its own names (title, URL).
  */
-const AUDIENCE_WORDS = ["enfant", "enfants", "pedodontie", "pediatrie", "pediatrique", "bebe", "bebes", "adolescent", "adolescents", "ado", "ados"];
+const AUDIENCE_WORDS = ["enfant", "enfants", "pedodontie", "pediatrie", "pediatrique", "bebe", "bebes", "adolescent", "adolescents", "adolescence", "ado", "ados"];
 const AUDIENCE = new RegExp(`^(?:${AUDIENCE_WORDS.join("|")})$`);
 const AUDIENCE_STEMS = new Set(AUDIENCE_WORDS.map(stem));
 const addresses = (names: string[]) => names.some((n) => words(n).some((w) => AUDIENCE.test(w)));
@@ -845,7 +849,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // site has no such detail, the hub stays).
     if (scored[0] && candidates.some((p) => isDetailOf(scored[0].target, p))) {
       const age = ageOf([...urlWords(old.path), ...[old.title, old.h1, old.headline ?? ""].flatMap((n) => words(n))]);
-      const forAge = age && candidates.find((p) => isDetailOf(scored[0].target, p) && words(p.title).some((w) => (age === "child" ? CHILD : ADULT).test(w)));
+      const forAge = age && candidates.find((p) => isDetailOf(scored[0].target, p) && words(p.title).some((w) => (age === "child" ? AUDIENCE : ADULT).test(w)));
       if (forAge) {
         const at = scored.findIndex((s) => s.target === forAge.path);
         const [moved] = scored.splice(at, 1);
@@ -907,7 +911,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // weighs every way of meeting the need ("Des dents plus blanches" for veneers): it may stand in.
     const carePage = CARE_SECTION.test(old.path);
     const careFits = (path: string) => {
-      const i = candidates.indexOf(pageAt(path));
+      const i = candidates.findIndex((p) => p.path === path);
       return !carePage || !TREATMENT_KINDS.has(candidates[i].kind) || [...allNames].some((w) => !GENERIC_STEMS.has(w) && (titleSets[i].has(w) || slugSets[i].has(w)));
     };
     const shared = !headline.match && best !== null && best.confidence > 0 && runnerUp <= CLEAR_MARGIN * best.confidence && headline.scores?.get(best.target) === 1;
@@ -956,13 +960,16 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const segments = path.split("?")[0].split("/").filter(Boolean);
     if (segments.length < 2) return undefined;
     const section = keywords(segments.at(-2)!).filter((w) => !GENERIC.test(w)).map(stem);
-    const names = (p: NewPage) => keywords(p.slug.replace(/-/g, " ")).filter((w) => !GENERIC.test(w)).map(stem);
     const opens = (a: string, b: string) => Math.min(a.length, b.length) >= 5 && (a.startsWith(b) || b.startsWith(a));
-    const hubs = candidates.filter((p) => candidates.some((c) => isDetailOf(p.path, c)) && names(p).some((w) => section.some((s) => opens(w, s))));
-    return hubs.length === 1 ? hubs[0] : undefined;
+    const named = hubSlugs.filter(({ slug }) => slug.some((w) => section.some((s) => opens(w, s))));
+    return named.length === 1 ? named[0].hub : undefined;
   };
   /** A detail page under a hub's URL (not a member's or an offer's: their section is no hub of treatments). */
   const isDetailOf = (hub: string, p: NewPage) => p.path !== hub && p.path.startsWith(hub) && p.kind !== "team" && p.kind !== "jobs";
+  /** The hubs of treatments (pages with detail pages) and their slugs' stems, "dent" left out: sectionHub's. */
+  const hubSlugs = candidates
+    .filter((p) => candidates.some((c) => isDetailOf(p.path, c)))
+    .map((hub) => ({ hub, slug: keywords(hub.slug.replace(/-/g, " ")).filter((w) => !GENERIC.test(w)).map(stem) }));
 
   /**
    * The page a few words are about: most of them (weighted by how rare they are on the new site) on one page

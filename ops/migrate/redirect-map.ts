@@ -9,13 +9,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { formatProblem, normaliseRedirectPath, parseRedirects, PLATFORM_KEY } from "../../src/server/redirects/map";
-import { isPlatform, oldUrlForm, SPIP_OBJECTS, type Platform } from "../../src/server/redirects/grammar";
+import { isPlatform, namesAnObject, oldUrlForm, type Platform } from "../../src/server/redirects/grammar";
 import type { Parsed, StepSpec } from "./args";
 import { assessPages, isDocument, readAssessment } from "./assess";
 import { ownContent } from "./boilerplate";
 import { ASSESSMENT_FILE, type CrawlEntry, migrationDir, practiceCode, readCrawl, readJsonInput, REDIRECTS_FILE, REVIEW_DATA_FILE, REVIEW_FILE, StepError, writeFileAtomic, writeJson } from "./files";
 import type { StepIo } from "./io";
-import { createMatcher, MIN_CONFIDENCE, seasonal, siteThreshold, type Match } from "./match";
+import { createMatcher, MIN_CONFIDENCE, seasonal, siteThreshold, statesDirections, type Match } from "./match";
 import { backendOption, newPages } from "./new-site";
 import { pathOf } from "./page";
 import { aliasesOf, detectPlatform } from "./platform";
@@ -65,19 +65,6 @@ export interface DraftRow {
   target: string | null;
   confidence: number | null;
   by: string;
-}
-
-/** The parameters naming an object by its id, in the grammar's form (`id=31`, `p=12`, `cid=4`, SPIP's `article=3`). */
-const OBJECT_ID = new RegExp(`^(?:id|p|cid|[a-z]+_id|id_[a-z]+|${SPIP_OBJECTS.join("|")})=\\d`);
-
-/**
- * An old CMS query naming an object by its id, in the platform's form: not one naming a view or a menu item, which
- * may be the home page itself (Joomla's `view=featured&Itemid=101`).
- */
-export function namesAnObject(path: string, platform: Platform | null): boolean {
-  const url = oldUrlForm(path, platform);
-  const query = url?.cmsQuery ? (url.form.split("?")[1] ?? "") : "";
-  return query.split("&").some((p) => OBJECT_ID.test(p));
 }
 
 export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> {
@@ -275,7 +262,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
           // A dated notice announcing the practice's hours for good ("Nouveaux horaires 2022", "Le cabinet ferme le
           // mercredi") still says them: the directions page, as eighteen blind truths of nineteen send theirs; the hours
           // of a holiday or a season ("Horaires des fêtes 2022", "Fermeture estivale") are gone with it.
-          notice: (notices.has(path) || (translationOfSkipped && notices.has(pathOf(e.translation_of)))) && !(intent?.by === "intent: directions" && !seasonal(path, e.title)),
+          notice: (notices.has(path) || (translationOfSkipped && notices.has(pathOf(e.translation_of)))) && !(statesDirections(intent) && !seasonal(path, e.title)),
           dead: isDeadLink(e),
           home,
           intent,

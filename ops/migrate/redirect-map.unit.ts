@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { followSection, isDeadLink, namesAnObject, sectionHeads, skippedPageRow } from "./redirect-map";
+import { followSection, isDeadLink, sectionHeads, skippedPageRow } from "./redirect-map";
+import { namesAnObject } from "../../src/server/redirects/grammar";
 import { seasonal } from "./match";
 
 describe("skippedPageRow: where a page marked skip still goes", () => {

@@ -105,7 +105,7 @@ export function isTrackingParam(param: string): boolean {
 }
 
 /** SPIP's objects, each with an id of its own: `article12`, `id_article=12`. */
-export const SPIP_OBJECTS = ["article", "rubrique", "breve", "auteur", "mot", "site", "document", "syndic"] as const;
+const SPIP_OBJECTS = ["article", "rubrique", "breve", "auteur", "mot", "site", "document", "syndic"] as const;
 const SPIP_OBJECT = new RegExp(`^(${SPIP_OBJECTS.join("|")})(\\d+)$`);
 
 /** The query parameters a platform names a page by: a request carrying one is an old CMS URL. */
@@ -254,6 +254,8 @@ function params(query: string): [string, string][] | null {
   return out;
 }
 
+const NON_ASCII = /[^\p{ASCII}]/u;
+
 /**
  * The one form an old URL is compared in, for `platform` (null: a map that declares none, the common rules).
  * Null for a malformed escape, which matches nothing.
@@ -266,7 +268,8 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
   let list = params(q === -1 ? "" : url.slice(q + 1));
   if (decoded === null || list === null) return null;
   // Accents folded too: a builder that keeps them in its slugs answers them without (`/l-équipe` and `/l-equipe`).
-  let path = decoded.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\/{2,}/g, "/");
+  // (Only a path holding a character beyond ASCII is normalised: nearly every request's is plain ASCII.)
+  let path = (NON_ASCII.test(decoded) ? decoded.normalize("NFD").replace(/[\u0300-\u036f]/g, "") : decoded).toLowerCase().replace(/\/{2,}/g, "/");
   let cmsQuery = false;
   let anyIdentity = false;
   if (platform !== null) {
@@ -307,6 +310,20 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
   const query = list.map(([name, value]) => (value === "" ? name : `${name}=${value}`)).join("&");
   const shape = platform === null ? null : PLATFORM_PATHS[platform];
   return { form: query ? `${path}?${query}` : path, path, cmsQuery, cmsPath: shape !== null && shape.test(path) };
+}
+
+/** The parameters naming an object by its id, in the grammar's form (`id=31`, `p=12`, `cid=4`, SPIP's `article=3`). */
+const OBJECT_ID = new RegExp(`^(?:id|p|cid|[a-z]+_id|id_[a-z]+|${SPIP_OBJECTS.join("|")})=\\d`);
+
+/**
+ * An old CMS query naming an object by its id, in the platform's form: not one naming a view or a menu item, which
+ * may be the home page itself (Joomla's `view=featured&Itemid=101`). The migration toolkit never sends one the old
+ * site answered with its home page there (ops/migrate/redirect-map.ts).
+ */
+export function namesAnObject(path: string, platform: Platform | null): boolean {
+  const url = oldUrlForm(path, platform);
+  const query = url?.cmsQuery ? (url.form.split("?")[1] ?? "") : "";
+  return query.split("&").some((p) => OBJECT_ID.test(p));
 }
 
 /** A page's AMP view (`/slug/amp/`, WordPress's plugin, Ghost's) is the page (`/slug/`). */
