@@ -83,8 +83,6 @@ export interface PageEntry {
   usedAt?: number;
   /** A practice's cached 404 page: the paths it answers without a render (cache/not-found.ts). */
   pathIndex?: PathIndex;
-  /** The fast path's header lists per encoding, built on first use (serve.ts). */
-  wire?: Partial<Record<"br" | "gzip" | "identity", string[]>>;
   /**
    * The redirect maps have no redirect for this entry's own URL (target.url), asked once by the fast path
    * (http/cache-front.ts): the maps are loaded once at start. A flag, not the visitor's spelling: a target

@@ -7,6 +7,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { identityBody, type PageEntry } from "../cache/entry";
 import type { CacheStatus } from "../cache/page-cache";
+import { prepareHead, writePreparedHead, type PreparedHead } from "./prepared-head";
 
 export type Encoding = "br" | "gzip" | "identity";
 
@@ -59,6 +60,12 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
 }
 
 /**
+ * The hit path's heads per entry and encoding, prepared on first use: HTTP's memo beside the entry, not in it
+ * (the page cache stores pages; how they are written is decided here), gone with the entry.
+ */
+const preparedHeads = new WeakMap<PageEntry, Partial<Record<Encoding, PreparedHead>>>();
+
+/**
  * Sends the entry. `stackHeaders`: the fast path replays the headers the Express stack sets on every
  * response; inside Express (null) they are already on the response.
  */
@@ -85,15 +92,17 @@ export function writeEntry(
   }
   const encoding = chooseEncoding(reqHeaders["accept-encoding"], compressed);
   const body = encoding === "br" ? entry.br! : encoding === "gzip" ? entry.gzip! : null;
-  let head: string[];
   if (stackHeaders && status === "HIT") {
-    // The hit path: one prepared list per entry and encoding, only Age (its last value) changes.
-    head = (entry.wire ??= {})[encoding] ??= buildHead(entry, encoding, body, "HIT", stackHeaders);
+    // The hit path: one prepared head per entry and encoding, checked once; only Age changes.
+    let heads = preparedHeads.get(entry);
+    if (!heads) preparedHeads.set(entry, (heads = {}));
+    const head = (heads[encoding] ??= prepareHead(buildHead(entry, encoding, body, "HIT", stackHeaders)));
+    writePreparedHead(res, code, head, age);
   } else {
-    head = buildHead(entry, encoding, body, status, stackHeaders);
+    const head = buildHead(entry, encoding, body, status, stackHeaders);
+    head[head.length - 1] = age;
+    res.writeHead(code, head);
   }
-  head[head.length - 1] = age;
-  res.writeHead(code, head);
   if (method === "HEAD") res.end();
   else res.end(body ?? identityBody(entry));
 }
