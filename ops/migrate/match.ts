@@ -949,9 +949,34 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         return { match, best: match, runnerUp };
       }
     }
+    // A care page of the old site naming a way of meeting a need ("Couronnes, bridges et prothèses", "Les facettes"),
+    // no treatment page of the new site named for it (its title or URL), and one need page listing it among the ways
+    // it weighs (its description: "Implant, bridge ou prothèse amovible : quelle solution pour remplacer une dent ?"):
+    // that need page, at the best guess's confidence (listed for review). Its text alone spreads over the treatments
+    // it mentions in passing. (The need's own words, "Mes gencives saignent", are its symptom, not a way; routine care,
+    // a scaling every patient has each year, is no way of meeting one need: three blind truths of four drop the care
+    // page of the scaling where the new site has no periodontics, though "Des dents plus blanches" lists it.)
+    if (carePage && best) {
+      // (In the singular or the plural: "bridges" is a "bridge".)
+      const needs = candidates.filter((p, i) => p.kind === "need" && [...allNames].some((w) => !GENERIC_STEMS.has(w) && !ROUTINE_STEMS.has(w) && !titleSets[i].has(w) && waysOf(p).has(singular(w))));
+      const ways = needs.length === 1 ? [...allNames].filter((w) => waysOf(needs[0]).has(singular(w))) : [];
+      // (A treatment page named for it by half its title at least: "Le bridge complet sur implants" is no page of
+      // "Couronnes et bridges", the bridges on the neighbouring teeth.)
+      const named = (set: Set<string>) => [...set].some((t) => ways.some((w) => singular(t) === singular(w)));
+      const namedFor = candidates.some((p, i) => TREATMENT_KINDS.has(p.kind) && (named(titleSets[i]) || named(slugSets[i])) && containment(mainTitleSets[i], allNames) >= 0.5);
+      if (needs.length === 1 && !namedFor && answersGroup(needs[0].path)) {
+        const match = { target: needs[0].path, confidence: best.confidence, by: `the way of meeting a need its name says, listed by that need's page (${ways.join(", ")})` };
+        return { match, best: match, runnerUp };
+      }
+    }
     return { match: null, best, runnerUp };
   };
   const pageAt = (path: string) => candidates.find((p) => p.path === path)!;
+  /** The ways a need page weighs: the list its description opens with ("Implant, bridge ou prothèse amovible : ..."). */
+  const waysOf = (page: NewPage): Set<string> => {
+    const list = (page.description ?? "").split(/\s*[:?]/)[0];
+    return /,|\sou\s/.test(list) ? new Set([...stems(list)].map(singular)) : new Set();
+  };
   /**
    * The hub of treatments (a page with detail pages) the old URL's section names: the segment before its last, a word
    * of which opens the hub's slug or is opened by one of its words (`implants-dentaires`, the hub `implantologie`).
@@ -1047,6 +1072,8 @@ const AFTERCARE = /^(?:apres|after|aftercare|postop|postoperatoire|postoperatoir
 const AFTERCARE_PAGE = /\b(?:apres|suites|aftercare|postop|postoperatoire|post)\b/;
 /** The kinds of page a treatment has on the new site: its hub, its details, a need page weighing it. */
 const CARE_KINDS: ReadonlySet<string> = new Set(["service_hub", "service_detail", "need"]);
+/** Routine care, for every patient whatever their need: a scaling, prevention, a check-up. */
+const ROUTINE_STEMS: ReadonlySet<string> = new Set(["detartrage", "prevention", "hygiene", "bilan", "controle", "polissage"].map(stem));
 /** A treatment's pages: its hub and its details. */
 const TREATMENT_KINDS: ReadonlySet<string> = new Set(["service_hub", "service_detail"]);
 /** The words of an aftercare leaflet's name beside its treatment's ("Conseils après la pose d'un implant"). */

@@ -149,6 +149,33 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(noPerio({ path: "/soins/facettes/", title: "Les facettes", h1: "Les facettes", text: "Des facettes en céramique collées sur les dents" }).match?.target).toBe("/dents-plus-blanches/");
   });
 
+  it("sends a care page naming a way a need page lists (its description) to that need page; not routine care, not the need's symptom, not a way a treatment page is named for", () => {
+    const site: NewPage[] = [
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue au Cabinet Petit" },
+      { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "Les implants dentaires en titane, une couronne posée sur l'implant" },
+      { path: "/implantologie/all-on-4/", slug: "all-on-4", title: "Le bridge complet sur implants (All-on-4)", kind: "service_detail", text: "Un bridge complet vissé sur quatre implants" },
+      { path: "/remplacer-une-dent/", slug: "remplacer-une-dent", title: "Remplacer une dent manquante", kind: "need", description: "Implant, bridge ou prothèse amovible : quelle solution pour remplacer une dent ?", text: "Remplacer une dent manquante Implant, bridge ou prothèse amovible : quelle solution pour remplacer une dent ? Trois solutions existent au Cabinet Petit" },
+      { path: "/dents-plus-blanches/", slug: "dents-plus-blanches", title: "Avoir des dents plus blanches", kind: "need", description: "Détartrage, blanchiment, facettes : comment retrouver un sourire éclatant.", text: "Avoir des dents plus blanches Détartrage, blanchiment, facettes : comment retrouver un sourire éclatant. Une facette en céramique" },
+      { path: "/gencives-qui-saignent/", slug: "gencives-qui-saignent", title: "Mes gencives saignent", kind: "need", description: "Saignements, gencives gonflées, dents qui bougent : que faire ?", text: "Mes gencives saignent Saignements, gencives gonflées, dents qui bougent : que faire ?" },
+    ];
+    const m = createMatcher(site);
+    const care = (path: string, title: string, text = "Nous réalisons ces soins au cabinet depuis 2010, sur rendez-vous") => m({ path, title, h1: title, text });
+    for (const [path, title] of [["/soins/couronnes-et-bridges", "Couronnes et bridges"], ["/soins/protheses", "Prothèses dentaires"], ["/nos-soins/couronnes-bridges-dentiers", "Couronnes, bridges, dentiers"]]) {
+      const found = care(path, title);
+      expect(found.match?.target, path).toBe("/remplacer-une-dent/");
+      expect(found.match?.by, path).toMatch(/listed by that need's page/);
+    }
+    expect(care("/soins/facettes-dentaires", "Les facettes dentaires").match?.target).toBe("/dents-plus-blanches/");
+    // Routine care (a scaling), a word of the need's own title (its symptom), a material named in passing: no need page.
+    for (const [path, title] of [["/soins/detartrage", "Détartrage et prévention"], ["/soins/greffe-de-gencive", "La greffe de gencive"], ["/soins/couronnes-ceramique", "Couronnes en céramique"]]) {
+      expect(care(path, title).match?.target ?? "", path).not.toMatch(/^\/(?:remplacer-une-dent|dents-plus-blanches|gencives-qui-saignent)\/$/);
+    }
+    // A way a treatment page is named for by half its title: that page's, not the need's ("Bridge sur implants").
+    expect(care("/soins/bridge-sur-implants", "Bridge complet sur implants").match?.target).not.toBe("/remplacer-une-dent/");
+    // Not a care page of the old site (an advice post): the rule does not speak.
+    expect(m({ path: "/blog/mon-bridge", title: "Mon bridge", h1: "Mon bridge", text: "Nous réalisons ces soins au cabinet depuis 2010" }).match?.by ?? "").not.toMatch(/listed by that need's page/);
+  });
+
   it("sends a page about one age's patients to the hub's detail page for that age, where there is one", () => {
     expect(ageOf(words("À quel âge le premier bilan d'orthodontie ?"))).toBe("child");
     expect(ageOf(words("Le bilan orthodontique dès 7 ans"))).toBe("child");

@@ -17,6 +17,8 @@ export interface NewPage {
   kind: PageKind;
   /** Title, description and the text of every block. */
   text: string;
+  /** Its description (the search engines' summary), where it has one: a need page's lists the ways it weighs. */
+  description?: string;
 }
 
 export function backendOption(parsed: Parsed): string {
@@ -101,6 +103,7 @@ async function pageTexts(backend: ReturnType<typeof client>, code: string, list:
         title: summary.title,
         kind: summary.kind,
         text: [page.title, page.seo.description ?? "", ...page.blocks.flatMap((b) => strings(b.value))].join(" "),
+        description: page.seo.description ?? "",
       };
     }
   };
