@@ -56,7 +56,7 @@ interface TreeNode {
  * chosen element cost quadratically in its elements: 10,000 of them took seconds). With `content`: the
  * page's own content only (CHROME left out, blocks apart), and its images handed to `image` in order.
  */
-function textOf(root: TreeNode, content: boolean, image?: (el: TreeNode) => void): string {
+function textOf(root: TreeNode, content: boolean, image?: (el: TreeNode) => void, wrappers?: ReadonlySet<TreeNode>): string {
   const parts: string[] = [];
   const stack: (TreeNode | null)[] = [root];
   while (stack.length) {
@@ -72,7 +72,7 @@ function textOf(root: TreeNode, content: boolean, image?: (el: TreeNode) => void
     }
     if (node.type === "comment" || node.type === "directive") continue;
     const name = node.name?.toLowerCase() ?? "";
-    if (content && node !== root && (CHROME.has(name) || CHROME_ROLES.has(node.attribs?.role ?? ""))) continue;
+    if (content && node !== root && !wrappers?.has(node) && (CHROME.has(name) || CHROME_ROLES.has(node.attribs?.role ?? ""))) continue;
     if (content && name === "img" && node.attribs?.src !== undefined) image?.(node);
     const block = content && BLOCKS.has(name);
     if (block) {
@@ -224,6 +224,12 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
       .get(0)) as TreeNode | undefined;
   const subheadline = belowH1 ? clean(textOf(belowH1, false)) : "";
   const main = ($("main").get(0) ?? $("body").get(0) ?? $.root().get(0)) as TreeNode;
+  // A form around the page's headline or its main content is the page, not a form to fill: ASP.NET Web Forms (DNN,
+  // Kentico, Sitefinity, SharePoint) put the whole body in one `<form id="Form">`, whose text was all left out.
+  const wrappers = new Set<TreeNode>();
+  for (const inside of [h1Node, headlineNode, $("main").get(0) as TreeNode | undefined, $("article").get(0) as TreeNode | undefined]) {
+    for (let node = inside?.parent; node; node = node.parent) if (node.name?.toLowerCase() === "form") wrappers.add(node);
+  }
   // The page's own images (a logo in the header is not content to migrate), its text without the chrome.
   const images: PageFacts["images"] = [];
   const body = clean(
@@ -232,7 +238,7 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
       const src = bounded(safeUrl(el.attribs!.src, base));
       const alt = el.attribs!.alt;
       if (src) images.push({ src, alt: alt === undefined ? null : clean(alt).slice(0, 1000) });
-    }),
+    }, wrappers),
   );
   return {
     title: clean($("title").first().text()).slice(0, 1000),

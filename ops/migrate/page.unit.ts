@@ -82,6 +82,18 @@ describe("readPage", () => {
     expect(page.word_count).toBe(10);
   });
 
+  it("reads the text of a page an ASP.NET form wraps whole (DNN, Kentico, SharePoint), still not a form to fill", () => {
+    const aspNet = readPage(
+      `<html><body><form method="post" action="/Soins/Implants.aspx" id="Form"><input type="hidden" name="__VIEWSTATE" value="x">
+<div id="dnn_ContentPane"><h1>Les implants</h1><p>Une racine en titane remplace la dent.</p></div>
+<footer>Mentions légales</footer></form></body></html>`,
+      "http://www.cabinet.fr/Soins/Implants.aspx",
+    );
+    expect(aspNet.body_text).toBe("Les implants Une racine en titane remplace la dent.");
+    // A form beside the headline, not around it, stays out.
+    expect(readPage(`<html><body><h1>Contact</h1><p>Écrivez-nous.</p><form><label>Votre nom</label><input name="n"></form></body></html>`, "http://www.cabinet.fr/contact").body_text).toBe("Contact Écrivez-nous.");
+  });
+
   it("resolves the main text's images (not the header's logo; a missing alt apart from a decorative one) and the page's same-site links, without fragments or other sites", () => {
     expect(page.images).toEqual([
       { src: "http://www.cabinet-dupont.fr/images/facade.jpg", alt: "Façade" },
