@@ -1,7 +1,7 @@
 /**
  * Which platform the old site ran on, recognised from what the crawl saw (its URLs, the links of its pages,
  * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, Ghost, Hugo, CM4all
- * (IONOS MyWebsite), Concrete CMS, Dotclear, PluXml, Odoo, Grav, SiteW, or a static site. The redirect map declares it
+ * (IONOS MyWebsite), Concrete CMS, Dotclear, PluXml, Odoo, Grav, SiteW, Webador, DotNetNuke, or a static site. The redirect map declares it
  * (`"$platform"`), and the server then reads every old URL in that platform's grammar
  * (src/server/redirects/grammar.ts): `?page_id=12` and `?p=12` are one page, `id=12:alias` is `id=12`...
  *
@@ -38,6 +38,10 @@ const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
   grav: /\/\/[^/]+\/(?:user\/(?:pages|themes|plugins)\/|images\/[0-9a-f]\/[0-9a-f]\/[0-9a-f]\/)|\/(?:tag|category|page):[^/?#]+/i,
   // Its pages named by a code in capitals (`/Le_cabinet.B.htm`), its uploads (`/fs/Root/`), its static host.
   sitew: /\/\/[^/]+\/[^/?#]+\.[A-Z]{1,3}\.htm(?:[/?#]|$)|\/\/[^/]+\/fs\/Root\/|\/\/static\.sitew\.com\//,
+  // Its CDN's hosts (images, files, scripts) and its posts named by a number (`/blog/2988175_implant-ou-bridge`).
+  webador: /\/\/(?:assets|primary)\.jwwb\.nl\/|\/\/[^/]+\/blog\/\d{4,}_[^/?#]+/i,
+  // Its tabs' ids in paths and queries, its document links, its portals' and modules' folders.
+  dnn: /\/tabid\/\d+\/|[?&](?:amp;)?tabid=\d|\/LinkClick\.aspx\?|\/Portals\/\d+\/|\/DesktopModules\//i,
 };
 const MIN_MARKS = 2;
 /**
@@ -57,6 +61,10 @@ const KINDS: Partial<Record<Platform, RegExp[]>> = {
   grav: [/\/user\/(?:pages|themes|plugins)\/|\/images\/[0-9a-f]\/[0-9a-f]\/[0-9a-f]\//i],
   // SiteW's uploads or static host, not only pages named `X.B.htm`.
   sitew: [/\/fs\/Root\/|\/\/static\.sitew\.com\//],
+  // Webador's CDN, not only posts named by a number.
+  webador: [/\/\/(?:assets|primary)\.jwwb\.nl\//i],
+  // DNN's own folders or document links, not only a `tabid` (another ASP.NET tool may name its pages so).
+  dnn: [/\/LinkClick\.aspx\?|\/Portals\/\d+\/|\/DesktopModules\//i],
 };
 
 export function detectPlatform(entries: CrawlEntry[]): { platform: Platform; marks: number } {
@@ -132,6 +140,10 @@ const ITEM_URL: Record<Platform, RegExp | null> = {
   grav: null,
   // Its posts' URLs (`/Conseils/slug`) are paths like its lists' (`/Conseils`).
   sitew: null,
+  // A blog post (`/blog/2988175_slug`, `/blog/2988175`).
+  webador: /^\/blog\/\d+(?:_[^/?]*)?\/?(?:\?|$)/,
+  // A module's article or item (`/ArticleId/7/`, `?ItemId=9`).
+  dnn: /\/(?:itemid|articleid)\/\d|[?&](?:amp;)?(?:itemid|articleid)=\d/i,
   static: null,
 };
 

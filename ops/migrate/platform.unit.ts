@@ -103,6 +103,16 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/Le_cabinet.B.htm", "http://a.fr/Contact.C.htm"])]).platform).toBe("static");
   });
 
+  it("recognises Webador by its CDN with its numbered posts; DotNetNuke by its folders or document links with its tabs; neither by numbered posts or tabs alone", () => {
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/blog/2988175_implant-ou-bridge"], ["https://primary.jwwb.nl/public/q/m/d/photo.jpg"])]).platform).toBe("webador");
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/blog/2988175_implant-ou-bridge", "http://a.fr/blog/2988176_gencives"])]).platform).toBe("static");
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/Soins/tabid/59/Default.aspx", "http://a.fr/LinkClick.aspx?fileticket=x&tabid=60"], ["http://a.fr/Portals/0/logo.png"])]).platform).toBe("dnn");
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/Soins/tabid/59/Default.aspx", "http://a.fr/Default.aspx?tabid=60"])]).platform).toBe("static");
+    expect(isItemUrl("webador", "/blog/2988175_implant-ou-bridge")).toBe(true);
+    expect(isItemUrl("dnn", "/Conseils/tabid/78/ArticleId/7/Default.aspx")).toBe(true);
+    expect(isItemUrl("dnn", "/Soins/tabid/59/Default.aspx")).toBe(false);
+  });
+
   it("recognises SPIP by its spip.php queries, its html URLs and its folders", () => {
     const site = [entry("http://a.fr/", ["http://a.fr/spip.php?page=plan", "http://a.fr/IMG/pdf/tarifs.pdf"]), entry("http://a.fr/Les-implants", ["http://a.fr/article12.html"], ["http://a.fr/local/cache-vignettes/L150xH100/x.jpg"])];
     expect(detectPlatform(site).platform).toBe("spip");

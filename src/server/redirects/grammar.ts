@@ -74,10 +74,24 @@
  *                and `/Honoraires_et_remboursements.E.htm` are page E: the builder answers any name with the page's
  *                own address), every query parameter dropped (it reads none but its blog's `page`); `/fs/` (its
  *                uploads), `/sw/` (its forms) and the blog's feed are the platform's
+ *   webador      Webador (JouwWeb): a page is its path, every query parameter dropped (the builder reads none on a
+ *                page); a blog post is its number, whatever the slug after it (`/blog/2988175_implant-ou-bridge`,
+ *                `/blog/2988175_implant-ou-bridge-que-choisir-2021` and `/blog/2988175` are post 2988175: the builder
+ *                answers any of them with the post's own address); the blog's listings (`/blog?category=`, `?page=`)
+ *                and tags are the platform's
+ *   dnn          DotNetNuke (DNN): a page is its tab, whatever the path before `/tabid/N/` and the name after it
+ *                (`/Soins/Implants/tabid/59/language/fr-FR/Default.aspx`, `/tabid/59/Default.aspx`,
+ *                `/Default.aspx?TabId=59` are tab 59), its parameters in the path read as in the query; a module's
+ *                article or item is its id, whichever tab and spelling show it (`/Conseils/tabid/78/ArticleId/7/Default.aspx`,
+ *                `/Conseils.aspx?ArticleId=7`; `/tabid/60/ctl/Detail/mid/412/ItemId/9/Titre.aspx`,
+ *                `/Default.aspx?tabid=60&ctl=Detail&mid=412&ItemId=9`); `/Default.aspx` alone is the home page; a
+ *                document is its ticket (`/LinkClick.aspx?fileticket=X&tabid=..&portalid=0`), `LinkClick.aspx?link=N`
+ *                tab N; `/Portals/`, `/DesktopModules/`, `/Resources/`, `/LinkClick.aspx`, `/Login.aspx` and the
+ *                ids' own forms are the platform's
  *   static       the common rules only
  */
 
-export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "pluxml", "odoo", "grav", "sitew", "static"] as const;
+export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "pluxml", "odoo", "grav", "sitew", "webador", "dnn", "static"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
@@ -131,6 +145,8 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   odoo: new Set(),
   grav: new Set(),
   sitew: new Set(),
+  webador: new Set(),
+  dnn: new Set(["tabid", "articleid", "itemid", "mid", "ctl", "fileticket", "link"]),
   static: new Set(),
 };
 /**
@@ -171,6 +187,8 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   odoo: /^\/(?:web|website)(?:\/|$)|^\/blog\/[^/]+\/(?:tag|page|feed)(?:\/|$)|^\/(?:blog\/post|jobs\/detail)\/\d+$|^\/blog\/\d+$/,
   grav: /^\/(?:user|images)(?:\/|$)|\/[a-z0-9_-]+:[^/]*(?:\/|$)|\.(?:rss|atom)$/,
   sitew: /^\/(?:fs|sw)(?:\/|$)|^\/blog\/rss\.xml$/,
+  webador: /^\/blog\/(?:tag|category|feed)(?:\/|$)|^\/blog\/\d+$/,
+  dnn: /^\/(?:portals|desktopmodules|resources|providers|linkclick|tabid|articleid|itemid|mid)(?:\/|\.aspx|$)|^\/(?:login|register|keepalive|logoff)\.aspx$/,
   static: null,
 };
 
@@ -193,6 +211,8 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   odoo: "all",
   grav: "all",
   sitew: "all",
+  webador: "all",
+  dnn: new Set(["portalid", "forcedownload", "popup", "skinsrc", "containersrc", "dnnprintmode"]),
   static: new Set(),
 };
 /**
@@ -399,6 +419,13 @@ function byIdentity(platform: Platform, path: string, list: [string, string][], 
       const page = /^\/[^/]*\.([a-z]{1,3})\.htm\/?$/.exec(path);
       return { path: page ? `/page.${page[1]}` : path, list };
     }
+    case "dnn":
+      return dnnIdentity(path, list);
+    case "webador": {
+      // A post by its number (`/blog/<number>_<slug>`), whatever the slug.
+      const post = /^\/blog\/(\d+)(?:_[^/]*)?\/?$/.exec(path);
+      return { path: post ? `/blog/${Number(post[1])}` : path, list };
+    }
     case "grav": {
       // Its colon parameters in any order (`tag:x/page:2` is `page:2/tag:x`), `page:1` the page itself.
       const segments = commonPath(path).split("/");
@@ -425,6 +452,40 @@ function byIdentity(platform: Platform, path: string, list: [string, string][], 
  * whatever its first word (the platform's URL types, and its plugins' own: an alias's `?urgence`); of the other
  * parameters only `kept` stay. Such a query names a page as a CMS query does: one the map does not know answers 404.
  */
+/**
+ * DNN's page, module item or document (see the top of this file): its parameters in the path
+ * (`/tabid/60/ctl/Detail/mid/412/ItemId/9/Default.aspx`) read with its query's.
+ */
+function dnnIdentity(path: string, list: [string, string][]): Identity {
+  const segments = path.split("/").filter(Boolean);
+  const at = segments.indexOf("tabid");
+  const pairs = [...list];
+  // The pairs after `tabid`, up to the page's name (`Default.aspx`, a title's `.aspx`).
+  if (at !== -1) for (let i = at; i + 1 < segments.length && !segments[i + 1].endsWith(".aspx"); i += 2) pairs.push([segments[i], segments[i + 1]]);
+  const number = (name: string) => {
+    const value = pairs.find(([n]) => n === name)?.[1];
+    return value !== undefined && /^\d+$/.test(value) ? Number(value) : null;
+  };
+  if (path === "/linkclick.aspx") {
+    const ticket = pairs.find(([n]) => n === "fileticket")?.[1];
+    if (ticket) return { path: `/linkclick/${ticket}`, list: [] };
+    const link = number("link");
+    if (link !== null) return { path: `/tabid/${link}`, list: [] };
+    return { path, list };
+  }
+  const article = number("articleid");
+  if (article !== null) return { path: `/articleid/${article}`, list: [] };
+  const item = number("itemid");
+  const mid = number("mid");
+  if (item !== null) return { path: mid === null ? `/itemid/${item}` : `/mid/${mid}/itemid/${item}`, list: [] };
+  const tab = number("tabid");
+  // Another control of the tab than a module's detail (`ctl=Login`, `ctl=Register`) is no page of the site.
+  const control = pairs.find(([n]) => n === "ctl")?.[1];
+  if (tab !== null) return { path: `/tabid/${tab}`, list: control && control !== "detail" ? [["ctl", control]] : [] };
+  if (path === "/default.aspx") return { path: "/", list };
+  return { path, list };
+}
+
 function queryPath(path: string, list: [string, string][], kept: string[]): Identity {
   const first = list[0];
   if (path !== "/" || !first || first[1] !== "") return { path, list };

@@ -385,6 +385,53 @@ describe("a SiteW site's map", () => {
   });
 });
 
+describe("a Webador site's map", () => {
+  const webador = table({ [PLATFORM_KEY]: "webador", "/blog/2988175_implant-ou-bridge-que-choisir-2021": "/remplacer-une-dent/", "/soins": "/implantologie/" });
+
+  it("reads a post by its number, whatever its slug (an old one, none), case, final slash or query, in one 301", () => {
+    for (const url of ["/blog/2988175", "/blog/2988175_implant-ou-bridge", "/Blog/2988175_Implant-ou-bridge-que-choisir-2021/", "/blog/2988175_x?gclid=abc"]) {
+      expect(findRedirect(webador, "x", url)?.split("?")[0], url).toBe("/remplacer-une-dent/");
+    }
+    expect(oldUrlForm("/blog/2988175_a", "webador")?.form).not.toBe(oldUrlForm("/blog/2988176_a", "webador")?.form);
+    // A page's query is nobody's identity: the page.
+    expect(findRedirect(webador, "x", "/soins?page=2")?.split("?")[0]).toBe("/implantologie/");
+  });
+
+  it("answers 404 for a post it does not know, and for the blog's listings", () => {
+    for (const url of ["/blog/1111111_inconnu", "/blog/1111111", "/blog/tag/implants"]) expect(answerRequest(webador, "x", url), url).toEqual({ status: 404 });
+  });
+});
+
+describe("a DotNetNuke site's map", () => {
+  const dnn = table({
+    [PLATFORM_KEY]: "dnn",
+    "/Soins/Implants/tabid/59/language/fr-FR/Default.aspx": "/implantologie/",
+    "/Actualites/tabid/60/ctl/Detail/mid/412/ItemId/9/Default.aspx": "/equipe/thomas-dupont/",
+    "/Conseils/tabid/78/ArticleId/7/Default.aspx": "/implantologie/",
+    "/LinkClick.aspx?fileticket=Lm4Tz9RbQ2c%3d&tabid=112&portalid=0": "/tarifs/",
+    "/Default.aspx": "/",
+  });
+
+  it("reads a page by its tab, a module's item or article by its id, a document by its ticket, in one 301", () => {
+    const cases: [string, string[]][] = [
+      ["/implantologie/", ["/tabid/59/Default.aspx", "/Default.aspx?TabId=59&language=fr-FR", "/soins/implants/tabid/59/default.aspx", "/LinkClick.aspx?link=59&tabid=55&portalid=0&mid=392"]],
+      ["/equipe/thomas-dupont/", ["/tabid/60/ctl/Detail/mid/412/ItemId/9/Default.aspx", "/Default.aspx?tabid=60&ctl=Detail&mid=412&ItemId=9", "/Actualites/tabid/60/ctl/Detail/mid/412/ItemId/9/Le-Dr-Thomas-Dupont.aspx"]],
+      ["/implantologie/", ["/Conseils.aspx?ArticleId=7", "/Default.aspx?TabId=78&ArticleId=7"]],
+      ["/tarifs/", ["/LinkClick.aspx?fileticket=Lm4Tz9RbQ2c%3d&tabid=112&portalid=0&forcedownload=true", "/linkclick.aspx?fileticket=lm4tz9rbq2c%3d"]],
+    ];
+    for (const [target, urls] of cases) for (const url of urls) expect(findRedirect(dnn, "x", url)?.split("?")[0], url).toBe(target);
+    // Another module's item 9, another tab's control: other URLs.
+    expect(oldUrlForm("/tabid/61/ctl/Detail/mid/413/ItemId/9/Default.aspx", "dnn")?.form).not.toBe(oldUrlForm("/tabid/60/ctl/Detail/mid/412/ItemId/9/Default.aspx", "dnn")?.form);
+    expect(oldUrlForm("/Default.aspx?tabid=59&ctl=Login", "dnn")?.form).not.toBe(oldUrlForm("/tabid/59/Default.aspx", "dnn")?.form);
+  });
+
+  it("answers 404 for a tab, an item, a document or a folder of the platform it does not know, never the home page", () => {
+    for (const url of ["/tabid/99/Default.aspx", "/Default.aspx?tabid=99", "/Default.aspx?tabid=60&ctl=Detail&mid=412&ItemId=99", "/LinkClick.aspx?fileticket=zzz", "/Portals/0/Documents/x.pdf", "/Login.aspx"]) {
+      expect(answerRequest(dnn, "x", url), url).toEqual({ status: 404 });
+    }
+  });
+});
+
 describe("a query that is a path, or Concrete's page id, on the home path of a platform that reads no query", () => {
   it("answers 404 (an old CMS's URL), while a campaign's `cid` is no page's id: the home page", () => {
     for (const platform of ["wix", "ghost", "hugo", "cm4all", "odoo"] as const) {
