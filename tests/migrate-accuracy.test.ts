@@ -51,6 +51,9 @@ import { JOOMLA4_HOST, JOOMLA4_SPELLINGS, JOOMLA4_TRUTH, JOOMLA4_UNKNOWN_QUERIES
 import { SITEW_HOST, SITEW_SPELLINGS, SITEW_TRUTH, SITEW_UNKNOWN_QUERIES, startSitewSite } from "../ops/migrate/fixtures/sitew-site";
 import { SITE123_HOST, SITE123_SPELLINGS, SITE123_TRUTH, SITE123_UNKNOWN_QUERIES, startSite123Site } from "../ops/migrate/fixtures/site123-site";
 import { DRUPAL10_HOST, DRUPAL10_SPELLINGS, DRUPAL10_TRUTH, DRUPAL10_UNKNOWN_QUERIES, startDrupal10Site } from "../ops/migrate/fixtures/drupal10-site";
+import { JEKYLL_HOST, JEKYLL_SPELLINGS, JEKYLL_TRUTH, JEKYLL_UNKNOWN_QUERIES, startJekyllSite } from "../ops/migrate/fixtures/jekyll-site";
+import { startWebadorSite, WEBADOR_HOST, WEBADOR_SPELLINGS, WEBADOR_TRUTH, WEBADOR_UNKNOWN_QUERIES } from "../ops/migrate/fixtures/webador-site";
+import { DNN_HOST, DNN_SPELLINGS, DNN_TRUTH, DNN_UNKNOWN_QUERIES, startDnnSite } from "../ops/migrate/fixtures/dnn-site";
 import { DUPONT_TRUTH, formatAccuracy, measureAccuracy, type GroundTruth } from "../ops/migrate/fixtures/accuracy";
 import { answerRequest, normaliseRedirectPath, parseRedirects } from "../src/server/redirects/map";
 import { judgedPagePath } from "../src/server/site/path-index";
@@ -233,7 +236,7 @@ const BLIND: BlindCase[] = [
   { code: "petit", url: `http://${DRUPAL_HOST}`, start: () => startDrupalSite(), truth: DRUPAL_TRUTH, spellings: DRUPAL_SPELLINGS, unknownQueries: DRUPAL_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.96, spellings: 0.95, ofRightBase: 0.99 } },
   // (Its 2019 post of new hours dropped, the one truth of nineteen that drops an announcement of lasting hours.)
   { code: "dupont", url: `http://${WIX_HOST}`, start: () => startWixSite(), truth: WIX_TRUTH, spellings: WIX_SPELLINGS, unknownQueries: WIX_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.96, spellings: 0.96, ofRightBase: 1.0 } },
-  { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES, floor: { precision: 0.99, recall: 0.89, spellings: 0.9, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.89, spellings: 0.9, ofRightBase: 1.0 } },
   // (Its gallery's index to the page of the equipment, the one truth of seventeen that sends a gallery of the premises
   // anywhere: no redirect since the sixth batch, its photos' pages still go there.)
   { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.95, spellings: 0.95, ofRightBase: 1.0 } },
@@ -307,7 +310,7 @@ const BLIND: BlindCase[] = [
   // page for every patient by a weak guess, a former member's page nowhere (decision 0063, amended): 91.3/91.3/100.
   // Left: `/Contact/`, a dead spelling the map folds to the contact page (kept: it harms nobody), the medical
   // questionnaire (its truth drops it; fourteen others send theirs to the first visit), a post about bone loss.
-  { code: "petit", url: `http://${HUGO_HOST}`, start: () => startHugoSite(), truth: HUGO_TRUTH, spellings: HUGO_SPELLINGS, unknownQueries: HUGO_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.93, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "petit", url: `http://${HUGO_HOST}`, start: () => startHugoSite(), truth: HUGO_TRUTH, spellings: HUGO_SPELLINGS, unknownQueries: HUGO_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.95, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (an IONOS MyWebsite site of dupont on the CM4all builder, ops/migrate/fixtures/ionos-site.ts)
   // by a helper that read no file of the toolkit and wrote every text itself (2 of its 72 titles are also Webflow's:
   // "Mentions légales", "Honoraires et remboursements"), after every rule above. Measured once on the toolkit as it
@@ -316,7 +319,7 @@ const BLIND: BlindCase[] = [
   // 84.1/80.4/92.3; a treatment's page named by a stem of the hub's field, its text as close to a detail page:
   // 86.4/82.6/92.3. Left: an adult's orthodontics sent to the hub, care the new site does not publish sent by weak
   // guesses, the aligners' posts under the bar.
-  { code: "dupont", url: `http://${IONOS_HOST}`, start: () => startIonosSite(), truth: IONOS_TRUTH, spellings: IONOS_SPELLINGS, unknownQueries: IONOS_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.84, spellings: 0.92, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${IONOS_HOST}`, start: () => startIonosSite(), truth: IONOS_TRUTH, spellings: IONOS_SPELLINGS, unknownQueries: IONOS_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.86, spellings: 0.92, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a Webself site of martin, ops/migrate/fixtures/webself-site.ts) by a helper that read no
   // file of the toolkit and wrote every text itself (one title also Webflow's: "Mentions légales"), after every rule of
   // this session and its outside review. Measured once on the toolkit as it stood (18acf6a): 90.9/83.3/95.0. Then the
@@ -356,9 +359,9 @@ const BLIND: BlindCase[] = [
   // after '::'), Grav's colon parameters, a listing's further page by `?page=N`: 85.1/85.1/97.9, 88.4/80.9/58.1,
   // 92.5/75.5/93.3. MODX's spellings by `?id=N` name pages by an id no page of the site shows (only a few links use
   // it): the map cannot know them without asking the old site for every id, hence its low floor of spellings.
-  { code: "dupont", url: `http://${WEBNODE_HOST}`, start: () => startWebnodeSite(), truth: WEBNODE_TRUTH, spellings: WEBNODE_SPELLINGS, unknownQueries: WEBNODE_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.89, spellings: 0.97, ofRightBase: 0.97 } },
-  { code: "martin", url: `http://${MODX_HOST}`, start: () => startModxSite(), truth: MODX_TRUTH, spellings: MODX_SPELLINGS, unknownQueries: MODX_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.82, spellings: 0.58, ofRightBase: 0.58 } },
-  { code: "petit", url: `http://${GRAV_HOST}`, start: () => startGravSite(), truth: GRAV_TRUTH, spellings: GRAV_SPELLINGS, unknownQueries: GRAV_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.83, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${WEBNODE_HOST}`, start: () => startWebnodeSite(), truth: WEBNODE_TRUTH, spellings: WEBNODE_SPELLINGS, unknownQueries: WEBNODE_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.91, spellings: 0.97, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${MODX_HOST}`, start: () => startModxSite(), truth: MODX_TRUTH, spellings: MODX_SPELLINGS, unknownQueries: MODX_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.85, spellings: 0.58, ofRightBase: 0.58 } },
+  { code: "petit", url: `http://${GRAV_HOST}`, start: () => startGravSite(), truth: GRAV_TRUTH, spellings: GRAV_SPELLINGS, unknownQueries: GRAV_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.85, spellings: 1.0, ofRightBase: 1.0 } },
   // A fifth batch, written blind after every rule above: Kirby (bernard), Google Sites (petit), a French/Spanish
   // WordPress with WPML (martin). First runs: 79.5/68.9/74.3, 82.7/91.5/93.8, 85.7/82.8/83.7. Then "mode d'emploi"
   // (in a name or a URL) names no job, Google's `authuser` is a session's parameter, a reflexive verb's elided s in a
@@ -367,17 +370,17 @@ const BLIND: BlindCase[] = [
   // text under the bar, its hub-versus-need calls ("Les gencives" to the bleeding-gums need page, not the hub), Google
   // Sites' dead spellings (a final slash, a capital: 404s on the old site, which the map sends on).
   { code: "bernard", url: `http://${KIRBY_HOST}`, start: () => startKirbySite(), truth: KIRBY_TRUTH, spellings: KIRBY_SPELLINGS, unknownQueries: KIRBY_UNKNOWN_QUERIES, floor: { precision: 0.89, recall: 0.77, spellings: 0.91, ofRightBase: 0.96 } },
-  { code: "petit", url: `http://${GOOGLESITES_HOST}`, start: () => startGoogleSitesSite(), truth: GOOGLESITES_TRUTH, spellings: GOOGLESITES_SPELLINGS, unknownQueries: GOOGLESITES_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.95, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "martin", url: `http://${WPML_HOST}`, start: () => startWpmlSite(), truth: WPML_TRUTH, spellings: WPML_SPELLINGS, unknownQueries: WPML_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.89, spellings: 0.93, ofRightBase: 1.0 } },
+  { code: "petit", url: `http://${GOOGLESITES_HOST}`, start: () => startGoogleSitesSite(), truth: GOOGLESITES_TRUTH, spellings: GOOGLESITES_SPELLINGS, unknownQueries: GOOGLESITES_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "martin", url: `http://${WPML_HOST}`, start: () => startWpmlSite(), truth: WPML_TRUTH, spellings: WPML_SPELLINGS, unknownQueries: WPML_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.91, spellings: 0.93, ofRightBase: 1.0 } },
   // A sixth batch, written blind after every rule above: Solocal's hosted site (martin), Simplébo (petit), Joomla 4.4
   // (dupont). First runs: 90.7/87.5/93.0, 87.2/80.4/82.0, 82.7/78.2/71.2. Then the rules of decision 0063's sixth
   // amendment (a treatment's section, joined subjects, listed options, a CMS id the old site answered with its home
   // page, the practical information page, galleries and tours, "dent" alone, lasting hours, advice posts): 91.1/91.1/93.0,
   // 89.4/82.4/90.0, 90.4/85.5/94.2. Left: Solocal's posts by their number alone (`/actualites/1086.html`), the
   // aftercare leaflets, "anesthésie" and "aéropolissage" posts whose words are on the price list too.
-  { code: "martin", url: `http://${SOLOCAL_HOST}`, start: () => startSolocalSite(), truth: SOLOCAL_TRUTH, spellings: SOLOCAL_SPELLINGS, unknownQueries: SOLOCAL_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.91, spellings: 0.93, ofRightBase: 0.93 } },
-  { code: "petit", url: `http://${SIMPLEBO_HOST}`, start: () => startSimpleboSite(), truth: SIMPLEBO_TRUTH, spellings: SIMPLEBO_SPELLINGS, unknownQueries: SIMPLEBO_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.82, spellings: 0.9, ofRightBase: 0.97 } },
-  { code: "dupont", url: `http://${JOOMLA4_HOST}`, start: () => startJoomla4Site(), truth: JOOMLA4_TRUTH, spellings: JOOMLA4_SPELLINGS, unknownQueries: JOOMLA4_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.87, spellings: 0.94, ofRightBase: 0.94 } },
+  { code: "martin", url: `http://${SOLOCAL_HOST}`, start: () => startSolocalSite(), truth: SOLOCAL_TRUTH, spellings: SOLOCAL_SPELLINGS, unknownQueries: SOLOCAL_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.92, spellings: 0.93, ofRightBase: 0.93 } },
+  { code: "petit", url: `http://${SIMPLEBO_HOST}`, start: () => startSimpleboSite(), truth: SIMPLEBO_TRUTH, spellings: SIMPLEBO_SPELLINGS, unknownQueries: SIMPLEBO_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.84, spellings: 0.9, ofRightBase: 0.97 } },
+  { code: "dupont", url: `http://${JOOMLA4_HOST}`, start: () => startJoomla4Site(), truth: JOOMLA4_TRUTH, spellings: JOOMLA4_SPELLINGS, unknownQueries: JOOMLA4_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.89, spellings: 0.94, ofRightBase: 0.94 } },
   // A seventh batch, written blind after the sixth batch's rules and the review's fixes: SiteW (bernard), SITE123
   // (dupont), Drupal 10 (martin). First runs: 93.3/89.4/76.7, 90.2/82.2/87.3, 89.3/89.3/98.3. Then an escaped URL's
   // words read decoded (SITE123 keeps accents in its slugs, `/l-%C3%A9quipe`): SITE123 90.9/88.9/94.4; then an old
@@ -386,6 +389,14 @@ const BLIND: BlindCase[] = [
   { code: "bernard", url: `http://${SITEW_HOST}`, start: () => startSitewSite(), truth: SITEW_TRUTH, spellings: SITEW_SPELLINGS, unknownQueries: SITEW_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.91, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "dupont", url: `http://${SITE123_HOST}`, start: () => startSite123Site(), truth: SITE123_TRUTH, spellings: SITE123_SPELLINGS, unknownQueries: SITE123_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.88, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "martin", url: `http://${DRUPAL10_HOST}`, start: () => startDrupal10Site(), truth: DRUPAL10_TRUTH, spellings: DRUPAL10_SPELLINGS, unknownQueries: DRUPAL10_UNKNOWN_QUERIES, floor: { precision: 0.89, recall: 0.89, spellings: 0.98, ofRightBase: 0.98 } },
+  // An eighth batch, written blind after the care pages' need rule (b38a2ef): Jekyll on GitHub Pages (petit), Webador
+  // (martin), DotNetNuke (dupont). First runs: 97.9/95.8/100, 92.5/89.1/89.7, 100/15.8/13.5 (DNN's whole page sits in
+  // ASP.NET's one form, which was read as a form to fill: no text). Then a form around the headline read as the page
+  // (DNN 96.0/84.2/61.5), Webador's grammar (a post by its number: 92.6/90.9/100), DNN's (a tab, an item, an article,
+  // a document by its id: 96.0/84.2/86.5).
+  { code: "petit", url: `http://${JEKYLL_HOST}`, start: () => startJekyllSite(), truth: JEKYLL_TRUTH, spellings: JEKYLL_SPELLINGS, unknownQueries: JEKYLL_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.95, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "martin", url: `http://${WEBADOR_HOST}`, start: () => startWebadorSite(), truth: WEBADOR_TRUTH, spellings: WEBADOR_SPELLINGS, unknownQueries: WEBADOR_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.9, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${DNN_HOST}`, start: () => startDnnSite(), truth: DNN_TRUTH, spellings: DNN_SPELLINGS, unknownQueries: DNN_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.84, spellings: 0.86, ofRightBase: 0.86 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {
