@@ -545,6 +545,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const vectors = docs.map(vector);
   const slugSets = candidates.map((p) => stems(p.slug.replace(/-/g, " ")));
   const textStems = candidates.map((p) => stems(`${p.title} ${withoutReflexiveVerbs(p.text)}`));
+  /** The words of the items each page presents by title (its cards), in the singular, the generic ones left out. */
+  const cardSets = candidates.map((p) => new Set((p.cards ?? []).flatMap((t) => keywords(t)).filter((w) => !GENERIC.test(w)).map((w) => singular(stem(w)))));
   const titleSets = candidates.map((p) => stems(p.title));
   // A title without its parenthesis ("Le bridge complet sur implants (All-on-4)"): its name, the aside left out.
   const mainTitleSets = candidates.map((p) => stems(p.title.replace(/\([^)]*\)/g, " ")));
@@ -966,6 +968,22 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const namedFor = candidates.some((p, i) => TREATMENT_KINDS.has(p.kind) && (named(titleSets[i]) || named(slugSets[i])) && containment(mainTitleSets[i], allNames) >= 0.5);
       if (needs.length === 1 && !namedFor && answersGroup(needs[0].path)) {
         const match = { target: needs[0].path, confidence: best.confidence, by: `the way of meeting a need its name says, listed by that need's page (${ways.join(", ")})` };
+        return { match, best: match, runnerUp };
+      }
+    }
+    // A page about an item one page of the new site presents by its title (a card: "Anesthésie assistée par
+    // ordinateur", "Aéropolissage" on the equipment's page), its own names naming it ("L'anesthésie sans la piqûre",
+    // "Nouveau : l'aéropolissage"), no page titled for it: that page, at the best guess's confidence (listed for
+    // review). Its text alone meets the price list and the treatments that use the item as much. (Not a care page naming
+    // routine care beside it, "Détartrage et aéropolissage": its care is the scaling, the item only its means.)
+    const own = new Set([old.title, old.h1, old.headline ?? "", lastSegment].flatMap((n) => keywords(n)).filter((w) => !GENERIC.test(w) && !ANNOUNCEMENT_WORDS.test(w)).map((w) => singular(stem(w))));
+    if (best && !(carePage && [...own].some((w) => ROUTINE_STEMS.has(w)))) {
+      // (The home page's cards are its links to the other pages.)
+      const holders = candidates.filter((p, i) => p.kind !== "home" && [...cardSets[i]].some((w) => own.has(w)));
+      const shared = holders.length === 1 ? [...cardSets[candidates.indexOf(holders[0])]].filter((w) => own.has(w)) : [];
+      const titled = candidates.some((p, i) => p !== holders[0] && [...titleSets[i], ...slugSets[i]].some((w) => shared.includes(singular(w))));
+      if (holders.length === 1 && !titled && answersGroup(holders[0].path)) {
+        const match = { target: holders[0].path, confidence: best.confidence, by: "an item that page presents by its title, its names' subject" };
         return { match, best: match, runnerUp };
       }
     }

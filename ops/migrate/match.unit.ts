@@ -176,6 +176,27 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(m({ path: "/blog/mon-bridge", title: "Mon bridge", h1: "Mon bridge", text: "Nous réalisons ces soins au cabinet depuis 2010" }).match?.by ?? "").not.toMatch(/listed by that need's page/);
   });
 
+  it("sends a page about an item one page presents by its title (a card) to that page; not a care page of routine care, not where a page is titled for the item", () => {
+    const site: NewPage[] = [
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue", cards: ["Nos technologies", "L'équipe"] },
+      { path: "/technologies/", slug: "technologies", title: "Nos technologies", kind: "cabinet", text: "Un plateau technique complet. Aéropolissage : un jet de poudre fine. Anesthésie assistée par ordinateur", cards: ["Aéropolissage", "Anesthésie assistée par ordinateur", "Empreinte optique"] },
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Consultation 23 €. Aéropolissage 60 €. Détartrage 43 €" },
+      { path: "/parodontologie/", slug: "parodontologie", title: "Parodontologie", kind: "service_hub", text: "Le détartrage, l'aéropolissage et le surfaçage soignent les gencives" },
+      { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "Les implants, la chirurgie, l'empreinte" },
+      { path: "/implantologie/empreinte-3d/", slug: "empreinte-3d", title: "Empreinte numérique 3D", kind: "service_detail", text: "Un fichier pour le laboratoire" },
+    ];
+    const m = createMatcher(site);
+    const post = (path: string, title: string) => m({ path, title, h1: title, text: "Depuis la rentrée, nos patients en profitent à chaque séance, sur rendez-vous." });
+    for (const [path, title] of [["/blog/nouveau-l-aeropolissage", "Nouveau : l'aéropolissage"], ["/blog/anesthesie-sans-douleur", "L'anesthésie sans la piqûre qui fait mal"]]) {
+      const found = post(path, title);
+      expect(found.match?.target, path).toBe("/technologies/");
+      expect(found.match?.by, path).toMatch(/presents by its title/);
+    }
+    // A care page of routine care naming the item as its means; an item a page is titled for: not the cards' page.
+    expect(m({ path: "/soins/detartrage-et-aeropolissage", title: "Détartrage et aéropolissage", h1: "", text: "Un détartrage complet" }).match?.by ?? "").not.toMatch(/presents by its title/);
+    expect(post("/blog/empreinte-sans-pate", "Une empreinte sans pâte").match?.by ?? "").not.toMatch(/presents by its title/);
+  });
+
   it("sends a page about one age's patients to the hub's detail page for that age, where there is one", () => {
     expect(ageOf(words("À quel âge le premier bilan d'orthodontie ?"))).toBe("child");
     expect(ageOf(words("Le bilan orthodontique dès 7 ans"))).toBe("child");

@@ -19,6 +19,8 @@ export interface NewPage {
   text: string;
   /** Its description (the search engines' summary), where it has one: a need page's lists the ways it weighs. */
   description?: string;
+  /** The titles of the items its cards present (an equipment, a technique: "Aéropolissage"), where it has cards. */
+  cards?: string[];
 }
 
 export function backendOption(parsed: Parsed): string {
@@ -104,6 +106,7 @@ async function pageTexts(backend: ReturnType<typeof client>, code: string, list:
         kind: summary.kind,
         text: [page.title, page.seo.description ?? "", ...page.blocks.flatMap((b) => strings(b.value))].join(" "),
         description: page.seo.description ?? "",
+        cards: page.blocks.flatMap((b) => (b.type === "cards" ? cardTitles(b.value) : [])),
       };
     }
   };
@@ -113,6 +116,12 @@ async function pageTexts(backend: ReturnType<typeof client>, code: string, list:
 
 // Media URLs, paths and types say nothing of a page's subject.
 const NOT_TEXT = /^(?:[a-z][a-z0-9+.-]*:|\/)\S*$|^[a-z]+\/[a-z0-9.+-]+$/i;
+
+/** The titles of a cards block's items (the content backend's `cards`: `{ heading, items: [{ title, ... }] }`). */
+function cardTitles(value: unknown): string[] {
+  const items = (value as { items?: unknown } | null)?.items;
+  return Array.isArray(items) ? items.flatMap((item) => (typeof (item as { title?: unknown })?.title === "string" ? [(item as { title: string }).title] : [])) : [];
+}
 
 /** Every string inside a block's value, HTML reduced to its text (blocks kept apart by a space). */
 function strings(value: unknown): string[] {
