@@ -236,7 +236,7 @@ const BLIND: BlindCase[] = [
   { code: "petit", url: `http://${DRUPAL_HOST}`, start: () => startDrupalSite(), truth: DRUPAL_TRUTH, spellings: DRUPAL_SPELLINGS, unknownQueries: DRUPAL_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.96, spellings: 0.95, ofRightBase: 0.99 } },
   // (Its 2019 post of new hours dropped, the one truth of nineteen that drops an announcement of lasting hours.)
   { code: "dupont", url: `http://${WIX_HOST}`, start: () => startWixSite(), truth: WIX_TRUTH, spellings: WIX_SPELLINGS, unknownQueries: WIX_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.96, spellings: 0.96, ofRightBase: 1.0 } },
-  { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.89, spellings: 0.9, ofRightBase: 1.0 } },
+  { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.91, spellings: 0.92, ofRightBase: 1.0 } },
   // (Its gallery's index to the page of the equipment, the one truth of seventeen that sends a gallery of the premises
   // anywhere: no redirect since the sixth batch, its photos' pages still go there.)
   { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.95, spellings: 0.95, ofRightBase: 1.0 } },
@@ -265,7 +265,7 @@ const BLIND: BlindCase[] = [
   // new opening hours goes to the page giving them (as Weebly's truth says too), 86.4/90.5/100; an album of the rooms
   // alone goes nowhere, 88.4/90.5/100; a way of calming anxious patients (hypnosis) goes to the page speaking of their
   // fear, as Drupal's and WordPress's truths say too, 88.6/92.9/100.
-  { code: "petit", url: `http://${WEBFLOW_HOST}`, start: () => startWebflowSite(), truth: WEBFLOW_TRUTH, spellings: WEBFLOW_SPELLINGS, unknownQueries: WEBFLOW_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "petit", url: `http://${WEBFLOW_HOST}`, start: () => startWebflowSite(), truth: WEBFLOW_TRUTH, spellings: WEBFLOW_SPELLINGS, unknownQueries: WEBFLOW_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 1.0, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-26 night (a SPIP 3.2 site of dupont, ops/migrate/fixtures/spip-site.ts) by a helper that
   // read no file of the toolkit. Measured once, on the toolkit as it stood (27af7c7): 91.7/42.3/36.2 (no SPIP grammar:
   // "static"; nearly every page taken for a listing of the others: its "Dans la même rubrique" and "Dernières
@@ -281,7 +281,7 @@ const BLIND: BlindCase[] = [
   // rooms alone goes nowhere: 86.3/89.8/100; an old offer for a job the new site offers no more goes nowhere (its
   // 2019 assistant's offer; martin looks for a dentist): 88.0/89.8/100. What it still gets wrong is where the blind
   // truths split (a former member's page, the treatments' overview: decision 0063) and a "mois sans tabac" post.
-  { code: "martin", url: `http://${WEEBLY_HOST}`, start: () => startWeeblySite(), truth: WEEBLY_TRUTH, spellings: WEEBLY_SPELLINGS, unknownQueries: WEEBLY_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.91, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "martin", url: `http://${WEEBLY_HOST}`, start: () => startWeeblySite(), truth: WEEBLY_TRUTH, spellings: WEEBLY_SPELLINGS, unknownQueries: WEEBLY_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.95, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a Blogger site of dupont, ops/migrate/fixtures/blogger-site.ts) by a helper that read
   // no file of the toolkit, after this session's rules. Measured once, on the toolkit as it stood (46bdf9b):
   // 85.7/47.4/73.7 (recognised as static: every post, 40 to 60 words beside a sidebar of the other posts' titles and
@@ -291,7 +291,7 @@ const BLIND: BlindCase[] = [
   // secretary's; dupont looks for an assistant): 89.2/86.8/94.7. Left: spellings the old site did not serve
   // (`/p/Urgences.html`, a page without `.html`: Blogger is strict, the map lower-cases and drops the suffix for every
   // platform), the treatments' overview, a child's first visit.
-  { code: "dupont", url: `http://${BLOGGER_HOST}`, start: () => startBloggerSite(), truth: BLOGGER_TRUTH, spellings: BLOGGER_SPELLINGS, unknownQueries: BLOGGER_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${BLOGGER_HOST}`, start: () => startBloggerSite(), truth: BLOGGER_TRUTH, spellings: BLOGGER_SPELLINGS, unknownQueries: BLOGGER_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 1.0, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a Ghost 5 site of bernard, ops/migrate/fixtures/ghost-site.ts) by a helper that read
   // no file of the toolkit, after this session's rules. Measured once, on the toolkit as it stood (34007c7):
   // 75.8/69.4/78.7 (recognised as static; `?ref=`, AMP views and unknown queries, which Ghost ignores, kept apart).
@@ -310,7 +310,7 @@ const BLIND: BlindCase[] = [
   // page for every patient by a weak guess, a former member's page nowhere (decision 0063, amended): 91.3/91.3/100.
   // Left: `/Contact/`, a dead spelling the map folds to the contact page (kept: it harms nobody), the medical
   // questionnaire (its truth drops it; fourteen others send theirs to the first visit), a post about bone loss.
-  { code: "petit", url: `http://${HUGO_HOST}`, start: () => startHugoSite(), truth: HUGO_TRUTH, spellings: HUGO_SPELLINGS, unknownQueries: HUGO_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.95, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "petit", url: `http://${HUGO_HOST}`, start: () => startHugoSite(), truth: HUGO_TRUTH, spellings: HUGO_SPELLINGS, unknownQueries: HUGO_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (an IONOS MyWebsite site of dupont on the CM4all builder, ops/migrate/fixtures/ionos-site.ts)
   // by a helper that read no file of the toolkit and wrote every text itself (2 of its 72 titles are also Webflow's:
   // "Mentions légales", "Honoraires et remboursements"), after every rule above. Measured once on the toolkit as it
@@ -327,7 +327,7 @@ const BLIND: BlindCase[] = [
   // named by an hour ("jusqu'à 20h") the directions' page: 91.1/85.4/97.5. Left: an assistant's old offer its truth
   // sends to the jobs page (Weebly's, of the same practice, drops its own), posts under the bar (air polishing, a
   // denture, whitening kits), a page named "page-3" about fees, weak guesses for care the new site does not publish.
-  { code: "martin", url: `http://${WEBSELF_HOST}`, start: () => startWebselfSite(), truth: WEBSELF_TRUTH, spellings: WEBSELF_SPELLINGS, unknownQueries: WEBSELF_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.89, spellings: 0.97, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${WEBSELF_HOST}`, start: () => startWebselfSite(), truth: WEBSELF_TRUTH, spellings: WEBSELF_SPELLINGS, unknownQueries: WEBSELF_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.93, spellings: 0.97, ofRightBase: 0.97 } },
   // Written blind on 2026-11-27 (later) by three helpers that read no file of the toolkit and wrote every text
   // themselves, each with its ground truth, committed before the toolkit ran on them: a Concrete CMS site of bernard
   // (ops/migrate/fixtures/concrete-site.ts), a Duda site of petit (duda-site.ts), a Dotclear site of dupont
@@ -339,7 +339,7 @@ const BLIND: BlindCase[] = [
   // Left: posts and care pages whose reworded text puts the right guess under the bar, truths' calls between a hub and
   // its detail, PDFs by their names, two Concrete spellings (`/download_file/view/88`) of a file id no page names.
   { code: "bernard", url: `http://${CONCRETE_HOST}`, start: () => startConcreteSite(), truth: CONCRETE_TRUTH, spellings: CONCRETE_SPELLINGS, unknownQueries: CONCRETE_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.92, spellings: 0.96, ofRightBase: 0.96 } },
-  { code: "petit", url: `http://${DUDA_HOST}`, start: () => startDudaSite(), truth: DUDA_TRUTH, spellings: DUDA_SPELLINGS, unknownQueries: DUDA_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.91, spellings: 0.91, ofRightBase: 1.0 } },
+  { code: "petit", url: `http://${DUDA_HOST}`, start: () => startDudaSite(), truth: DUDA_TRUTH, spellings: DUDA_SPELLINGS, unknownQueries: DUDA_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.93, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "dupont", url: `http://${DOTCLEAR_HOST}`, start: () => startDotclearSite(), truth: DOTCLEAR_TRUTH, spellings: DOTCLEAR_SPELLINGS, unknownQueries: DOTCLEAR_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.82, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a third batch, after the rules above) by three more helpers, with their truths, committed
   // before the toolkit ran on them: a PluXml site of martin (pluxml-site.ts), an Odoo 16 site of bernard (odoo-site.ts),
@@ -351,8 +351,8 @@ const BLIND: BlindCase[] = [
   // 88.6/76.5/100, 95.7/88.0/98.1. Left: PluXml's posts under the bar (a PDF offer, the bone graft the new site folds
   // into implants), Odoo's posts of reworded advice and its PDFs.
   { code: "martin", url: `http://${PLUXML_HOST}`, start: () => startPluxmlSite(), truth: PLUXML_TRUTH, spellings: PLUXML_SPELLINGS, unknownQueries: PLUXML_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.83, spellings: 0.84, ofRightBase: 1.0 } },
-  { code: "bernard", url: `http://${ODOO_HOST}`, start: () => startOdooSite(), truth: ODOO_TRUTH, spellings: ODOO_SPELLINGS, unknownQueries: ODOO_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.8, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "dupont", url: `http://${POLYLANG_HOST}`, start: () => startPolylangSite(), truth: POLYLANG_TRUTH, spellings: POLYLANG_SPELLINGS, unknownQueries: POLYLANG_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.9, spellings: 0.98, ofRightBase: 0.98 } },
+  { code: "bernard", url: `http://${ODOO_HOST}`, start: () => startOdooSite(), truth: ODOO_TRUTH, spellings: ODOO_SPELLINGS, unknownQueries: ODOO_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.82, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${POLYLANG_HOST}`, start: () => startPolylangSite(), truth: POLYLANG_TRUTH, spellings: POLYLANG_SPELLINGS, unknownQueries: POLYLANG_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.92, spellings: 0.98, ofRightBase: 0.98 } },
   // A fourth batch, written blind after every rule above (and the outside review's fixes): Webnode (dupont), MODX
   // Revolution (martin), Grav (petit). First runs: 79.6/83.0/91.5, 86.4/80.9/58.1, 92.5/75.5/91.1. Then a title's
   // subject as the run of parts its headline meets (Webnode's posts had gone to the legal notice by the site's name
@@ -361,7 +361,7 @@ const BLIND: BlindCase[] = [
   // it): the map cannot know them without asking the old site for every id, hence its low floor of spellings.
   { code: "dupont", url: `http://${WEBNODE_HOST}`, start: () => startWebnodeSite(), truth: WEBNODE_TRUTH, spellings: WEBNODE_SPELLINGS, unknownQueries: WEBNODE_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.91, spellings: 0.97, ofRightBase: 0.97 } },
   { code: "martin", url: `http://${MODX_HOST}`, start: () => startModxSite(), truth: MODX_TRUTH, spellings: MODX_SPELLINGS, unknownQueries: MODX_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.85, spellings: 0.58, ofRightBase: 0.58 } },
-  { code: "petit", url: `http://${GRAV_HOST}`, start: () => startGravSite(), truth: GRAV_TRUTH, spellings: GRAV_SPELLINGS, unknownQueries: GRAV_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.85, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "petit", url: `http://${GRAV_HOST}`, start: () => startGravSite(), truth: GRAV_TRUTH, spellings: GRAV_SPELLINGS, unknownQueries: GRAV_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.87, spellings: 1.0, ofRightBase: 1.0 } },
   // A fifth batch, written blind after every rule above: Kirby (bernard), Google Sites (petit), a French/Spanish
   // WordPress with WPML (martin). First runs: 79.5/68.9/74.3, 82.7/91.5/93.8, 85.7/82.8/83.7. Then "mode d'emploi"
   // (in a name or a URL) names no job, Google's `authuser` is a session's parameter, a reflexive verb's elided s in a
@@ -371,15 +371,15 @@ const BLIND: BlindCase[] = [
   // Sites' dead spellings (a final slash, a capital: 404s on the old site, which the map sends on).
   { code: "bernard", url: `http://${KIRBY_HOST}`, start: () => startKirbySite(), truth: KIRBY_TRUTH, spellings: KIRBY_SPELLINGS, unknownQueries: KIRBY_UNKNOWN_QUERIES, floor: { precision: 0.89, recall: 0.77, spellings: 0.91, ofRightBase: 0.96 } },
   { code: "petit", url: `http://${GOOGLESITES_HOST}`, start: () => startGoogleSitesSite(), truth: GOOGLESITES_TRUTH, spellings: GOOGLESITES_SPELLINGS, unknownQueries: GOOGLESITES_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "martin", url: `http://${WPML_HOST}`, start: () => startWpmlSite(), truth: WPML_TRUTH, spellings: WPML_SPELLINGS, unknownQueries: WPML_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.91, spellings: 0.93, ofRightBase: 1.0 } },
+  { code: "martin", url: `http://${WPML_HOST}`, start: () => startWpmlSite(), truth: WPML_TRUTH, spellings: WPML_SPELLINGS, unknownQueries: WPML_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.93, spellings: 0.93, ofRightBase: 1.0 } },
   // A sixth batch, written blind after every rule above: Solocal's hosted site (martin), Simplébo (petit), Joomla 4.4
   // (dupont). First runs: 90.7/87.5/93.0, 87.2/80.4/82.0, 82.7/78.2/71.2. Then the rules of decision 0063's sixth
   // amendment (a treatment's section, joined subjects, listed options, a CMS id the old site answered with its home
   // page, the practical information page, galleries and tours, "dent" alone, lasting hours, advice posts): 91.1/91.1/93.0,
   // 89.4/82.4/90.0, 90.4/85.5/94.2. Left: Solocal's posts by their number alone (`/actualites/1086.html`), the
   // aftercare leaflets, "anesthésie" and "aéropolissage" posts whose words are on the price list too.
-  { code: "martin", url: `http://${SOLOCAL_HOST}`, start: () => startSolocalSite(), truth: SOLOCAL_TRUTH, spellings: SOLOCAL_SPELLINGS, unknownQueries: SOLOCAL_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.92, spellings: 0.93, ofRightBase: 0.93 } },
-  { code: "petit", url: `http://${SIMPLEBO_HOST}`, start: () => startSimpleboSite(), truth: SIMPLEBO_TRUTH, spellings: SIMPLEBO_SPELLINGS, unknownQueries: SIMPLEBO_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.84, spellings: 0.9, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${SOLOCAL_HOST}`, start: () => startSolocalSite(), truth: SOLOCAL_TRUTH, spellings: SOLOCAL_SPELLINGS, unknownQueries: SOLOCAL_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.94, spellings: 0.93, ofRightBase: 0.93 } },
+  { code: "petit", url: `http://${SIMPLEBO_HOST}`, start: () => startSimpleboSite(), truth: SIMPLEBO_TRUTH, spellings: SIMPLEBO_SPELLINGS, unknownQueries: SIMPLEBO_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.86, spellings: 0.9, ofRightBase: 0.97 } },
   { code: "dupont", url: `http://${JOOMLA4_HOST}`, start: () => startJoomla4Site(), truth: JOOMLA4_TRUTH, spellings: JOOMLA4_SPELLINGS, unknownQueries: JOOMLA4_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.89, spellings: 0.94, ofRightBase: 0.94 } },
   // A seventh batch, written blind after the sixth batch's rules and the review's fixes: SiteW (bernard), SITE123
   // (dupont), Drupal 10 (martin). First runs: 93.3/89.4/76.7, 90.2/82.2/87.3, 89.3/89.3/98.3. Then an escaped URL's
@@ -388,15 +388,15 @@ const BLIND: BlindCase[] = [
   // its name): SiteW 93.3/89.4/90.7, SITE123 90.9/88.9/100.
   { code: "bernard", url: `http://${SITEW_HOST}`, start: () => startSitewSite(), truth: SITEW_TRUTH, spellings: SITEW_SPELLINGS, unknownQueries: SITEW_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.91, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "dupont", url: `http://${SITE123_HOST}`, start: () => startSite123Site(), truth: SITE123_TRUTH, spellings: SITE123_SPELLINGS, unknownQueries: SITE123_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.88, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "martin", url: `http://${DRUPAL10_HOST}`, start: () => startDrupal10Site(), truth: DRUPAL10_TRUTH, spellings: DRUPAL10_SPELLINGS, unknownQueries: DRUPAL10_UNKNOWN_QUERIES, floor: { precision: 0.89, recall: 0.89, spellings: 0.98, ofRightBase: 0.98 } },
+  { code: "martin", url: `http://${DRUPAL10_HOST}`, start: () => startDrupal10Site(), truth: DRUPAL10_TRUTH, spellings: DRUPAL10_SPELLINGS, unknownQueries: DRUPAL10_UNKNOWN_QUERIES, floor: { precision: 0.89, recall: 0.92, spellings: 0.98, ofRightBase: 0.98 } },
   // An eighth batch, written blind after the care pages' need rule (b38a2ef): Jekyll on GitHub Pages (petit), Webador
   // (martin), DotNetNuke (dupont). First runs: 97.9/95.8/100, 92.5/89.1/89.7, 100/15.8/13.5 (DNN's whole page sits in
   // ASP.NET's one form, which was read as a form to fill: no text). Then a form around the headline read as the page
   // (DNN 96.0/84.2/61.5), Webador's grammar (a post by its number: 92.6/90.9/100), DNN's (a tab, an item, an article,
   // a document by its id: 96.0/84.2/86.5).
-  { code: "petit", url: `http://${JEKYLL_HOST}`, start: () => startJekyllSite(), truth: JEKYLL_TRUTH, spellings: JEKYLL_SPELLINGS, unknownQueries: JEKYLL_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.95, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "martin", url: `http://${WEBADOR_HOST}`, start: () => startWebadorSite(), truth: WEBADOR_TRUTH, spellings: WEBADOR_SPELLINGS, unknownQueries: WEBADOR_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.9, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "dupont", url: `http://${DNN_HOST}`, start: () => startDnnSite(), truth: DNN_TRUTH, spellings: DNN_SPELLINGS, unknownQueries: DNN_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.84, spellings: 0.86, ofRightBase: 0.86 } },
+  { code: "petit", url: `http://${JEKYLL_HOST}`, start: () => startJekyllSite(), truth: JEKYLL_TRUTH, spellings: JEKYLL_SPELLINGS, unknownQueries: JEKYLL_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "martin", url: `http://${WEBADOR_HOST}`, start: () => startWebadorSite(), truth: WEBADOR_TRUTH, spellings: WEBADOR_SPELLINGS, unknownQueries: WEBADOR_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.92, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${DNN_HOST}`, start: () => startDnnSite(), truth: DNN_TRUTH, spellings: DNN_SPELLINGS, unknownQueries: DNN_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.89, spellings: 0.86, ofRightBase: 0.86 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {
