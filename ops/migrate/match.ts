@@ -990,10 +990,14 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     return { match: null, best, runnerUp };
   };
   const pageAt = (path: string) => candidates.find((p) => p.path === path)!;
-  /** The ways a need page weighs: the list its description opens with ("Implant, bridge ou prothèse amovible : ..."). */
+  /**
+   * The ways a need page weighs: the treatments its description's opening list names ("Implant, bridge ou prothèse
+   * amovible : ..."). Only treatments (WAYS): that list may name symptoms ("Douleur, dent cassée, abcès : ...") or
+   * qualities ("amovible"), which are no ways (the outside review's "Des soins sans douleur", "L'appareil amovible").
+   */
   const waysOf = (page: NewPage): Set<string> => {
     const list = (page.description ?? "").split(/\s*[:?]/)[0];
-    return /,|\sou\s/.test(list) ? new Set([...stems(list)].map(singular)) : new Set();
+    return /,|\sou\s/.test(list) ? new Set(words(list).filter((w) => WAYS.test(w)).map((w) => singular(stem(w)))) : new Set();
   };
   /**
    * The hub of treatments (a page with detail pages) the old URL's section names: the segment before its last, a word
@@ -1090,6 +1094,8 @@ const AFTERCARE = /^(?:apres|after|aftercare|postop|postoperatoire|postoperatoir
 const AFTERCARE_PAGE = /\b(?:apres|suites|aftercare|postop|postoperatoire|post)\b/;
 /** The kinds of page a treatment has on the new site: its hub, its details, a need page weighing it. */
 const CARE_KINDS: ReadonlySet<string> = new Set(["service_hub", "service_detail", "need"]);
+/** A treatment or appliance a need page may weigh as a way of meeting the need (waysOf). */
+const WAYS = /^(?:implants?|bridges?|protheses?|dentiers?|couronnes?|facettes?|inlays?|onlays?|blanchiments?|eclaircissements?|aligneurs?|gouttieres?|bagues?|greffes?|surfacages?|contentions?)$/;
 /** Routine care, for every patient whatever their need: a scaling, prevention, a check-up. */
 const ROUTINE_STEMS: ReadonlySet<string> = new Set(["detartrage", "prevention", "hygiene", "bilan", "controle", "polissage"].map(stem));
 /** A treatment's pages: its hub and its details. */

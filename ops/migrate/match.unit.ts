@@ -170,6 +170,11 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     for (const [path, title] of [["/soins/detartrage", "Détartrage et prévention"], ["/soins/greffe-de-gencive", "La greffe de gencive"], ["/soins/couronnes-ceramique", "Couronnes en céramique"]]) {
       expect(care(path, title).match?.target ?? "", path).not.toMatch(/^\/(?:remplacer-une-dent|dents-plus-blanches|gencives-qui-saignent)\/$/);
     }
+    // The symptoms or qualities a need's description lists are no ways (the outside review's counter-examples).
+    const withEmergency = createMatcher([...site, { path: "/urgence-dentaire/", slug: "urgence-dentaire", title: "J'ai une urgence dentaire", kind: "need", description: "Douleur, dent cassée, abcès : comment être reçu rapidement.", text: "J'ai une urgence dentaire Douleur, dent cassée, abcès : comment être reçu rapidement." }]);
+    for (const [path, title] of [["/soins/orthodontie/appareil-amovible", "L'appareil amovible"], ["/soins/bruxisme", "Bruxisme et douleurs de la mâchoire"], ["/soins/anesthesie-sans-douleur", "Des soins sans douleur"], ["/soins/extraction", "Extractions et abcès"], ["/soins/soins-conservateurs", "Soins conservateurs : caries et dents cassées"]]) {
+      expect(withEmergency({ path, title, h1: title, text: "Nous réalisons ces soins au cabinet depuis 2010, sur rendez-vous" }).match?.by ?? "", path).not.toMatch(/listed by that need's page/);
+    }
     // A way a treatment page is named for by half its title: that page's, not the need's ("Bridge sur implants").
     expect(care("/soins/bridge-sur-implants", "Bridge complet sur implants").match?.target).not.toBe("/remplacer-une-dent/");
     // Not a care page of the old site (an advice post): the rule does not speak.
