@@ -37,6 +37,8 @@ const clean = (text: string) => text.replace(/\s+/g, " ").trim();
 // Elements that are not the page's own content (and the roles that say so).
 const CHROME = new Set(["script", "style", "noscript", "template", "svg", "iframe", "form", "header", "nav", "footer", "aside"]);
 const CHROME_ROLES = new Set(["navigation", "banner", "contentinfo"]);
+// A form's controls: their labels and choices are no text of the page.
+const CONTROLS = new Set(["label", "select", "option", "button", "textarea"]);
 // Block elements: their text is separated by a space (cheerio's text() would glue paragraphs together).
 const BLOCKS = new Set(["p", "div", "section", "article", "main", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "br", "blockquote", "dd", "dt"]);
 
@@ -73,6 +75,8 @@ function textOf(root: TreeNode, content: boolean, image?: (el: TreeNode) => void
     if (node.type === "comment" || node.type === "directive") continue;
     const name = node.name?.toLowerCase() ?? "";
     if (content && node !== root && !wrappers?.has(node) && (CHROME.has(name) || CHROME_ROLES.has(node.attribs?.role ?? ""))) continue;
+    // (A form's controls, inside a form read as the page: see `wrappers` in readPage.)
+    if (content && wrappers?.size && CONTROLS.has(name)) continue;
     if (content && name === "img" && node.attribs?.src !== undefined) image?.(node);
     const block = content && BLOCKS.has(name);
     if (block) {
@@ -224,10 +228,13 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
       .get(0)) as TreeNode | undefined;
   const subheadline = belowH1 ? clean(textOf(belowH1, false)) : "";
   const main = ($("main").get(0) ?? $("body").get(0) ?? $.root().get(0)) as TreeNode;
-  // A form around the page's headline or its main content is the page, not a form to fill: ASP.NET Web Forms (DNN,
-  // Kentico, Sitefinity, SharePoint) put the whole body in one `<form id="Form">`, whose text was all left out.
+  // A form around the page's H1 or its main content, or ASP.NET's own form (its `__VIEWSTATE`), is the page, not a form
+  // to fill: ASP.NET Web Forms (DNN, Kentico, Sitefinity, SharePoint) put the whole body in one `<form id="Form">`,
+  // whose text was all left out. Not a form around a mere first <h2> (a sidebar's appointment form, a cookie banner);
+  // and inside such a page its forms' controls (labels, options, buttons) are still no text of the page.
   const wrappers = new Set<TreeNode>();
-  for (const inside of [h1Node, headlineNode, $("main").get(0) as TreeNode | undefined, $("article").get(0) as TreeNode | undefined]) {
+  const aspNet = $('input[name="__VIEWSTATE" i]').get(0) as TreeNode | undefined;
+  for (const inside of [h1Node, $("main").get(0) as TreeNode | undefined, $("article").get(0) as TreeNode | undefined, aspNet]) {
     for (let node = inside?.parent; node; node = node.parent) if (node.name?.toLowerCase() === "form") wrappers.add(node);
   }
   // The page's own images (a logo in the header is not content to migrate), its text without the chrome.

@@ -90,6 +90,15 @@ describe("readPage", () => {
       "http://www.cabinet.fr/Soins/Implants.aspx",
     );
     expect(aspNet.body_text).toBe("Les implants Une racine en titane remplace la dent.");
+    // ASP.NET's form with no heading at all (SharePoint's `aspnetForm`), and a form module inside it: the text, not the controls.
+    const sharePoint = readPage(
+      `<html><body><form id="aspnetForm" method="post"><input type="hidden" name="__VIEWSTATE" value="x"><div class="ms-rtestate-field">Les implants remplacent une dent.</div>
+<div class="dnnForm"><label>Nom</label><input name="n"><select><option>Madame</option><option>Monsieur</option></select><button>Envoyer</button></div></form></body></html>`,
+      "http://www.cabinet.fr/Pages/implants.aspx",
+    );
+    expect(sharePoint.body_text).toBe("Les implants remplacent une dent.");
+    // A sidebar's appointment form around the first <h2> of a page without <h1>, a cookie banner's: still no text of the page.
+    expect(readPage(`<html><body><p>Le cabinet vous accueille.</p><div class="sidebar"><form><h2>Prendre rendez-vous</h2><label>Votre nom</label><select><option>Implantologie</option></select><button>Envoyer</button></form></div></body></html>`, "http://www.cabinet.fr/").body_text).toBe("Le cabinet vous accueille.");
     // A form beside the headline, not around it, stays out.
     expect(readPage(`<html><body><h1>Contact</h1><p>Écrivez-nous.</p><form><label>Votre nom</label><input name="n"></form></body></html>`, "http://www.cabinet.fr/contact").body_text).toBe("Contact Écrivez-nous.");
   });
