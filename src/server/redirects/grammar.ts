@@ -82,12 +82,12 @@
  *   dnn          DotNetNuke (DNN): a page is its tab, whatever the path before `/tabid/N/` and the name after it
  *                (`/Soins/Implants/tabid/59/language/fr-FR/Default.aspx`, `/tabid/59/Default.aspx`,
  *                `/Default.aspx?TabId=59` are tab 59), its parameters in the path read as in the query; a module's
- *                article or item is its id, whichever tab and spelling show it (`/Conseils/tabid/78/ArticleId/7/Default.aspx`,
- *                `/Conseils.aspx?ArticleId=7`; `/tabid/60/ctl/Detail/mid/412/ItemId/9/Titre.aspx`,
+ *                article or item is its tab and its ids, in the path or the query (`/Conseils/tabid/78/ArticleId/7/Default.aspx`,
+ *                `/Default.aspx?TabId=78&ArticleId=7`; `/tabid/60/ctl/Detail/mid/412/ItemId/9/Titre.aspx`,
  *                `/Default.aspx?tabid=60&ctl=Detail&mid=412&ItemId=9`); `/Default.aspx` alone is the home page; a
  *                document is its ticket (`/LinkClick.aspx?fileticket=X&tabid=..&portalid=0`), `LinkClick.aspx?link=N`
- *                tab N; `/Portals/`, `/DesktopModules/`, `/Resources/`, `/LinkClick.aspx`, `/Login.aspx` and the
- *                ids' own forms are the platform's
+ *                tab N; `/Portals/`, `/DesktopModules/`, `/LinkClick.aspx`, `/Login.aspx` and a tab's URLs are the
+ *                platform's
  *   static       the common rules only
  */
 
@@ -146,7 +146,7 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   grav: new Set(),
   sitew: new Set(),
   webador: new Set(),
-  dnn: new Set(["tabid", "articleid", "itemid", "mid", "ctl", "fileticket", "link"]),
+  dnn: new Set(["tabid", "articleid", "itemid", "fileticket"]),
   static: new Set(),
 };
 /**
@@ -188,7 +188,7 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   grav: /^\/(?:user|images)(?:\/|$)|\/[a-z0-9_-]+:[^/]*(?:\/|$)|\.(?:rss|atom)$/,
   sitew: /^\/(?:fs|sw)(?:\/|$)|^\/blog\/rss\.xml$/,
   webador: /^\/blog\/(?:tag|category|feed)(?:\/|$)|^\/blog\/\d+$/,
-  dnn: /^\/(?:portals|desktopmodules|resources|providers|linkclick|tabid|articleid|itemid|mid)(?:\/|\.aspx|$)|^\/(?:login|register|keepalive|logoff)\.aspx$/,
+  dnn: /^\/(?:portals|desktopmodules|providers|linkclick|tabid)(?:\/|\.aspx|$)|^\/(?:login|register|keepalive|logoff)\.aspx$/,
   static: null,
 };
 
@@ -447,14 +447,11 @@ function byIdentity(platform: Platform, path: string, list: [string, string][], 
 }
 
 /**
- * A query that is a path (Dotclear's, PluXml's "query string" URLs): on the dispatcher (`/index.php`, `/`), the first
- * parameter, a name without a value, is the path (`?post/2019/05/14/slug&utm_source=x` is `/post/2019/05/14/slug`),
- * whatever its first word (the platform's URL types, and its plugins' own: an alias's `?urgence`); of the other
- * parameters only `kept` stay. Such a query names a page as a CMS query does: one the map does not know answers 404.
- */
-/**
  * DNN's page, module item or document (see the top of this file): its parameters in the path
- * (`/tabid/60/ctl/Detail/mid/412/ItemId/9/Default.aspx`) read with its query's.
+ * (`/tabid/60/ctl/Detail/mid/412/ItemId/9/Default.aspx`) read with its query's, every one kept but the noise (a
+ * blog's `EntryId/12`, a list's `Page/2`, a module's `mid` and `ItemId` name other documents of the tab). A module's
+ * detail view (`ctl=Detail`) is the item's own URL; any other control (`ctl=Login`) is another URL, which the map
+ * does not know.
  */
 function dnnIdentity(path: string, list: [string, string][]): Identity {
   const segments = path.split("/").filter(Boolean);
@@ -462,30 +459,35 @@ function dnnIdentity(path: string, list: [string, string][]): Identity {
   const pairs = [...list];
   // The pairs after `tabid`, up to the page's name (`Default.aspx`, a title's `.aspx`).
   if (at !== -1) for (let i = at; i + 1 < segments.length && !segments[i + 1].endsWith(".aspx"); i += 2) pairs.push([segments[i], segments[i + 1]]);
+  const value = (name: string) => pairs.find(([n]) => n === name)?.[1];
   const number = (name: string) => {
-    const value = pairs.find(([n]) => n === name)?.[1];
-    return value !== undefined && /^\d+$/.test(value) ? Number(value) : null;
+    const v = value(name);
+    return v !== undefined && /^\d+$/.test(v) ? String(Number(v)) : null;
   };
   if (path === "/linkclick.aspx") {
-    const ticket = pairs.find(([n]) => n === "fileticket")?.[1];
+    const ticket = value("fileticket");
     if (ticket) return { path: `/linkclick/${ticket}`, list: [] };
     const link = number("link");
     if (link !== null) return { path: `/tabid/${link}`, list: [] };
     return { path, list };
   }
-  const article = number("articleid");
-  if (article !== null) return { path: `/articleid/${article}`, list: [] };
-  const item = number("itemid");
-  const mid = number("mid");
-  if (item !== null) return { path: mid === null ? `/itemid/${item}` : `/mid/${mid}/itemid/${item}`, list: [] };
   const tab = number("tabid");
-  // Another control of the tab than a module's detail (`ctl=Login`, `ctl=Register`) is no page of the site.
-  const control = pairs.find(([n]) => n === "ctl")?.[1];
-  if (tab !== null) return { path: `/tabid/${tab}`, list: control && control !== "detail" ? [["ctl", control]] : [] };
-  if (path === "/default.aspx") return { path: "/", list };
-  return { path, list };
+  if (tab === null) return path === "/default.aspx" ? { path: "/", list } : { path, list };
+  const rest = pairs
+    .filter(([n, v]) => n !== "tabid" && !DNN_NOISE.has(n) && !(n === "ctl" && v === "detail"))
+    .map(([n, v]): [string, string] => [n, /^\d+$/.test(v) ? String(Number(v)) : v]);
+  // (Each of them names a document of the tab: one the map does not know answers 404, never the tab's page.)
+  return { path: `/tabid/${tab}`, list: rest, cmsQuery: rest.length > 0 };
 }
+/** DNN's parameters that name no other document (in the path as in the query). */
+const DNN_NOISE: ReadonlySet<string> = new Set(["language", "portalid", "forcedownload", "popup", "skinsrc", "containersrc", "dnnprintmode"]);
 
+/**
+ * A query that is a path (Dotclear's, PluXml's "query string" URLs): on the dispatcher (`/index.php`, `/`), the first
+ * parameter, a name without a value, is the path (`?post/2019/05/14/slug&utm_source=x` is `/post/2019/05/14/slug`),
+ * whatever its first word (the platform's URL types, and its plugins' own: an alias's `?urgence`); of the other
+ * parameters only `kept` stay. Such a query names a page as a CMS query does: one the map does not know answers 404.
+ */
 function queryPath(path: string, list: [string, string][], kept: string[]): Identity {
   const first = list[0];
   if (path !== "/" || !first || first[1] !== "") return { path, list };

@@ -416,18 +416,42 @@ describe("a DotNetNuke site's map", () => {
     const cases: [string, string[]][] = [
       ["/implantologie/", ["/tabid/59/Default.aspx", "/Default.aspx?TabId=59&language=fr-FR", "/soins/implants/tabid/59/default.aspx", "/LinkClick.aspx?link=59&tabid=55&portalid=0&mid=392"]],
       ["/equipe/thomas-dupont/", ["/tabid/60/ctl/Detail/mid/412/ItemId/9/Default.aspx", "/Default.aspx?tabid=60&ctl=Detail&mid=412&ItemId=9", "/Actualites/tabid/60/ctl/Detail/mid/412/ItemId/9/Le-Dr-Thomas-Dupont.aspx"]],
-      ["/implantologie/", ["/Conseils.aspx?ArticleId=7", "/Default.aspx?TabId=78&ArticleId=7"]],
+      ["/implantologie/", ["/conseils/tabid/78/articleid/7/default.aspx", "/Default.aspx?TabId=78&ArticleId=7"]],
       ["/tarifs/", ["/LinkClick.aspx?fileticket=Lm4Tz9RbQ2c%3d&tabid=112&portalid=0&forcedownload=true", "/linkclick.aspx?fileticket=lm4tz9rbq2c%3d"]],
     ];
     for (const [target, urls] of cases) for (const url of urls) expect(findRedirect(dnn, "x", url)?.split("?")[0], url).toBe(target);
-    // Another module's item 9, another tab's control: other URLs.
-    expect(oldUrlForm("/tabid/61/ctl/Detail/mid/413/ItemId/9/Default.aspx", "dnn")?.form).not.toBe(oldUrlForm("/tabid/60/ctl/Detail/mid/412/ItemId/9/Default.aspx", "dnn")?.form);
-    expect(oldUrlForm("/Default.aspx?tabid=59&ctl=Login", "dnn")?.form).not.toBe(oldUrlForm("/tabid/59/Default.aspx", "dnn")?.form);
+    // Every other parameter of the tab names another document: a blog's entries, a list's pages, another tab's item 9,
+    // another module's article 7, a control of the tab (in the path or the query) are other URLs (the outside review's).
+    const form = (url: string) => oldUrlForm(url, "dnn")?.form;
+    const distinct = [
+      "/Blog/tabid/57/EntryId/12/Implant-ou-bridge.aspx",
+      "/Blog/tabid/57/EntryId/13/Gencives-qui-saignent.aspx",
+      "/Blog/tabid/57/Default.aspx",
+      "/Blog/tabid/57/Page/2/Default.aspx",
+      "/Actualites/tabid/70/ItemId/9/Default.aspx",
+      "/FAQ/tabid/80/ItemId/9/Default.aspx",
+      "/Events/tabid/81/ModuleID/500/ItemID/9/Default.aspx",
+      "/Events/tabid/81/ModuleID/501/ItemID/9/Default.aspx",
+      "/Blog/tabid/80/ArticleId/7/Default.aspx",
+      "/Conseils/tabid/78/ArticleId/7/Default.aspx",
+      "/Conseils.aspx?ArticleId=7",
+      "/tabid/59/ctl/Login/Default.aspx",
+      "/Default.aspx?tabid=59&ctl=Login",
+      "/tabid/59/Default.aspx",
+    ].map(form);
+    expect(new Set(distinct).size).toBe(distinct.length - 1); // the control in the path and in the query: one URL
+    expect(form("/tabid/59/ctl/Login/Default.aspx")).toBe(form("/Default.aspx?tabid=59&ctl=Login"));
   });
 
-  it("answers 404 for a tab, an item, a document or a folder of the platform it does not know, never the home page", () => {
-    for (const url of ["/tabid/99/Default.aspx", "/Default.aspx?tabid=99", "/Default.aspx?tabid=60&ctl=Detail&mid=412&ItemId=99", "/LinkClick.aspx?fileticket=zzz", "/Portals/0/Documents/x.pdf", "/Login.aspx"]) {
+  it("answers 404 for a tab, an item, a control, a document or a folder of the platform it does not know, never the home page", () => {
+    for (const url of ["/tabid/99/Default.aspx", "/Default.aspx?tabid=99", "/Default.aspx?tabid=60&ctl=Detail&mid=412&ItemId=99", "/tabid/59/ctl/Login/Default.aspx", "/Soins/Implants/tabid/59/ctl/Register/Default.aspx?returnurl=%2f", "/LinkClick.aspx?fileticket=zzz", "/Portals/0/Documents/x.pdf", "/Login.aspx"]) {
       expect(answerRequest(dnn, "x", url), url).toEqual({ status: 404 });
+    }
+  });
+
+  it("leaves the new site's own pages alone: a parameter DNN reads only beside others, a folder no DNN path", () => {
+    for (const url of ["/implantologie/?link=newsletter", "/implantologie/?mid=2", "/resources/", "/mid/"]) {
+      expect(answerRequest(dnn, "x", url), url).not.toEqual({ status: 404 });
     }
   });
 });
