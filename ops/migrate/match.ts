@@ -932,7 +932,11 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // whose caption names what the photo shows: the page is its gallery's.)
     const photo = [old.title, old.h1, old.headline ?? ""].some((n) => PHOTO.test(words(n)[0] ?? ""));
     const phrases = photo ? new Map<string, Set<string>>() : pairsOf([old.title, old.h1, old.headline ?? ""]);
-    const holders = candidates.filter((p, i) => isSubjectPage(p) && [...phrases].some(([h, qs]) => !ANNOUNCEMENT_WORDS.test(h) && [...qs].some((q) => !ANNOUNCEMENT_WORDS.test(q) && textPairs[i].get(h)?.has(q))));
+    let holders = candidates.filter((p, i) => isSubjectPage(p) && [...phrases].some(([h, qs]) => !ANNOUNCEMENT_WORDS.test(h) && [...qs].some((q) => !ANNOUNCEMENT_WORDS.test(q) && textPairs[i].get(h)?.has(q))));
+    // A hub lists its detail pages' summaries: a phrase on a hub and on one of its details is that detail's ("Gouttières
+    // transparentes", on the orthodontics hub and the aligners' page: the aligners').
+    const detailHolders = holders.filter((p) => holders.some((h) => h !== p && isDetailOf(h.path, p)));
+    if (detailHolders.length === 1 && holders.every((h) => h === detailHolders[0] || isDetailOf(h.path, detailHolders[0]))) holders = detailHolders;
     if (holders.length === 1 && answersGroup(holders[0].path)) {
       const at = scored.find((s) => s.target === holders[0].path)!;
       const match = { ...at, by: "a phrase of its headline, in that page's text only" };

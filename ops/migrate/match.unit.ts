@@ -202,6 +202,18 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(post("/blog/empreinte-sans-pate", "Une empreinte sans pâte").match?.by ?? "").not.toMatch(/presents by its title/);
   });
 
+  it("sends a phrase of the headline found on a hub and on one of its details to that detail (the hub lists its details' summaries)", () => {
+    const site: NewPage[] = [
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/orthodontie/", slug: "orthodontie", title: "Orthodontie", kind: "service_hub", text: "Orthodontie Bagues et aligneurs. Aligneurs invisibles : des gouttières transparentes, discrètes et amovibles." },
+      { path: "/orthodontie/aligneurs-invisibles/", slug: "aligneurs-invisibles", title: "Aligneurs invisibles", kind: "service_detail", text: "Aligneurs invisibles Les aligneurs sont des gouttières transparentes fabriquées sur mesure." },
+      { path: "/blanchiment/", slug: "blanchiment", title: "Blanchiment", kind: "service_hub", text: "Blanchiment Des gouttières souples et un gel, à domicile." },
+    ];
+    const found = createMatcher(site)({ path: "/blog/gouttieres-transparentes-vos-questions", title: "Gouttières transparentes : vos 5 questions", h1: "Gouttières transparentes : vos 5 questions", text: "Combien de temps, quel entretien, quel prix : nous répondons à ce que vous nous demandez le plus souvent." });
+    expect(found.match?.target).toBe("/orthodontie/aligneurs-invisibles/");
+    expect(found.match?.by).toMatch(/a phrase of its headline/);
+  });
+
   it("sends a page about one age's patients to the hub's detail page for that age, where there is one", () => {
     expect(ageOf(words("À quel âge le premier bilan d'orthodontie ?"))).toBe("child");
     expect(ageOf(words("Le bilan orthodontique dès 7 ans"))).toBe("child");
@@ -397,7 +409,8 @@ describe("createMatcher: rules on the new site's structure", () => {
   });
 
   it("under the bar, sends a post announcing a treatment to the one page its title names, not a post that announces nothing", () => {
-    const withAligners = createMatcher([...site, { path: "/orthodontie/", slug: "orthodontie", title: "Orthodontie", kind: "service_hub", text: "Bagues et aligneurs transparents pour tous les âges" }, { path: "/orthodontie/aligneurs/", slug: "aligneurs", title: "Les aligneurs invisibles", kind: "service_detail", text: "Des aligneurs transparents sur mesure" }]);
+    const withAligners = createMatcher([...site, { path: "/orthodontie/", slug: "orthodontie", title: "Orthodontie", kind: "service_hub", text: "Bagues et aligneurs pour tous les âges" }, { path: "/orthodontie/aligneurs/", slug: "aligneurs", title: "Les aligneurs invisibles", kind: "service_detail", text: "Des gouttières sur mesure, discrètes" }]);
+    // (No page's text holds "aligneurs transparents": the headline's phrase names no page, its announcement does.)
     const post = withAligners({ path: "/2017/01/les-aligneurs-transparents-arrivent.html", title: "Les aligneurs transparents arrivent au cabinet", h1: "", text: "Une nouvelle façon de redresser les dents pour les adultes pressés, sur mesure" });
     expect(post.match).toMatchObject({ target: "/orthodontie/aligneurs/", by: "its announcement's subject, in that page's title only" });
     expect(post.match!.confidence).toBeLessThan(0.3); // listed for review
