@@ -12,7 +12,7 @@ import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, writeFileAtomic
 import type { StepIo } from "./io";
 import { pathOf } from "./page";
 import { ownContent } from "./boilerplate";
-import { forATime, jaccard, shingles, triplesInOrder, words } from "./text";
+import { forATime, jaccard, readablePath, shingles, triplesInOrder, words } from "./text";
 import { detectPlatform, isIdOnlyUrl, isItemUrl } from "./platform";
 import { oldUrlForm } from "../../src/server/redirects/grammar";
 
@@ -193,6 +193,9 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     .sort((a, b) => listingUrl(a) - listingUrl(b) || idOnly(a) - idOnly(b) || a.url.length - b.url.length || (a.url < b.url ? -1 : 1));
   const originalOf = new Map<string, { url: string; similarity: number }>();
   const groups: string[][] = [];
+  /** Whether two pages call themselves the same (their H1s, else titles, share half their words). */
+  const nameWords = (e: CrawlEntry) => new Set(words(e.h1 || e.headline || e.title));
+  const sameName = (a: CrawlEntry, b: CrawlEntry) => jaccard(nameWords(a), nameWords(b)) >= 0.5;
   const triples = new Map(pages.map((e) => [e.url, shingles(own.get(e.url)!.text)]));
   for (const [i, page] of pages.entries()) {
     if (originalOf.has(page.url)) continue;
@@ -202,7 +205,9 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
       if (originalOf.has(other.url)) continue;
       const same = words(own.get(other.url)!.text).join(" ") === text;
       const similarity = same ? 1 : jaccard(triples.get(page.url)!, triples.get(other.url)!);
-      if (similarity >= NEAR_DUPLICATE) {
+      // A near-duplicate calls itself what its original does: two short posts of one template ("Nouveau : l'empreinte
+      // optique", "Fermeture de fin d'année"), most of their words the template's, are two pages.
+      if (similarity >= NEAR_DUPLICATE && (same || sameName(page, other))) {
         originalOf.set(other.url, { url: page.url, similarity });
         group.push(other.url);
       }
@@ -278,9 +283,12 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (count < THIN_WORDS) {
       // A short notice (its text says what: a closure, holidays...) dated in a past year; a short advice post stays.
       // Its own words: a sidebar's "Fermeture estivale 2021" names another page, not this one.
+      // (Not the practical information page carrying this month's closure, "Infos pratiques": a standing page.)
       const text = ownWords(e).join(" . ");
       const dated = DATED.exec(text);
-      if (dated && NOTICE.test(text) && Number(dated[1]) < new Date().getFullYear()) return { verdict: "skip", reason: `news of its time: ${count} words about ${dated[0]}` };
+      const name = words([e.title, e.h1, e.headline, readablePath(pathOf(e.url))].join(" ")).join(" ");
+      const standing = /\b(?:infos?|informations?)\b/.test(name) && /\b(?:pratiques?|utiles?)\b/.test(name);
+      if (dated && !standing && NOTICE.test(text) && Number(dated[1]) < new Date().getFullYear()) return { verdict: "skip", reason: `news of its time: ${count} words about ${dated[0]}` };
       return { verdict: "rewrite", reason: `thin: ${count} words (fewer than ${THIN_WORDS})${from.length ? "" : ", linked from no page"}` };
     }
     return { verdict: "reuse", reason: `${count} words, linked from ${from.length} page${from.length === 1 ? "" : "s"}` };

@@ -118,6 +118,28 @@ describe("assessPages: what a page says in its own words, not its links' labels"
   });
 });
 
+describe("assessPages: two short posts of one template, a standing page carrying a notice", () => {
+  // Most of their words the template's (GoDaddy's related posts, its share buttons): near-duplicates by their words.
+  const template = "Partager cet article sur Facebook ou Twitter. Articles récents : les conseils du cabinet pour vos dents, les nouvelles de l'équipe, les horaires du mois. Prendre rendez-vous au cabinet du lundi au vendredi de 9 heures à 19 heures. Suivez-nous sur les réseaux pour ne rien manquer de la vie du cabinet dentaire.";
+  const { rows, duplicateOf } = assessPages([
+    entry("/blog/f/fermeture-de-fin-d-annee", { h1: "Fermeture de fin d'année", body_text: `Le cabinet ferme du 24 au 31 décembre. ${template}`, word_count: 60 }),
+    entry("/blog/f/nouveau-l-empreinte-optique", { h1: "Nouveau : l'empreinte optique", body_text: `Le cabinet passe à l'empreinte optique. ${template}`, word_count: 60 }),
+    entry("/blog/f/nouveau-l-empreinte-optique?print=1", { h1: "Nouveau : l'empreinte optique", body_text: `Le cabinet passe à l'empreinte optique sans pâte. ${template}`, word_count: 62 }),
+    entry("/infos-pratiques", { h1: "Infos pratiques", body_text: "Adresse, parking, tram. Le cabinet sera fermé du 3 au 10 janvier 2022.", word_count: 14 }),
+  ]);
+  const by = (path: string) => rows.find((r) => r.path === path)!;
+
+  it("keeps posts that call themselves otherwise apart, however alike their words; a copy that calls itself the same follows its original", () => {
+    expect(duplicateOf.get("http://old.example/blog/f/nouveau-l-empreinte-optique")).toBeUndefined();
+    expect(by("/blog/f/nouveau-l-empreinte-optique").reason).not.toMatch(/duplicate/);
+    expect(duplicateOf.get("http://old.example/blog/f/nouveau-l-empreinte-optique?print=1") ?? by("/blog/f/nouveau-l-empreinte-optique?print=1").reason).toMatch(/nouveau-l-empreinte-optique/);
+  });
+
+  it("reads the practical information page carrying this month's closure as a standing page, not as news of its time", () => {
+    expect(by("/infos-pratiques").verdict).not.toBe("skip");
+  });
+});
+
 describe("assessPages", () => {
   const base = long("implant");
   const { rows, groups } = assessPages([
