@@ -268,6 +268,8 @@ const ABOUT = /^(?:cabinet|centre|about|propos|apropos|presentation|qui|sommes|q
 
 /** Words of a job offer or a jobs page. */
 const JOB = /^(?:recrutement|recrute|recrutons|emploi|emplois|offre|offres|poste|postes|candidature|candidatures|cdi|cdd|carriere|carrieres|job|jobs|rejoindre|rejoignez|careers?)$/;
+/** An offer: a job's with a job's word or a role beside it, else a commercial one. */
+const OFFER = /^offres?$/;
 /**
  * The job an offer is for, from a word of its title or name, in one spelling (`assistant(e)s` is assistant): an old
  * offer for a job the new site offers no more (a secretary's, when it looks for an assistant) was filled; the jobs
@@ -693,7 +695,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // (Not "mode d'emploi", instructions: "Le premier rendez-vous de votre enfant, mode d'emploi".)
     const ownWordSets = [urlWords(old.path), ...names.map((n) => words(n.replace(HOW_TO, " ")))];
     // A job's word, or a search for someone of a job ("Le cabinet cherche un(e) collaborateur(trice)").
-    const job = ownWordSets.some((set) => set.some((w) => JOB.test(w)) || (set.some((w) => SEEK.test(w)) && rolesOf([set.join(" ")]).size > 0));
+    // (An "offre" alone is a commercial one, "Blanchiment : l'offre de l'été": a job's only beside a job's word or a role.)
+    const job = ownWordSets.some((set) => set.some((w) => JOB.test(w) && !OFFER.test(w)) || ((set.some((w) => SEEK.test(w)) || set.some((w) => OFFER.test(w))) && rolesOf([set.join(" ")]).size > 0));
     // The old site's jobs page (`/careers`, `/le-cabinet/recrutement`: its URL says only that): the new site's, never
     // one offer, whichever job it advertised then (two blind truths).
     const jobsIndex = namedOnlyBy(JOB, old.path, []);

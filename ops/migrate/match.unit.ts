@@ -202,6 +202,18 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(post("/blog/empreinte-sans-pate", "Une empreinte sans pâte").match?.by ?? "").not.toMatch(/presents by its title/);
   });
 
+  it("reads an 'offre' as a job's only beside a job's word or a role: 'Blanchiment : l'offre de l'été' is no job offer", () => {
+    const site: NewPage[] = [
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/blanchiment/", slug: "blanchiment", title: "Blanchiment", kind: "service_hub", text: "Le blanchiment au fauteuil ou à domicile" },
+      { path: "/recrutement/", slug: "recrutement", title: "Recrutement", kind: "jobs", text: "Nous recrutons une assistante dentaire" },
+    ];
+    const m = createMatcher(site);
+    const offer = (path: string, title: string) => m({ path, title, h1: title, text: "Valable tout l'été, sur rendez-vous." });
+    expect(offer("/blog/blanchiment-l-offre-de-l-ete", "Blanchiment : l'offre de l'été").best?.target).not.toBe("/recrutement/");
+    expect(offer("/blog/offre-assistante-dentaire", "Offre : assistante dentaire").best?.target).toBe("/recrutement/");
+  });
+
   it("sends a phrase of the headline found on a hub and on one of its details to that detail (the hub lists its details' summaries)", () => {
     const site: NewPage[] = [
       { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
