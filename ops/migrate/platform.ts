@@ -1,7 +1,7 @@
 /**
  * Which platform the old site ran on, recognised from what the crawl saw (its URLs, the links of its pages,
  * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, Ghost, Hugo, CM4all
- * (IONOS MyWebsite), Concrete CMS, Dotclear, PluXml, Odoo, Grav, SiteW, Webador, DotNetNuke, or a static site. The redirect map declares it
+ * (IONOS MyWebsite), Concrete CMS, Dotclear, PluXml, Odoo, Grav, SiteW, Webador, GoDaddy's builder, DotNetNuke, or a static site. The redirect map declares it
  * (`"$platform"`), and the server then reads every old URL in that platform's grammar
  * (src/server/redirects/grammar.ts): `?page_id=12` and `?p=12` are one page, `id=12:alias` is `id=12`...
  *
@@ -40,6 +40,8 @@ const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
   sitew: /\/\/[^/]+\/[^/?#]+\.[A-Z]{1,3}\.htm(?:[/?#]|$)|\/\/[^/]+\/fs\/Root\/|\/\/static\.sitew\.com\//,
   // Its CDN's hosts (images, files, scripts) and its posts named by a number (`/blog/2988175_implant-ou-bridge`).
   webador: /\/\/(?:assets|primary)\.jwwb\.nl\/|\/\/[^/]+\/blog\/\d{4,}_[^/?#]+/i,
+  // Its CDN (images, uploaded files) and its posts under `/blog/f/`.
+  godaddy: /\/\/img1\.wsimg\.com\/|\/\/[^/]+\/blog\/f\/[^/?#.]+/i,
   // Its tabs' ids in paths and queries, its document links, its portals' and modules' folders.
   dnn: /\/tabid\/\d+\/|[?&](?:amp;)?tabid=\d|\/LinkClick\.aspx\?|\/Portals\/\d+\/|\/DesktopModules\//i,
 };
@@ -63,6 +65,8 @@ const KINDS: Partial<Record<Platform, RegExp[]>> = {
   sitew: [/\/fs\/Root\/|\/\/static\.sitew\.com\//],
   // Webador's CDN, not only posts named by a number.
   webador: [/\/\/(?:assets|primary)\.jwwb\.nl\//i],
+  // GoDaddy's CDN, not only posts under `/blog/f/`.
+  godaddy: [/\/\/img1\.wsimg\.com\//i],
   // DNN's own folders or document links, not only a `tabid` (another ASP.NET tool may name its pages so).
   dnn: [/\/LinkClick\.aspx\?|\/Portals\/\d+\/|\/DesktopModules\//i],
 };
@@ -142,6 +146,8 @@ const ITEM_URL: Record<Platform, RegExp | null> = {
   sitew: null,
   // A blog post (`/blog/2988175_slug`, `/blog/2988175`).
   webador: /^\/blog\/\d+(?:_[^/?]*)?\/?(?:\?|$)/,
+  // A blog post (`/blog/f/slug`).
+  godaddy: /^\/blog\/f\/[^/?]+\/?(?:\?|$)/,
   // A module's article or item (`/ArticleId/7/`, `?ItemId=9`).
   dnn: /\/(?:itemid|articleid)\/\d|[?&](?:amp;)?(?:itemid|articleid)=\d/i,
   static: null,

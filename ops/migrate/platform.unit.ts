@@ -108,6 +108,9 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/blog/2988175_implant-ou-bridge", "http://a.fr/blog/2988176_gencives"])]).platform).toBe("static");
     expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/Soins/tabid/59/Default.aspx", "http://a.fr/LinkClick.aspx?fileticket=x&tabid=60"], ["http://a.fr/Portals/0/logo.png"])]).platform).toBe("dnn");
     expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/Soins/tabid/59/Default.aspx", "http://a.fr/Default.aspx?tabid=60"])]).platform).toBe("static");
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/blog/f/nouveau---l-empreinte-optique"], ["https://img1.wsimg.com/isteam/ip/abc/photo.jpg"])]).platform).toBe("godaddy");
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/blog/f/un-article", "http://a.fr/blog/f/un-autre"])]).platform).toBe("static");
+    expect(isItemUrl("godaddy", "/blog/f/nouveau---l-empreinte-optique?blogcategory=Vie+du+cabinet")).toBe(true);
     expect(isItemUrl("webador", "/blog/2988175_implant-ou-bridge")).toBe(true);
     expect(isItemUrl("dnn", "/Conseils/tabid/78/ArticleId/7/Default.aspx")).toBe(true);
     expect(isItemUrl("dnn", "/Soins/tabid/59/Default.aspx")).toBe(false);

@@ -79,6 +79,9 @@
  *                `/blog/2988175_implant-ou-bridge-que-choisir-2021` and `/blog/2988175` are post 2988175: the builder
  *                answers any of them with the post's own address); the blog's listings (`/blog?category=`, `?page=`)
  *                and tags are the platform's
+ *   godaddy      GoDaddy's website builder (Websites + Marketing): a page is its path, every query parameter dropped
+ *                (a post's `?blogcategory=`, the filter of the list it was reached from, is the post); the blog's
+ *                feed (`/blog/f.rss`) is the platform's
  *   dnn          DotNetNuke (DNN): a page is its tab, whatever the path before `/tabid/N/` and the name after it
  *                (`/Soins/Implants/tabid/59/language/fr-FR/Default.aspx`, `/tabid/59/Default.aspx`,
  *                `/Default.aspx?TabId=59` are tab 59), its parameters in the path read as in the query; a module's
@@ -91,7 +94,7 @@
  *   static       the common rules only
  */
 
-export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "pluxml", "odoo", "grav", "sitew", "webador", "dnn", "static"] as const;
+export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "pluxml", "odoo", "grav", "sitew", "webador", "godaddy", "dnn", "static"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
@@ -146,6 +149,7 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   grav: new Set(),
   sitew: new Set(),
   webador: new Set(),
+  godaddy: new Set(),
   dnn: new Set(["tabid", "articleid", "itemid", "fileticket"]),
   static: new Set(),
 };
@@ -188,6 +192,7 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   grav: /^\/(?:user|images)(?:\/|$)|\/[a-z0-9_-]+:[^/]*(?:\/|$)|\.(?:rss|atom)$/,
   sitew: /^\/(?:fs|sw)(?:\/|$)|^\/blog\/rss\.xml$/,
   webador: /^\/blog\/(?:tag|category|feed)(?:\/|$)|^\/blog\/\d+$/,
+  godaddy: /^\/blog\/f\.rss$/,
   dnn: /^\/(?:portals|desktopmodules|providers|linkclick|tabid)(?:\/|\.aspx|$)|^\/(?:login|register|keepalive|logoff)\.aspx$/,
   static: null,
 };
@@ -212,6 +217,7 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   grav: "all",
   sitew: "all",
   webador: "all",
+  godaddy: "all",
   dnn: new Set(["portalid", "forcedownload", "popup", "skinsrc", "containersrc", "dnnprintmode"]),
   static: new Set(),
 };
@@ -251,12 +257,13 @@ function decode(text: string): string | null {
 function commonPath(decoded: string): string {
   const path = noTrailingSlash(decoded.toLowerCase().replace(/\/{2,}/g, "/"));
   // Slashes first, so `/Implants.html/` and `/soins//implants.html` lose their suffix like `/implants.html`.
-  const page = noTrailingSlash(path.replace(/\/index\.(?:html?|php)$/, "/").replace(/\.(?:html?|php)$/, ""));
+  // (ASP.NET's `.aspx` and classic ASP's `.asp` too: IIS sites' pages, `/Soins/Implants.aspx`, `/default.aspx`.)
+  const page = noTrailingSlash(path.replace(/\/(?:index|default)\.(?:html?|php|aspx?)$/, "/").replace(/\.(?:html?|php|aspx?)$/, ""));
   return HOME_NAME.test(page) ? "/" : page;
 }
 
-/** The home page by its name (`/accueil.html`, `/home`, `/index`): a site builder's, or a hand-made site's, home. */
-const HOME_NAME = /^\/(?:accueil|home|index)$/;
+/** The home page by its name (`/accueil.html`, `/home`, `/index`, IIS's `/default`): a site builder's, or a hand-made site's, home. */
+const HOME_NAME = /^\/(?:accueil|home|index|default)$/;
 
 const noTrailingSlash = (path: string) => (path.length > 1 && path.endsWith("/") ? path.replace(/\/+$/, "") || "/" : path);
 

@@ -385,6 +385,24 @@ describe("a SiteW site's map", () => {
   });
 });
 
+describe("IIS's pages and home page, in the common rules", () => {
+  it("reads `.aspx` and `.asp` as a suffix and `default` as the home page's name, for every platform", () => {
+    for (const platform of [null, "dnn", "static", "wordpress"] as const) {
+      expect(oldUrlForm("/Soins/Implants.aspx", platform)?.form, String(platform)).toBe(oldUrlForm("/soins/implants/", platform)?.form);
+      expect(oldUrlForm("/Le-Cabinet.asp", platform)?.form, String(platform)).toBe("/le-cabinet");
+      for (const home of ["/default.aspx", "/Default.asp", "/default.htm", "/index.aspx"]) expect(oldUrlForm(home, platform)?.form, `${platform} ${home}`).toBe("/");
+    }
+  });
+});
+
+describe("a GoDaddy builder site's map", () => {
+  const godaddy = table({ [PLATFORM_KEY]: "godaddy", "/blog/f/nouveau---l-empreinte-optique": "/technologies/" });
+  it("reads a post whatever list filter it was reached from, and answers 404 for its feed", () => {
+    expect(findRedirect(godaddy, "x", "/blog/f/nouveau---l-empreinte-optique?blogcategory=Vie+du+cabinet")?.split("?")[0]).toBe("/technologies/");
+    expect(answerRequest(godaddy, "x", "/blog/f.rss")).toEqual({ status: 404 });
+  });
+});
+
 describe("a Webador site's map", () => {
   const webador = table({ [PLATFORM_KEY]: "webador", "/blog/2988175_implant-ou-bridge-que-choisir-2021": "/remplacer-une-dent/", "/soins": "/implantologie/" });
 
