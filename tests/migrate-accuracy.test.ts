@@ -54,6 +54,9 @@ import { DRUPAL10_HOST, DRUPAL10_SPELLINGS, DRUPAL10_TRUTH, DRUPAL10_UNKNOWN_QUE
 import { JEKYLL_HOST, JEKYLL_SPELLINGS, JEKYLL_TRUTH, JEKYLL_UNKNOWN_QUERIES, startJekyllSite } from "../ops/migrate/fixtures/jekyll-site";
 import { startWebadorSite, WEBADOR_HOST, WEBADOR_SPELLINGS, WEBADOR_TRUTH, WEBADOR_UNKNOWN_QUERIES } from "../ops/migrate/fixtures/webador-site";
 import { DNN_HOST, DNN_SPELLINGS, DNN_TRUTH, DNN_UNKNOWN_QUERIES, startDnnSite } from "../ops/migrate/fixtures/dnn-site";
+import { GODADDY_HOST, GODADDY_SPELLINGS, GODADDY_TRUTH, GODADDY_UNKNOWN_QUERIES, startGodaddySite } from "../ops/migrate/fixtures/godaddy-site";
+import { startUmbracoSite, UMBRACO_HOST, UMBRACO_SPELLINGS, UMBRACO_TRUTH, UMBRACO_UNKNOWN_QUERIES } from "../ops/migrate/fixtures/umbraco-site";
+import { PHPSITE_HOST, PHPSITE_SPELLINGS, PHPSITE_TRUTH, PHPSITE_UNKNOWN_QUERIES, startPhpsiteSite } from "../ops/migrate/fixtures/phpsite-site";
 import { DUPONT_TRUTH, formatAccuracy, measureAccuracy, type GroundTruth } from "../ops/migrate/fixtures/accuracy";
 import { answerRequest, normaliseRedirectPath, parseRedirects } from "../src/server/redirects/map";
 import { judgedPagePath } from "../src/server/site/path-index";
@@ -239,7 +242,7 @@ const BLIND: BlindCase[] = [
   { code: "martin", url: `http://${SQUARESPACE_HOST}`, start: () => startSquarespaceSite(), truth: SQUARESPACE_TRUTH, spellings: SQUARESPACE_SPELLINGS, unknownQueries: SQUARESPACE_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.91, spellings: 0.92, ofRightBase: 1.0 } },
   // (Its gallery's index to the page of the equipment, the one truth of seventeen that sends a gallery of the premises
   // anywhere: no redirect since the sixth batch, its photos' pages still go there.)
-  { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.95, spellings: 0.95, ofRightBase: 1.0 } },
+  { code: "bernard", url: `http://${STATIC_HOST}`, start: () => startStaticSite(), truth: STATIC_TRUTH, spellings: STATIC_SPELLINGS, unknownQueries: STATIC_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.97, spellings: 0.97, ofRightBase: 1.0 } },
   { code: "petit", url: `http://${WPPRETTY_HOST}`, start: () => startWordPressPrettySite(), truth: WPPRETTY_TRUTH, spellings: WPPRETTY_SPELLINGS, unknownQueries: WPPRETTY_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 1.0, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "martin", url: `http://${JIMDO_HOST}`, start: () => startJimdoSite(), truth: JIMDO_TRUTH, spellings: JIMDO_SPELLINGS, unknownQueries: JIMDO_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 1.0, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-26 (a TYPO3 10 site of dupont, ops/migrate/fixtures/typo3-site.ts). Measured once on the
@@ -319,7 +322,7 @@ const BLIND: BlindCase[] = [
   // 84.1/80.4/92.3; a treatment's page named by a stem of the hub's field, its text as close to a detail page:
   // 86.4/82.6/92.3. Left: an adult's orthodontics sent to the hub, care the new site does not publish sent by weak
   // guesses, the aligners' posts under the bar.
-  { code: "dupont", url: `http://${IONOS_HOST}`, start: () => startIonosSite(), truth: IONOS_TRUTH, spellings: IONOS_SPELLINGS, unknownQueries: IONOS_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.86, spellings: 0.92, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${IONOS_HOST}`, start: () => startIonosSite(), truth: IONOS_TRUTH, spellings: IONOS_SPELLINGS, unknownQueries: IONOS_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.91, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a Webself site of martin, ops/migrate/fixtures/webself-site.ts) by a helper that read no
   // file of the toolkit and wrote every text itself (one title also Webflow's: "Mentions légales"), after every rule of
   // this session and its outside review. Measured once on the toolkit as it stood (18acf6a): 90.9/83.3/95.0. Then the
@@ -369,7 +372,7 @@ const BLIND: BlindCase[] = [
   // is that post's copy: 81.6/68.9/74.3, 82.7/91.5/100, 94.4/87.9/93.9. Left: Kirby's posts and care pages of reworded
   // text under the bar, its hub-versus-need calls ("Les gencives" to the bleeding-gums need page, not the hub), Google
   // Sites' dead spellings (a final slash, a capital: 404s on the old site, which the map sends on).
-  { code: "bernard", url: `http://${KIRBY_HOST}`, start: () => startKirbySite(), truth: KIRBY_TRUTH, spellings: KIRBY_SPELLINGS, unknownQueries: KIRBY_UNKNOWN_QUERIES, floor: { precision: 0.89, recall: 0.77, spellings: 0.91, ofRightBase: 0.96 } },
+  { code: "bernard", url: `http://${KIRBY_HOST}`, start: () => startKirbySite(), truth: KIRBY_TRUTH, spellings: KIRBY_SPELLINGS, unknownQueries: KIRBY_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.8, spellings: 0.91, ofRightBase: 0.96 } },
   { code: "petit", url: `http://${GOOGLESITES_HOST}`, start: () => startGoogleSitesSite(), truth: GOOGLESITES_TRUTH, spellings: GOOGLESITES_SPELLINGS, unknownQueries: GOOGLESITES_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "martin", url: `http://${WPML_HOST}`, start: () => startWpmlSite(), truth: WPML_TRUTH, spellings: WPML_SPELLINGS, unknownQueries: WPML_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.93, spellings: 0.93, ofRightBase: 1.0 } },
   // A sixth batch, written blind after every rule above: Solocal's hosted site (martin), Simplébo (petit), Joomla 4.4
@@ -397,6 +400,12 @@ const BLIND: BlindCase[] = [
   { code: "petit", url: `http://${JEKYLL_HOST}`, start: () => startJekyllSite(), truth: JEKYLL_TRUTH, spellings: JEKYLL_SPELLINGS, unknownQueries: JEKYLL_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "martin", url: `http://${WEBADOR_HOST}`, start: () => startWebadorSite(), truth: WEBADOR_TRUTH, spellings: WEBADOR_SPELLINGS, unknownQueries: WEBADOR_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.92, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "dupont", url: `http://${DNN_HOST}`, start: () => startDnnSite(), truth: DNN_TRUTH, spellings: DNN_SPELLINGS, unknownQueries: DNN_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.89, spellings: 0.86, ofRightBase: 0.86 } },
+  // A ninth batch, written blind after the rules above and their review (the toolkit at 909261c): GoDaddy's builder
+  // (petit), Umbraco 7 (bernard), a hand-made PHP site with query routing (dupont). First runs: 85.4/87.2/93.5,
+  // 93.5/86.0/64.5, 77.2/84.6/87.8.
+  { code: "petit", url: `http://${GODADDY_HOST}`, start: () => startGodaddySite(), truth: GODADDY_TRUTH, spellings: GODADDY_SPELLINGS, unknownQueries: GODADDY_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 1.0, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "bernard", url: `http://${UMBRACO_HOST}`, start: () => startUmbracoSite(), truth: UMBRACO_TRUTH, spellings: UMBRACO_SPELLINGS, unknownQueries: UMBRACO_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.86, spellings: 0.75, ofRightBase: 0.81 } },
+  { code: "dupont", url: `http://${PHPSITE_HOST}`, start: () => startPhpsiteSite(), truth: PHPSITE_TRUTH, spellings: PHPSITE_SPELLINGS, unknownQueries: PHPSITE_UNKNOWN_QUERIES, floor: { precision: 0.8, recall: 0.84, spellings: 0.87, ofRightBase: 0.97 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {
