@@ -117,6 +117,9 @@ const NOVELTY = "nouveau|nouvelle|nouveaux|nouvelles|nouveaute|desormais|enfin";
 /** The words of a step-free access: accessibility, disability, a lift, a ramp. */
 const STEP_FREE = "accessibilite|accessible|pmr|ascenseur|ascenseurs|rampe";
 
+/** The new site's first visit page, by its slug. */
+const FIRST_VISIT_SLUG = /^(?:premiere|first|1ere|nouveau-patient|nouveaux-patients|new-patient)/;
+
 /** "First" and "new", of a visit or a patient; and the visit, or the patient. */
 const FIRST = "premiere|premier|1ere|1er|nouveau|nouveaux|nouvelle|nouvelles";
 const VISIT = "visite|visites|consultation|consultations|patient|patients|patiente|patientes";
@@ -137,7 +140,7 @@ const INTENTS: Intent[] = [
     name: "first visit",
     words: new RegExp(`^(?:${FIRST}|${VISIT})$`),
     needs: [new RegExp(`^(?:${FIRST})$`), new RegExp(`^(?:${VISIT})$`)],
-    page: (p) => /^(?:premiere|first|1ere|nouveau-patient|nouveaux-patients|new-patient)/.test(p.slug),
+    page: (p) => FIRST_VISIT_SLUG.test(p.slug),
   },
   {
     name: "directions",
@@ -684,6 +687,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         // A post of a holiday's hours ("Horaires des fêtes"): gone with its time, as on the scored path below.
         return { match: null, best: { target: page.path, confidence: 0.5, by: "the hours of a holiday or a season" }, runnerUp: 0, review: "the hours of a holiday or a season" };
       }
+      if (page && intent.name === "first visit" && childsFirstVisit(old, page)) return childsFirstVisitGuess(page);
       if (page) return { match: { target: page.path, confidence: 0.9, by: `intent: ${intent.name}` }, best: null, runnerUp: 0 };
     }
 
@@ -876,6 +880,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     }
     const best = scored[0] ?? null;
     const runnerUp = scored.find((s) => s.target !== best?.target)?.confidence ?? 0;
+    if (best && childsFirstVisit(old, pageAt(best.target))) return childsFirstVisitGuess(pageAt(best.target));
     // A post of a holiday's or a season's hours ("Vacances de printemps : nos horaires"): gone with its time, whatever
     // page gives the hours now (the rule of the dated notices, redirect-map.ts).
     if (best && newsPost && best.target === candidates.find(DIRECTIONS.page)?.path && seasonal(old.path, old.title)) return { match: null, best, runnerUp, review: "the hours of a holiday or a season" };
@@ -998,6 +1003,22 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   };
   const pageAt = (path: string) => candidates.find((p) => p.path === path)!;
   /**
+   * A child's first visit ("La première visite de votre enfant", "À quel âge la première visite ?"), its guess the new
+   * site's first visit, which is every patient's and names no child: six blind truths of eight drop it (the other two
+   * take it or the practice's approach). No redirect; that page its guess (listed for review).
+   */
+  const childsFirstVisit = (old: OldPage, page: NewPage): boolean => {
+    if (!FIRST_VISIT_SLUG.test(page.slug) || addresses([page.title, page.slug])) return false;
+    const own = [old.title, old.h1, old.headline ?? "", slugWords(old.path).join(" ")];
+    return addresses(own) || ageOf(own.flatMap((n) => words(n))) === "child";
+  };
+  const childsFirstVisitGuess = (page: NewPage): MatchResult => ({
+    match: null,
+    best: { target: page.path, confidence: 0.5, by: "a child's first visit: the new site's first visit is every patient's" },
+    runnerUp: 0,
+    review: "a child's first visit",
+  });
+  /**
    * The ways a need page weighs: the treatments its description's opening list names ("Implant, bridge ou prothèse
    * amovible : ..."). Only treatments (WAYS): that list may name symptoms ("Douleur, dent cassée, abcès : ...") or
    * qualities ("amovible"), which are no ways (the outside review's "Des soins sans douleur", "L'appareil amovible").
@@ -1093,7 +1114,7 @@ const DOCUMENT_INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boo
   { name: "prices", words: /^(?:tarif|tarifs|tarifaire|honoraires|prix|price|prices|pricing)$/, page: (p) => /^(?:tarif|honoraire|prix|price)/.test(p.slug) },
   { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|gdpr)$/, page: (p) => p.kind === "privacy" },
   { name: "legal notice", words: /^(?:mentions|legales|imprint)$/, page: (p) => p.kind === "legal" },
-  { name: "first visit", words: /^(?:questionnaire|anamnese|anamnesis)$/, page: (p) => /^(?:premiere|first|1ere|nouveau-patient|new-patient)/.test(p.slug) },
+  { name: "first visit", words: /^(?:questionnaire|anamnese|anamnesis)$/, page: (p) => FIRST_VISIT_SLUG.test(p.slug) },
 ];
 
 /** A document of instructions after a treatment ("conseils après extraction", "consignes post-opératoires"). */

@@ -202,6 +202,22 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(post("/blog/empreinte-sans-pate", "Une empreinte sans pâte").match?.by ?? "").not.toMatch(/presents by its title/);
   });
 
+  it("sends a child's first visit nowhere where the first visit page is every patient's (its guess, for review); an adult's there", () => {
+    const site: NewPage[] = [
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/premiere-visite/", slug: "premiere-visite", title: "Votre première visite", kind: "cabinet", text: "Votre première visite : apportez votre carte Vitale, vos radios et la liste de vos traitements" },
+      { path: "/contact/", slug: "contact", title: "Contact", kind: "contact", text: "Téléphone, adresse" },
+    ];
+    const m = createMatcher(site);
+    for (const [path, title] of [["/blog/la-premiere-visite-de-votre-enfant", "La première visite de votre enfant chez le dentiste"], ["/conseils/a-quel-age-la-premiere-visite", "À quel âge la première visite chez le dentiste ?"]]) {
+      const found = m({ path, title, h1: title, text: "Dès ses trois ans, un premier rendez-vous pour faire connaissance, sans soins." });
+      expect(found.match, path).toBeNull();
+      expect(found.best?.target, path).toBe("/premiere-visite/");
+      expect(found.review, path).toBe("a child's first visit");
+    }
+    expect(m({ path: "/votre-premiere-visite", title: "Votre première visite", h1: "Votre première visite", text: "Apportez votre carte Vitale et vos radios" }).match?.target).toBe("/premiere-visite/");
+  });
+
   it("reads an 'offre' as a job's only beside a job's word or a role: 'Blanchiment : l'offre de l'été' is no job offer", () => {
     const site: NewPage[] = [
       { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
