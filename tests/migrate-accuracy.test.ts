@@ -294,7 +294,7 @@ const BLIND: BlindCase[] = [
   // secretary's; dupont looks for an assistant): 89.2/86.8/94.7. Left: spellings the old site did not serve
   // (`/p/Urgences.html`, a page without `.html`: Blogger is strict, the map lower-cases and drops the suffix for every
   // platform), the treatments' overview, a child's first visit.
-  { code: "dupont", url: `http://${BLOGGER_HOST}`, start: () => startBloggerSite(), truth: BLOGGER_TRUTH, spellings: BLOGGER_SPELLINGS, unknownQueries: BLOGGER_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 1.0, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${BLOGGER_HOST}`, start: () => startBloggerSite(), truth: BLOGGER_TRUTH, spellings: BLOGGER_SPELLINGS, unknownQueries: BLOGGER_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 1.0, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a Ghost 5 site of bernard, ops/migrate/fixtures/ghost-site.ts) by a helper that read
   // no file of the toolkit, after this session's rules. Measured once, on the toolkit as it stood (34007c7):
   // 75.8/69.4/78.7 (recognised as static; `?ref=`, AMP views and unknown queries, which Ghost ignores, kept apart).
@@ -342,7 +342,7 @@ const BLIND: BlindCase[] = [
   // Left: posts and care pages whose reworded text puts the right guess under the bar, truths' calls between a hub and
   // its detail, PDFs by their names, two Concrete spellings (`/download_file/view/88`) of a file id no page names.
   { code: "bernard", url: `http://${CONCRETE_HOST}`, start: () => startConcreteSite(), truth: CONCRETE_TRUTH, spellings: CONCRETE_SPELLINGS, unknownQueries: CONCRETE_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.92, spellings: 0.96, ofRightBase: 0.96 } },
-  { code: "petit", url: `http://${DUDA_HOST}`, start: () => startDudaSite(), truth: DUDA_TRUTH, spellings: DUDA_SPELLINGS, unknownQueries: DUDA_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.93, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "petit", url: `http://${DUDA_HOST}`, start: () => startDudaSite(), truth: DUDA_TRUTH, spellings: DUDA_SPELLINGS, unknownQueries: DUDA_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.93, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "dupont", url: `http://${DOTCLEAR_HOST}`, start: () => startDotclearSite(), truth: DOTCLEAR_TRUTH, spellings: DOTCLEAR_SPELLINGS, unknownQueries: DOTCLEAR_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.82, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a third batch, after the rules above) by three more helpers, with their truths, committed
   // before the toolkit ran on them: a PluXml site of martin (pluxml-site.ts), an Odoo 16 site of bernard (odoo-site.ts),
@@ -382,15 +382,17 @@ const BLIND: BlindCase[] = [
   // 89.4/82.4/90.0, 90.4/85.5/94.2. Left: Solocal's posts by their number alone (`/actualites/1086.html`), the
   // aftercare leaflets, "anesthésie" and "aéropolissage" posts whose words are on the price list too.
   { code: "martin", url: `http://${SOLOCAL_HOST}`, start: () => startSolocalSite(), truth: SOLOCAL_TRUTH, spellings: SOLOCAL_SPELLINGS, unknownQueries: SOLOCAL_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.94, spellings: 0.93, ofRightBase: 0.93 } },
-  { code: "petit", url: `http://${SIMPLEBO_HOST}`, start: () => startSimpleboSite(), truth: SIMPLEBO_TRUTH, spellings: SIMPLEBO_SPELLINGS, unknownQueries: SIMPLEBO_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.86, spellings: 0.9, ofRightBase: 0.97 } },
+  { code: "petit", url: `http://${SIMPLEBO_HOST}`, start: () => startSimpleboSite(), truth: SIMPLEBO_TRUTH, spellings: SIMPLEBO_SPELLINGS, unknownQueries: SIMPLEBO_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.86, spellings: 0.9, ofRightBase: 0.97 } },
   { code: "dupont", url: `http://${JOOMLA4_HOST}`, start: () => startJoomla4Site(), truth: JOOMLA4_TRUTH, spellings: JOOMLA4_SPELLINGS, unknownQueries: JOOMLA4_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.89, spellings: 0.94, ofRightBase: 0.94 } },
   // A seventh batch, written blind after the sixth batch's rules and the review's fixes: SiteW (bernard), SITE123
   // (dupont), Drupal 10 (martin). First runs: 93.3/89.4/76.7, 90.2/82.2/87.3, 89.3/89.3/98.3. Then an escaped URL's
   // words read decoded (SITE123 keeps accents in its slugs, `/l-%C3%A9quipe`): SITE123 90.9/88.9/94.4; then an old
   // URL's accents folded in its key (SITE123 answers them without) and SiteW's grammar (a page by its code, whatever
   // its name): SiteW 93.3/89.4/90.7, SITE123 90.9/88.9/100.
-  { code: "bernard", url: `http://${SITEW_HOST}`, start: () => startSitewSite(), truth: SITEW_TRUTH, spellings: SITEW_SPELLINGS, unknownQueries: SITEW_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.91, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "dupont", url: `http://${SITE123_HOST}`, start: () => startSite123Site(), truth: SITE123_TRUTH, spellings: SITE123_SPELLINGS, unknownQueries: SITE123_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.88, spellings: 1.0, ofRightBase: 1.0 } },
+  // (Recall 0.89, not 0.91: its child's first visit goes nowhere now, as six blind truths of eight decide; its truth is
+  // one of the two that take the first visit page.)
+  { code: "bernard", url: `http://${SITEW_HOST}`, start: () => startSitewSite(), truth: SITEW_TRUTH, spellings: SITEW_SPELLINGS, unknownQueries: SITEW_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.89, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${SITE123_HOST}`, start: () => startSite123Site(), truth: SITE123_TRUTH, spellings: SITE123_SPELLINGS, unknownQueries: SITE123_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.88, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "martin", url: `http://${DRUPAL10_HOST}`, start: () => startDrupal10Site(), truth: DRUPAL10_TRUTH, spellings: DRUPAL10_SPELLINGS, unknownQueries: DRUPAL10_UNKNOWN_QUERIES, floor: { precision: 0.89, recall: 0.92, spellings: 0.98, ofRightBase: 0.98 } },
   // An eighth batch, written blind after the care pages' need rule (b38a2ef): Jekyll on GitHub Pages (petit), Webador
   // (martin), DotNetNuke (dupont). First runs: 97.9/95.8/100, 92.5/89.1/89.7, 100/15.8/13.5 (DNN's whole page sits in
@@ -399,13 +401,13 @@ const BLIND: BlindCase[] = [
   // a document by its id: 96.0/84.2/86.5).
   { code: "petit", url: `http://${JEKYLL_HOST}`, start: () => startJekyllSite(), truth: JEKYLL_TRUTH, spellings: JEKYLL_SPELLINGS, unknownQueries: JEKYLL_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "martin", url: `http://${WEBADOR_HOST}`, start: () => startWebadorSite(), truth: WEBADOR_TRUTH, spellings: WEBADOR_SPELLINGS, unknownQueries: WEBADOR_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.92, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "dupont", url: `http://${DNN_HOST}`, start: () => startDnnSite(), truth: DNN_TRUTH, spellings: DNN_SPELLINGS, unknownQueries: DNN_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.89, spellings: 0.86, ofRightBase: 0.86 } },
+  { code: "dupont", url: `http://${DNN_HOST}`, start: () => startDnnSite(), truth: DNN_TRUTH, spellings: DNN_SPELLINGS, unknownQueries: DNN_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.89, spellings: 0.86, ofRightBase: 0.86 } },
   // A ninth batch, written blind after the rules above and their review (the toolkit at 909261c): GoDaddy's builder
   // (petit), Umbraco 7 (bernard), a hand-made PHP site with query routing (dupont). First runs: 85.4/87.2/93.5,
   // 93.5/86.0/64.5, 77.2/84.6/87.8.
   { code: "petit", url: `http://${GODADDY_HOST}`, start: () => startGodaddySite(), truth: GODADDY_TRUTH, spellings: GODADDY_SPELLINGS, unknownQueries: GODADDY_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 1.0, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "bernard", url: `http://${UMBRACO_HOST}`, start: () => startUmbracoSite(), truth: UMBRACO_TRUTH, spellings: UMBRACO_SPELLINGS, unknownQueries: UMBRACO_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.86, spellings: 0.75, ofRightBase: 0.81 } },
-  { code: "dupont", url: `http://${PHPSITE_HOST}`, start: () => startPhpsiteSite(), truth: PHPSITE_TRUTH, spellings: PHPSITE_SPELLINGS, unknownQueries: PHPSITE_UNKNOWN_QUERIES, floor: { precision: 0.8, recall: 0.84, spellings: 0.87, ofRightBase: 0.97 } },
+  { code: "dupont", url: `http://${PHPSITE_HOST}`, start: () => startPhpsiteSite(), truth: PHPSITE_TRUTH, spellings: PHPSITE_SPELLINGS, unknownQueries: PHPSITE_UNKNOWN_QUERIES, floor: { precision: 0.81, recall: 0.84, spellings: 0.87, ofRightBase: 0.97 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {
