@@ -445,6 +445,7 @@ const addresses = (names: string[]) => names.some((n) => words(n).some((w) => AU
 
 const GALLERY = INTENTS.find((i) => i.name === "gallery")!;
 const DIRECTIONS = INTENTS.find((i) => i.name === "directions")!;
+const PRICES = INTENTS.find((i) => i.name === "prices")!;
 
 /** A photo's page names itself so ("Photo - La salle d'attente"). */
 const PHOTO = /^(?:photo|photos|image|images|diapo|diaporama|picture)$/;
@@ -940,7 +941,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // whose caption names what the photo shows: the page is its gallery's.)
     const photo = [old.title, old.h1, old.headline ?? ""].some((n) => PHOTO.test(words(n)[0] ?? ""));
     const phrases = photo ? new Map<string, Set<string>>() : pairsOf([old.title, old.h1, old.headline ?? ""]);
-    let holders = candidates.filter((p, i) => isSubjectPage(p) && [...phrases].some(([h, qs]) => !ANNOUNCEMENT_WORDS.test(h) && [...qs].some((q) => !ANNOUNCEMENT_WORDS.test(q) && textPairs[i].get(h)?.has(q))));
+    // (A care page's phrase, "Soins courants", not on the price list: its lines name every care the practice bills.)
+    const careNamed = carePage || ownNames.some((n) => n.some((w) => /^soins?$/.test(w)));
+    let holders = candidates.filter((p, i) => isSubjectPage(p) && !(careNamed && PRICES.page(p)) && [...phrases].some(([h, qs]) => !ANNOUNCEMENT_WORDS.test(h) && [...qs].some((q) => !ANNOUNCEMENT_WORDS.test(q) && textPairs[i].get(h)?.has(q))));
     // A hub lists its detail pages' summaries: a phrase on a hub and on one of its details is that detail's ("Gouttières
     // transparentes", on the orthodontics hub and the aligners' page: the aligners').
     const detailHolders = holders.filter((p) => holders.some((h) => h !== p && isDetailOf(h.path, p)));

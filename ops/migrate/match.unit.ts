@@ -218,6 +218,17 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(m({ path: "/votre-premiere-visite", title: "Votre première visite", h1: "Votre première visite", text: "Apportez votre carte Vitale et vos radios" }).match?.target).toBe("/premiere-visite/");
   });
 
+  it("finds a care page's phrase nowhere on the price list (its lines name every care billed); a post's phrase may be there", () => {
+    const site: NewPage[] = [
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Soins courants : consultation 23 €, détartrage 43 €. Le tiers payant est pratiqué." },
+      { path: "/philosophie/", slug: "philosophie", title: "Notre approche", kind: "cabinet", text: "Une dentisterie douce et raisonnée : tous les soins, même courants, expliqués" },
+    ];
+    const m = createMatcher(site);
+    expect(m({ path: "/soins/soins-courants/", title: "Soins courants", h1: "Soins courants", text: "Caries, dévitalisations : nous soignons vos dents." }).match?.target).not.toBe("/tarifs/");
+    expect(m({ path: "/2014/05/le-tiers-payant-au-cabinet.html", title: "Le tiers payant au cabinet", h1: "Le tiers payant au cabinet", text: "Depuis mai, plus d'avance de frais." }).match?.target).toBe("/tarifs/");
+  });
+
   it("reads an 'offre' as a job's only beside a job's word or a role: 'Blanchiment : l'offre de l'été' is no job offer", () => {
     const site: NewPage[] = [
       { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
