@@ -12,7 +12,7 @@ import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, writeFileAtomic
 import type { StepIo } from "./io";
 import { pathOf } from "./page";
 import { ownContent } from "./boilerplate";
-import { forATime, jaccard, readablePath, shingles, triplesInOrder, words } from "./text";
+import { forATime, jaccard, LISTING_URL, readablePath, shingles, triplesInOrder, words } from "./text";
 import { detectPlatform, isIdOnlyUrl, isItemUrl } from "./platform";
 import { oldUrlForm } from "../../src/server/redirects/grammar";
 
@@ -43,8 +43,6 @@ export interface Assessment {
   notes: string;
 }
 
-/** A CMS's listing URLs: blog pages, categories, tags, archives by date or author, searches, feeds. */
-const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed|offset|category)=|[?&](?:amp;)?view=(?:category|tag|categories|featured)\b|\/(?:category|categories|categorie|tag|tags|etiquette|author|auteur|page|feed|archive|archives|taxonomy\/term)\/|\/(?:tag|category|page|author):[^/]+|\/component\/tags\/|\/\d{4}\/(?:\d{2}\/)?$/i;
 /**
  * A listing's further page by its query (`?page=4`, `?start=10`, SPIP's `debut_articles`): a listing when it links to
  * pages (a CMS naming its pages by `page` or `pg` is not one: GuppY's `?pg=12`, a hand-made `index.php?page=3`).

@@ -25,7 +25,7 @@
 import { normaliseRedirectPath } from "../../src/server/redirects/map";
 import type { Platform } from "../../src/server/redirects/grammar";
 import type { NewPage } from "./new-site";
-import { containment, forATime, jaccard, keywords, lastSegment, readablePath, slugWords, words } from "./text";
+import { containment, forATime, jaccard, keywords, lastSegment, LISTING_URL, readablePath, slugWords, words } from "./text";
 
 export interface OldPage {
   path: string;
@@ -194,7 +194,10 @@ const INTENTS: Intent[] = [
   // section (a member's, a former member's).
   { name: "team", words: /^(?:equipe|team|praticiens|staff)$/, page: (p) => p.kind === "team", ownNameOnly: true },
   // Fees ("Honoraires", `/tarifs`): the new site's price page, whatever link names it ("Tarifs des implants").
-  { name: "prices", words: /^(?:tarif|tarifs|tarification|honoraire|honoraires|prix|price|prices|pricing|fees)$/, page: (p) => /^(?:tarif|honoraire|prix|price)/.test(p.slug) },
+  // (And what the visitor pays after insurance: "Mutuelles et tiers payant", "Tiers payant et C2S", "Remboursements";
+  // every one of the blind truths holding such a page sends it to the prices. A page naming anything else beside them,
+  // "Mutuelle et implants", "Remboursements : ce qui change au 1er octobre", is not only about them.)
+  { name: "prices", words: /^(?:tarif|tarifs|tarification|honoraire|honoraires|prix|price|prices|pricing|fees|mutuelle|mutuelles|tiers|payant|remboursement|remboursements|devis|c2s|cmu)$/, page: (p) => /^(?:tarif|honoraire|prix|price)/.test(p.slug) },
   { name: "legal notice", words: /^(?:mentions|legales|legal|imprint)$/, page: (p) => p.kind === "legal" },
   { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|cookies)$/, page: (p) => p.kind === "privacy" },
 ];
@@ -654,7 +657,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const directions = practical && !sectionHub(old.path) && namedOnlyBy(PRACTICAL, old.path, [old.title, old.h1].filter(Boolean)) ? candidates.find(DIRECTIONS.page) : undefined;
     if (directions) return { match: { target: directions.path, confidence: 0.6, by: "the practical information page: the directions page" }, best: null, runnerUp: 0 };
     // A platform's booking pages (Wix Bookings' `/service-page/...`, `/booking-calendar/...`): booking.
-    const stated = BOOKING_PATH.test(old.path) ? { intent: INTENTS[0], service: true } : intentOf(old.path, [old.title, old.h1].filter(Boolean), (old.names ?? []).slice(0, 2));
+    const statedByName = BOOKING_PATH.test(old.path) ? { intent: INTENTS[0], service: true } : intentOf(old.path, [old.title, old.h1].filter(Boolean), (old.names ?? []).slice(0, 2));
+    // (A listing, `/tag/remboursement/`, `/tags/urgences/`, is sent to no intent's page: its posts are redirected one by
+    // one. A gallery's listing is still a gallery, which goes nowhere.)
+    const stated = LISTING_URL.test(old.path) && statedByName?.intent.name !== "gallery" ? null : statedByName;
     const intent = stated?.intent ?? null;
     const newsPost = NEWS_POST.test(old.path.split("?")[0]);
     // Named "Dr X" by its title or H1; or under the team's section, too.

@@ -218,6 +218,24 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(m({ path: "/votre-premiere-visite", title: "Votre première visite", h1: "Votre première visite", text: "Apportez votre carte Vitale et vos radios" }).match?.target).toBe("/premiere-visite/");
   });
 
+  it("sends a page about what the patient pays after insurance to the prices, whatever its section; a listing states no intent", () => {
+    const site: NewPage[] = [
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Consultation 23 €" },
+      { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "Les implants" },
+      { path: "/urgence-dentaire/", slug: "urgence-dentaire", title: "Urgence dentaire", kind: "need", text: "Douleur" },
+    ];
+    const m = createMatcher(site);
+    const page = (path: string, title: string) => m({ path, title, h1: title, text: "Nous vous expliquons tout au cabinet." });
+    for (const [path, title] of [["/infos-pratiques/mutuelles-et-tiers-payant", "Mutuelles et tiers payant"], ["/journal/tiers-payant-c2s", "Tiers payant et C2S"], ["/remboursements/", "Remboursements"]]) {
+      expect(page(path, title).match, path).toMatchObject({ target: "/tarifs/", by: "intent: prices" });
+    }
+    // Another subject beside them: no intent; a listing of a tag: none either.
+    expect(page("/blog/mutuelle-et-implants", "Mutuelle et implants").match?.by ?? "").not.toBe("intent: prices");
+    expect(page("/tag/remboursement/", "Remboursement").match?.by ?? "").not.toBe("intent: prices");
+    expect(page("/tags/urgences/", "Urgences").match?.by ?? "").not.toMatch(/^intent/);
+  });
+
   it("finds a care page's phrase nowhere on the price list (its lines name every care billed); a post's phrase may be there", () => {
     const site: NewPage[] = [
       { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },

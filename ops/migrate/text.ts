@@ -98,3 +98,6 @@ export function forATime(list: readonly string[]): boolean {
   return list.some((w, i) => FOR_A_TIME.test(w) || (w === "ete" && /^(?:d|l|cet|de|en|pendant)$/.test(list[i - 1] ?? "")));
 }
 const FOR_A_TIME = /^(?:fetes?|vacances|noel|paques|toussaint|conges|pont|ponts|feries?|estival|estivale|estivales|estivaux|hiver|hivernaux|reveillon|confinement|covid|temporaires?|provisoires?|exceptionnel|exceptionnelle|exceptionnels|exceptionnelles)$/;
+
+/** A CMS's listing URLs: blog pages, categories, tags, archives by date or author, searches, feeds. */
+export const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed|offset|category)=|[?&](?:amp;)?view=(?:category|tag|categories|featured)\b|\/(?:category|categories|categorie|tag|tags|etiquette|author|auteur|page|feed|archive|archives|taxonomy\/term)\/|\/(?:tag|category|page|author):[^/]+|\/component\/tags\/|\/\d{4}\/(?:\d{2}\/)?$/i;
