@@ -330,7 +330,7 @@ const BLIND: BlindCase[] = [
   // named by an hour ("jusqu'à 20h") the directions' page: 91.1/85.4/97.5. Left: an assistant's old offer its truth
   // sends to the jobs page (Weebly's, of the same practice, drops its own), posts under the bar (air polishing, a
   // denture, whitening kits), a page named "page-3" about fees, weak guesses for care the new site does not publish.
-  { code: "martin", url: `http://${WEBSELF_HOST}`, start: () => startWebselfSite(), truth: WEBSELF_TRUTH, spellings: WEBSELF_SPELLINGS, unknownQueries: WEBSELF_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.93, spellings: 0.97, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${WEBSELF_HOST}`, start: () => startWebselfSite(), truth: WEBSELF_TRUTH, spellings: WEBSELF_SPELLINGS, unknownQueries: WEBSELF_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.95, spellings: 0.97, ofRightBase: 0.97 } },
   // Written blind on 2026-11-27 (later) by three helpers that read no file of the toolkit and wrote every text
   // themselves, each with its ground truth, committed before the toolkit ran on them: a Concrete CMS site of bernard
   // (ops/migrate/fixtures/concrete-site.ts), a Duda site of petit (duda-site.ts), a Dotclear site of dupont
@@ -362,8 +362,8 @@ const BLIND: BlindCase[] = [
   // after '::'), Grav's colon parameters, a listing's further page by `?page=N`: 85.1/85.1/97.9, 88.4/80.9/58.1,
   // 92.5/75.5/93.3. MODX's spellings by `?id=N` name pages by an id no page of the site shows (only a few links use
   // it): the map cannot know them without asking the old site for every id, hence its low floor of spellings.
-  { code: "dupont", url: `http://${WEBNODE_HOST}`, start: () => startWebnodeSite(), truth: WEBNODE_TRUTH, spellings: WEBNODE_SPELLINGS, unknownQueries: WEBNODE_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.91, spellings: 0.97, ofRightBase: 0.97 } },
-  { code: "martin", url: `http://${MODX_HOST}`, start: () => startModxSite(), truth: MODX_TRUTH, spellings: MODX_SPELLINGS, unknownQueries: MODX_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.85, spellings: 0.58, ofRightBase: 0.58 } },
+  { code: "dupont", url: `http://${WEBNODE_HOST}`, start: () => startWebnodeSite(), truth: WEBNODE_TRUTH, spellings: WEBNODE_SPELLINGS, unknownQueries: WEBNODE_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.91, spellings: 0.97, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${MODX_HOST}`, start: () => startModxSite(), truth: MODX_TRUTH, spellings: MODX_SPELLINGS, unknownQueries: MODX_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.87, spellings: 0.58, ofRightBase: 0.58 } },
   { code: "petit", url: `http://${GRAV_HOST}`, start: () => startGravSite(), truth: GRAV_TRUTH, spellings: GRAV_SPELLINGS, unknownQueries: GRAV_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.87, spellings: 1.0, ofRightBase: 1.0 } },
   // A fifth batch, written blind after every rule above: Kirby (bernard), Google Sites (petit), a French/Spanish
   // WordPress with WPML (martin). First runs: 79.5/68.9/74.3, 82.7/91.5/93.8, 85.7/82.8/83.7. Then "mode d'emploi"
@@ -372,7 +372,7 @@ const BLIND: BlindCase[] = [
   // is that post's copy: 81.6/68.9/74.3, 82.7/91.5/100, 94.4/87.9/93.9. Left: Kirby's posts and care pages of reworded
   // text under the bar, its hub-versus-need calls ("Les gencives" to the bleeding-gums need page, not the hub), Google
   // Sites' dead spellings (a final slash, a capital: 404s on the old site, which the map sends on).
-  { code: "bernard", url: `http://${KIRBY_HOST}`, start: () => startKirbySite(), truth: KIRBY_TRUTH, spellings: KIRBY_SPELLINGS, unknownQueries: KIRBY_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.8, spellings: 0.91, ofRightBase: 0.96 } },
+  { code: "bernard", url: `http://${KIRBY_HOST}`, start: () => startKirbySite(), truth: KIRBY_TRUTH, spellings: KIRBY_SPELLINGS, unknownQueries: KIRBY_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.82, spellings: 0.91, ofRightBase: 0.96 } },
   { code: "petit", url: `http://${GOOGLESITES_HOST}`, start: () => startGoogleSitesSite(), truth: GOOGLESITES_TRUTH, spellings: GOOGLESITES_SPELLINGS, unknownQueries: GOOGLESITES_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "martin", url: `http://${WPML_HOST}`, start: () => startWpmlSite(), truth: WPML_TRUTH, spellings: WPML_SPELLINGS, unknownQueries: WPML_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.93, spellings: 0.93, ofRightBase: 1.0 } },
   // A sixth batch, written blind after every rule above: Solocal's hosted site (martin), Simplébo (petit), Joomla 4.4
@@ -381,7 +381,7 @@ const BLIND: BlindCase[] = [
   // page, the practical information page, galleries and tours, "dent" alone, lasting hours, advice posts): 91.1/91.1/93.0,
   // 89.4/82.4/90.0, 90.4/85.5/94.2. Left: Solocal's posts by their number alone (`/actualites/1086.html`), the
   // aftercare leaflets, "anesthésie" and "aéropolissage" posts whose words are on the price list too.
-  { code: "martin", url: `http://${SOLOCAL_HOST}`, start: () => startSolocalSite(), truth: SOLOCAL_TRUTH, spellings: SOLOCAL_SPELLINGS, unknownQueries: SOLOCAL_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.94, spellings: 0.93, ofRightBase: 0.93 } },
+  { code: "martin", url: `http://${SOLOCAL_HOST}`, start: () => startSolocalSite(), truth: SOLOCAL_TRUTH, spellings: SOLOCAL_SPELLINGS, unknownQueries: SOLOCAL_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.96, spellings: 0.93, ofRightBase: 0.93 } },
   { code: "petit", url: `http://${SIMPLEBO_HOST}`, start: () => startSimpleboSite(), truth: SIMPLEBO_TRUTH, spellings: SIMPLEBO_SPELLINGS, unknownQueries: SIMPLEBO_UNKNOWN_QUERIES, floor: { precision: 0.93, recall: 0.86, spellings: 0.9, ofRightBase: 0.97 } },
   { code: "dupont", url: `http://${JOOMLA4_HOST}`, start: () => startJoomla4Site(), truth: JOOMLA4_TRUTH, spellings: JOOMLA4_SPELLINGS, unknownQueries: JOOMLA4_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 0.89, spellings: 0.94, ofRightBase: 0.94 } },
   // A seventh batch, written blind after the sixth batch's rules and the review's fixes: SiteW (bernard), SITE123
@@ -400,7 +400,7 @@ const BLIND: BlindCase[] = [
   // (DNN 96.0/84.2/61.5), Webador's grammar (a post by its number: 92.6/90.9/100), DNN's (a tab, an item, an article,
   // a document by its id: 96.0/84.2/86.5).
   { code: "petit", url: `http://${JEKYLL_HOST}`, start: () => startJekyllSite(), truth: JEKYLL_TRUTH, spellings: JEKYLL_SPELLINGS, unknownQueries: JEKYLL_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "martin", url: `http://${WEBADOR_HOST}`, start: () => startWebadorSite(), truth: WEBADOR_TRUTH, spellings: WEBADOR_SPELLINGS, unknownQueries: WEBADOR_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.92, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "martin", url: `http://${WEBADOR_HOST}`, start: () => startWebadorSite(), truth: WEBADOR_TRUTH, spellings: WEBADOR_SPELLINGS, unknownQueries: WEBADOR_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.94, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "dupont", url: `http://${DNN_HOST}`, start: () => startDnnSite(), truth: DNN_TRUTH, spellings: DNN_SPELLINGS, unknownQueries: DNN_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.89, spellings: 0.86, ofRightBase: 0.86 } },
   // A ninth batch, written blind after the rules above and their review (the toolkit at 909261c): GoDaddy's builder
   // (petit), Umbraco 7 (bernard), a hand-made PHP site with query routing (dupont). First runs: 85.4/87.2/93.5,
