@@ -194,10 +194,11 @@ const INTENTS: Intent[] = [
   // section (a member's, a former member's).
   { name: "team", words: /^(?:equipe|team|praticiens|staff)$/, page: (p) => p.kind === "team", ownNameOnly: true },
   // Fees ("Honoraires", `/tarifs`): the new site's price page, whatever link names it ("Tarifs des implants").
-  // (And what the visitor pays after insurance: "Mutuelles et tiers payant", "Tiers payant et C2S", "Remboursements";
-  // every one of the blind truths holding such a page sends it to the prices. A page naming anything else beside them,
-  // "Mutuelle et implants", "Remboursements : ce qui change au 1er octobre", is not only about them.)
-  { name: "prices", words: /^(?:tarif|tarifs|tarification|honoraire|honoraires|prix|price|prices|pricing|fees|mutuelle|mutuelles|tiers|payant|remboursement|remboursements|devis|c2s|cmu)$/, page: (p) => /^(?:tarif|honoraire|prix|price)/.test(p.slug) },
+  // (And what the visitor pays after insurance: "Mutuelles et tiers payant", "Tiers payant et C2S"; every one of the
+  // blind truths holding such a page sends it to the prices. A page naming anything else beside them, "Mutuelle et
+  // implants", is not only about them; "Remboursements : ce qui change au 1er octobre" is news of a change, and "Devis"
+  // a form, left to the scores.)
+  { name: "prices", words: /^(?:tarif|tarifs|tarification|honoraire|honoraires|prix|price|prices|pricing|fees|mutuelle|mutuelles|tiers|payant|c2s|cmu)$/, page: (p) => /^(?:tarif|honoraire|prix|price)/.test(p.slug) },
   { name: "legal notice", words: /^(?:mentions|legales|legal|imprint)$/, page: (p) => p.kind === "legal" },
   { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|cookies)$/, page: (p) => p.kind === "privacy" },
 ];
@@ -274,8 +275,10 @@ const ABOUT = /^(?:cabinet|centre|about|propos|apropos|presentation|qui|sommes|q
 
 /** Words of a job offer or a jobs page. */
 const JOB = /^(?:recrutement|recrute|recrutons|emploi|emplois|offre|offres|poste|postes|candidature|candidatures|cdi|cdd|carriere|carrieres|job|jobs|rejoindre|rejoignez|careers?)$/;
-/** An offer: a job's with a job's word or a role beside it, else a commercial one. */
+/** An offer: a job's, unless a care or a commercial word stands beside it (COMMERCIAL, WAYS). */
 const OFFER = /^offres?$/;
+/** What a commercial offer names beside it: a season, a discount, a welcome. */
+const COMMERCIAL = /^(?:promotion|promo|promos|reduction|remise|bienvenue|parrainage|ete|hiver|printemps|automne|noel|soldes|gratuit|gratuite|offert|offerte|blanchiment|eclaircissement)$/;
 /**
  * The job an offer is for, from a word of its title or name, in one spelling (`assistant(e)s` is assistant): an old
  * offer for a job the new site offers no more (a secretary's, when it looks for an assistant) was filled; the jobs
@@ -706,8 +709,11 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // (Not "mode d'emploi", instructions: "Le premier rendez-vous de votre enfant, mode d'emploi".)
     const ownWordSets = [urlWords(old.path), ...names.map((n) => words(n.replace(HOW_TO, " ")))];
     // A job's word, or a search for someone of a job ("Le cabinet cherche un(e) collaborateur(trice)").
-    // (An "offre" alone is a commercial one, "Blanchiment : l'offre de l'été": a job's only beside a job's word or a role.)
-    const job = ownWordSets.some((set) => set.some((w) => JOB.test(w) && !OFFER.test(w)) || ((set.some((w) => SEEK.test(w)) || set.some((w) => OFFER.test(w))) && rolesOf([set.join(" ")]).size > 0));
+    // (An "offre" beside a care or a commercial word is a commercial one, "Blanchiment : l'offre de l'été", "Offre de
+    // bienvenue"; "Offre de collaboration", "Nos offres" are jobs'.)
+    // (Any of its names: a link's "Voir l'offre" to "Offre blanchiment été 2021" names the same offer.)
+    const commercialOffer = ownWordSets.some((set) => set.some((w) => OFFER.test(w)) && set.some((w) => COMMERCIAL.test(w) || WAYS.test(w)));
+    const job = ownWordSets.some((set) => set.some((w) => JOB.test(w) && (!OFFER.test(w) || !commercialOffer)) || (set.some((w) => SEEK.test(w)) && rolesOf([set.join(" ")]).size > 0));
     // The old site's jobs page (`/careers`, `/le-cabinet/recrutement`: its URL says only that): the new site's, never
     // one offer, whichever job it advertised then (two blind truths).
     const jobsIndex = namedOnlyBy(JOB, old.path, []);
@@ -1018,8 +1024,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
    */
   const childsFirstVisit = (old: OldPage, page: NewPage): boolean => {
     if (!FIRST_VISIT_SLUG.test(page.slug) || addresses([page.title, page.slug])) return false;
+    // (A child's only: "Première consultation : adultes et enfants" is every patient's first visit.)
     const own = [old.title, old.h1, old.headline ?? "", slugWords(old.path).join(" ")];
-    return addresses(own) || ageOf(own.flatMap((n) => words(n))) === "child";
+    return ageOf(own.flatMap((n) => words(n))) === "child";
   };
   const childsFirstVisitGuess = (page: NewPage): MatchResult => ({
     match: null,

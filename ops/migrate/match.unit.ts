@@ -216,6 +216,8 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
       expect(found.review, path).toBe("a child's first visit");
     }
     expect(m({ path: "/votre-premiere-visite", title: "Votre première visite", h1: "Votre première visite", text: "Apportez votre carte Vitale et vos radios" }).match?.target).toBe("/premiere-visite/");
+    // Every patient's first visit, children named among them (the second review's): the first visit page.
+    expect(m({ path: "/premiere-consultation-adultes-et-enfants", title: "Première consultation : adultes et enfants", h1: "", text: "Apportez votre carte Vitale" }).match?.target).toBe("/premiere-visite/");
   });
 
   it("sends a page about what the patient pays after insurance to the prices, whatever its section; a listing states no intent", () => {
@@ -227,10 +229,12 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     ];
     const m = createMatcher(site);
     const page = (path: string, title: string) => m({ path, title, h1: title, text: "Nous vous expliquons tout au cabinet." });
-    for (const [path, title] of [["/infos-pratiques/mutuelles-et-tiers-payant", "Mutuelles et tiers payant"], ["/journal/tiers-payant-c2s", "Tiers payant et C2S"], ["/remboursements/", "Remboursements"]]) {
+    for (const [path, title] of [["/infos-pratiques/mutuelles-et-tiers-payant", "Mutuelles et tiers payant"], ["/journal/tiers-payant-c2s", "Tiers payant et C2S"]]) {
       expect(page(path, title).match, path).toMatchObject({ target: "/tarifs/", by: "intent: prices" });
     }
-    // Another subject beside them: no intent; a listing of a tag: none either.
+    // Another subject beside them, news of a change, a quote's form: no intent; a listing of a tag: none either.
+    expect(page("/actualites/remboursements-ce-qui-change", "Remboursements : ce qui change au 1er octobre").match?.by ?? "").not.toBe("intent: prices");
+    expect(page("/devis", "Devis").match?.by ?? "").not.toBe("intent: prices");
     expect(page("/blog/mutuelle-et-implants", "Mutuelle et implants").match?.by ?? "").not.toBe("intent: prices");
     expect(page("/tag/remboursement/", "Remboursement").match?.by ?? "").not.toBe("intent: prices");
     expect(page("/tags/urgences/", "Urgences").match?.by ?? "").not.toMatch(/^intent/);
@@ -257,6 +261,10 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     const offer = (path: string, title: string) => m({ path, title, h1: title, text: "Valable tout l'été, sur rendez-vous." });
     expect(offer("/blog/blanchiment-l-offre-de-l-ete", "Blanchiment : l'offre de l'été").best?.target).not.toBe("/recrutement/");
     expect(offer("/blog/offre-assistante-dentaire", "Offre : assistante dentaire").best?.target).toBe("/recrutement/");
+    // A job's offer without a role's name (the second review's): "Offre de collaboration", "Nos offres"; a welcome offer is commercial.
+    expect(offer("/offre-de-collaboration", "Offre de collaboration").best?.target).toBe("/recrutement/");
+    expect(offer("/offres", "Nos offres").best?.target).toBe("/recrutement/");
+    expect(offer("/offre-de-bienvenue", "Offre de bienvenue nouveaux patients").best?.target).not.toBe("/recrutement/");
   });
 
   it("sends a phrase of the headline found on a hub and on one of its details to that detail (the hub lists its details' summaries)", () => {
