@@ -32,6 +32,8 @@ export type Verdict = (typeof VERDICTS)[number];
 export const THIN_WORDS = 100;
 /** Word-triple overlap from which two pages are near duplicates. */
 export const NEAR_DUPLICATE = 0.6;
+/** Share of word triples from which a near-duplicate is one, whatever it calls itself (a print or AMP copy). */
+const SURE_DUPLICATE = 0.9;
 
 export interface Assessment {
   path: string;
@@ -191,9 +193,12 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     .sort((a, b) => listingUrl(a) - listingUrl(b) || idOnly(a) - idOnly(b) || a.url.length - b.url.length || (a.url < b.url ? -1 : 1));
   const originalOf = new Map<string, { url: string; similarity: number }>();
   const groups: string[][] = [];
-  /** Whether two pages call themselves the same (their H1s, else titles, share half their words). */
-  const nameWords = (e: CrawlEntry) => new Set(words(e.h1 || e.headline || e.title));
-  const sameName = (a: CrawlEntry, b: CrawlEntry) => jaccard(nameWords(a), nameWords(b)) >= 0.5;
+  /**
+   * Whether two pages call themselves the same: their H1s share half their words where both have one, else their titles
+   * (like with like: a print view without its H1 is its page's copy).
+   */
+  const sameName = (a: CrawlEntry, b: CrawlEntry) =>
+    a.h1 && b.h1 ? jaccard(new Set(words(a.h1)), new Set(words(b.h1))) >= 0.5 : jaccard(new Set(words(a.title)), new Set(words(b.title))) >= 0.5;
   const triples = new Map(pages.map((e) => [e.url, shingles(own.get(e.url)!.text)]));
   for (const [i, page] of pages.entries()) {
     if (originalOf.has(page.url)) continue;
@@ -205,7 +210,7 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
       const similarity = same ? 1 : jaccard(triples.get(page.url)!, triples.get(other.url)!);
       // A near-duplicate calls itself what its original does: two short posts of one template ("Nouveau : l'empreinte
       // optique", "Fermeture de fin d'année"), most of their words the template's, are two pages.
-      if (similarity >= NEAR_DUPLICATE && (same || sameName(page, other))) {
+      if (similarity >= NEAR_DUPLICATE && (same || similarity >= SURE_DUPLICATE || sameName(page, other))) {
         originalOf.set(other.url, { url: page.url, similarity });
         group.push(other.url);
       }
@@ -284,7 +289,8 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
       // (Not the practical information page carrying this month's closure, "Infos pratiques": a standing page.)
       const text = ownWords(e).join(" . ");
       const dated = DATED.exec(text);
-      const name = words([e.title, e.h1, e.headline, readablePath(pathOf(e.url))].join(" ")).join(" ");
+      // (Its own name and its URL's last segment: a section "infos pratiques" holds dated notices too.)
+      const name = words([e.title, e.h1, e.headline, readablePath(pathOf(e.url).split("?")[0].split("/").filter(Boolean).at(-1) ?? "")].join(" ")).join(" ");
       const standing = /\b(?:infos?|informations?)\b/.test(name) && /\b(?:pratiques?|utiles?)\b/.test(name);
       if (dated && !standing && NOTICE.test(text) && Number(dated[1]) < new Date().getFullYear()) return { verdict: "skip", reason: `news of its time: ${count} words about ${dated[0]}` };
       return { verdict: "rewrite", reason: `thin: ${count} words (fewer than ${THIN_WORDS})${from.length ? "" : ", linked from no page"}` };

@@ -126,6 +126,10 @@ describe("assessPages: two short posts of one template, a standing page carrying
     entry("/blog/f/nouveau-l-empreinte-optique", { h1: "Nouveau : l'empreinte optique", body_text: `Le cabinet passe à l'empreinte optique. ${template}`, word_count: 60 }),
     entry("/blog/f/nouveau-l-empreinte-optique?print=1", { h1: "Nouveau : l'empreinte optique", body_text: `Le cabinet passe à l'empreinte optique sans pâte. ${template}`, word_count: 62 }),
     entry("/infos-pratiques", { h1: "Infos pratiques", body_text: "Adresse, parking, tram. Le cabinet sera fermé du 3 au 10 janvier 2022.", word_count: 14 }),
+    // (The second review's: a notice filed under a section "infos pratiques"; a print view without its H1.)
+    entry("/infos-pratiques/a-noter", { h1: "À noter", title: "À noter - Cabinet Petit", body_text: "Le cabinet sera fermé du 1er au 20 août 2021.", word_count: 10 }),
+    entry("/implants", { h1: "L'implant dentaire", title: "Implants dentaires - Cabinet du Dr Martin", body_text: long("implant"), word_count: 240 }),
+    entry("/implants?print=1", { h1: "", title: "Implants dentaires - Cabinet du Dr Martin", body_text: `${long("implant")} Imprimer`, word_count: 241 }),
   ]);
   const by = (path: string) => rows.find((r) => r.path === path)!;
 
@@ -137,6 +141,12 @@ describe("assessPages: two short posts of one template, a standing page carrying
 
   it("reads the practical information page carrying this month's closure as a standing page, not as news of its time", () => {
     expect(by("/infos-pratiques").verdict).not.toBe("skip");
+    // A notice filed under that section is still news of its time.
+    expect(by("/infos-pratiques/a-noter").reason).toMatch(/news of its time/);
+  });
+
+  it("merges a copy that is its page's words whatever it calls itself (a print view without its H1)", () => {
+    expect(duplicateOf.get("http://old.example/implants?print=1") ?? by("/implants?print=1").reason).toMatch(/implants/);
   });
 });
 
