@@ -193,7 +193,7 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   sitew: /^\/(?:fs|sw)(?:\/|$)|^\/blog\/rss\.xml$/,
   webador: /^\/blog\/(?:tag|category|feed)(?:\/|$)|^\/blog\/\d+$/,
   godaddy: /^\/blog\/f\.rss$/,
-  dnn: /^\/(?:portals|desktopmodules|providers|linkclick|tabid)(?:\/|\.aspx|$)|^\/(?:login|register|keepalive|logoff)\.aspx$/,
+  dnn: /^\/(?:portals|desktopmodules|providers|linkclick|tabid)(?:\/|\.aspx|$)|^\/(?:login|register|keepalive|logoff)$/,
   static: null,
 };
 
