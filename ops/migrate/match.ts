@@ -933,8 +933,13 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // no page of that care (nine wrong guesses of seven sites whose new site publishes no periodontics). A need page
     // weighs every way of meeting the need ("Des dents plus blanches" for veneers): it may stand in.
     const carePage = CARE_SECTION.test(old.path);
+    // A care page by its section or its name ("Soins courants", "Soins conservateurs") is never the price list's, whose
+    // lines name every care billed; by whichever of the rules below its words reach it.
+    // (Named for care when care is its first word: "Payer ses soins en plusieurs fois" is about paying.)
+    const careNamed = carePage || ownNames.some((n) => /^soins?$/.test(keywords(n.join(" "))[0] ?? ""));
     const careFits = (path: string) => {
       const i = candidates.findIndex((p) => p.path === path);
+      if (careNamed && PRICES.page(candidates[i])) return false;
       return !carePage || !TREATMENT_KINDS.has(candidates[i].kind) || [...allNames].some((w) => !GENERIC_STEMS.has(w) && (titleSets[i].has(w) || slugSets[i].has(w)));
     };
     const shared = !headline.match && best !== null && best.confidence > 0 && runnerUp <= CLEAR_MARGIN * best.confidence && headline.scores?.get(best.target) === 1;
@@ -953,8 +958,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // whose caption names what the photo shows: the page is its gallery's.)
     const photo = [old.title, old.h1, old.headline ?? ""].some((n) => PHOTO.test(words(n)[0] ?? ""));
     const phrases = photo ? new Map<string, Set<string>>() : pairsOf([old.title, old.h1, old.headline ?? ""]);
-    // (A care page's phrase, "Soins courants", not on the price list: its lines name every care the practice bills.)
-    const careNamed = carePage || ownNames.some((n) => n.some((w) => /^soins?$/.test(w)));
+    // (A care page's phrase, "Soins courants", not on the price list: see careNamed.)
     let holders = candidates.filter((p, i) => isSubjectPage(p) && !(careNamed && PRICES.page(p)) && [...phrases].some(([h, qs]) => !ANNOUNCEMENT_WORDS.test(h) && [...qs].some((q) => !ANNOUNCEMENT_WORDS.test(q) && textPairs[i].get(h)?.has(q))));
     // A hub lists its detail pages' summaries: a phrase on a hub and on one of its details is that detail's ("Gouttières
     // transparentes", on the orthodontics hub and the aligners' page: the aligners').

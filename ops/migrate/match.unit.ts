@@ -249,6 +249,9 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     const m = createMatcher(site);
     expect(m({ path: "/soins/soins-courants/", title: "Soins courants", h1: "Soins courants", text: "Caries, dévitalisations : nous soignons vos dents." }).match?.target).not.toBe("/tarifs/");
     expect(m({ path: "/2014/05/le-tiers-payant-au-cabinet.html", title: "Le tiers payant au cabinet", h1: "Le tiers payant au cabinet", text: "Depuis mai, plus d'avance de frais." }).match?.target).toBe("/tarifs/");
+    // Nor by the headline's words alone, on a site where only the price list holds them (the second review's).
+    const pricesOnly = createMatcher(site.filter((p) => p.path !== "/philosophie/"));
+    expect(pricesOnly({ path: "/soins/soins-courants/", title: "Soins courants", h1: "Soins courants", text: "Caries, dévitalisations : nous soignons vos dents." }).match?.target).not.toBe("/tarifs/");
   });
 
   it("reads an 'offre' as a job's only beside a job's word or a role: 'Blanchiment : l'offre de l'été' is no job offer", () => {
