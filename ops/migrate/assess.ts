@@ -12,7 +12,7 @@ import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, writeFileAtomic
 import type { StepIo } from "./io";
 import { pathOf } from "./page";
 import { ownContent } from "./boilerplate";
-import { forATime, jaccard, LISTING_URL, readablePath, shingles, triplesInOrder, words } from "./text";
+import { forATime, jaccard, lastSegment, LISTING_URL, namesPracticalInfo, shingles, triplesInOrder, words } from "./text";
 import { detectPlatform, isIdOnlyUrl, isItemUrl } from "./platform";
 import { oldUrlForm } from "../../src/server/redirects/grammar";
 
@@ -290,8 +290,7 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
       const text = ownWords(e).join(" . ");
       const dated = DATED.exec(text);
       // (Its own name and its URL's last segment: a section "infos pratiques" holds dated notices too.)
-      const name = words([e.title, e.h1, e.headline, readablePath(pathOf(e.url).split("?")[0].split("/").filter(Boolean).at(-1) ?? "")].join(" ")).join(" ");
-      const standing = /\b(?:infos?|informations?)\b/.test(name) && /\b(?:pratiques?|utiles?)\b/.test(name);
+      const standing = namesPracticalInfo(words([e.title, e.h1, e.headline, lastSegment(pathOf(e.url))].join(" ")));
       if (dated && !standing && NOTICE.test(text) && Number(dated[1]) < new Date().getFullYear()) return { verdict: "skip", reason: `news of its time: ${count} words about ${dated[0]}` };
       return { verdict: "rewrite", reason: `thin: ${count} words (fewer than ${THIN_WORDS})${from.length ? "" : ", linked from no page"}` };
     }

@@ -25,7 +25,7 @@
 import { normaliseRedirectPath } from "../../src/server/redirects/map";
 import type { Platform } from "../../src/server/redirects/grammar";
 import type { NewPage } from "./new-site";
-import { containment, forATime, jaccard, keywords, lastSegment, LISTING_URL, readablePath, slugWords, words } from "./text";
+import { containment, forATime, jaccard, keywords, lastSegment, LISTING_URL, namesPracticalInfo, PRACTICAL, readablePath, slugWords, words } from "./text";
 
 export interface OldPage {
   path: string;
@@ -228,12 +228,12 @@ const OPENING = /^(?:ouvert|ouverte|ouverts|ouvertes|ouverture|ouvre|nocturne|no
 const HOURS_CONTEXT = /^(?:nouveau|nouveaux|nouvelle|nouvelles|nouveaute|desormais|maintenant|aussi|egalement|cabinet|centre|matin|matins|soir|soirs|midi|apres|jusqu|heures?|h|tous|toutes|les|le|la|l|de|du|des|en|et|a|au|aux|votre|notre|nos|vos|\d+)$/;
 /** An hour of the day ("20h", "19h30"): new hours say one when they name no day ("ouvert jusqu'à 20h"). */
 const HOUR = /^\d{1,2}h(?:\d{2})?$/;
-/** Whether a page's URL or title names a holiday's, a season's or a time's hours (text.ts forATime). */
 /** Whether a match is the directions intent's (the page giving the address and the hours, or its stand-in). */
 export function statesDirections(match: Match | null): boolean {
   return match?.by === `intent: ${DIRECTIONS.name}`;
 }
 
+/** Whether a page's URL or title names a holiday's, a season's or a time's hours (text.ts forATime). */
 export function seasonal(path: string, title: string): boolean {
   // (Every word of the URL, decoded, in order: `horaires-d-ete` says summer, where slugWords leaves "d" out.)
   return forATime(words(readablePath(path))) || forATime(words(title));
@@ -347,9 +347,6 @@ export function ageOf(list: readonly string[]): "child" | "adult" | null {
 
 /** A page in the old site's section of treatments (`/soins/...`, `/nos-soins/...`, `/fr/soins/...`). */
 const CARE_SECTION = /^\/(?:[a-z]{2}\/)?(?:nos-)?(?:soins|traitements|prestations|services|treatments)\/[^/?]/i;
-/** The words of a practical information page's name ("Infos pratiques", "Informations utiles"; "infos" is a FILLER). */
-const PRACTICAL = /^(?:pratiques?|utiles?)$/;
-const INFO = /^(?:infos?|informations?)$/;
 /**
  * A post of a blog or a news section: the URL's section says so, or its date does (`/2018/09/10/slug/`). A job
  * it announced was an offer of its time: it goes to the jobs page, not to the offer the new site lists now.
@@ -557,6 +554,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const vectors = docs.map(vector);
   const slugSets = candidates.map((p) => stems(p.slug.replace(/-/g, " ")));
   const textStems = candidates.map((p) => stems(`${p.title} ${withoutReflexiveVerbs(p.text)}`));
+  /** The ways each need page weighs (waysOf), in the singular. */
+  const waySets = candidates.map(waysOf);
   /** The words of the items each page presents by title (its cards), in the singular, the generic ones left out. */
   const cardSets = candidates.map((p) => new Set((p.cards ?? []).flatMap((t) => keywords(t)).filter((w) => !GENERIC.test(w)).map((w) => singular(stem(w)))));
   const titleSets = candidates.map((p) => stems(p.title));
@@ -656,7 +655,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // the new site's directions page (eleven of the twelve blind truths holding one send it there; Grav's drops it).
     // ("Infos" with "pratiques" or "utiles", whole: not "Notre pratique"; not the practical information of a
     // treatment's section, `/orthodontie/infos-pratiques`.)
-    const practical = [urlWords(old.path), ...[old.title, old.h1].map((n) => words(n))].some((set) => set.some((w) => INFO.test(w)) && set.some((w) => PRACTICAL.test(w)));
+    const practical = [urlWords(old.path), ...[old.title, old.h1].map((n) => words(n))].some(namesPracticalInfo);
     const directions = practical && !sectionHub(old.path) && namedOnlyBy(PRACTICAL, old.path, [old.title, old.h1].filter(Boolean)) ? candidates.find(DIRECTIONS.page) : undefined;
     if (directions) return { match: { target: directions.path, confidence: 0.6, by: "the practical information page: the directions page" }, best: null, runnerUp: 0 };
     // A platform's booking pages (Wix Bookings' `/service-page/...`, `/booking-calendar/...`): booking.
@@ -937,9 +936,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // lines name every care billed; by whichever of the rules below its words reach it.
     // (Named for care when care is its first word: "Payer ses soins en plusieurs fois" is about paying.)
     const careNamed = carePage || ownNames.some((n) => /^soins?$/.test(keywords(n.join(" "))[0] ?? ""));
+    const carePrices = (p: NewPage) => careNamed && PRICES.page(p);
     const careFits = (path: string) => {
       const i = candidates.findIndex((p) => p.path === path);
-      if (careNamed && PRICES.page(candidates[i])) return false;
+      if (carePrices(candidates[i])) return false;
       return !carePage || !TREATMENT_KINDS.has(candidates[i].kind) || [...allNames].some((w) => !GENERIC_STEMS.has(w) && (titleSets[i].has(w) || slugSets[i].has(w)));
     };
     const shared = !headline.match && best !== null && best.confidence > 0 && runnerUp <= CLEAR_MARGIN * best.confidence && headline.scores?.get(best.target) === 1;
@@ -959,7 +959,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const photo = [old.title, old.h1, old.headline ?? ""].some((n) => PHOTO.test(words(n)[0] ?? ""));
     const phrases = photo ? new Map<string, Set<string>>() : pairsOf([old.title, old.h1, old.headline ?? ""]);
     // (A care page's phrase, "Soins courants", not on the price list: see careNamed.)
-    let holders = candidates.filter((p, i) => isSubjectPage(p) && !(careNamed && PRICES.page(p)) && [...phrases].some(([h, qs]) => !ANNOUNCEMENT_WORDS.test(h) && [...qs].some((q) => !ANNOUNCEMENT_WORDS.test(q) && textPairs[i].get(h)?.has(q))));
+    let holders = candidates.filter((p, i) => isSubjectPage(p) && !carePrices(p) && [...phrases].some(([h, qs]) => !ANNOUNCEMENT_WORDS.test(h) && [...qs].some((q) => !ANNOUNCEMENT_WORDS.test(q) && textPairs[i].get(h)?.has(q))));
     // A hub lists its detail pages' summaries: a phrase on a hub and on one of its details is that detail's ("Gouttières
     // transparentes", on the orthodontics hub and the aligners' page: the aligners').
     const detailHolders = holders.filter((p) => holders.some((h) => h !== p && isDetailOf(h.path, p)));
@@ -991,8 +991,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // page of the scaling where the new site has no periodontics, though "Des dents plus blanches" lists it.)
     if (carePage && best) {
       // (In the singular or the plural: "bridges" is a "bridge".)
-      const needs = candidates.filter((p, i) => p.kind === "need" && [...allNames].some((w) => !GENERIC_STEMS.has(w) && !ROUTINE_STEMS.has(w) && !titleSets[i].has(w) && waysOf(p).has(singular(w))));
-      const ways = needs.length === 1 ? [...allNames].filter((w) => waysOf(needs[0]).has(singular(w))) : [];
+      const needs = candidates.filter((p, i) => p.kind === "need" && [...allNames].some((w) => !GENERIC_STEMS.has(w) && !ROUTINE_STEMS.has(w) && !titleSets[i].has(w) && waySets[i].has(singular(w))));
+      const ways = needs.length === 1 ? [...allNames].filter((w) => waySets[candidates.indexOf(needs[0])].has(singular(w))) : [];
       // (A treatment page named for it by half its title at least: "Le bridge complet sur implants" is no page of
       // "Couronnes et bridges", the bridges on the neighbouring teeth.)
       const named = (set: Set<string>) => [...set].some((t) => ways.some((w) => singular(t) === singular(w)));
@@ -1038,15 +1038,6 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     runnerUp: 0,
     review: "a child's first visit",
   });
-  /**
-   * The ways a need page weighs: the treatments its description's opening list names ("Implant, bridge ou prothèse
-   * amovible : ..."). Only treatments (WAYS): that list may name symptoms ("Douleur, dent cassée, abcès : ...") or
-   * qualities ("amovible"), which are no ways (the outside review's "Des soins sans douleur", "L'appareil amovible").
-   */
-  const waysOf = (page: NewPage): Set<string> => {
-    const list = (page.description ?? "").split(/\s*[:?]/)[0];
-    return /,|\sou\s/.test(list) ? new Set(words(list).filter((w) => WAYS.test(w)).map((w) => singular(stem(w)))) : new Set();
-  };
   /**
    * The hub of treatments (a page with detail pages) the old URL's section names: the segment before its last, a word
    * of which opens the hub's slug or is opened by one of its words (`implants-dentaires`, the hub `implantologie`).
@@ -1142,6 +1133,15 @@ const AFTERCARE = /^(?:apres|after|aftercare|postop|postoperatoire|postoperatoir
 const AFTERCARE_PAGE = /\b(?:apres|suites|aftercare|postop|postoperatoire|post)\b/;
 /** The kinds of page a treatment has on the new site: its hub, its details, a need page weighing it. */
 const CARE_KINDS: ReadonlySet<string> = new Set(["service_hub", "service_detail", "need"]);
+/**
+ * The ways a need page weighs: the treatments its description's opening list names ("Implant, bridge ou prothèse
+ * amovible : ..."). Only treatments (WAYS): that list may name symptoms ("Douleur, dent cassée, abcès : ...") or
+ * qualities ("amovible"), which are no ways (the outside review's "Des soins sans douleur", "L'appareil amovible").
+ */
+function waysOf(page: NewPage): Set<string> {
+  const list = page.kind === "need" ? (page.description ?? "").split(/\s*[:?]/)[0] : "";
+  return /,|\sou\s/.test(list) ? new Set(words(list).filter((w) => WAYS.test(w)).map((w) => singular(stem(w)))) : new Set();
+}
 /** A treatment or appliance a need page may weigh as a way of meeting the need (waysOf). */
 const WAYS = /^(?:implants?|bridges?|protheses?|dentiers?|couronnes?|facettes?|inlays?|onlays?|blanchiments?|eclaircissements?|aligneurs?|gouttieres?|bagues?|greffes?|surfacages?|contentions?)$/;
 /** Routine care, for every patient whatever their need: a scaling, prevention, a check-up. */

@@ -101,3 +101,11 @@ const FOR_A_TIME = /^(?:fetes?|vacances|noel|paques|toussaint|conges|pont|ponts|
 
 /** A CMS's listing URLs: blog pages, categories, tags, archives by date or author, searches, feeds. */
 export const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed|offset|category)=|[?&](?:amp;)?view=(?:category|tag|categories|featured)\b|\/(?:category|categories|categorie|tag|tags|etiquette|author|auteur|page|feed|archive|archives|taxonomy\/term)\/|\/(?:tag|category|page|author):[^/]+|\/component\/tags\/|\/\d{4}\/(?:\d{2}\/)?$/i;
+
+/** The words of a practical information page's name ("Infos pratiques", "Informations utiles"; "infos" is a FILLER). */
+export const PRACTICAL = /^(?:pratiques?|utiles?)$/;
+const INFO = /^(?:infos?|informations?)$/;
+/** Whether words name the practical information page ("Infos pratiques", "Informations utiles"): one vocabulary for the assessment and the matcher. */
+export function namesPracticalInfo(list: readonly string[]): boolean {
+  return list.some((w) => INFO.test(w)) && list.some((w) => PRACTICAL.test(w));
+}

@@ -7,8 +7,8 @@
  * compare old URLs in this one form.
  *
  * Every platform: percent-decoded, lower-cased, accents folded, runs of slashes collapsed, a final `index.html`/`index.php`
- * and a `.html`/`.htm`/`.php` suffix dropped, no trailing slash, the home page's names (`/accueil`, `/home`,
- * `/index`) the home; in the query `&amp;` read as `&` (copied
+ * (or IIS's `default.aspx`) and a `.html`/`.htm`/`.php`/`.aspx`/`.asp` suffix dropped, no trailing slash, the home
+ * page's names (`/accueil`, `/home`, `/index`, `/default`) the home; in the query `&amp;` read as `&` (copied
  * from HTML), tracking (utm_*, fbclid, gclid...), session (PHPSESSID...) and language (`lang`...) parameters
  * dropped, the others in name order; a document's (`.pdf`, `.jpg`...) whole query dropped (a cache buster such as
  * `?t=` or `?ver=`). Then per platform, by identity:
@@ -87,7 +87,8 @@
  *                `/Default.aspx?TabId=59` are tab 59), its parameters in the path read as in the query; a module's
  *                article or item is its tab and its ids, in the path or the query (`/Conseils/tabid/78/ArticleId/7/Default.aspx`,
  *                `/Default.aspx?TabId=78&ArticleId=7`; `/tabid/60/ctl/Detail/mid/412/ItemId/9/Titre.aspx`,
- *                `/Default.aspx?tabid=60&ctl=Detail&mid=412&ItemId=9`); `/Default.aspx` alone is the home page; a
+ *                `/Default.aspx?tabid=60&ctl=Detail&mid=412&ItemId=9`); `/Default.aspx` alone is the home page (the
+ *                common rules); a
  *                document is its ticket (`/LinkClick.aspx?fileticket=X&tabid=..&portalid=0`), `LinkClick.aspx?link=N`
  *                tab N; `/Portals/`, `/DesktopModules/`, `/LinkClick.aspx`, `/Login.aspx` and a tab's URLs are the
  *                platform's
@@ -197,6 +198,9 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   static: null,
 };
 
+/** DNN's parameters that name no other document, in the path as in the query (dnnIdentity reads both). */
+const DNN_NOISE: ReadonlySet<string> = new Set(["language", "portalid", "forcedownload", "popup", "skinsrc", "containersrc", "dnnprintmode"]);
+
 /** Parameters a platform adds to a page's URL without naming another page. */
 const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   wordpress: new Set(["replytocom", "amp"]),
@@ -218,7 +222,7 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   sitew: "all",
   webador: "all",
   godaddy: "all",
-  dnn: new Set(["portalid", "forcedownload", "popup", "skinsrc", "containersrc", "dnnprintmode"]),
+  dnn: DNN_NOISE,
   static: new Set(),
 };
 /**
@@ -479,15 +483,14 @@ function dnnIdentity(path: string, list: [string, string][]): Identity {
     return { path, list };
   }
   const tab = number("tabid");
-  if (tab === null) return path === "/default.aspx" ? { path: "/", list } : { path, list };
+  // (No tab: a friendly path, `/Soins/Implants.aspx`, or `/Default.aspx`, the home page by the common rules.)
+  if (tab === null) return { path, list };
   const rest = pairs
     .filter(([n, v]) => n !== "tabid" && !DNN_NOISE.has(n) && !(n === "ctl" && v === "detail"))
     .map(([n, v]): [string, string] => [n, /^\d+$/.test(v) ? String(Number(v)) : v]);
   // (Each of them names a document of the tab: one the map does not know answers 404, never the tab's page.)
   return { path: `/tabid/${tab}`, list: rest, cmsQuery: rest.length > 0 };
 }
-/** DNN's parameters that name no other document (in the path as in the query). */
-const DNN_NOISE: ReadonlySet<string> = new Set(["language", "portalid", "forcedownload", "popup", "skinsrc", "containersrc", "dnnprintmode"]);
 
 /**
  * A query that is a path (Dotclear's, PluXml's "query string" URLs): on the dispatcher (`/index.php`, `/`), the first
