@@ -37,18 +37,22 @@ export interface PreparedHead {
  */
 export function prepareHead(list: string[]): PreparedHead {
   if (list.length < 2 || list[list.length - 2] !== "age") throw new Error("a prepared head ends with Age");
-  const outgoing = Object.create(null) as Record<string, [string, string | string[]]>;
+  const pairs = new Map<string, [string, string | string[]]>();
   for (let i = 0; i < list.length; i += 2) {
     const name = list[i];
     const value = list[i + 1];
     validateHeaderName(name);
     validateHeaderValue(name, value);
     const key = name.toLowerCase();
-    const pair = outgoing[key];
+    const pair = pairs.get(key);
     // A name twice (two Link headers): Node sends each value on a line of its own, as from the list.
-    if (!pair) outgoing[key] = [name, value];
+    if (!pair) pairs.set(key, [name, value]);
     else pair[1] = Array.isArray(pair[1]) ? [...pair[1], value] : [pair[1], value];
   }
+  // Built at once and its prototype dropped after, not grown key by key on Object.create(null): that object is a
+  // dictionary, and Node's `for (key in headers)` over one costs about 300 ns a HIT more than over an object with
+  // fast properties (a sorted key list made per loop, a filter per key; `perf` of the server, issue 28).
+  const outgoing = Object.setPrototypeOf(Object.fromEntries(pairs), null) as Record<string, [string, string | string[]]>;
   const age = outgoing.age;
   if (Array.isArray(age[1])) throw new Error("a prepared head has one Age");
   return { list, outgoing, age };

@@ -1,5 +1,7 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import { connect } from "node:net";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
 import { prepareHead, writePreparedHead } from "./prepared-head";
 
@@ -93,6 +95,22 @@ describe("prepareHead and writePreparedHead", () => {
     ["a name that is no token", ["x a", "1", "age", "0"], "ERR_INVALID_HTTP_TOKEN"],
   ])("refuses %s as writeHead does", (_name, list, code) => {
     expect(() => prepareHead(list)).toThrow(expect.objectContaining({ code }));
+  });
+
+  it("keeps the headers an object with fast properties, not a dictionary (Node's for-in over them on every HIT)", () => {
+    setFlagsFromString("--allow-natives-syntax");
+    const hasFastProperties = runInNewContext("(o) => %HasFastProperties(o)") as (o: object) => boolean;
+    // Thirty headers: more than an object grown key by key keeps fast.
+    const many = Array.from({ length: 30 }, (_, i) => [`x-header-${i}`, "v"]).flat();
+    for (const list of [LIST.slice(), [...many, "age", "0"]]) {
+      const { outgoing } = prepareHead(list);
+      expect(hasFastProperties(outgoing)).toBe(true);
+      expect(Object.getPrototypeOf(outgoing)).toBeNull();
+    }
+    // What the test tells apart: the shape an object grown on Object.create(null) has.
+    const grown = Object.create(null) as Record<string, string>;
+    grown.a = "b";
+    expect(hasFastProperties(grown)).toBe(false);
   });
 
   it("refuses a list without Age last (the one value it sets per response)", () => {
