@@ -53,7 +53,7 @@ export function observers({ accessLog, metrics }: Observers): OnResponse[] {
         cache: resultOf(res, state),
         ms,
         bytes: req.socket.bytesWritten - state.bytesBefore,
-        aborted: !res.writableFinished,
+        aborted: state.aborted,
       }),
     );
   }

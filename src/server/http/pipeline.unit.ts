@@ -20,22 +20,30 @@ interface Seen {
   order: string[];
   states: RequestState[];
   tenantCalls: string[];
-  responses: { path: string; status: number; ms: number; finished: boolean }[];
+  responses: { path: string; status: number; ms: number; aborted: boolean; closeListeners: number }[];
 }
 
 /** A pipeline whose stages record their passage; `answerAt` names the stage that answers (else the app does). */
-async function start(opts: { answerAt?: (req: IncomingMessage) => "rules" | "cacheHit" | undefined; app?: (req: IncomingMessage, res: ServerResponse) => void } = {}) {
+async function start(
+  opts: {
+    answerAt?: (req: IncomingMessage) => "rules" | "cacheHit" | undefined;
+    app?: (req: IncomingMessage, res: ServerResponse) => void;
+    /** How a stage answers (default: the whole answer at once). */
+    answer?: (req: IncomingMessage, res: ServerResponse, by: string) => void;
+  } = {},
+) {
   const seen: Seen = { order: [], states: [], tenantCalls: [], responses: [] };
-  const answer = (res: ServerResponse, by: string) => {
+  const whole = (res: ServerResponse, by: string) => {
     res.writeHead(200, { "x-answered-by": by });
     res.end(by);
   };
+  const answer = (req: IncomingMessage, res: ServerResponse, by: string) => (opts.answer ?? ((_req, r, b) => whole(r, b)))(req, res, by);
   const stage = (name: "rules" | "cacheHit") => (req: IncomingMessage, res: ServerResponse, state: RequestState) => {
     seen.order.push(`${name} ${req.url}`);
     seen.states.push(state);
     expect(stateOf(req)).toBe(state);
     if (opts.answerAt?.(req) !== name) return false;
-    answer(res, name);
+    answer(req, res, name);
     return true;
   };
   const stages: PipelineStages = {
@@ -49,13 +57,13 @@ async function start(opts: { answerAt?: (req: IncomingMessage) => "rules" | "cac
       seen.order.push(`app ${req.url}`);
       seen.states.push(stateOf(req)!);
       if (opts.app) opts.app(req, res);
-      else answer(res, "app");
+      else whole(res, "app");
     },
     onResponse: [
       (req, res, state, ms) => {
         seen.order.push(`onResponse ${req.url}`);
         seen.states.push(state);
-        seen.responses.push({ path: req.url!, status: res.statusCode, ms, finished: res.writableFinished });
+        seen.responses.push({ path: req.url!, status: res.statusCode, ms, aborted: state.aborted, closeListeners: res.listenerCount("close") });
       },
     ],
     requestId: (header) => (typeof header === "string" ? header : "generated"),
@@ -90,7 +98,7 @@ describe("createPipeline", () => {
     expect(await get(port, "/a/")).toEqual({ status: 200, by: "app" });
     await until(() => seen.responses.length === 1);
     expect(seen.order).toEqual(["rules /a/", "cacheHit /a/", "app /a/", "onResponse /a/"]);
-    expect(seen.responses[0]).toMatchObject({ path: "/a/", status: 200, finished: true });
+    expect(seen.responses[0]).toMatchObject({ path: "/a/", status: 200, aborted: false });
     expect(seen.responses[0].ms).toBeGreaterThanOrEqual(0);
   });
 
@@ -100,6 +108,45 @@ describe("createPipeline", () => {
     expect((await get(port, "/hit/")).by).toBe("cacheHit");
     await until(() => seen.responses.length === 2);
     expect(seen.order).toEqual(["rules /refused/", "onResponse /refused/", "rules /hit/", "cacheHit /hit/", "onResponse /hit/"]);
+  });
+
+  it("is done with an answer a stage wrote whole when the stage returns: no listener per request, not aborted", async () => {
+    const { seen, port } = await start({ answerAt: (req) => (req.url === "/refused/" ? "rules" : "cacheHit") });
+    await get(port, "/refused/");
+    await get(port, "/hit/");
+    await until(() => seen.responses.length === 2);
+    expect(seen.responses).toEqual([
+      expect.objectContaining({ path: "/refused/", aborted: false, closeListeners: 0 }),
+      expect.objectContaining({ path: "/hit/", aborted: false, closeListeners: 0 }),
+    ]);
+    // Once each, also after the response closes.
+    await get(port, "/hit/");
+    await until(() => seen.responses.length === 3);
+    expect(seen.order.filter((o) => o === "onResponse /hit/")).toHaveLength(2);
+  });
+
+  it("waits for the close of an answer a stage is still writing when it returns, and says aborted when the client left first", async () => {
+    const open: ServerResponse[] = [];
+    const { seen, port } = await start({
+      answerAt: (req) => (req.url === "/gone/" ? "rules" : "cacheHit"),
+      answer: (req, res, by) => {
+        res.writeHead(200, { "x-answered-by": by });
+        // /gone/: the client's connection is already gone when the stage writes its whole answer.
+        if (req.url === "/gone/") return void (req.socket.destroy(), res.end(by));
+        res.write("part one ");
+        open.push(res);
+      },
+    });
+    const streamed = get(port, "/streamed/");
+    await until(() => open.length === 1);
+    expect(seen.responses).toEqual([]);
+    open[0].end("part two");
+    await streamed;
+    await until(() => seen.responses.length === 1);
+    expect(seen.responses[0]).toMatchObject({ path: "/streamed/", aborted: false });
+    await get(port, "/gone/").catch(() => undefined);
+    await until(() => seen.responses.length === 2);
+    expect(seen.responses[1]).toMatchObject({ path: "/gone/", aborted: true });
   });
 
   it("hands every stage the same state, made once per request, with the practice the Host header names", async () => {
@@ -136,6 +183,6 @@ describe("createPipeline", () => {
     await until(() => seen.order.includes("app /slow/"));
     req.destroy();
     await until(() => seen.responses.length === 1);
-    expect(seen.responses[0]).toMatchObject({ path: "/slow/", finished: false });
+    expect(seen.responses[0]).toMatchObject({ path: "/slow/", aborted: true });
   });
 });
