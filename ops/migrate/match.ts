@@ -1075,11 +1075,39 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   };
 
   /**
+   * The offer of the new site a job offer's document is for ("offre-assistant-dentaire-cdi.pdf", "Fiche de poste
+   * assistante dentaire"): the one offer for the job its name names (ROLES), a contract word of its name choosing
+   * among several ("cdi", "alternance"). None when the new site offers no such job, or several it cannot tell
+   * apart, or when its URL dates it more than OFFER_YEARS before the offer (`/uploads/2018/09/`, `-2016.pdf`: an
+   * offer of its time, filled since): the document then goes by its words, as before. (Nine blind truths send such
+   * a document to the offer for the same job, one of them two years older than the offer; two, of 2016 and 2018
+   * against offers of 2026, drop theirs.)
+   */
+  const offerOfDocument = (path: string, named: string[]): NewPage | null => {
+    // (Not instructions: "mode d'emploi"; not a commercial offer: "offre blanchiment été".)
+    if (named.includes("mode") || named.some((w) => COMMERCIAL.test(w) || WAYS.test(w))) return null;
+    const roles = rolesOf([named.join(" ")]);
+    if (roles.size === 0 || !named.some((w) => JOB.test(w) || FILE_OF_POST.test(w))) return null;
+    const forRole = pages.filter(isOffer).filter((p) => [...rolesOf([`${p.title} ${p.slug.replace(/-/g, " ")}`])].some((r) => roles.has(r)));
+    const contract = named.filter((w) => CONTRACT.test(w));
+    const chosen = forRole.length > 1 ? forRole.filter((p) => contract.some((w) => p.slug.split("-").includes(w))) : forRole;
+    if (chosen.length !== 1) return null;
+    const year = Math.max(...[...path.matchAll(/(?<!\d)((?:19|20)\d\d)(?!\d)/g)].map((m) => Number(m[1])));
+    const offered = Number(chosen[0].published?.slice(0, 4));
+    return year > 0 && offered - year > OFFER_YEARS ? null : chosen[0];
+  };
+
+  /**
    * A document (a PDF) by its own words: its file name and the texts of the links to it. Its subject is clear
    * when most of those words (weighted by how rare they are on the new site) are on one page only.
    */
   const matchDocument = (path: string, names: string[], ignore?: RegExp): MatchResult => {
     const named = [...slugWords(path), ...names.flatMap((n) => keywords(n))].filter((w) => !DOCUMENT_WORDS.test(w) && !ignore?.test(w));
+    const offer = offerOfDocument(path, named);
+    if (offer) {
+      const match = { target: offer.path, confidence: 0.8, by: "intent: a job offer's document, for the job this offer is" };
+      return { match, best: match, runnerUp: 0 };
+    }
     for (const intent of DOCUMENT_INTENTS) {
       const page = named.some((w) => intent.words.test(w)) ? candidates.find(intent.page) : undefined;
       if (page) {
@@ -1150,6 +1178,13 @@ const ROUTINE_STEMS: ReadonlySet<string> = new Set(["detartrage", "prevention", 
 const TREATMENT_KINDS: ReadonlySet<string> = new Set(["service_hub", "service_detail"]);
 /** The words of an aftercare leaflet's name beside its treatment's ("Conseils après la pose d'un implant"). */
 const AFTERCARE_WORDS = /^(?:conseil|conseils|consigne|consignes|recommandation|recommandations|instruction|instructions|fiche|pose|soin|soins|traitement|intervention|operatoire|operatoires)$/;
+
+/** How many years before a job's offer a document for the same job may be dated and still be that offer's. */
+const OFFER_YEARS = 3;
+/** A "fiche de poste" (a job description), whose "poste" JOB knows: "fiche" beside a job is one too. */
+const FILE_OF_POST = /^fiche$/;
+/** A contract's words, as an offer's slug spells them (`assistante-dentaire-cdi`, `-alternance`). */
+const CONTRACT = /^(?:cdi|cdd|alternance|apprentissage|stage|interim|liberal|liberale|collaboration)$/;
 
 /** A document's words that say nothing of its subject. */
 const DOCUMENT_WORDS = /^(?:telecharger|telechargez|pdf|doc|docx|document|documents|fichier|version|imprimable|imprimer|cliquez|ici|voir|lire|format|ko|mo)$/;

@@ -658,6 +658,36 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(m.document("/docs/consentement-eclaire.pdf", []).match?.by ?? "").not.toMatch(/^intent/);
   });
 
+  it("sends a job offer's document to the offer for the same job; a contract word chooses among several; one dated years before it goes by its words", () => {
+    const offers = (extra: NewPage[] = []) =>
+      createMatcher([
+        ...site.map((p) => (p.path === "/recrutement/assistante-dentaire/" ? { ...p, published: "2026-08-28T10:00:00Z" } : p)),
+        { path: "/recrutement/secretaire-medicale/", slug: "secretaire-medicale", title: "Secrétaire médical(e)", kind: "jobs", text: "CDD 6 mois", published: "2026-10-30T09:00:00Z" },
+        ...extra,
+      ]);
+    const one = offers();
+    const offer = { target: "/recrutement/assistante-dentaire/", by: "intent: a job offer's document, for the job this offer is" };
+    expect(one.document("/docs/offre-assistant-dentaire-CDI-2026.pdf", []).match).toMatchObject(offer);
+    expect(one.document("/web/content/112/fiche-de-poste-assistante-dentaire.pdf", []).match).toMatchObject(offer);
+    expect(one.document("/web/content/112?download=true", ["Fiche de poste : assistante dentaire"]).match).toMatchObject(offer);
+    expect(one.document("/assets/files/offre-secretaire-medicale-2024.pdf", []).match?.target).toBe("/recrutement/secretaire-medicale/");
+    // Dated more than three years before the offer (an offer of its time), not a job's (commercial, instructions),
+    // or a job the new site does not offer: not an offer's page.
+    for (const [path, names] of [
+      ["/docs/offre-assistante-2016.pdf", []],
+      ["/wp-content/uploads/2018/09/fiche-de-poste-assistante.pdf", []],
+      ["/docs/offre-blanchiment-assistante-ete.pdf", []],
+      ["/docs/assistante-dentaire-mode-d-emploi.pdf", []],
+      ["/docs/offre-hygieniste.pdf", ["Offre d'emploi : hygiéniste"]],
+    ] as [string, string[]][]) {
+      expect(one.document(path, names).match?.by ?? "", path).not.toMatch(/job offer's document/);
+    }
+    // Two offers for assistants: the contract word of the name chooses; without one, neither.
+    const two = offers([{ path: "/recrutement/assistante-dentaire-alternance/", slug: "assistante-dentaire-alternance", title: "Assistante dentaire en alternance", kind: "jobs", text: "Contrat de professionnalisation" }]);
+    expect(two.document("/docs/offre-assistante-dentaire-alternance.pdf", []).match?.target).toBe("/recrutement/assistante-dentaire-alternance/");
+    expect(two.document("/docs/offre-assistante-dentaire.pdf", []).match?.by ?? "").not.toMatch(/job offer's document/);
+  });
+
   it("leaves an aftercare leaflet for review, whoever links to it, unless a page speaks of aftercare", () => {
     const leaflet = m.document("/docs/conseils-apres-pose-implant.pdf", ["Conseils après la pose d'un implant"]);
     expect(leaflet.match).toBeNull();

@@ -21,6 +21,8 @@ export interface NewPage {
   description?: string;
   /** The titles of the items its cards present (an equipment, a technique: "Aéropolissage"), where it has cards. */
   cards?: string[];
+  /** A job offer's publication date (ISO 8601). */
+  published?: string;
 }
 
 export function backendOption(parsed: Parsed): string {
@@ -81,6 +83,7 @@ export async function newPages(baseUrl: string, code: string): Promise<NewPage[]
     title: j.title,
     kind: "jobs",
     text: [j.title, j.contract, j.location, ...strings(j.description_html)].join(" "),
+    published: j.published_at,
   }));
   const pages = await pageTexts(backend, code, list);
   // The team and jobs pages show their members and offers (rendered from the team and jobs, not from blocks).
