@@ -12,7 +12,7 @@ import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, writeFileAtomic
 import type { StepIo } from "./io";
 import { pathOf } from "./page";
 import { ownContent } from "./boilerplate";
-import { forATime, jaccard, lastSegment, LISTING_URL, namesPracticalInfo, shingles, triplesInOrder, words } from "./text";
+import { DATED, forATime, jaccard, lastSegment, LISTING_URL, namesPracticalInfo, shingles, triplesInOrder, words } from "./text";
 import { detectPlatform, isIdOnlyUrl, isItemUrl } from "./platform";
 import { oldUrlForm } from "../../src/server/redirects/grammar";
 
@@ -98,9 +98,6 @@ export function outsideLinkLabels(text: string, anchors: readonly { url: string;
   return parts;
 }
 
-// A date with its month: what a news item of its time names ("du 5 au 19 août 2019"), unlike "fondé en 2009".
-const MONTHS = "janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|january|february|march|april|may|june|july|august|september|october|november|december";
-const DATED = new RegExp(`\\b(?:${MONTHS})\\s+((?:19|20)\\d\\d)\\b`);
 const DOCUMENT_TYPE = /^application\/(?:pdf|msword|vnd\.openxmlformats|vnd\.oasis\.opendocument|vnd\.ms-)/i;
 
 /**

@@ -28,6 +28,7 @@ function entry(path: string, over: Partial<CrawlEntry> = {}): CrawlEntry {
     translation_of: "",
     og_title: "",
     anchors: [],
+    published: "",
     error: "",
     ...over,
   };

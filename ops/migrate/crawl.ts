@@ -184,6 +184,7 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
       anchors: [],
       own_urls: [],
       trail: [],
+      published: "",
       error: "",
     };
     let current = url;

@@ -25,7 +25,7 @@
 import { normaliseRedirectPath } from "../../src/server/redirects/map";
 import type { Platform } from "../../src/server/redirects/grammar";
 import type { NewPage } from "./new-site";
-import { containment, forATime, jaccard, keywords, lastSegment, LISTING_URL, namesPracticalInfo, PRACTICAL, readablePath, slugWords, words } from "./text";
+import { containment, forATime, jaccard, keywords, lastSegment, LISTING_URL, namesPracticalInfo, PRACTICAL, publishedYear, readablePath, slugWords, words, yearInUrl } from "./text";
 
 export interface OldPage {
   path: string;
@@ -36,6 +36,8 @@ export interface OldPage {
   names?: string[];
   /** Its own headline (H1, else the heading marked as the headline: Joomla's `<h2 itemprop="headline">`). */
   headline?: string;
+  /** The date it states it was published (page.ts), "" or absent when none. */
+  published?: string;
   /** Other pages of the old site lie under its path (`/soins/` over `/soins/implants/`): it heads a section. */
   headsSection?: boolean;
   /**
@@ -718,6 +720,13 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const jobsIndex = namedOnlyBy(JOB, old.path, []);
     // The jobs its URL and names name, against those the new site's offers name.
     const oldRoles = job ? rolesOf([slugWords(old.path).join(" "), ...names]) : new Set<string>();
+    // A post announcing a job, of the time of the new site's offer for that job (dated within OFFER_YEARS before it):
+    // that offer, which it announced. An older one, or one that states no date, announced an offer filled since: the
+    // jobs page, as below. (Blind truths: posts of 2024 to 2026 to the offer of 2026, eight; of 2019 and 2022, to
+    // the jobs page, three; one of 2022 to the offer.)
+    const postOffer = job && newsPost && !jobsIndex ? offerFor([...slugWords(old.path), ...names.flatMap((n) => words(n))]) : null;
+    const postBefore = postOffer && yearsBefore(publishedYear(old), postOffer);
+    const announced = postOffer && postBefore !== null && postBefore <= OFFER_YEARS ? postOffer : null;
     const question = names.slice(0, 3).some((n) => COMPARISON.test(words(n).join(" ")) && /\?|\bou\b/.test(n.toLowerCase()));
     // The options a question weighs ("implant ou bridge ?": implant, bridge): the words either side of its "ou".
     const options = question ? optionsOf(names.slice(0, 3)) : null;
@@ -769,6 +778,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         if (job && !newsPost && !jobsIndex && containment(titleSets[i], allNames) >= 0.5) {
           confidence = Math.max(confidence, 0.8);
           by = "job offer's title";
+        } else if (page === announced) {
+          confidence = Math.max(confidence, 0.8);
+          by = "a job post of the offer's time, for the job this offer is";
         } else confidence /= 2;
       } else if (page === jobsPage && job && (jobsIndex || oldRoles.size === 0 || offeredRoles.size === 0 || [...oldRoles].some((r) => offeredRoles.has(r)))) {
         // (An offer naming a job the new site offers no more was filled: not the jobs page. See ROLES.)
@@ -1075,26 +1087,40 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   };
 
   /**
+   * The offer of the new site for the job words name ("assistante dentaire en CDI", ROLES): the one offer for that
+   * job, a contract word choosing among several ("cdi", "alternance"); null for none, or several it cannot tell apart.
+   */
+  const offerFor = (named: string[]): NewPage | null => {
+    const roles = rolesOf([named.join(" ")]);
+    if (roles.size === 0) return null;
+    const forRole = pages.filter(isOffer).filter((p) => [...rolesOf([`${p.title} ${p.slug.replace(/-/g, " ")}`])].some((r) => roles.has(r)));
+    const contract = named.filter((w) => CONTRACT.test(w));
+    const chosen = forRole.length > 1 ? forRole.filter((p) => contract.some((w) => p.slug.split("-").includes(w))) : forRole;
+    return chosen.length === 1 ? chosen[0] : null;
+  };
+  /**
+   * How many years a year is before an offer's publication (null: either unknown); more than OFFER_YEARS is an offer
+   * of its time, filled since.
+   */
+  const yearsBefore = (year: number | null, offer: NewPage): number | null => {
+    const offered = Number(offer.published?.slice(0, 4));
+    return year === null || !Number.isInteger(offered) || offered === 0 ? null : offered - year;
+  };
+
+  /**
    * The offer of the new site a job offer's document is for ("offre-assistant-dentaire-cdi.pdf", "Fiche de poste
-   * assistante dentaire"): the one offer for the job its name names (ROLES), a contract word of its name choosing
-   * among several ("cdi", "alternance"). None when the new site offers no such job, or several it cannot tell
-   * apart, or when its URL dates it more than OFFER_YEARS before the offer (`/uploads/2018/09/`, `-2016.pdf`: an
-   * offer of its time, filled since): the document then goes by its words, as before. (Nine blind truths send such
-   * a document to the offer for the same job, one of them two years older than the offer; two, of 2016 and 2018
-   * against offers of 2026, drop theirs.)
+   * assistante dentaire"): the offer for the job its name names (offerFor), unless its URL dates it more than
+   * OFFER_YEARS before the offer (`/uploads/2018/09/`, `-2016.pdf`). None: the document goes by its words, as before.
+   * (Nine blind truths send such a document to the offer for the same job, one of them two years older than the
+   * offer; two, of 2016 and 2018 against offers of 2026, drop theirs.)
    */
   const offerOfDocument = (path: string, named: string[]): NewPage | null => {
     // (Not instructions: "mode d'emploi"; not a commercial offer: "offre blanchiment été".)
     if (named.includes("mode") || named.some((w) => COMMERCIAL.test(w) || WAYS.test(w))) return null;
-    const roles = rolesOf([named.join(" ")]);
-    if (roles.size === 0 || !named.some((w) => JOB.test(w) || FILE_OF_POST.test(w))) return null;
-    const forRole = pages.filter(isOffer).filter((p) => [...rolesOf([`${p.title} ${p.slug.replace(/-/g, " ")}`])].some((r) => roles.has(r)));
-    const contract = named.filter((w) => CONTRACT.test(w));
-    const chosen = forRole.length > 1 ? forRole.filter((p) => contract.some((w) => p.slug.split("-").includes(w))) : forRole;
-    if (chosen.length !== 1) return null;
-    const year = Math.max(...[...path.matchAll(/(?<!\d)((?:19|20)\d\d)(?!\d)/g)].map((m) => Number(m[1])));
-    const offered = Number(chosen[0].published?.slice(0, 4));
-    return year > 0 && offered - year > OFFER_YEARS ? null : chosen[0];
+    if (!named.some((w) => JOB.test(w) || FILE_OF_POST.test(w))) return null;
+    const offer = offerFor(named);
+    const before = offer && yearsBefore(yearInUrl(path), offer);
+    return offer && !(before !== null && before > OFFER_YEARS) ? offer : null;
   };
 
   /**

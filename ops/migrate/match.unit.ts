@@ -421,6 +421,21 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/offres/assistante-dentaire.html", "Offre d'emploi : assistante dentaire", "CDI").match?.target).toBe("/recrutement/assistante-dentaire/");
   });
 
+  it("sends a post announcing a job, of its offer's time, to that offer; an older one, or one that states no date, to the jobs page", () => {
+    const dated = createMatcher(site.map((p) => (p.path === "/recrutement/assistante-dentaire/" ? { ...p, published: "2026-08-28T10:00:00Z" } : p)));
+    const post = (path: string, title: string, text: string, published?: string) => dated({ path, title, h1: title, text, published }).match;
+    const offer = { target: "/recrutement/assistante-dentaire/", by: "a job post of the offer's time, for the job this offer is" };
+    expect(post("/journal/nous-recrutons-assistant-dentaire", "On recrute : un(e) assistant(e) dentaire en CDI", "CDI", "2026-06-22")).toMatchObject(offer);
+    expect(post("/actualites/nous-recrutons-un-assistant-dentaire", "Nous recrutons un assistant dentaire", "Publié le 15 janvier 2024. CDI")).toMatchObject(offer);
+    expect(post("/2026/09/14/nous-recrutons-assistant-e-dentaire/", "Nous recrutons", "CDI")).toMatchObject(offer);
+    // Of 2019 and 2022, against an offer of 2026: an offer filled since.
+    expect(post("/index.php/actualites/23-le-cabinet-recrute-une-assistante-dentaire", "Le cabinet recrute une assistante dentaire", "CDI", "2019-02-11")?.target).toBe("/recrutement/");
+    expect(post("/actualites/nous-recrutons-une-assistante", "Nous recrutons une assistante dentaire", "Publié le 13 juin 2022")?.target).toBe("/recrutement/");
+    // No date said, or an offer without its own: the jobs page, as before.
+    expect(post("/actualites/le-cabinet-recrute-une-assistante-dentaire", "Le cabinet recrute une assistante dentaire", "CDI")?.target).toBe("/recrutement/");
+    expect(page("/journal/nous-recrutons-assistant-dentaire", "On recrute : assistant(e) dentaire", "CDI").match?.target).toBe("/recrutement/");
+  });
+
   it("sends an old offer for a job the new site offers no more (filled) nowhere; a jobs page naming no job to the jobs page", () => {
     expect(page("/2019/02/nous-recrutons-une-secretaire-medicale.html", "Nous recrutons une secrétaire médicale", "Mi-temps, six mois").match?.by ?? "").not.toBe("jobs page");
     expect(page("/blog/nous-recrutons-un-e-chirurgien-dentiste", "Nous recrutons un(e) chirurgien-dentiste collaborateur", "Libéral").match?.by ?? "").not.toBe("jobs page");

@@ -4,7 +4,7 @@
  * same-site links of the whole page (menus included: they lead to the other pages),
  * and whether the page asks not to be indexed. Also the URL lists of an XML sitemap.
  */
-import { load } from "cheerio";
+import { load, type CheerioAPI } from "cheerio";
 import { wordCount } from "./text";
 
 export interface PageFacts {
@@ -30,6 +30,11 @@ export interface PageFacts {
   own_urls: string[];
   /** The pages its breadcrumb names above it (same host, in order; at most MAX_TRAIL). */
   trail: string[];
+  /**
+   * The date it states it was published (YYYY-MM-DD): its `article:published_time`, else the element marked
+   * `datePublished`, else its first `<time datetime>`; "" when none. What dates a post (a job offer of its time).
+   */
+  published: string;
 }
 
 const clean = (text: string) => text.replace(/\s+/g, " ").trim();
@@ -263,6 +268,7 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
     anchors,
     own_urls: idUrl ? [idUrl] : [],
     trail,
+    published: publishedDate($),
     truncated,
     refresh: refreshTarget($('meta[http-equiv="refresh" i]').attr("content") ?? "", base, wordCount(body)),
   };
@@ -282,6 +288,21 @@ const MOVED_PAGE_WORDS = 50;
  * The URL a meta refresh's `content` (`0; url=/new/`, `0;URL='/new/'`, `0 url=/new/`) sends to, or null: none, one
  * naming no URL (`0;url=` reloads the page), or after longer than a redirect waits for a page of `words` words.
  */
+/** PageFacts.published: the first of the page's own dates that is one (an ISO date at its start). */
+function publishedDate($: CheerioAPI): string {
+  const stated = [
+    $('meta[property="article:published_time" i]').attr("content"),
+    $('[itemprop="datePublished" i]').attr("datetime"),
+    $('[itemprop="datePublished" i]').attr("content"),
+    $("time[datetime]").first().attr("datetime"),
+  ];
+  for (const value of stated) {
+    const date = /^\s*(\d{4}-\d{2}-\d{2})/.exec(value ?? "")?.[1];
+    if (date) return date;
+  }
+  return "";
+}
+
 export function refreshTarget(content: string, base: string, words = 0): string | null {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(?:[;,]\s*|\s+)(?:url\s*=\s*)?(['"]?)([^'"]*)\2\s*$/i.exec(content);
   if (!m || m[3].trim() === "") return null;

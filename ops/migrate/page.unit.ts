@@ -23,6 +23,17 @@ describe("readPage", () => {
     expect(page.own_urls).toEqual([]);
   });
 
+  it("reads the date a page states it was published: its article:published_time, its datePublished, its first <time datetime>", () => {
+    const at = (head: string, body: string) => readPage(`<html><head>${head}</head><body>${body}</body></html>`, "http://www.cabinet.fr/blog/post").published;
+    expect(at('<meta property="article:published_time" content="2024-03-04T09:00:00+01:00">', '<time datetime="2020-01-01">1er janvier</time>')).toBe("2024-03-04");
+    expect(at("", '<dd><time datetime="2026-06-22T09:00:00+02:00" itemprop="datePublished">22 juin 2026</time></dd>')).toBe("2026-06-22");
+    expect(at('<meta itemprop="datePublished" content="2021-05-17">', "")).toBe("2021-05-17");
+    expect(at("", '<time datetime="2026-09-28">28 septembre</time><time datetime="2025-01-01">x</time>')).toBe("2026-09-28");
+    // No date, or a value that is none.
+    expect(at("", "<p>Publié le 4 mars 2024</p>")).toBe("");
+    expect(at("", '<time datetime="14:30">14 h 30</time>')).toBe("");
+  });
+
   it("names a TYPO3 page's uid of its body id as its own URL, on a page TYPO3 generated only", () => {
     const typo3 = (generator: string, id: string) =>
       readPage(`<html><head><meta name="generator" content="${generator}"></head><body id="${id}"><h1>Honoraires</h1></body></html>`, "http://www.cabinet.fr/fr/patients/honoraires/");

@@ -142,6 +142,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     text: own.get(e.url)?.text ?? e.body_text,
     names: [...new Set([headlineOf(e), e.og_title, ...(calledBy.get(e.url) ?? [])].filter(Boolean))],
     headline: headlineOf(e),
+    published: e.published,
     headsSection: headsSection(e.url),
     albums: albumsOf(e),
   });

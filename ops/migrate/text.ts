@@ -109,3 +109,33 @@ const INFO = /^(?:infos?|informations?)$/;
 export function namesPracticalInfo(list: readonly string[]): boolean {
   return list.some((w) => INFO.test(w)) && list.some((w) => PRACTICAL.test(w));
 }
+
+/** The months, French and English, as words() spells them (accents dropped), and their abbreviations ("sept.", "janv."). */
+const MONTHS = "janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|janv|fevr|fev|avr|juil|sept|oct|nov|dec|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep";
+/**
+ * A date with its month: what a news item of its time names ("du 5 au 19 août 2019", "Publié le 4 mars 2024", Odoo's
+ * "sept. 14, 2026"), unlike "fondé en 2009".
+ */
+export const DATED = new RegExp(`\\b(?:${MONTHS})\\s+(?:\\d{1,2}\\s+)?((?:19|20)\\d\\d)\\b`);
+/** A date in figures, day first ("14/09/2026", "14.09.2026"). */
+const DATED_FIGURES = /\b\d{1,2}[/.]\d{1,2}[/.]((?:19|20)\d\d)\b/;
+/** A year in a URL (`/2018/09/10/slug/`, `?post/2026/09/14/...`, `offre-2016.pdf`), not inside a longer number. */
+const URL_YEAR = /(?<!\d)((?:19|20)\d\d)(?!\d)/g;
+
+/** The latest year a URL names, or null. */
+export function yearInUrl(path: string): number | null {
+  const years = [...path.matchAll(URL_YEAR)].map((m) => Number(m[1]));
+  return years.length ? Math.max(...years) : null;
+}
+
+/**
+ * The year a page says it was published: the date it states for itself (page.ts's `published`), else a year of its
+ * URL, else a month and year at the start of its text ("Publié le 4 mars 2024"); null when it says none.
+ */
+export function publishedYear(page: { path: string; text: string; published?: string }): number | null {
+  const stated = /^(\d{4})-/.exec(page.published ?? "")?.[1];
+  if (stated) return Number(stated);
+  const start = page.text.slice(0, 600);
+  const dated = DATED.exec(words(start).join(" "))?.[1] ?? DATED_FIGURES.exec(start)?.[1];
+  return yearInUrl(page.path) ?? (dated ? Number(dated) : null);
+}
