@@ -52,7 +52,7 @@ export function observers({ accessLog, metrics }: Observers): OnResponse[] {
         status: res.statusCode,
         cache: resultOf(res, state),
         ms,
-        bytes: req.socket.bytesWritten - state.bytesBefore,
+        bytes: state.bytes,
         aborted: state.aborted,
       }),
     );

@@ -46,8 +46,16 @@ export class RequestState {
    * cannot read back.
    */
   cache: string | undefined = undefined;
-  /** The socket's bytes written before this response (the access line's bytes). */
-  readonly bytesBefore: number;
+  /**
+   * The socket's bytes written before this response (the access line's bytes). A response queued behind another on
+   * its connection (pipelined requests) reads it again when it gets the socket (createPipeline).
+   */
+  bytesBefore: number;
+  /**
+   * The socket's bytes written once the response's last byte was handed to it, for a response done when it closes
+   * (createPipeline): by then the next response of a pipelined connection may have written too. Undefined when never.
+   */
+  bytesEnd: number | undefined = undefined;
   /** Set before the on-response consumers run: the client went away before the response was all handed to the socket. */
   aborted = false;
   private requestId: string | undefined;
@@ -57,6 +65,11 @@ export class RequestState {
     private readonly newId: (header: string | string[] | undefined) => string,
   ) {
     this.bytesBefore = req.socket.bytesWritten;
+  }
+
+  /** The bytes of the response on its connection (the access line's). */
+  get bytes(): number {
+    return (this.bytesEnd ?? this.req.socket.bytesWritten) - this.bytesBefore;
   }
 
   /** The validated X-Request-Id, or a generated id: decided on first use, the same for every reader. */
@@ -131,22 +144,34 @@ export function createPipeline(stages: PipelineStages): RequestListener {
     state.aborted = !this.writableFinished;
     respond(this.req, this, state);
   }
+  // Its last byte handed to the socket ("prefinish"): the end of its bytes (RequestState.bytesEnd).
+  function handed(this: ServerResponse): void {
+    (this.req as WithState)[STATE]!.bytesEnd = this.socket?.bytesWritten;
+  }
   const watch = (res: ServerResponse): void => {
-    // `on`, not `once`: the response emits it once and is dropped after, and `once` allocates a wrapper per request.
-    if (onResponse.length > 0) res.on("close", closed);
+    if (onResponse.length === 0) return;
+    // `on`, not `once`: the response emits each once and is dropped after, and `once` allocates a wrapper per request.
+    res.on("prefinish", handed);
+    res.on("close", closed);
   };
-  // A stage answered. Written whole before it returned (a refusal, a cache hit: one end() each, every byte handed to
-  // the socket or queued on it), the response is done now: no listener added and called per request, which cost a
-  // HIT about 0.1 µs of Node's event code (issue 28). Else (a stream) it is done when it closes.
+  // A stage answered. Written whole on its own connection before it returned, every byte taken by the kernel (a
+  // refusal, a cache hit of a usual size: one end() each), the response is done now: no listener added and called
+  // per request, which cost a HIT about 0.1 µs of Node's event code (issue 28). Else it is done when it closes: a
+  // stream; bytes still queued on the socket (a client reading slowly may leave before they go); a response queued
+  // behind another of the connection (pipelined requests), not written yet. (The outside review's three cases.)
   const answered = (req: IncomingMessage, res: ServerResponse, state: RequestState): void => {
-    if (!res.writableEnded) return watch(res);
-    state.aborted = req.socket.destroyed;
+    const socket = req.socket;
+    if (!res.writableEnded || res.socket !== socket || socket.writableLength > 0) return watch(res);
+    // A client that reset the connection: the socket has its error before it is destroyed.
+    state.aborted = socket.destroyed || socket.errored != null;
     respond(req, res, state);
   };
   return (req: IncomingMessage, res: ServerResponse) => {
     // 2. observe
     const state = new RequestState(req, requestId);
     (req as WithState)[STATE] = state;
+    // Queued behind the connection's previous response: its bytes start where that one's end, when it gets the socket.
+    if (res.socket === null) res.once("socket", (socket) => void (state.bytesBefore = socket.bytesWritten));
     // 3. rules
     if (rules(req, res, state)) return answered(req, res, state);
     // 4. tenant

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { createPipeline, stateOf, type PipelineStages, type RequestState, type Site } from "./pipeline";
 
@@ -20,7 +21,7 @@ interface Seen {
   order: string[];
   states: RequestState[];
   tenantCalls: string[];
-  responses: { path: string; status: number; ms: number; aborted: boolean; closeListeners: number }[];
+  responses: { path: string; status: number; ms: number; aborted: boolean; closeListeners: number; bytes: number }[];
 }
 
 /** A pipeline whose stages record their passage; `answerAt` names the stage that answers (else the app does). */
@@ -63,7 +64,7 @@ async function start(
       (req, res, state, ms) => {
         seen.order.push(`onResponse ${req.url}`);
         seen.states.push(state);
-        seen.responses.push({ path: req.url!, status: res.statusCode, ms, aborted: state.aborted, closeListeners: res.listenerCount("close") });
+        seen.responses.push({ path: req.url!, status: res.statusCode, ms, aborted: state.aborted, closeListeners: res.listenerCount("close"), bytes: state.bytes });
       },
     ],
     requestId: (header) => (typeof header === "string" ? header : "generated"),
@@ -147,6 +148,44 @@ describe("createPipeline", () => {
     await get(port, "/gone/").catch(() => undefined);
     await until(() => seen.responses.length === 2);
     expect(seen.responses[1]).toMatchObject({ path: "/gone/", aborted: true });
+  });
+
+  it("counts each pipelined response's own bytes, once, whether it was written at once or queued behind another", async () => {
+    const { seen, port } = await start({
+      answerAt: (req) => (req.url!.startsWith("/refused") ? "rules" : req.url!.startsWith("/hit") ? "cacheHit" : undefined),
+      app: (_req, res) => {
+        res.writeHead(200, { "x-answered-by": "app" });
+        res.write("slow ");
+        setTimeout(() => res.end("app"), 30);
+      },
+    });
+    const raw = ["/hit1", "/app", "/hit2", "/refused", "/hit3"].map((p) => `GET ${p} HTTP/1.1\r\nHost: www.cabinet-dupont.fr\r\n\r\n`).join("");
+    const socket = connect(port, "127.0.0.1", () => socket.write(raw));
+    let received = 0;
+    socket.on("data", (chunk: Buffer) => (received += chunk.length));
+    await until(() => seen.responses.length === 5);
+    await until(() => received === seen.responses.reduce((sum, r) => sum + r.bytes, 0));
+    socket.destroy();
+    expect(seen.responses.map((r) => r.path)).toEqual(["/hit1", "/app", "/hit2", "/refused", "/hit3"]);
+    // Each its own: a response's head and body, not the one queued behind it.
+    const hits = seen.responses.filter((r) => r.path.startsWith("/hit")).map((r) => r.bytes);
+    expect(new Set(hits).size).toBe(1);
+    expect(seen.responses.every((r) => !r.aborted && r.bytes > 0)).toBe(true);
+  });
+
+  it("says aborted for a whole answer the client left before it was all taken (a large one, bytes still queued)", async () => {
+    const big = "x".repeat(8 << 20);
+    const { seen, port } = await start({
+      answerAt: () => "cacheHit",
+      answer: (_req, res) => {
+        res.writeHead(200, { "content-length": String(big.length) });
+        res.end(big);
+      },
+    });
+    const socket = connect(port, "127.0.0.1", () => socket.write("GET /big HTTP/1.1\r\nHost: www.cabinet-dupont.fr\r\n\r\n"));
+    socket.once("data", () => socket.destroy());
+    await until(() => seen.responses.length === 1);
+    expect(seen.responses[0]).toMatchObject({ path: "/big", aborted: true });
   });
 
   it("hands every stage the same state, made once per request, with the practice the Host header names", async () => {
