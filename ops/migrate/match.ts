@@ -407,9 +407,12 @@ export function optionsOf(names: string[], between = /^(?:ou|or|vs|versus)$/): s
     const before = w.slice(0, at).filter((x) => keywords(x).length > 0).at(-1);
     const after = w.slice(at + 1).find((x) => keywords(x).length > 0);
     if (!before || !after) continue;
-    // The parts before the joining word, separated by commas, in the name's topic (before a colon or a dash).
-    const topic = name.split(/\s*[:?!\u2013\u2014]\s*|\s+-\s+/)[0];
-    const joining = new RegExp(`\\s${between.source.replace(/^\^|\$$/g, "")}\\s`, "i").exec(` ${topic} `);
+    // The parts before the joining word, separated by commas, in the part of the name that joins them (a colon or a
+    // dash separates the parts: "Implant ou bridge : comment choisir", "Dents ternes : détartrage, aéropolissage ou
+    // blanchiment ?").
+    const joins = new RegExp(`\\s${between.source.replace(/^\^|\$$/g, "")}\\s`, "i");
+    const topic = name.split(/\s*[:?!\u2013\u2014]\s*|\s+-\s+/).find((part) => joins.test(` ${part} `)) ?? "";
+    const joining = joins.exec(` ${topic} `);
     // (A part of one or two words, no number: "Après 50 ans, implant ou bridge ?" lists two options, not three.)
     const parts = joining ? ` ${topic} `.slice(0, joining.index).split(",").slice(0, -1) : [];
     const listed = parts.map((part) => words(part).filter((x) => keywords(x).length > 0)).filter((k) => k.length > 0 && k.length <= 2 && !k.some((x) => /\d/.test(x))).map((k) => k.at(-1));
@@ -790,9 +793,11 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         // A page named for one of the options answers no question between them ("à domicile ou au fauteuil ?").
         confidence /= 2;
         by += ", named for one option of the question";
-      } else if (options && options.filter((o) => textStems[i].has(o)).length >= 2) {
+      } else if (options && !PRICES.page(page) && options.filter((o) => textStems[i].has(o)).length >= 2) {
         // A question between options goes to the page that speaks of both: a need page (it compares them) first,
-        // then the one its own words match best (a treatment's hub before the price list).
+        // then the one its own words match best (a treatment's hub). Not the price list, whose lines name every care
+        // billed, the options of any question among them (Drupal 10's "Dents ternes : détartrage, aéropolissage ou
+        // blanchiment ?", its truth the whiter teeth's need page).
         confidence = Math.max(confidence, (page.kind === "need" ? 0.6 : 0.4) + confidence / 10);
         by += ", a question between options it speaks of";
       }

@@ -735,9 +735,17 @@ describe("a question between options", () => {
     expect(optionsOf(["Implant ou bridge : que choisir ?"])).toEqual(["implant", "bridge"]);
     expect(optionsOf(["Brosse à dents électrique ou manuelle ?"])).toEqual(["electri", "manuell"]);
     expect(optionsOf(["Le blanchiment"])).toBeNull();
-    // A list before the "ou", in the name's topic only (not the words after its colon).
+    // A list before the "ou", in the part of the name that joins them (not the words after its colon; after it
+    // when the question is there).
     expect(optionsOf(["Implant, bridge ou appareil : comparer, choisir"])).toEqual(["implant", "bridge", "apparei"]);
+    expect(optionsOf(["Dents ternes : détartrage, aéropolissage ou blanchiment ?"])).toEqual(["detartr", "aeropol", "blanchi"]);
     expect(optionsOf(["Tabac et gencives"], /^(?:et|and)$/)).toEqual(["tabac", "gencive"]);
+  });
+
+  it("never sends a question between cares to the price list, whose lines name every care billed", () => {
+    const withPrices = createMatcher([...site, { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Détartrage 28,92 €, aéropolissage 60 €, blanchiment 450 €, facette 900 €" }]);
+    const question = withPrices({ path: "/conseils/dents-ternes", title: "Dents ternes : détartrage, aéropolissage ou blanchiment ?", h1: "", text: "Des colorations de surface" });
+    expect(question.match?.target).toBe("/dents-plus-blanches/");
   });
 
   it("goes to the need page that speaks of both options, and to no need page that speaks of neither", () => {
