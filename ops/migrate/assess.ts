@@ -117,12 +117,27 @@ const YEAR = /\b((?:19|20)\d\d)\b/;
  * Summer's, the holidays' or a lockdown's hours are one (another notice word, or a season's, names them).
  */
 const NEW_HOURS = /\b(?:nouveaux|nouvelles?) horaires\b/;
+/**
+ * A regular day of closing or opening ("À partir de septembre, le cabinet ferme le mercredi"): a weekday not followed
+ * by a date is the week's, hours the practice keeps (the matcher sends such posts to the hours: match.ts OPENING);
+ * "fermé le mercredi 15 août" is one day's.
+ */
+const REGULAR_DAY = /\b(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)s?\b(?!\s+\d)/;
+const HOURS_NOTICES: ReadonlySet<string> = new Set(["horaires", "ferme", "fermee"]);
+
+/** Whether a page's names announce hours the practice keeps: new regular hours, or (`dayOnly`) a regular day only. */
+function keepsHours(named: string, dayOnly = false): boolean {
+  if (forATime(named.split(" "))) return false;
+  const notices = [...named.matchAll(NOTICES)].map((m) => m[0]);
+  const newHours = !dayOnly && NEW_HOURS.test(named) && notices.every((n) => n === "horaires");
+  return newHours || (REGULAR_DAY.test(named) && notices.every((n) => HOURS_NOTICES.has(n)));
+}
 
 function datedNotice(e: CrawlEntry, text: string): string | null {
   const named = words(`${e.title} ${e.headline} ${e.h1} ${pathOf(e.url).replace(/[-_/.]/g, " ")}`).join(" ");
   const what = NOTICE.exec(named);
   if (!what) return null;
-  if (NEW_HOURS.test(named) && !forATime(named.split(" ")) && [...named.matchAll(NOTICES)].every((m) => m[0] === "horaires")) return null;
+  if (keepsHours(named)) return null;
   const year = YEAR.exec(named)?.[1] ?? DATED.exec(words(text.slice(0, 600)).join(" "))?.[1];
   return year && Number(year) < new Date().getFullYear() ? `${what[0]} ${year}` : null;
 }
@@ -287,7 +302,10 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
       const text = ownWords(e).join(" . ");
       const dated = DATED.exec(text);
       // (Its own name and its URL's last segment: a section "infos pratiques" holds dated notices too.)
-      const standing = namesPracticalInfo(words([e.title, e.h1, e.headline, lastSegment(pathOf(e.url))].join(" ")));
+      // (Nor a regular day it keeps: "À partir de septembre, le cabinet ferme le mercredi". Short news of new hours
+      // dated in a past year, "Nouveaux horaires" of 2014, are of their time: two blind truths drop theirs.)
+      const ownName = words([e.title, e.h1, e.headline, lastSegment(pathOf(e.url))].join(" "));
+      const standing = namesPracticalInfo(ownName) || keepsHours(ownName.join(" "), true);
       if (dated && !standing && NOTICE.test(text) && Number(dated[1]) < new Date().getFullYear()) return { verdict: "skip", reason: `news of its time: ${count} words about ${dated[0]}` };
       return { verdict: "rewrite", reason: `thin: ${count} words (fewer than ${THIN_WORDS})${from.length ? "" : ", linked from no page"}` };
     }

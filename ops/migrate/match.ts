@@ -226,8 +226,11 @@ const FILLER = /^(?:nous|vous|prendre|prenez|ligne|en|page|com|form|formulaire|c
  * as long as the practice keeps them. Two blind truths send such posts there (Webflow's, Weebly's).
  */
 const WEEKDAY = /^(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)s?$/;
-const OPENING = /^(?:ouvert|ouverte|ouverts|ouvertes|ouverture|ouvre|nocturne|nocturnes|horaires|consultations)$/;
-const HOURS_CONTEXT = /^(?:nouveau|nouveaux|nouvelle|nouvelles|nouveaute|desormais|maintenant|aussi|egalement|cabinet|centre|matin|matins|soir|soirs|midi|apres|jusqu|heures?|h|tous|toutes|les|le|la|l|de|du|des|en|et|a|au|aux|votre|notre|nos|vos|\d+)$/;
+// (And a regular day of closing, "le cabinet ferme le mercredi", "Nouveaux horaires : fermé le mercredi": a weekday not
+// followed by a date is the week's, not a holiday's; three blind truths send such posts to the hours. A one-off closing
+// names a date or a word of its time, which HOURS_CONTEXT does not hold.)
+const OPENING = /^(?:ouvert|ouverte|ouverts|ouvertes|ouverture|ouvre|nocturne|nocturnes|horaires|consultations|ferme|fermee|fermes|fermees)$/;
+const HOURS_CONTEXT = /^(?:nouveau|nouveaux|nouvelle|nouvelles|nouveaute|desormais|maintenant|aussi|egalement|cabinet|centre|matin|matins|soir|soirs|midi|apres|jusqu|heures?|h|tous|toutes|les|le|la|l|de|du|des|en|et|a|au|aux|votre|notre|nos|vos|partir|chaque|semaine|semaines|\d+)$/;
 /** An hour of the day ("20h", "19h30"): new hours say one when they name no day ("ouvert jusqu'à 20h"). */
 const HOUR = /^\d{1,2}h(?:\d{2})?$/;
 /** Whether a match is the directions intent's (the page giving the address and the hours, or its stand-in). */

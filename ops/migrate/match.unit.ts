@@ -384,10 +384,17 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/actus/jeudi", "Le cabinet ouvert le jeudi soir", "Nocturne jusqu'à 20 h").match?.target).toBe("/acces/");
     // An hour instead of a day ("jusqu'à 20h").
     expect(page("/actualites/55-nouveaux-horaires-ouvert-jusqu-a-20h.html", "Nouveaux horaires : ouvert jusqu'à 20h", "").match).toMatchObject({ target: "/acces/", by: expect.stringMatching(/^intent: directions/) });
-    // Closed on a weekday, open again after a closure, a one-off day, an open day, a treatment's own days, a page
-    // merely linked so: no hours to find on the new site.
+    // A regular day of closing is the week's hours too (Umbraco's and Odoo's blind truths).
     for (const [path, title] of [
+      ["/actualites/nouveaux-horaires-ferme-le-mercredi/", "Nouveaux horaires : fermé le mercredi"],
+      ["/blog/actualites-1/a-partir-de-septembre-le-cabinet-ferme-le-mercredi-24", "À partir de septembre, le cabinet ferme le mercredi"],
       ["/actus/ferme-le-samedi-ouvert-le-mardi-soir", "Fermé le samedi, ouvert le mardi soir"],
+    ]) expect(page(path, title, "").match?.target, path).toBe("/acces/");
+    // Open again after a closure, a one-off day (closed or open), an open day, a treatment's own days, a page merely
+    // linked so: no hours to find on the new site.
+    for (const [path, title] of [
+      ["/actus/ferme-le-samedi-15-aout", "Cabinet fermé le samedi 15 août"],
+      ["/actus/fermeture-exceptionnelle-le-mercredi", "Fermeture exceptionnelle le mercredi"],
       ["/actus/reouverture-cabinet-ouvert-le-lundi", "Réouverture : cabinet ouvert le lundi"],
       ["/actus/ouverture-exceptionnelle-le-samedi-23-decembre", "Ouverture exceptionnelle le samedi 23 décembre"],
       ["/actus/cabinet-ouvert-samedi-23", "Cabinet ouvert samedi 23"],
