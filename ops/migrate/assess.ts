@@ -122,11 +122,12 @@ const NEW_HOURS = /\b(?:nouveaux|nouvelles?) horaires\b/;
  * by a date is the week's, hours the practice keeps (the matcher sends such posts to the hours: match.ts OPENING);
  * "fermé le mercredi 15 août" is one day's.
  */
-const REGULAR_DAY = /\b(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)s?\b(?!\s+\d)/;
+const REGULAR_DAY = /\b(?:ferme|fermee|fermes|fermees|ouvert|ouverte|ouverts|ouvertes)\s+(?:le|les)\s+(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)s?\b(?!\s+(?:\d+|en|jusqu|pendant|de)\b)/;
 const HOURS_NOTICES: ReadonlySet<string> = new Set(["horaires", "ferme", "fermee"]);
 
 /** Whether a page's names announce hours the practice keeps: new regular hours, or (`dayOnly`) a regular day only. */
 function keepsHours(named: string, dayOnly = false): boolean {
+  // (A day of a holiday, "le lundi de Pentecôte", is a holiday's: FOR_A_TIME knows them.)
   if (forATime(named.split(" "))) return false;
   const notices = [...named.matchAll(NOTICES)].map((m) => m[0]);
   const newHours = !dayOnly && NEW_HOURS.test(named) && notices.every((n) => n === "horaires");

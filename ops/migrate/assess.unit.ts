@@ -167,7 +167,10 @@ describe("assessPages", () => {
     entry("/actualites/2019/nouveaux-horaires-ete.html", { title: "Nouveaux horaires d'été", body_text: long("juillet") }),
     entry("/actus/fermeture.html", { body_text: "Le cabinet sera fermé du 5 au 19 août 2019.", word_count: 10 }),
     entry("/blog/a-partir-de-septembre-le-cabinet-ferme-le-mercredi-24", { title: "À partir de septembre, le cabinet ferme le mercredi", body_text: "sept. 2, 2024 Nous ne recevons plus le mercredi.", word_count: 9 }),
-    entry("/actus/ferme-le-mercredi-15-aout-2019", { title: "Cabinet fermé le mercredi 15 août 2019", body_text: long("pont"), word_count: 120 }),
+    entry("/actus/ferme-le-mercredi-15-aout-2019", { title: "Cabinet fermé le mercredi 15 août 2019", body_text: long("assomption"), word_count: 120 }),
+    entry("/actus/2019/ferme-le-lundi-de-pentecote", { title: "Cabinet fermé le lundi de Pentecôte", body_text: long("pentecote"), word_count: 120 }),
+    entry("/actus/2019/ferme-samedi", { title: "Cabinet fermé samedi", body_text: long("samedi"), word_count: 120 }),
+    entry("/actus/2019/ferme-le-jeudi-8-mai-et-vendredi", { title: "Fermé le jeudi 8 mai et vendredi", body_text: long("armistice"), word_count: 120 }),
     entry("/?cat=3", { body_text: "Catégorie Lire la suite", word_count: 4, links: ["http://old.example/soins.html"] }),
     entry("/blog.html", { body_text: `${base.split(" ").slice(0, 40).join(" ")} ${long("couronne").split(" ").slice(0, 40).join(" ")}`, word_count: 80, links: ["http://old.example/soins.html", "http://old.example/couronne.html"] }),
     entry("/couronne.html", { body_text: long("couronne"), word_count: 240 }),
@@ -199,6 +202,10 @@ describe("assessPages", () => {
     // A regular day of closing is hours the practice keeps, dated or not; one day's closing is a notice.
     ["/blog/a-partir-de-septembre-le-cabinet-ferme-le-mercredi-24", "rewrite", /thin: 9 words/],
     ["/actus/ferme-le-mercredi-15-aout-2019", "skip", /dated notice: ferme 2019/],
+    // A holiday's day, a day of this week, a date and another day: notices (the outside review's).
+    ["/actus/2019/ferme-le-lundi-de-pentecote", "skip", /dated notice: ferme 2019/],
+    ["/actus/2019/ferme-samedi", "skip", /dated notice: ferme 2019/],
+    ["/actus/2019/ferme-le-jeudi-8-mai-et-vendredi", "skip", /dated notice: ferme 2019/],
     ["/?cat=3", "skip", /listing of 1 pages/],
     ["/blog.html", "skip", /listing of 2 pages \(blog, category, tag or archive\)/],
     ["/docs/tarifs.pdf", "rewrite", /document \(application\/pdf\), linked from no page/],

@@ -58,7 +58,7 @@ export const crawlEntrySchema = z.object({
    */
   own_urls: z.array(z.string()).optional(),
   trail: z.array(z.string()).optional(),
-  /** The date the page states it was published (page.ts), "" when none; absent from a crawl.json of an earlier version. */
+  /** The date the page states it was published (page.ts: YYYY-MM-DD or YYYY), "" when none; absent from a crawl.json of an earlier version. */
   published: z.string().default(""),
   /** The request failure (timeout, refused...), empty when the site answered. */
   error: z.string(),

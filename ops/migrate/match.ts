@@ -246,7 +246,17 @@ export function seasonal(path: string, title: string): boolean {
 
 /** A month, or the return after the summer: when new hours begin ("Nouveaux horaires à la rentrée", "... septembre 2022"). */
 const MONTH = /^(?:janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|rentree)$/;
+/** A word of closing (OPENING holds them for a regular day of closing). */
+const CLOSING = /^(?:ferme|fermee|fermes|fermees)$/;
 const announcesHours = (set: string[]): boolean => {
+  // A closing is the week's only as "le mercredi", "les samedis", with no month, date or end ("fermé samedi" is this
+  // Saturday; "fermé le samedi en août", "jusqu'au 15 septembre" are for a time: the outside review's).
+  if (set.some((w) => CLOSING.test(w))) {
+    const weekly = set.some((w, i) => WEEKDAY.test(w) && (/^les?$/.test(set[i - 1] ?? "") || /s$/.test(w)) && !/^\d+$/.test(set[i + 1] ?? ""));
+    // (A month it starts from is no bound: "À partir de septembre, le cabinet ferme le mercredi", "dès la rentrée".)
+    const from = (i: number) => set[i - 1] === "des" || set[i - 1] === "depuis" || (set[i - 1] === "de" && set[i - 2] === "partir");
+    if (!weekly || set.some((w, i) => (MONTH.test(w) && w !== "rentree" && !from(i)) || /^\d+$/.test(w) || w === "jusqu")) return false;
+  }
   const day = set.findIndex((w) => WEEKDAY.test(w));
   // A day not followed by a number (a date's), an hour ("19h", "20 heures"), or new hours ("Nouveaux horaires 2022").
   const hasDay = day !== -1 && !/^\d+$/.test(set[day + 1] ?? "");
@@ -403,7 +413,9 @@ export function titleSubject(title: string, headline: string): string {
  * joining them.
  */
 export function optionsOf(names: string[], between = /^(?:ou|or|vs|versus)$/): string[] | null {
-  for (const name of names) {
+  for (const raw of names) {
+    // ("Où" asks a place, "ou" joins options: words() folds both to "ou".)
+    const name = raw.replace(/(^|[^\p{L}])[oO]\u00f9(?![\p{L}])/gu, "$1 ");
     const w = words(name);
     const at = w.findIndex((x, i) => i > 0 && between.test(x));
     if (at === -1) continue;
@@ -537,6 +549,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   // (And those its jobs page says it keeps looking for, in a sentence of a search: "recherche régulièrement des
   // praticiens et des assistantes"; not "le Dr Petit, chirurgien-dentiste, n'a aucun poste ouvert".)
   const seeking = (jobsPage?.text ?? "").split(/[.!?\n]+/).filter((sentence) => words(sentence).some((w) => SEEK.test(w) || /^recru/.test(w)));
+  /** The pages named for prices (by the prices intent's words, in their slug or title: `/nos-tarifs/`, "Honoraires"). */
+  const pricesNamed = candidates.map((p) => PRICES.page(p) || words(`${p.slug.replace(/-/g, " ")} ${p.title}`).some((w) => PRICES.words.test(w)));
   const offeredRoles = rolesOf([...pages.filter(isOffer).map((p) => `${p.title} ${p.slug.replace(/-/g, " ")}`), ...seeking]);
   const docs = candidates.map((p) => keywords(withoutReflexiveVerbs(p.text)).map(stem));
   const df = new Map<string, number>();
@@ -730,9 +744,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // that offer, which it announced. An older one, or one that states no date, announced an offer filled since: the
     // jobs page, as below. (Blind truths: posts of 2024 to 2026 to the offer of 2026, eight; of 2019 and 2022, to
     // the jobs page, three; one of 2022 to the offer.)
-    const postOffer = job && newsPost && !jobsIndex ? offerFor([...slugWords(old.path), ...names.flatMap((n) => words(n))]) : null;
+    // (Not a listing of such posts, `/blog/tag/recrutement/`; not one dated after the offer, which it cannot announce.)
+    const postOffer = job && newsPost && !jobsIndex && !LISTING_URL.test(old.path) ? offerFor([...slugWords(old.path), ...names.flatMap((n) => words(n))]) : null;
     const postBefore = postOffer && yearsBefore(publishedYear(old), postOffer);
-    const announced = postOffer && postBefore !== null && postBefore <= OFFER_YEARS ? postOffer : null;
+    const announced = postOffer && postBefore !== null && postBefore >= 0 && postBefore <= OFFER_YEARS ? postOffer : null;
     const question = names.slice(0, 3).some((n) => COMPARISON.test(words(n).join(" ")) && /\?|\bou\b/.test(n.toLowerCase()));
     // The options a question weighs ("implant ou bridge ?": implant, bridge): the words either side of its "ou".
     const options = question ? optionsOf(names.slice(0, 3)) : null;
@@ -796,7 +811,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         // A page named for one of the options answers no question between them ("à domicile ou au fauteuil ?").
         confidence /= 2;
         by += ", named for one option of the question";
-      } else if (options && !PRICES.page(page) && options.filter((o) => textStems[i].has(o)).length >= 2) {
+      } else if (options && !pricesNamed[i] && options.filter((o) => textStems[i].has(o)).length >= 2) {
         // A question between options goes to the page that speaks of both: a need page (it compares them) first,
         // then the one its own words match best (a treatment's hub). Not the price list, whose lines name every care
         // billed, the options of any question among them (Drupal 10's "Dents ternes : détartrage, aéropolissage ou
@@ -1101,9 +1116,16 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   const offerFor = (named: string[]): NewPage | null => {
     const roles = rolesOf([named.join(" ")]);
     if (roles.size === 0) return null;
-    const forRole = pages.filter(isOffer).filter((p) => [...rolesOf([`${p.title} ${p.slug.replace(/-/g, " ")}`])].some((r) => roles.has(r)));
+    // Every job and contract it names is the offer's: "secrétaire-assistante" is not the assistant's offer, nor a
+    // summer replacement the collaborator's, nor an apprenticeship or a school placement ("stage") the CDI's (the
+    // outside review's counter-examples).
     const contract = named.filter((w) => CONTRACT.test(w));
-    const chosen = forRole.length > 1 ? forRole.filter((p) => contract.some((w) => p.slug.split("-").includes(w))) : forRole;
+    const chosen = pages.filter(isOffer).filter((p) => {
+      const own = `${p.title} ${p.slug.replace(/-/g, " ")}`;
+      const offered = rolesOf([own]);
+      const spelled = new Set(words(`${own} ${p.text}`));
+      return [...roles].every((r) => offered.has(r)) && contract.every((w) => spelled.has(w));
+    });
     return chosen.length === 1 ? chosen[0] : null;
   };
   /**
@@ -1123,9 +1145,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
    * offer; two, of 2016 and 2018 against offers of 2026, drop theirs.)
    */
   const offerOfDocument = (path: string, named: string[]): NewPage | null => {
-    // (Not instructions: "mode d'emploi"; not a commercial offer: "offre blanchiment été".)
-    if (named.includes("mode") || named.some((w) => COMMERCIAL.test(w) || WAYS.test(w))) return null;
-    if (!named.some((w) => JOB.test(w) || FILE_OF_POST.test(w))) return null;
+    // (Not instructions, "mode d'emploi", nor a timetable, "emploi du temps"; not a commercial offer, "offre blanchiment
+    // été"; "rejoindre" alone is how to reach the practice as often as its team: "Nous rejoindre : plan d'accès".)
+    if (named.includes("mode") || named.includes("temps") || named.some((w) => COMMERCIAL.test(w) || WAYS.test(w))) return null;
+    if (!named.some((w) => JOB.test(w) && !/^rejoi/.test(w))) return null;
     const offer = offerFor(named);
     const before = offer && yearsBefore(yearInUrl(path), offer);
     return offer && !(before !== null && before > OFFER_YEARS) ? offer : null;
@@ -1215,10 +1238,8 @@ const AFTERCARE_WORDS = /^(?:conseil|conseils|consigne|consignes|recommandation|
 
 /** How many years before a job's offer a document for the same job may be dated and still be that offer's. */
 const OFFER_YEARS = 3;
-/** A "fiche de poste" (a job description), whose "poste" JOB knows: "fiche" beside a job is one too. */
-const FILE_OF_POST = /^fiche$/;
-/** A contract's words, as an offer's slug spells them (`assistante-dentaire-cdi`, `-alternance`). */
-const CONTRACT = /^(?:cdi|cdd|alternance|apprentissage|stage|interim|liberal|liberale|collaboration)$/;
+/** A contract's words, as an offer spells them (`assistante-dentaire-cdi`, "en alternance", "stage de 3e"). */
+const CONTRACT = /^(?:cdi|cdd|alternance|apprentissage|apprenti|apprentie|professionnalisation|stage|stagiaire|interim|liberal|liberale|collaboration|remplacement)$/;
 
 /** A document's words that say nothing of its subject. */
 const DOCUMENT_WORDS = /^(?:telecharger|telechargez|pdf|doc|docx|document|documents|fichier|version|imprimable|imprimer|cliquez|ici|voir|lire|format|ko|mo)$/;

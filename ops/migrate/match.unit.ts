@@ -394,6 +394,11 @@ describe("createMatcher: rules on the new site's structure", () => {
     // linked so: no hours to find on the new site.
     for (const [path, title] of [
       ["/actus/ferme-le-samedi-15-aout", "Cabinet fermé le samedi 15 août"],
+      ["/actus/ferme-le-samedi-en-aout", "Fermé le samedi en août"],
+      ["/actus/fermes-les-samedis-de-juillet-et-aout", "Fermés les samedis de juillet et août"],
+      ["/actus/ferme-le-mercredi-jusqu-au-15-septembre", "Fermé le mercredi jusqu'au 15 septembre"],
+      ["/actus/cabinet-ferme-samedi", "Cabinet fermé samedi"],
+      ["/actus/ferme-le-lundi-de-pentecote", "Cabinet fermé le lundi de Pentecôte"],
       ["/actus/fermeture-exceptionnelle-le-mercredi", "Fermeture exceptionnelle le mercredi"],
       ["/actus/reouverture-cabinet-ouvert-le-lundi", "Réouverture : cabinet ouvert le lundi"],
       ["/actus/ouverture-exceptionnelle-le-samedi-23-decembre", "Ouverture exceptionnelle le samedi 23 décembre"],
@@ -438,6 +443,10 @@ describe("createMatcher: rules on the new site's structure", () => {
     // Of 2019 and 2022, against an offer of 2026: an offer filled since.
     expect(post("/index.php/actualites/23-le-cabinet-recrute-une-assistante-dentaire", "Le cabinet recrute une assistante dentaire", "CDI", "2019-02-11")?.target).toBe("/recrutement/");
     expect(post("/actualites/nous-recrutons-une-assistante", "Nous recrutons une assistante dentaire", "Publié le 13 juin 2022")?.target).toBe("/recrutement/");
+    // Dated after the offer, a listing of such posts, a Joomla id that reads like a year: not the offer.
+    expect(post("/actualites/nous-recrutons-une-assistante", "Nous recrutons une assistante dentaire", "CDI", "2028-01-10")?.by ?? "").not.toMatch(/offer's time/);
+    expect(post("/blog/tag/recrutement-assistante-dentaire/", "Recrutement assistante dentaire", "Publié le 4 mars 2026")?.by ?? "").not.toMatch(/offer's time/);
+    expect(post("/actualites/2043-le-cabinet-recrute-une-assistante-dentaire", "Le cabinet recrute une assistante dentaire", "CDI")?.target).toBe("/recrutement/");
     // No date said, or an offer without its own: the jobs page, as before.
     expect(post("/actualites/le-cabinet-recrute-une-assistante-dentaire", "Le cabinet recrute une assistante dentaire", "CDI")?.target).toBe("/recrutement/");
     expect(page("/journal/nous-recrutons-assistant-dentaire", "On recrute : assistant(e) dentaire", "CDI").match?.target).toBe("/recrutement/");
@@ -704,6 +713,19 @@ describe("createMatcher: rules on the new site's structure", () => {
     ] as [string, string[]][]) {
       expect(one.document(path, names).match?.by ?? "", path).not.toMatch(/job offer's document/);
     }
+    // The outside review's: a consent form, a questionnaire, aftercare or a map "from your dentist", a timetable, "nous
+    // rejoindre" (how to reach us); another contract, a school placement, a summer replacement, two jobs in one.
+    for (const [path, names] of [
+      ["/docs/fiche-consentement-assistante-dentaire.pdf", []],
+      ["/docs/fiche-questionnaire-medical-secretaire.pdf", ["Questionnaire médical à remettre à la secrétaire"]],
+      ["/docs/plan-acces-cabinet-assistante.pdf", ["Nous rejoindre : plan d'accès"]],
+      ["/docs/emploi-du-temps-assistante.pdf", []],
+      ["/docs/offre-assistante-dentaire-alternance.pdf", []],
+      ["/docs/offre-de-stage-3e-assistante-dentaire.pdf", []],
+      ["/docs/offre-secretaire-assistante-dentaire.pdf", []],
+    ] as [string, string[]][]) {
+      expect(one.document(path, names).match?.by ?? "", path).not.toMatch(/job offer's document/);
+    }
     // Two offers for assistants: the contract word of the name chooses; without one, neither.
     const two = offers([{ path: "/recrutement/assistante-dentaire-alternance/", slug: "assistante-dentaire-alternance", title: "Assistante dentaire en alternance", kind: "jobs", text: "Contrat de professionnalisation" }]);
     expect(two.document("/docs/offre-assistante-dentaire-alternance.pdf", []).match?.target).toBe("/recrutement/assistante-dentaire-alternance/");
@@ -753,6 +775,11 @@ describe("a question between options", () => {
     const withPrices = createMatcher([...site, { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Détartrage 28,92 €, aéropolissage 60 €, blanchiment 450 €, facette 900 €" }]);
     const question = withPrices({ path: "/conseils/dents-ternes", title: "Dents ternes : détartrage, aéropolissage ou blanchiment ?", h1: "", text: "Des colorations de surface" });
     expect(question.match?.target).toBe("/dents-plus-blanches/");
+    // Whatever its slug says of it ("Nos tarifs", "Honoraires").
+    const ours = createMatcher([...site, { path: "/nos-tarifs/", slug: "nos-tarifs", title: "Nos tarifs", kind: "cabinet", text: "Détartrage 28,92 €, aéropolissage 60 €, blanchiment 450 €, facette 900 €" }]);
+    expect(ours({ path: "/conseils/dents-ternes", title: "Dents ternes : détartrage, aéropolissage ou blanchiment ?", h1: "", text: "Des colorations de surface" }).match?.target).toBe("/dents-plus-blanches/");
+    // "Où" asks a place: no options.
+    expect(optionsOf(["Blanchiment dentaire : où le faire ?"])).toBeNull();
   });
 
   it("goes to the need page that speaks of both options, and to no need page that speaks of neither", () => {

@@ -5,7 +5,7 @@
  * and whether the page asks not to be indexed. Also the URL lists of an XML sitemap.
  */
 import { load, type CheerioAPI } from "cheerio";
-import { wordCount } from "./text";
+import { DATED, wordCount, words } from "./text";
 
 export interface PageFacts {
   title: string;
@@ -31,8 +31,8 @@ export interface PageFacts {
   /** The pages its breadcrumb names above it (same host, in order; at most MAX_TRAIL). */
   trail: string[];
   /**
-   * The date it states it was published (YYYY-MM-DD): its `article:published_time`, else the element marked
-   * `datePublished`, else its first `<time datetime>`; "" when none. What dates a post (a job offer of its time).
+   * The date it states it was published (YYYY-MM-DD, or YYYY from a date in words): its metadata, else the `<time>`
+   * beside its headline; "" when none. What dates a post (a job offer of its time).
    */
   published: string;
 }
@@ -268,7 +268,7 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
     anchors,
     own_urls: idUrl ? [idUrl] : [],
     trail,
-    published: publishedDate($),
+    published: publishedDate($, headlineNode),
     truncated,
     refresh: refreshTarget($('meta[http-equiv="refresh" i]').attr("content") ?? "", base, wordCount(body)),
   };
@@ -288,16 +288,29 @@ const MOVED_PAGE_WORDS = 50;
  * The URL a meta refresh's `content` (`0; url=/new/`, `0;URL='/new/'`, `0 url=/new/`) sends to, or null: none, one
  * naming no URL (`0;url=` reloads the page), or after longer than a redirect waits for a page of `words` words.
  */
-/** PageFacts.published: the first of the page's own dates that is one (an ISO date at its start). */
-function publishedDate($: CheerioAPI): string {
-  const stated = [
-    $('meta[property="article:published_time" i]').attr("content"),
-    $('[itemprop="datePublished" i]').attr("datetime"),
-    $('[itemprop="datePublished" i]').attr("content"),
-    $("time[datetime]").first().attr("datetime"),
-  ];
+/**
+ * PageFacts.published: the first of the page's own dates that is one (an ISO date at its start): its metadata, then
+ * the `<time>` beside its headline (in the headline's element, or up to two above it: the post's header, the post),
+ * never one elsewhere on the page (a sidebar's latest posts, a comment's, a header's date of the day: the outside
+ * review's counter-examples).
+ */
+function publishedDate($: CheerioAPI, headline: TreeNode | undefined): string {
+  const jsonLd = $('script[type="application/ld+json" i]')
+    .map((_, el) => /"datePublished"\s*:\s*"([^"]+)"/.exec($(el).text())?.[1] ?? "")
+    .get();
+  const stated = [$('meta[property="article:published_time" i]').attr("content"), $('[itemprop="datePublished" i]').attr("datetime"), $('[itemprop="datePublished" i]').attr("content"), ...jsonLd];
+  // (Its headline: the H1, else the heading marked so, else its first H2, as readPage finds it.)
+  let scope = headline ? $(headline as never).parent() : $([]);
+  for (let level = 0; level < 3 && scope.length && !scope.is("body, html"); level++, scope = scope.parent()) {
+    const time = scope.find("time").first();
+    if (time.length) {
+      // (A <time> without its datetime says the date in words, Odoo's "sept. 1, 2026": its year.)
+      stated.push(time.attr("datetime") ?? DATED.exec(words(time.text()).join(" "))?.[1]);
+      break;
+    }
+  }
   for (const value of stated) {
-    const date = /^\s*(\d{4}-\d{2}-\d{2})/.exec(value ?? "")?.[1];
+    const date = /^\s*(\d{4}(?:-\d{2}-\d{2}|$))/.exec(value ?? "")?.[1];
     if (date) return date;
   }
   return "";

@@ -23,15 +23,23 @@ describe("readPage", () => {
     expect(page.own_urls).toEqual([]);
   });
 
-  it("reads the date a page states it was published: its article:published_time, its datePublished, its first <time datetime>", () => {
+  it("reads the date a page states it was published: its metadata, else the <time datetime> beside its headline, none elsewhere", () => {
     const at = (head: string, body: string) => readPage(`<html><head>${head}</head><body>${body}</body></html>`, "http://www.cabinet.fr/blog/post").published;
     expect(at('<meta property="article:published_time" content="2024-03-04T09:00:00+01:00">', '<time datetime="2020-01-01">1er janvier</time>')).toBe("2024-03-04");
     expect(at("", '<dd><time datetime="2026-06-22T09:00:00+02:00" itemprop="datePublished">22 juin 2026</time></dd>')).toBe("2026-06-22");
     expect(at('<meta itemprop="datePublished" content="2021-05-17">', "")).toBe("2021-05-17");
-    expect(at("", '<time datetime="2026-09-28">28 septembre</time><time datetime="2025-01-01">x</time>')).toBe("2026-09-28");
+    expect(at('<script type="application/ld+json">{"@type":"BlogPosting","datePublished":"2019-02-11T08:00:00Z"}</script>', "<h1>x</h1>")).toBe("2019-02-11");
+    // Beside the headline: in its header, in its article.
+    expect(at("", '<article><header><time datetime="2026-09-28">28 septembre</time><h1>On recrute</h1></header><p>Texte</p></article>')).toBe("2026-09-28");
+    expect(at("", '<article><div class="meta"><time datetime="2018-09-10">10/09/2018</time></div><div><h1>On recrute</h1></div></article>')).toBe("2018-09-10");
+    // Not a sidebar's latest posts, a header's date of the day, a comment's: elsewhere than the post.
+    const page = (time: string) => `<header><time datetime="2026-11-27">Aujourd'hui</time></header><aside><time datetime="2025-11-03">x</time></aside><main><section><div><article><h1>On recrute</h1><p>2018</p></article></div></section><ol class="comments"><li><time datetime="2024-02-01">y</time></li></ol>${time}</main>`;
+    expect(at("", page(""))).toBe("");
+    // A <time> saying the date in words only: its year.
+    expect(at("", '<article><h1>Nous recrutons</h1><small><time>sept. 1, 2026</time></small></article>')).toBe("2026");
     // No date, or a value that is none.
-    expect(at("", "<p>Publié le 4 mars 2024</p>")).toBe("");
-    expect(at("", '<time datetime="14:30">14 h 30</time>')).toBe("");
+    expect(at("", "<h1>x</h1><p>Publié le 4 mars 2024</p>")).toBe("");
+    expect(at("", '<h1>x</h1><time datetime="14:30">14 h 30</time>')).toBe("");
   });
 
   it("names a TYPO3 page's uid of its body id as its own URL, on a page TYPO3 generated only", () => {

@@ -97,7 +97,7 @@ export function slugWords(path: string): string[] {
 export function forATime(list: readonly string[]): boolean {
   return list.some((w, i) => FOR_A_TIME.test(w) || (w === "ete" && /^(?:d|l|cet|de|en|pendant)$/.test(list[i - 1] ?? "")));
 }
-const FOR_A_TIME = /^(?:fetes?|vacances|noel|paques|toussaint|conges|pont|ponts|feries?|estival|estivale|estivales|estivaux|hiver|hivernaux|reveillon|confinement|covid|temporaires?|provisoires?|exceptionnel|exceptionnelle|exceptionnels|exceptionnelles)$/;
+const FOR_A_TIME = /^(?:fetes?|vacances|noel|paques|toussaint|pentecote|ascension|assomption|armistice|conges|pont|ponts|feries?|estival|estivale|estivales|estivaux|hiver|hivernaux|reveillon|confinement|covid|temporaires?|provisoires?|exceptionnel|exceptionnelle|exceptionnels|exceptionnelles)$/;
 
 /** A CMS's listing URLs: blog pages, categories, tags, archives by date or author, searches, feeds. */
 export const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed|offset|category)=|[?&](?:amp;)?view=(?:category|tag|categories|featured)\b|\/(?:category|categories|categorie|tag|tags|etiquette|author|auteur|page|feed|archive|archives|taxonomy\/term)\/|\/(?:tag|category|page|author):[^/]+|\/component\/tags\/|\/\d{4}\/(?:\d{2}\/)?$/i;
@@ -119,12 +119,17 @@ const MONTHS = "janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octob
 export const DATED = new RegExp(`\\b(?:${MONTHS})\\s+(?:\\d{1,2}\\s+)?((?:19|20)\\d\\d)\\b`);
 /** A date in figures, day first ("14/09/2026", "14.09.2026"). */
 const DATED_FIGURES = /\b\d{1,2}[/.]\d{1,2}[/.]((?:19|20)\d\d)\b/;
-/** A year in a URL (`/2018/09/10/slug/`, `?post/2026/09/14/...`, `offre-2016.pdf`), not inside a longer number. */
-const URL_YEAR = /(?<!\d)((?:19|20)\d\d)(?!\d)/g;
+/**
+ * A year in a URL (`/2018/09/10/slug/`, `?post/2026/09/14/...`, `offre-2016.pdf`), not inside a longer number, nor a
+ * segment's leading id (`/actualites/2043-le-cabinet-recrute`: Joomla's, Solocal's), nor an amount (`-2000-euros`).
+ */
+const URL_YEAR = /(?<![\d/?])((?:19|20)\d\d)(?!\d|-[a-z]|-?(?:euros?|eur|brut|net)\b)|(?<=[/?])((?:19|20)\d\d)(?=[/.]|$|-\d)/gi;
+/** A year that can be a page's: after the web began, and not beyond next year. */
+const plausibleYear = (year: number) => year >= 1995 && year <= new Date().getFullYear() + 1;
 
 /** The latest year a URL names, or null. */
 export function yearInUrl(path: string): number | null {
-  const years = [...path.matchAll(URL_YEAR)].map((m) => Number(m[1]));
+  const years = [...path.matchAll(URL_YEAR)].map((m) => Number(m[1] ?? m[2])).filter(plausibleYear);
   return years.length ? Math.max(...years) : null;
 }
 
@@ -133,9 +138,11 @@ export function yearInUrl(path: string): number | null {
  * URL, else a month and year at the start of its text ("Publié le 4 mars 2024"); null when it says none.
  */
 export function publishedYear(page: { path: string; text: string; published?: string }): number | null {
-  const stated = /^(\d{4})-/.exec(page.published ?? "")?.[1];
+  const stated = /^(\d{4})(?:-|$)/.exec(page.published ?? "")?.[1];
   if (stated) return Number(stated);
-  const start = page.text.slice(0, 600);
-  const dated = DATED.exec(words(start).join(" "))?.[1] ?? DATED_FIGURES.exec(start)?.[1];
-  return yearInUrl(page.path) ?? (dated ? Number(dated) : null);
+  // The date it says it was published ("Publié le 4 mars 2024"), else one of its first lines, its title's (Odoo's "par
+  // Dr Bernard — sept. 1, 2026"): not a date further in its text ("... ouvert depuis mai 2024": the outside review's).
+  const said = /\b(?:publi[ée]e?|post[ée]e?|r[ée]dig[ée]e?|mis en ligne)\s+(?:le\s+)?(.{0,40})/i.exec(page.text.slice(0, 600))?.[1] ?? "";
+  const textYear = [said, page.text.slice(0, 200)].map((start) => Number(DATED.exec(words(start).join(" "))?.[1] ?? DATED_FIGURES.exec(start)?.[1])).find(plausibleYear);
+  return yearInUrl(page.path) ?? textYear ?? null;
 }

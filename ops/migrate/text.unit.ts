@@ -11,6 +11,13 @@ describe("yearInUrl and publishedYear", () => {
     expect(yearInUrl("/media/pages/x/5d2f52fa32-1782111600/fiche.pdf")).toBeNull();
     expect(yearInUrl("/uploads/5/8/2/1/58213476/offre.pdf")).toBeNull();
     expect(yearInUrl("/actualites/1026-offre.html")).toBeNull();
+    // A segment's leading id, an amount, a year no page can have: none.
+    expect(yearInUrl("/actualites/2043-le-cabinet-recrute-une-assistante-dentaire")).toBeNull();
+    expect(yearInUrl("/actualites/2019-le-cabinet-recrute")).toBeNull();
+    expect(yearInUrl("/docs/offre-assistante-cdi-2000-euros-brut.pdf")).toBeNull();
+    expect(yearInUrl("/docs/offre-1950.pdf")).toBeNull();
+    expect(yearInUrl("/2019/")).toBe(2019);
+    expect(yearInUrl("/actualites/2019-05-14-nouveaux-horaires")).toBe(2019);
   });
 
   it("takes the date a page states first, then its URL's year, then a month and year (or a date in figures) at the start of its text", () => {
@@ -24,5 +31,8 @@ describe("yearInUrl and publishedYear", () => {
     // A year without its month is no date ("fondé en 2009"), nor one far into the text.
     expect(page("/le-cabinet", "Le cabinet, fondé en 2009, accueille")).toBeNull();
     expect(page("/blog/post", `${"mot ".repeat(200)} 4 mars 2024`)).toBeNull();
+    // The date it says it was published, not another of its text (the outside review's).
+    expect(page("/blog/offre", "Début du contrat : janvier 2026. Publié le 3 février 2019.")).toBe(2019);
+    expect(page("/blog/offre", "Poste à pourvoir en mai - 1950 € net. Le cabinet, que les patients du quartier connaissent bien et qui reçoit petits et grands du lundi au vendredi, est ouvert depuis mai 2024")).toBeNull();
   });
 });
