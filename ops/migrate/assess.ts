@@ -125,6 +125,14 @@ const NEW_HOURS = /\b(?:nouveaux|nouvelles?) horaires\b/;
 const REGULAR_DAY = /\b(?:ferme|fermee|fermes|fermees|ouvert|ouverte|ouverts|ouvertes)\s+(?:le|les)\s+(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)s?\b(?!\s+(?:\d+|en|jusqu|pendant|de)\b)/;
 const HOURS_NOTICES: ReadonlySet<string> = new Set(["horaires", "ferme", "fermee"]);
 
+/**
+ * An event of its time, dated or not: an open day, a world or national day, a day or a week of screening, Pink
+ * October, Movember, a month without tobacco. Over by the time of the cutover, and not on the new site: every blind
+ * truth holding one (twenty-nine, of twenty-one sites) drops it. Read in the page's own names (title, H1, headline,
+ * its URL's last segment).
+ */
+const EVENT = /\b(?:journees? (?:portes ouvertes|mondiales?|nationales?|sante|de (?:la )?sante|de depistage|du depistage|decouverte)|semaines? (?:du|de (?:la )?) ?(?:depistage|sante|prevention)|portes ouvertes|octobre rose|movember|mois sans tabac)\b/;
+
 /** Whether a page's names announce hours the practice keeps: new regular hours, or (`dayOnly`) a regular day only. */
 function keepsHours(named: string, dayOnly = false): boolean {
   // (A day of a holiday, "le lundi de Pentecôte", is a holiday's: FOR_A_TIME knows them.)
@@ -296,6 +304,8 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (count === 0) return { verdict: "skip", reason: "no text of its own" };
     const notice = datedNotice(e, own.get(e.url)?.text ?? e.body_text);
     if (notice) return { verdict: "skip", reason: `dated notice: ${notice}, past` };
+    const event = EVENT.exec(words([e.title, e.h1, e.headline, lastSegment(pathOf(e.url))].join(" ")).join(" "));
+    if (event) return { verdict: "skip", reason: `an event of its time: ${event[0]}` };
     if (count < THIN_WORDS) {
       // A short notice (its text says what: a closure, holidays...) dated in a past year; a short advice post stays.
       // Its own words: a sidebar's "Fermeture estivale 2021" names another page, not this one.

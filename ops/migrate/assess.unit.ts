@@ -168,6 +168,11 @@ describe("assessPages", () => {
     entry("/actus/fermeture.html", { body_text: "Le cabinet sera fermé du 5 au 19 août 2019.", word_count: 10 }),
     entry("/blog/a-partir-de-septembre-le-cabinet-ferme-le-mercredi-24", { title: "À partir de septembre, le cabinet ferme le mercredi", body_text: "sept. 2, 2024 Nous ne recevons plus le mercredi.", word_count: 9 }),
     entry("/actus/ferme-le-mercredi-15-aout-2019", { title: "Cabinet fermé le mercredi 15 août 2019", body_text: long("assomption"), word_count: 120 }),
+    entry("/blog/mois-sans-tabac-vos-gencives-vous-disent-merci", { title: "Mois sans tabac : vos gencives vous disent merci", body_text: long("tabac") }),
+    entry("/actualites/journee-de-depistage-des-maladies-des-gencives-le-28-mai", { title: "Journée de dépistage des maladies des gencives le 28 mai", body_text: long("depistage") }),
+    entry("/actualites/octobre-rose", { title: "Octobre rose : le cabinet se mobilise", body_text: long("rose") }),
+    entry("/soins/depistage-du-cancer-buccal", { title: "Dépistage du cancer buccal", body_text: long("cancer") }),
+    entry("/le-cabinet/une-journee-au-cabinet", { title: "Une journée au cabinet", body_text: long("visite") }),
     entry("/actus/2019/ferme-le-lundi-de-pentecote", { title: "Cabinet fermé le lundi de Pentecôte", body_text: long("pentecote"), word_count: 120 }),
     entry("/actus/2019/ferme-samedi", { title: "Cabinet fermé samedi", body_text: long("samedi"), word_count: 120 }),
     entry("/actus/2019/ferme-le-jeudi-8-mai-et-vendredi", { title: "Fermé le jeudi 8 mai et vendredi", body_text: long("armistice"), word_count: 120 }),
@@ -202,6 +207,12 @@ describe("assessPages", () => {
     // A regular day of closing is hours the practice keeps, dated or not; one day's closing is a notice.
     ["/blog/a-partir-de-septembre-le-cabinet-ferme-le-mercredi-24", "rewrite", /thin: 9 words/],
     ["/actus/ferme-le-mercredi-15-aout-2019", "skip", /dated notice: ferme 2019/],
+    // An event of its time, dated or not (every blind truth drops them); screening as a care, a day at the practice, kept.
+    ["/blog/mois-sans-tabac-vos-gencives-vous-disent-merci", "skip", /an event of its time: mois sans tabac/],
+    ["/actualites/journee-de-depistage-des-maladies-des-gencives-le-28-mai", "skip", /an event of its time: journee de depistage/],
+    ["/actualites/octobre-rose", "skip", /an event of its time: octobre rose/],
+    ["/soins/depistage-du-cancer-buccal", "reuse", /\d+ words/],
+    ["/le-cabinet/une-journee-au-cabinet", "reuse", /\d+ words/],
     // A holiday's day, a day of this week, a date and another day: notices (the outside review's).
     ["/actus/2019/ferme-le-lundi-de-pentecote", "skip", /dated notice: ferme 2019/],
     ["/actus/2019/ferme-samedi", "skip", /dated notice: ferme 2019/],
