@@ -259,7 +259,16 @@ container_exists() { "$ENGINE" container inspect "$1" >/dev/null 2>&1; }
 # the instance started again at once on its port found it still bound ("address already in use") and never
 # started (a container drill, 2026-11-26). Wait, 30 s at most, until the port can be bound again.
 port_free() { node -e 'const s = require("net").createServer(); s.once("error", () => process.exit(1)); s.listen(Number(process.argv[1]), "127.0.0.1", () => s.close());' "$1"; }
-wait_port_free() { local i; for ((i = 0; i < 60; i++)); do port_free "$1" && return 0; sleep 0.5; done; return 1; }
+# Up to 60 s by the clock (a CI drill once saw podman hold a removed instance's port past 30 s on a busy machine); when
+# it is still taken, says what holds it, for the operator who has to free it.
+PORT_FREE_SECONDS=60
+wait_port_free() {
+  local until=$((SECONDS + PORT_FREE_SECONDS))
+  while ((SECONDS < until)); do port_free "$1" && return 0; sleep 0.5; done
+  port_free "$1" && return 0
+  echo "deploy: port $1 is held by: $(ss -Hltnp "sport = :$1" 2>/dev/null | tr -s ' ' | head -3 || echo "(ss not available)")" >&2
+  return 1
+}
 
 # Each instance is replaced without a gap, and only by a new instance proven first:
 #   1. the new one starts beside it, as the candidate (the service <name>-next of the compose file: same image,
@@ -292,7 +301,7 @@ for i in "${!INSTANCE_SERVICES[@]}"; do
   ports=("${INSTANCE_PORTS[@]}"); ports[i]="$candidate_port"
   proxy "${ports[@]}"
   if (( DRY )) || container_exists "$live"; then run "$ENGINE" rm -f -t 15 "$live"; fi
-  (( DRY )) || wait_port_free "$port" || fail "$service: port $port still taken 30 s after $live was removed; nginx still sends its traffic to $next, which serves the new image"
+  (( DRY )) || wait_port_free "$port" || fail "$service: port $port still taken $PORT_FREE_SECONDS s after $live was removed; nginx still sends its traffic to $next, which serves the new image"
   run "${COMPOSE[@]}" "${PROJECT[@]}" up -d --no-deps "$service"
   if (( DRY )); then echo "+ wait until http://127.0.0.1:$port/readyz answers 200"
   else wait_ready "$port" "$service" || fail "$service did not start on its own port: nginx still sends its traffic to $next, which serves the new image; deploy again once the cause is fixed"; fi
