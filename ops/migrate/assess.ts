@@ -12,7 +12,7 @@ import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, writeFileAtomic
 import type { StepIo } from "./io";
 import { pathOf } from "./page";
 import { ownContent } from "./boilerplate";
-import { DATED, forATime, jaccard, lastSegment, LISTING_URL, namesPracticalInfo, shingles, triplesInOrder, words } from "./text";
+import { DATED, forATime, WEEKDAYS, jaccard, lastSegment, LISTING_URL, namesPracticalInfo, shingles, triplesInOrder, words } from "./text";
 import { detectPlatform, isIdOnlyUrl, isItemUrl } from "./platform";
 import { oldUrlForm } from "../../src/server/redirects/grammar";
 
@@ -122,7 +122,7 @@ const NEW_HOURS = /\b(?:nouveaux|nouvelles?) horaires\b/;
  * by a date is the week's, hours the practice keeps (the matcher sends such posts to the hours: match.ts OPENING);
  * "fermé le mercredi 15 août" is one day's.
  */
-const REGULAR_DAY = /\b(?:ferme|fermee|fermes|fermees|ouvert|ouverte|ouverts|ouvertes)\s+(?:le|les)\s+(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)s?\b(?!\s+(?:\d+|en|jusqu|pendant|de)\b)/;
+const REGULAR_DAY = new RegExp(`\\b(?:ferme|fermee|fermes|fermees|ouvert|ouverte|ouverts|ouvertes)\\s+(?:le|les)\\s+(?:${WEEKDAYS})s?\\b(?!\\s+(?:\\d+|en|jusqu|pendant|de)\\b)`);
 const HOURS_NOTICES: ReadonlySet<string> = new Set(["horaires", "ferme", "fermee"]);
 
 /**

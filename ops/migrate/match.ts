@@ -25,7 +25,7 @@
 import { normaliseRedirectPath } from "../../src/server/redirects/map";
 import type { Platform } from "../../src/server/redirects/grammar";
 import type { NewPage } from "./new-site";
-import { containment, forATime, jaccard, keywords, lastSegment, LISTING_URL, namesPracticalInfo, PRACTICAL, publishedYear, readablePath, slugWords, words, yearInUrl } from "./text";
+import { containment, forATime, FRENCH_MONTHS, WEEKDAYS, jaccard, keywords, lastSegment, LISTING_URL, namesPracticalInfo, PRACTICAL, publishedYear, readablePath, slugWords, words, yearInUrl } from "./text";
 
 export interface OldPage {
   path: string;
@@ -225,7 +225,7 @@ const FILLER = /^(?:nous|vous|prendre|prenez|ligne|en|page|com|form|formulaire|c
  * followed by a number). What the post announced, the hours, is on the page giving them (directions, else contact)
  * as long as the practice keeps them. Two blind truths send such posts there (Webflow's, Weebly's).
  */
-const WEEKDAY = /^(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)s?$/;
+const WEEKDAY = new RegExp(`^(?:${WEEKDAYS})s?$`);
 // (And a regular day of closing, "le cabinet ferme le mercredi", "Nouveaux horaires : fermé le mercredi": a weekday not
 // followed by a date is the week's, not a holiday's; three blind truths send such posts to the hours. A one-off closing
 // names a date or a word of its time, which HOURS_CONTEXT does not hold.)
@@ -245,7 +245,7 @@ export function seasonal(path: string, title: string): boolean {
 }
 
 /** A month, or the return after the summer: when new hours begin ("Nouveaux horaires à la rentrée", "... septembre 2022"). */
-const MONTH = /^(?:janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|rentree)$/;
+const MONTH = new RegExp(`^(?:${FRENCH_MONTHS}|rentree)$`);
 /** A word of closing (OPENING holds them for a regular day of closing). */
 const CLOSING = /^(?:ferme|fermee|fermes|fermees)$/;
 const announcesHours = (set: string[]): boolean => {

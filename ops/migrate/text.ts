@@ -110,8 +110,11 @@ export function namesPracticalInfo(list: readonly string[]): boolean {
   return list.some((w) => INFO.test(w)) && list.some((w) => PRACTICAL.test(w));
 }
 
-/** The months, French and English, as words() spells them (accents dropped), and their abbreviations ("sept.", "janv."). */
-const MONTHS = "janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|janv|fevr|fev|avr|juil|sept|oct|nov|dec|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep";
+/** The French months and weekdays as words() spells them (accents dropped): one vocabulary for the assessment and the matcher. */
+export const FRENCH_MONTHS = "janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre";
+export const WEEKDAYS = "lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche";
+/** The months, French and English, and their abbreviations ("sept.", "janv."). */
+const MONTHS = `${FRENCH_MONTHS}|janv|fevr|fev|avr|juil|sept|oct|nov|dec|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep`;
 /**
  * A date with its month: what a news item of its time names ("du 5 au 19 août 2019", "Publié le 4 mars 2024", Odoo's
  * "sept. 14, 2026"), unlike "fondé en 2009".
