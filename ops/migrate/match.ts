@@ -593,6 +593,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   // ("Bienvenue à Sarah").
   const firstNames = candidates.map((p) => (isMember(p) ? (words(p.title).find((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w)) ?? null) : null));
   const uniqueFirst = firstNames.map((f) => (f !== null && firstNames.filter((g) => g === f).length === 1 ? f : null));
+  // A member's surname, when no other member has it: a post may name them by it after their title ("Réservez en ligne
+  // avec le Dr Moreau"). (Not the Dupont brothers': "le Dr Dupont" names either.)
+  const surnames = candidates.map((p) => (isMember(p) ? (words(p.title).filter((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w)).at(-1) ?? null) : null));
+  const uniqueSurname = surnames.map((f, i) => (f !== null && f !== firstNames[i] && surnames.filter((g) => g === f).length === 1 ? f : null));
   // What a page is about in short words (its title, slug and text), for documents named by a few words.
   const shortTexts = candidates.map((p) => shorts(`${p.title} ${p.slug.replace(/-/g, " ")} ${withoutReflexiveVerbs(p.text)}`));
   const shortDf = new Map<string, number>();
@@ -794,6 +798,13 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         } else if (uniqueFirst[i] !== null && !leaving && ownNames.some((n) => n.includes(uniqueFirst[i]!) && !PERSON_TITLE.test(n[n.indexOf(uniqueFirst[i]!) - 1] ?? ""))) {
           confidence = Math.max(confidence, 0.6);
           by = "member's first name";
+        } else if (uniqueSurname[i] !== null && !leaving && !urlWords(old.path).some((w) => LEAVING.test(w)) && [urlWords(old.path), words(old.h1), words(old.headline ?? "")].some((n) => n.some((w, k) => w === uniqueSurname[i] && PERSON_TITLE.test(n[k - 1] ?? "")))) {
+          // "Dr" and a member's surname (no other member's), in the page's URL or its headline, and no word of a
+          // departure: that member (two blind truths: Concrete's and Umbraco's posts of booking online "avec le Dr
+          // Moreau"; a former member's "Dr Garnier" names nobody of the new team). Not by its title, which may carry
+          // the site's name: "Cabinet du Dr Bernard" names the practice on every page.
+          confidence = Math.max(confidence, 0.6);
+          by = "member's title and surname";
         } else confidence /= 2;
       } else if (isOffer(page)) {
         if (job && !newsPost && !jobsIndex && containment(titleSets[i], allNames) >= 0.5) {
@@ -903,13 +914,31 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // "dès 7 ans"; "à 40 ans", "Adultes : il n'est jamais trop tard") and the hub has a detail page for that age (its
     // title names children or adults): that detail (seven blind truths for children, five for adults; where the new
     // site has no such detail, the hub stays).
+    const age = ageOf([...urlWords(old.path), ...[old.title, old.h1, old.headline ?? ""].flatMap((n) => words(n))]);
+    /** The detail page of a hub for the age the page's names say, if the hub has one. */
+    const forAgeOf = (hub: string) => (age ? candidates.find((p) => isDetailOf(hub, p) && words(p.title).some((w) => (age === "child" ? AUDIENCE : ADULT).test(w))) : undefined);
     if (scored[0] && candidates.some((p) => isDetailOf(scored[0].target, p))) {
-      const age = ageOf([...urlWords(old.path), ...[old.title, old.h1, old.headline ?? ""].flatMap((n) => words(n))]);
-      const forAge = age && candidates.find((p) => isDetailOf(scored[0].target, p) && words(p.title).some((w) => (age === "child" ? AUDIENCE : ADULT).test(w)));
+      const forAge = forAgeOf(scored[0].target);
       if (forAge) {
         const at = scored.findIndex((s) => s.target === forAge.path);
         const [moved] = scored.splice(at, 1);
         scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page of the age its names say` });
+      }
+    }
+    // A hub's page first, but the page names a disease by its lay name ("Le déchaussement dentaire", "La maladie
+    // parodontale": periodontitis, LAY_NAMES) and the hub has a detail page its medical name titles ("Traitement de la
+    // parodontite"): that detail (three blind truths: Odoo's, SiteW's, Umbraco's; none sends such a page to the hub).
+    // "Les maladies des gencives", every disease of the gums, names none: it stays with the hub (e-monsite's, Joomla's).
+    let layHub: string | null = null;
+    if (scored[0]) {
+      const own = [...urlWords(old.path), ...[old.title, old.h1, old.headline ?? ""].flatMap((n) => words(n))];
+      const medical = LAY_NAMES.filter(([lay]) => lay(own)).map(([, name]) => name);
+      const named = medical.length ? candidates.find((p) => isDetailOf(scored[0].target, p) && words(p.title).some((w) => medical.includes(w))) : undefined;
+      if (named) {
+        layHub = scored[0].target;
+        const at = scored.findIndex((s) => s.target === named.path);
+        const [moved] = scored.splice(at, 1);
+        scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page its lay name for the disease names` });
       }
     }
     // A page in the old site's section of one treatment (`/soins/implants/remplacer-une-dent`), its best guess a need
@@ -926,7 +955,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       }
     }
     const best = scored[0] ?? null;
-    const runnerUp = scored.find((s) => s.target !== best?.target)?.confidence ?? 0;
+    // (Not the hub a lay name's detail page was chosen over, above: the detail is that hub's subject, named.)
+    const runnerUp = scored.find((s) => s.target !== best?.target && s.target !== layHub)?.confidence ?? 0;
     if (best && childsFirstVisit(old, pageAt(best.target))) return childsFirstVisitGuess(pageAt(best.target));
     // A post of a holiday's or a season's hours ("Vacances de printemps : nos horaires"): gone with its time, whatever
     // page gives the hours now (the rule of the dated notices, redirect-map.ts).
@@ -1000,8 +1030,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const detailHolders = holders.filter((p) => holders.some((h) => h !== p && isDetailOf(h.path, p)));
     if (detailHolders.length === 1 && holders.every((h) => h === detailHolders[0] || isDetailOf(h.path, detailHolders[0]))) holders = detailHolders;
     if (holders.length === 1 && answersGroup(holders[0].path)) {
-      const at = scored.find((s) => s.target === holders[0].path)!;
-      const match = { ...at, by: "a phrase of its headline, in that page's text only" };
+      // (A hub with a detail page for the age the page's names say: that detail, as for the best guess above.)
+      const forAge = forAgeOf(holders[0].path);
+      const at = scored.find((s) => s.target === (forAge ?? holders[0]).path)!;
+      const match = { ...at, confidence: scored.find((s) => s.target === holders[0].path)!.confidence, by: `a phrase of its headline, in that page's text only${forAge ? ", the detail page of the age its names say" : ""}` };
       return { match, best: match, runnerUp };
     }
     // A news post announcing a treatment ("Les aligneurs transparents arrivent au cabinet"): its name's words, the
@@ -1166,7 +1198,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       return { match, best: match, runnerUp: 0 };
     }
     for (const intent of DOCUMENT_INTENTS) {
-      const page = named.some((w) => intent.words.test(w)) ? candidates.find(intent.page) : undefined;
+      const page = named.some((w) => intent.words.test(w)) || intent.phrase?.test(named.join(" ")) ? candidates.find(intent.page) : undefined;
       if (page) {
         const match = { target: page.path, confidence: 0.8, by: `intent: the document's name says ${intent.name}` };
         return { match, best: match, runnerUp: 0 };
@@ -1196,8 +1228,28 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     return found;
   };
 
-  return Object.assign(matchPage, { document: matchDocument });
+  /**
+   * Whether a document is a leaflet on an appliance the patient wears ("Entretien des gouttières", "Guide de port des
+   * aligneurs", "entretien_appareil_amovible.pdf": APPLIANCE in its file's name or its links' texts) and `target`, where
+   * the page linking to it went, is a treatment's page whose title or text names that appliance, or its hub's does (the
+   * hub "Orthodontie" names the appliances of its detail "Orthodontie de l'enfant"): the leaflet is for the
+   * patients of that treatment, and goes with its page (four blind truths: IONOS's, Kirby's, Webnode's, SiteW's; their
+   * names alone point at the treatment's hub, "orthodontie", or nowhere). Not a leaflet for a treatment's aftercare, a
+   * consent or an insurer's form (their truths split or drop them): no appliance in their names.
+   */
+  const applianceLeaflet = (path: string, names: string[], target: string): boolean => {
+    const worn = [...slugWords(path), ...names.flatMap((n) => keywords(n))].filter((w) => APPLIANCE.test(w)).map((w) => singular(stem(w)));
+    const i = candidates.findIndex((p) => p.path === target);
+    if (worn.length === 0 || i === -1 || !CARE_KINDS.has(candidates[i].kind)) return false;
+    const naming = candidates.map((p, j) => j).filter((j) => j === i || isDetailOf(candidates[j].path, candidates[i]));
+    return naming.some((j) => worn.some((w) => [...textStems[j]].some((t) => singular(t) === w)));
+  };
+
+  return Object.assign(matchPage, { document: matchDocument, applianceLeaflet });
 }
+
+/** An appliance a patient wears and looks after: aligners, a brace, a removable appliance, a retainer, a denture. */
+const APPLIANCE = /^(?:gouttieres?|aligneurs?|invisalign|appareils?|bagues?|contentions?|dentiers?)$/;
 
 /**
  * What a document is for when its name says so: a practical document of the practice's own pages (a map, a
@@ -1205,12 +1257,14 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
  * enough: a document's name is a few words, and the rest names the practice or a year. Documents about a
  * treatment (consent, aftercare) name no such page: they go by their words, or to review.
  */
-const DOCUMENT_INTENTS: { name: string; words: RegExp; page: (p: NewPage) => boolean }[] = [
+const DOCUMENT_INTENTS: { name: string; words: RegExp; phrase?: RegExp; page: (p: NewPage) => boolean }[] = [
   { name: "directions", words: /^(?:acces|itineraire|localisation|parking|directions)$/, page: (p) => /^(?:acces|plan-acces|venir|nous-trouver|itineraire)/.test(p.slug) },
   { name: "prices", words: /^(?:tarif|tarifs|tarifaire|honoraires|prix|price|prices|pricing)$/, page: (p) => /^(?:tarif|honoraire|prix|price)/.test(p.slug) },
   { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|gdpr)$/, page: (p) => p.kind === "privacy" },
   { name: "legal notice", words: /^(?:mentions|legales|imprint)$/, page: (p) => p.kind === "legal" },
-  { name: "first visit", words: /^(?:questionnaire|anamnese|anamnesis)$/, page: (p) => FIRST_VISIT_SLUG.test(p.slug) },
+  // (In the languages of a practice's foreign patients too: the Spanish "cuestionario médico", the English "medical
+  // history form"; two blind truths, WPML's and Polylang's, send theirs to the first visit as the French one.)
+  { name: "first visit", words: /^(?:questionnaire|anamnese|anamnesis|cuestionario)$/, phrase: /\b(?:medical history|historia clinica|historial medico)\b/, page: (p) => FIRST_VISIT_SLUG.test(p.slug) },
 ];
 
 /** A document of instructions after a treatment ("conseils après extraction", "consignes post-opératoires"). */
@@ -1231,6 +1285,13 @@ function waysOf(page: NewPage): Set<string> {
 const WAYS = /^(?:implants?|bridges?|protheses?|dentiers?|couronnes?|facettes?|inlays?|onlays?|blanchiments?|eclaircissements?|aligneurs?|gouttieres?|bagues?|greffes?|surfacages?|contentions?)$/;
 /** Routine care, for every patient whatever their need: a scaling, prevention, a check-up. */
 const ROUTINE_STEMS: ReadonlySet<string> = new Set(["detartrage", "prevention", "hygiene", "bilan", "controle", "polissage"].map(stem));
+/**
+ * A disease's lay names and its medical name, as a detail page's title says it: "le déchaussement (dentaire)", "des
+ * dents qui se déchaussent" (`deschaussement` misspelled too), "la maladie parodontale" are periodontitis.
+ */
+const LAY_NAMES: [(own: string[]) => boolean, string][] = [
+  [(own) => own.some((w) => /^des?chauss/.test(w)) || own.some((w, i) => /^maladies?$/.test(w) && /^parodontales?$/.test(own[i + 1] ?? "")), "parodontite"],
+];
 /** A treatment's pages: its hub and its details. */
 const TREATMENT_KINDS: ReadonlySet<string> = new Set(["service_hub", "service_detail"]);
 /** The words of an aftercare leaflet's name beside its treatment's ("Conseils après la pose d'un implant"). */

@@ -295,6 +295,60 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(page("/conseils/orthodontie-a-40-ans", "Orthodontie à 40 ans", "Bagues et aligneurs à tout âge").best?.target).toBe("/orthodontie/");
   });
 
+  it("sends a page a phrase of whose headline only a hub's text holds to that hub's detail page for the age its names say", () => {
+    const site: NewPage[] = [
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/orthodontie/", slug: "orthodontie", title: "Orthodontie", kind: "service_hub", text: "Nous proposons des traitements discrets, pour les enfants et les adultes" },
+      { path: "/orthodontie/orthodontie-adulte/", slug: "orthodontie-adulte", title: "L'orthodontie de l'adulte", kind: "service_detail", text: "Il n'est jamais trop tard" },
+      { path: "/orthodontie/orthodontie-enfant/", slug: "orthodontie-enfant", title: "L'orthodontie de l'enfant", kind: "service_detail", text: "Un premier bilan vers 7 ans" },
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires et devis" },
+    ];
+    const phrase = createMatcher(site)({ path: "/nos-soins/orthodontie/adultes/", title: "Adultes", h1: "Adultes", headline: "Des traitements discrets", text: "Des solutions pour la vie professionnelle" });
+    expect(phrase.match?.target).toBe("/orthodontie/orthodontie-adulte/");
+    expect(phrase.match?.by).toMatch(/a phrase of its headline.*the age its names say/);
+    // Naming no age: the hub holding the phrase.
+    expect(createMatcher(site)({ path: "/nos-soins/orthodontie/discret/", title: "Discret", h1: "Discret", headline: "Des traitements discrets", text: "Des solutions pour la vie professionnelle" }).match?.target).toBe("/orthodontie/");
+  });
+
+  it("sends a page naming periodontitis by a lay name ('déchaussement', 'maladie parodontale') to the hub's detail its medical name titles", () => {
+    const site: NewPage[] = [
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/parodontologie/", slug: "parodontologie", title: "Parodontologie", kind: "service_hub", text: "Les maladies des gencives : gingivite, parodontite, déchaussement des dents, leur traitement" },
+      { path: "/parodontologie/traitement-parodontite/", slug: "traitement-parodontite", title: "Traitement de la parodontite", kind: "service_detail", text: "Un surfaçage, un suivi tous les trois mois" },
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires et devis" },
+    ];
+    const lay = createMatcher(site);
+    const text = "Des gencives qui saignent, des dents qui bougent : les maladies des gencives et le déchaussement se soignent";
+    for (const [path, title] of [["/deschaussement-dentaire", "Le déchaussement dentaire"], ["/soins/parodontologie/la-maladie-parodontale/", "La maladie parodontale"]]) {
+      const found = lay({ path, title, h1: title, text });
+      expect(found.match?.target, path).toBe("/parodontologie/traitement-parodontite/");
+      expect(found.match?.by, path).toMatch(/its lay name for the disease/);
+    }
+    // Every disease of the gums names none: the hub.
+    expect(lay({ path: "/soins/maladies-des-gencives", title: "Les maladies des gencives", h1: "Les maladies des gencives", text }).match?.target).toBe("/parodontologie/");
+    // No detail titled for it: the hub.
+    expect(createMatcher(site.filter((p) => p.slug !== "traitement-parodontite"))({ path: "/deschaussement-dentaire", title: "Le déchaussement dentaire", h1: "", text }).match?.target).toBe("/parodontologie/");
+  });
+
+  it("reads a leaflet on an appliance a patient wears as its treatment's, where the page linking to it went", () => {
+    const site: NewPage[] = [
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/orthodontie/", slug: "orthodontie", title: "Orthodontie", kind: "service_hub", text: "Bagues, aligneurs et appareils amovibles" },
+      { path: "/orthodontie/aligneurs-invisibles/", slug: "aligneurs-invisibles", title: "Aligneurs invisibles", kind: "service_detail", text: "Des gouttières transparentes sur mesure" },
+      { path: "/orthodontie/orthodontie-enfant/", slug: "orthodontie-enfant", title: "L'orthodontie de l'enfant", kind: "service_detail", text: "Un premier bilan vers 7 ans" },
+      { path: "/philosophie/", slug: "philosophie", title: "Notre philosophie", kind: "cabinet", text: "Une dentisterie douce, des gouttières et des appareils expliqués" },
+    ];
+    const leaflet = createMatcher(site).applianceLeaflet;
+    expect(leaflet("/docs/entretien-des-gouttieres.pdf", [], "/orthodontie/aligneurs-invisibles/")).toBe(true);
+    expect(leaflet("/_files/guide-port.pdf", ["Guide de port des aligneurs"], "/orthodontie/aligneurs-invisibles/")).toBe(true);
+    // The detail's hub names the appliance ("appareils amovibles").
+    expect(leaflet("/fs/Root/h9d4r-entretien_appareil_amovible.pdf", [], "/orthodontie/orthodontie-enfant/")).toBe(true);
+    // No appliance in its name (a consent, an insurer's form), or the linking page's match no treatment's page.
+    expect(leaflet("/docs/consentement-eclaire-orthodontie.pdf", [], "/orthodontie/orthodontie-enfant/")).toBe(false);
+    expect(leaflet("/docs/entente-prealable-ortho.pdf", [], "/orthodontie/")).toBe(false);
+    expect(leaflet("/docs/entretien-des-gouttieres.pdf", [], "/philosophie/")).toBe(false);
+  });
+
   it("sends a question between three listed options to the need page weighing them, not the hub named for one", () => {
     const question = page("/conseils/implant-bridge-ou-appareil", "Implant, bridge ou appareil : que choisir ?", "Pour remplacer une dent : un implant, un bridge ou un appareil amovible");
     expect(question.best?.target).toBe("/remplacer-une-dent/");
@@ -563,6 +617,19 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/post/dr-claire-lefevre", "Bienvenue au Dr Claire Lefèvre", "Elle rejoint l'équipe").match?.by ?? "").not.toBe("member's first name");
   });
 
+  it("sends a post naming a member by 'Dr' and a surname no other member has, in its URL or headline, to that member's page", () => {
+    const booking = m({ path: "/actualites/reservez-en-ligne-avec-le-dr-martin", title: "Le Dr Martin en ligne", h1: "", text: "Un nouveau service" });
+    expect(booking.match).toMatchObject({ target: "/equipe/claire-martin/", by: "member's title and surname" });
+    expect(m({ path: "/actualites/nouveau-service", title: "Nouveau", h1: "Prenez rendez-vous en ligne avec le Dr Martin", text: "Un nouveau service" }).match?.target).toBe("/equipe/claire-martin/");
+    // Not a departure, not a surname two members share, not without the title, not by the title of every page (the
+    // site's name, "Cabinet du Dr Martin").
+    expect(m({ path: "/actualites/depart-du-dr-martin", title: "Nouvelle vie", h1: "", text: "Merci" }).match?.by ?? "").not.toMatch(/^member/);
+    const brothers = createMatcher([...site, { path: "/equipe/paul-martin/", slug: "paul-martin", title: "Dr Paul Martin", kind: "team", text: "Orthodontie" }]);
+    expect(brothers({ path: "/actualites/reservez-en-ligne-avec-le-dr-martin", title: "Nouveau service", h1: "", text: "Un nouveau service" }).match?.by ?? "").not.toMatch(/^member/);
+    expect(m({ path: "/actualites/martin-en-ligne", title: "Nouveau service", h1: "", text: "Un nouveau service" }).match?.by ?? "").not.toMatch(/^member/);
+    expect(m({ path: "/le-cabinet", title: "Le cabinet | Cabinet du Dr Martin", h1: "", text: "Un cabinet moderne" }).match?.by ?? "").not.toMatch(/^member/);
+  });
+
   it("sends the old team's index to the team page, not a member's page naming the team, nor a page in the team's section", () => {
     expect(page("/l-equipe", "Notre équipe", "Nos praticiens et nos assistantes").match).toMatchObject({ target: "/equipe/", by: "intent: team" });
     expect(page("/-L-equipe-", "L'équipe", "Ils vous accueillent").match?.target).toBe("/equipe/");
@@ -687,6 +754,13 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(m.document("/_files/ugd/5f3a21_2b7d.pdf", ["Nos tarifs 2021 (PDF)"]).match?.target).toBe("/tarifs/");
     expect(m.document("/s/charte-RGPD.pdf", []).match?.target).toBe("/politique-confidentialite/");
     expect(m.document("/docs/consentement-eclaire.pdf", []).match?.by ?? "").not.toMatch(/^intent/);
+  });
+
+  it("sends a medical questionnaire in a foreign patient's language to the first visit; not any document in English", () => {
+    expect(m.document("/wp-content/uploads/2023/05/cuestionario-medico.pdf", []).match?.target).toBe("/premiere-visite/");
+    expect(m.document("/wp-content/uploads/2022/03/medical-history-form-english.pdf", []).match?.target).toBe("/premiere-visite/");
+    expect(m.document("/docs/our-practice-history.pdf", []).match?.target).not.toBe("/premiere-visite/");
+    expect(m.document("/docs/medical-report-english.pdf", []).match?.target).not.toBe("/premiere-visite/");
   });
 
   it("sends a job offer's document to the offer for the same job; a contract word chooses among several; one dated years before it goes by its words", () => {

@@ -194,10 +194,15 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
         // Linked from the home page (a menu, a footer) says nothing of a document's subject.
         const linked = fromLinker && fromLinker.by !== "home page" ? fromLinker : null;
         const agree = linked !== null && !named.review && named.best?.target === linked.target && named.best.confidence >= 0.3;
+        // A leaflet on an appliance the patient wears, linked from a page of the treatment using it (match.ts
+        // applianceLeaflet): that page, whatever its name's few words point at (the treatment's hub, as a rule).
+        const worn = linked !== null && !named.review && match.applianceLeaflet(pathOf(url), calledBy.get(url) ?? [], linked.target);
         // A name stating what the document is for (a map, a price list: match.ts) holds whoever links to it.
         const statesIntent = named.match?.by.startsWith("intent:") ?? false;
         if ((named.match && (statesIntent || linked === null || linked.target === named.match.target)) || agree) {
           matchOf.set(url, { match: { ...named.best!, by: agree && !statesIntent ? `the document's name and the page linking to it (${pathOf(linker!)})` : named.best!.by }, best: null });
+        } else if (worn) {
+          matchOf.set(url, { match: { ...linked, by: `a leaflet on the appliance of the treatment of the page linking to it (${pathOf(linker!)})` }, best: null });
         } else {
           const why = named.review ? `${named.review}: review it` : linked ? `document linked from ${pathOf(linker!)} (matched to ${linked.target}); its name says ${named.best?.target ?? "nothing clear"}: review it` : "";
           const guess = linked ?? named.best;
