@@ -1,5 +1,5 @@
 /**
- * (l) What the operator's view costs a cache HIT, end to end: HIT throughput of four servers side by side, in
+ * (l) What the operator's view costs a cache HIT, end to end: HIT throughput of five servers side by side, in
  * one run, the same page (dupont's homepage, brotli), the rounds rotating which one goes first (the one measured
  * after a quiet spell profits; the machine's speed drifts from one minute to the next):
  *   bare        node:http answering the same bytes from one Buffer (bench/bare-server.ts)
@@ -7,8 +7,11 @@
  *   no access   metrics on, JSON log lines, ACCESS_LOG=off (what an operator who logs at the proxy runs)
  *   deployed    the production defaults (bench/processes.ts): metrics on, a JSON access line for every
  *               request, stdout to a file
+ *   sentry      the same with error tracking on (SENTRY_DSN set, to a local address nothing listens on: the
+ *               SDK's work per request is measured, nothing is sent during HITs)
  * Judged (bench/targets.ts) on each round's req/s ratio, the median of the rounds: deployed / off and
- * no access / off (issue 19's ">= 97% of without"), deployed / bare (issue 28's ">= 90% of node:http").
+ * no access / off (issue 19's ">= 97% of without"), deployed / bare (issue 28's ">= 90% of node:http"), sentry /
+ * deployed (issue 28: error tracking does not cost the hit path).
  * Printed beside them as diagnoses, never as the verdict: server CPU per request, and the request observer's
  * own CPU measured in this process on fake request and response objects (observerCostUs).
  */
@@ -24,7 +27,10 @@ import { createPipeline } from "../src/server/http/pipeline";
 import { observers, type Observers } from "../src/server/http/observe";
 import { Metrics } from "../src/server/monitoring/metrics";
 
-/** Rounds of the four in turn; the ratios are taken within each round and their median judged. */
+/** A DSN on a local port nothing listens on (the discard port): the SDK starts and works, and sends nowhere. */
+const LOCAL_DSN = "http://bench@127.0.0.1:9/1";
+
+/** Rounds of the five in turn; the ratios are taken within each round and their median judged. */
 const ROUNDS = 7;
 
 /**
@@ -94,14 +100,17 @@ export async function operatorViewCost(backend: Proc): Promise<void> {
     servers.push(noAccess);
     const deployed = await startFrontendProcess(backend.url, {}, "frontend-l-deployed");
     servers.push(deployed);
+    const sentry = await startFrontendProcess(backend.url, { SENTRY_DSN: LOCAL_DSN }, "frontend-l-sentry");
+    servers.push(sentry);
     const { bare } = await startBareTwin(deployed, page, work);
     servers.push(bare);
-    for (const server of [off, noAccess]) await warmHit(server, page);
+    for (const server of [off, noAccess, sentry]) await warmHit(server, page);
     const modes = [
       { label: "bare node:http, the same bytes", proc: bare, rounds: [] as Measured[] },
       { label: "off (METRICS_PORT=0, LOG_FORMAT=off)", proc: off, rounds: [] as Measured[] },
       { label: "metrics on, access line off (ACCESS_LOG=off)", proc: noAccess, rounds: [] as Measured[] },
       { label: "as deployed (metrics + JSON access line, stdout to a file)", proc: deployed, rounds: [] as Measured[] },
+      { label: "as deployed with error tracking on (SENTRY_DSN set)", proc: sentry, rounds: [] as Measured[] },
     ];
     const linesBefore = await countLines(deployed.logFile, '"msg":"access"');
     for (let round = 0; round < ROUNDS; round++) {
@@ -115,7 +124,7 @@ export async function operatorViewCost(backend: Proc): Promise<void> {
         modes[i].rounds.push(m);
       }
     }
-    const [bareMode, offMode, noAccessMode, deployedMode] = modes;
+    const [bareMode, offMode, noAccessMode, deployedMode, sentryMode] = modes;
     for (const mode of modes) {
       const m = medianOf(mode.rounds);
       note({
@@ -146,6 +155,14 @@ export async function operatorViewCost(backend: Proc): Promise<void> {
     );
     const deployedVsBare = ratioText(deployedMode.rounds, bareMode.rounds);
     judgeThroughput("(l) as deployed / bare node:http, HIT req/s", TARGETS.hitVsBare, deployedVsBare.ratio, deployedVsBare.text, machine);
+    const sentryVsDeployed = ratioText(sentryMode.rounds, deployedMode.rounds);
+    judgeThroughput(
+      "(l) as deployed with error tracking on / as deployed, HIT req/s",
+      TARGETS.errorTrackingVsDeployed,
+      sentryVsDeployed.ratio,
+      sentryVsDeployed.text,
+      machine,
+    );
     const offVsBare = ratioText(offMode.rounds, bareMode.rounds);
     note({ label: "(l) observability off / bare node:http, HIT req/s (for comparison)", value: offVsBare.text });
 

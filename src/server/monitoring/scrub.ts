@@ -51,8 +51,23 @@ export function scrubEvent<T extends object>(event: T): T {
     e.contexts = contexts;
   }
   if (Array.isArray(e.breadcrumbs)) e.breadcrumbs = e.breadcrumbs.map((b) => scrubBreadcrumb(b as Dict));
+  if (isDict(e.exception) && Array.isArray(e.exception.values)) e.exception = { ...e.exception, values: e.exception.values.map(withoutVariables) };
   if (typeof e.transaction === "string") e.transaction = stripQuery(e.transaction);
   return e as unknown as T;
+}
+
+/**
+ * An exception without the values of its frames' local variables (`vars`: the SDK's LocalVariables integration fills
+ * them when asked, and a frame of the contact relay holds the patient's message): the code's lines stay.
+ */
+function withoutVariables(value: unknown): unknown {
+  if (!isDict(value) || !isDict(value.stacktrace) || !Array.isArray(value.stacktrace.frames)) return value;
+  const frames = value.stacktrace.frames.map((frame) => {
+    if (!isDict(frame)) return frame;
+    const { vars: _vars, ...kept } = frame;
+    return kept;
+  });
+  return { ...value, stacktrace: { ...value.stacktrace, frames } };
 }
 
 /** A breadcrumb without query strings or personal data (an outgoing fetch's URL may carry both). */

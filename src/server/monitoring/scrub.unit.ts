@@ -29,6 +29,19 @@ describe("scrubEvent", () => {
     expect(scrubbed.extra).toEqual({ code: "dupont", path: "/contact/" });
   });
 
+  it("drops the local variables of an exception's frames, and keeps their code", () => {
+    const frame = { filename: "relay.js", lineno: 12, function: "send", context_line: "await post(input)", vars: { input: { name: "Jeanne Martin", message: "rendez-vous" } } };
+    const event = { exception: { values: [{ type: "Error", value: "backend 502", stacktrace: { frames: [frame, { filename: "x.js", lineno: 1 }] } }] } };
+    const scrubbed = scrubEvent(event);
+    const text = JSON.stringify(scrubbed);
+    for (const value of PII) expect(text).not.toContain(value);
+    expect(scrubbed.exception.values[0].stacktrace.frames).toEqual([
+      { filename: "relay.js", lineno: 12, function: "send", context_line: "await post(input)" },
+      { filename: "x.js", lineno: 1 },
+    ]);
+    expect(scrubbed.exception.values[0].value).toBe("backend 502");
+  });
+
   it("strips query strings from breadcrumbs", () => {
     expect(scrubBreadcrumb({ message: "GET /a?email=x@y.z done", data: { url: "/a?b=c", status: 200 } })).toEqual({
       message: "GET /a done",
