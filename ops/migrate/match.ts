@@ -195,6 +195,16 @@ const INTENTS: Intent[] = [
   // The index of the old team (`/l-equipe`, "Notre équipe"): the new site's team page. Not a page in the team's
   // section (a member's, a former member's).
   { name: "team", words: /^(?:equipe|team|praticiens|staff)$/, page: (p) => p.kind === "team", ownNameOnly: true },
+  // The practice's approach ("Notre approche", "Notre approche des soins", "Dentisterie douce", "Nos valeurs"): the new
+  // site's page of its philosophy. Six blind truths holding one send it there (e-monsite, GoDaddy, Google Sites, PluXml,
+  // Simplébo, SPIP), none elsewhere. Its own whole name only: a section `/dentisterie-douce/hypnose/` is a technique's.
+  {
+    name: "approach",
+    words: /^(?:approche|philosophie|valeurs|dentisterie|douce|soins)$/,
+    needs: [/^(?:approche|philosophie|valeurs|douce)$/],
+    ownNameOnly: true,
+    page: (p) => /^philosoph/.test(p.slug),
+  },
   // Fees ("Honoraires", `/tarifs`): the new site's price page, whatever link names it ("Tarifs des implants").
   // (And what the visitor pays after insurance: "Mutuelles et tiers payant", "Tiers payant et C2S"; every one of the
   // blind truths holding such a page sends it to the prices. A page naming anything else beside them, "Mutuelle et
@@ -230,7 +240,7 @@ const WEEKDAY = new RegExp(`^(?:${WEEKDAYS})s?$`);
 // followed by a date is the week's, not a holiday's; three blind truths send such posts to the hours. A one-off closing
 // names a date or a word of its time, which HOURS_CONTEXT does not hold.)
 const OPENING = /^(?:ouvert|ouverte|ouverts|ouvertes|ouverture|ouvre|nocturne|nocturnes|horaires|consultations|ferme|fermee|fermes|fermees)$/;
-const HOURS_CONTEXT = /^(?:nouveau|nouveaux|nouvelle|nouvelles|nouveaute|desormais|maintenant|aussi|egalement|cabinet|centre|matin|matins|soir|soirs|midi|apres|jusqu|heures?|h|tous|toutes|les|le|la|l|de|du|des|en|et|a|au|aux|votre|notre|nos|vos|partir|chaque|semaine|semaines|\d+)$/;
+const HOURS_CONTEXT = /^(?:c|est|nouveau|nouveaux|nouvelle|nouvelles|nouveaute|desormais|maintenant|aussi|egalement|cabinet|centre|matin|matins|soir|soirs|midi|apres|jusqu|heures?|h|tous|toutes|les|le|la|l|de|du|des|en|et|a|au|aux|votre|notre|nos|vos|partir|chaque|semaine|semaines|\d+)$/;
 /** An hour of the day ("20h", "19h30"): new hours say one when they name no day ("ouvert jusqu'à 20h"). */
 const HOUR = /^\d{1,2}h(?:\d{2})?$/;
 /** Whether a match is the directions intent's (the page giving the address and the hours, or its stand-in). */
@@ -263,7 +273,10 @@ const announcesHours = (set: string[]): boolean => {
   const hasHour = set.some((w, i) => HOUR.test(w) || (/^\d{1,2}$/.test(w) && /^(?:h|heures?)$/.test(set[i + 1] ?? "")));
   const newHours = set.some((w) => /^horaires?$/.test(w)) && set.some((w) => NOVELTY_WORD.test(w));
   if (!(day === -1 ? hasHour || newHours : hasDay)) return false;
-  return (set.some((w) => OPENING.test(w)) || (hasDay && hasHour)) && set.every((w) => WEEKDAY.test(w) || HOUR.test(w) || OPENING.test(w) || HOURS_CONTEXT.test(w) || MONTH.test(w));
+  // (Or a day coming back every week, "Le samedi matin, c'est désormais chaque semaine": Drupal 10's truth, as five
+  // others send their Saturday openings to the hours.)
+  const weekly = hasDay && set.some((w, i) => w === "chaque" && /^semaines?$/.test(set[i + 1] ?? ""));
+  return (set.some((w) => OPENING.test(w)) || (hasDay && hasHour) || weekly) && set.every((w) => WEEKDAY.test(w) || HOUR.test(w) || OPENING.test(w) || HOURS_CONTEXT.test(w) || MONTH.test(w));
 };
 
 /**
@@ -338,12 +351,18 @@ const rolesOf = (texts: string[]): Set<string> =>
  * the overview's subject).
  */
 const OVERVIEW = /^(?:soins|services|traitements|prestations|treatments)$/;
+/** A patient's state a page may be about: a pregnancy, sensitive teeth. */
+const PATIENT_STATE = /^(?:enceinte|enceintes|grossesse|grossesses|sensible|sensibles|sensibilite|sensibilites|hypersensibilite)$/;
+/** A field of dental care, as a page of care is named for it. */
+const CARE_FIELD = /^(?:parodontologie|parodontie|implantologie|orthodontie|pedodontie|endodontie|prothese|protheses|odontologie)$/;
 /** The words of adult patients (a child's are AUDIENCE's). */
 const ADULT = /^(?:adulte|adultes)$/;
 
 /**
- * The age whose patients words (in order) are about: children by their words, "à quel âge", "premier bilan" or an age
- * under 16 ("dès 7 ans"); adults by theirs, "trop tard" or an age from 18 ("à 40 ans"); null for neither or both.
+ * The age whose patients words (in order) are about: children by their words, "à quel âge", "premier bilan", an age
+ * under 16 ("dès 7 ans") or a bound of a minor's age ("avant 16 ans", "moins de 18 ans": what the Assurance maladie
+ * pays for a child's orthodontics; Concrete's, Kirby's and SiteW's truths send such a page to the children's, or the
+ * prices'); adults by theirs, "trop tard" or an age from 18 ("à 40 ans"); null for neither or both.
  */
 export function ageOf(list: readonly string[]): "child" | "adult" | null {
   let child = false;
@@ -353,7 +372,8 @@ export function ageOf(list: readonly string[]): "child" | "adult" | null {
     if (AUDIENCE.test(w) || (w === "quel" && next === "age") || ((w === "premier" || w === "1er") && next === "bilan")) child = true;
     if (ADULT.test(w) || (w === "trop" && next === "tard")) adult = true;
     if (/^\d{1,2}$/.test(w) && next === "ans") {
-      if (Number(w) < 16) child = true;
+      const before = list[i - 1] === "avant" || (list[i - 1] === "de" && list[i - 2] === "moins");
+      if (Number(w) < 16 || (before && Number(w) <= 18)) child = true;
       else if (Number(w) >= 18) adult = true;
     }
   });
@@ -519,7 +539,16 @@ export function compoundClash(title: Map<string, Set<string>>, titleWords: Set<s
   if (unknown && [...own].some(([h, qs]) => qs.has(head) && unknown(h))) return head;
   const theirs = title.get(head);
   const ours = own.get(head);
-  if (!theirs || !ours) return null;
+  if (!theirs || !ours) {
+    // The word joined to another word in each, heading it or qualifying it ("La greffe de gencive", "Des gencives qui
+    // saignent" for "Les maladies des gencives"), neither other word in the other's names: two compounds of one word
+    // as well. (Not a word of whom a page is for, "Mon enfant suce son pouce" for "L'orthodontie de l'enfant": the
+    // child is the subject of both, Umbraco's truth.)
+    if (AUDIENCE_STEMS.has(head) || head === stem("adulte")) return null;
+    const partners = (pairs: Map<string, Set<string>>) => [...(pairs.get(head) ?? []), ...[...pairs].filter(([, qs]) => qs.has(head)).map(([h]) => h)];
+    const [theirWords, ourWords] = [partners(title), partners(own)];
+    return theirWords.length > 0 && ourWords.length > 0 && theirWords.every((w) => !oldWords.has(w)) && ourWords.some((w) => !titleWords.has(w)) ? head : null;
+  }
   const clash = [...theirs].every((q) => !oldWords.has(q)) && [...ours].some((q) => !titleWords.has(q));
   return clash ? head : null;
 }
@@ -581,6 +610,26 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   /** The words of the items each page presents by title (its cards), in the singular, the generic ones left out. */
   const cardSets = candidates.map((p) => new Set((p.cards ?? []).flatMap((t) => keywords(t)).filter((w) => !GENERIC.test(w)).map((w) => singular(stem(w)))));
   const titleSets = candidates.map((p) => stems(p.title));
+  /** Each card's title (cards), as cardSets reads it: its words but the generic ones, in the singular. */
+  const cardTitleSets = candidates.map((p) => (p.kind === "home" ? [] : (p.cards ?? []).map((t) => new Set(keywords(t).filter((w) => !GENERIC.test(w)).map((w) => singular(stem(w))))).filter((set) => set.size > 0)));
+  /**
+   * The one page presenting by a card an item the page's own names (title, H1, headline, URL's last segment) name by
+   * the card's whole title, no page titled or named by its URL for that item (every word of the card's title); not a
+   * care page naming routine care beside it. Null otherwise.
+   */
+  const cardNamed = (old: OldPage): NewPage | null => {
+    const last = words(lastSegment(old.path)).join(" ");
+    const own = new Set([old.title, old.h1, old.headline ?? "", last].flatMap((n) => keywords(n)).filter((w) => !GENERIC.test(w) && !ANNOUNCEMENT_WORDS.test(w)).map((w) => singular(stem(w))));
+    if (CARE_SECTION.test(old.path) && [...own].some((w) => ROUTINE_STEMS.has(w))) return null;
+    // (Nor a question weighing the item against others, "Dents ternes : détartrage, aéropolissage ou blanchiment ?": the
+    // need page weighing them, Drupal 10's truth.)
+    if ([old.title, old.h1].some((n) => COMPARISON.test(words(n).join(" ")) && /\?|\bou\b/.test(n.toLowerCase()))) return null;
+    const items = candidates.flatMap((p, i) => cardTitleSets[i].filter((card) => [...card].every((w) => own.has(w))).map((card) => ({ p, card })));
+    const holders = new Set(items.map((x) => x.p));
+    if (holders.size !== 1) return null;
+    const titled = items.some(({ p, card }) => candidates.some((o, i) => o !== p && [...card].every((w) => [...titleSets[i], ...slugSets[i]].some((t) => singular(t) === w))));
+    return titled ? null : items[0].p;
+  };
   // A title without its parenthesis ("Le bridge complet sur implants (All-on-4)"): its name, the aside left out.
   const mainTitleSets = candidates.map((p) => stems(p.title.replace(/\([^)]*\)/g, " ")));
   // The name of a team member without a title ("Dr", "Docteur"): all of it must be in the old page's names.
@@ -726,6 +775,11 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       if (page) return { match: { target: page.path, confidence: 0.9, by: `intent: ${intent.name}` }, best: null, runnerUp: 0 };
     }
 
+    // What a treatment costs, asked by the page's own name ("Combien coûte un implant dentaire ?"): the price list, which
+    // says it (Webador's truth; Duda's takes it or the treatment's page), not the treatment's page its words meet.
+    const costQuestion = [urlWords(old.path), ...[old.title, old.h1].map((n) => words(n))].some((set) => set.some((w, i) => w === "combien" && /^(?:coute|coutent|cout|coutera)$/.test(set[i + 1] ?? "")));
+    const priceList = costQuestion ? candidates.find(PRICES.page) : undefined;
+    if (priceList) return { match: { target: priceList.path, confidence: 0.6, by: "what a treatment costs, asked by its name: the price list" }, best: null, runnerUp: 0 };
     const slug = new Set(urlWords(old.path).map(stem));
     // (Without its reflexive verbs, as the texts: "Le cabinet s'équipe d'un cone beam" names no team.)
     const nameSets = names.map((n) => stems(withoutReflexiveVerbs(n)));
@@ -761,7 +815,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // Marie Lefèvre", "Claire en congés"); and "Dr Marie Lefèvre" is a full name, not the member Marie Dubois's.
     const leaving = ownNames.some((n) => n.some((w) => LEAVING.test(w)));
     // The old page's own compounds (its URL's last segment, title, H1, headline): each word and the next one.
-    const ownPairs = pairsOf([words((old.path.split("?")[0].split("/").filter(Boolean).at(-1) ?? "").replace(/\.(?:html?|php)$/i, "")).join(" "), old.title, old.h1, old.headline ?? ""]);
+    const ownPairs = pairsOf([words(lastSegment(old.path)).join(" "), old.title, old.h1, old.headline ?? ""]);
     // A post or an advice page speaks of its subject through what it warns of or compares ("Kits de blanchiment en
     // ligne : prudence", on whitening: eight blind truths of eight holding a whitening page); a care page naming a
     // means the new site never speaks of offers another care ("Le laser en parodontie": the static site's truth).
@@ -860,8 +914,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // the detail page, the more precise one. A name joining subjects ("Orthodontie adulte et enfant") names none.
     const joins = (n: string) => /\s(?:et|ou|and|or|vs|&)\s|,/i.test(` ${n} `);
     const single = [old.title, old.h1, old.headline ?? ""].filter((n) => !joins(n));
-    const lastSegment = words(old.path.split("?")[0].split("/").filter(Boolean).at(-1) ?? "").join(" ");
-    const ownAndSlug = new Set([...(joins(lastSegment) ? [] : slug), ...single.flatMap((n) => [...stems(n)])]);
+    // (Its URL's last segment as lastSegment reads it: PluXml's and Dotclear's in the query.)
+    const lastWords = words(lastSegment(old.path)).join(" ");
+    const ownAndSlug = new Set([...(joins(lastWords) ? [] : slug), ...single.flatMap((n) => [...stems(n)])]);
     // (In the singular or the plural: a stem is seven letters, "enfants" is not "enfant"'s.)
     const ownSingular = new Set([...ownAndSlug].map(singular));
     const detail = scored[0] ? candidates.findIndex((p, i) => isDetailOf(scored[0].target, p) && mainTitleSets[i].size > 1 && [...mainTitleSets[i]].every((w) => ownSingular.has(singular(w)))) : -1;
@@ -899,7 +954,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // Only where the guess is named for one of the two (its title or slug) and silent on the other, and the page
     // speaking of both is a treatment's: two groups of patients ("enfants et adolescents") are one audience, and a
     // page named for neither ("Couronnes et bridges", the need page replacing a tooth) already weighs them.
-    const joined = optionsOf([lastSegment, old.title, old.h1].filter(Boolean), /^(?:et|and)$/);
+    const joined = optionsOf([lastWords, old.title, old.h1].filter(Boolean), /^(?:et|and)$/);
     // (The options are stems: "adolesc", "dentair".)
     const both = joined && joined.every((w) => !GENERIC_STEMS.has(w) && !AUDIENCE_STEMS.has(w)) ? (p: NewPage) => joined.every((w) => textStems[candidates.indexOf(p)].has(w)) : null;
     const namedForOne = (p: NewPage) => joined!.filter((w) => titleSets[candidates.indexOf(p)].has(w) || slugSets[candidates.indexOf(p)].has(w)).length === 1;
@@ -938,7 +993,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         layHub = scored[0].target;
         const at = scored.findIndex((s) => s.target === named.path);
         const [moved] = scored.splice(at, 1);
-        scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page its lay name for the disease names` });
+        scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page its lay name names` });
       }
     }
     // A page in the old site's section of one treatment (`/soins/implants/remplacer-une-dent`), its best guess a need
@@ -958,6 +1013,21 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // (Not the hub a lay name's detail page was chosen over, above: the detail is that hub's subject, named.)
     const runnerUp = scored.find((s) => s.target !== best?.target && s.target !== layHub)?.confidence ?? 0;
     if (best && childsFirstVisit(old, pageAt(best.target))) return childsFirstVisitGuess(pageAt(best.target));
+    // A page for one group of patients (AUDIENCE) and a page whose names do not address it: no weak guess below (nor an item's card)
+    // joins them.
+    const forGroup = addresses([old.title, old.h1, old.headline ?? "", slugWords(old.path).join(" ")]);
+    const answersGroup = (path: string) => !forGroup || addresses([pageAt(path).title, pageAt(path).slug]);
+    // A page its own names name by the whole title of an item one page of the new site presents (a card: "Chirurgie
+    // guidée", "Aéropolissage" on the page of the equipment), no page titled for that item: that page, whatever the
+    // treatment using the item its words meet ("Implants : place à la chirurgie guidée" is the technique's). Blind
+    // truths: MODX's and PluXml's guided surgery, PluXml's and WPML's air polishing (Weebly's and Squarespace's take
+    // either). Not a care page naming routine care beside it ("Détartrage et aéropolissage": see the rule below).
+    const carded = best ? cardNamed(old) : null;
+    if (carded && answersGroup(carded.path)) {
+      const at = scored.find((s) => s.target === carded.path);
+      const match = { target: carded.path, confidence: Math.max(best!.confidence, at?.confidence ?? 0), by: "the whole title of an item that page presents, in its names" };
+      return { match, best: match, runnerUp };
+    }
     // A post of a holiday's or a season's hours ("Vacances de printemps : nos horaires"): gone with its time, whatever
     // page gives the hours now (the rule of the dated notices, redirect-map.ts).
     if (best && newsPost && best.target === candidates.find(DIRECTIONS.page)?.path && seasonal(old.path, old.title)) return { match: null, best, runnerUp, review: "the hours of a holiday or a season" };
@@ -969,10 +1039,6 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const match = { target: fearPages[0].path, confidence: 0.5, by: "a way of calming anxious patients: the page speaking of their fear" };
       return { match, best: match, runnerUp };
     }
-    // A page for one group of patients (AUDIENCE) and a page whose names do not address it: no weak guess below
-    // joins them.
-    const forGroup = addresses([old.title, old.h1, old.headline ?? "", slugWords(old.path).join(" ")]);
-    const answersGroup = (path: string) => !forGroup || addresses([pageAt(path).title, pageAt(path).slug]);
     // Reworded text, its best guess under the bar, but a headline naming what only that page of the new site
     // speaks of ("L'anesthésie assistée par ordinateur", on the page presenting the equipment): that page, at the
     // guess's own confidence (listed for review). The headline's words against the text's guess: nothing.
@@ -1002,10 +1068,14 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // (Named for care when care is its first word: "Payer ses soins en plusieurs fois" is about paying.)
     const careNamed = carePage || ownNames.some((n) => /^soins?$/.test(keywords(n.join(" "))[0] ?? ""));
     const carePrices = (p: NewPage) => careNamed && PRICES.page(p);
+    // A page named only by a field of care ("Parodontologie", GoDaddy's `/parodontologie`, Dotclear's
+    // `?pages/Parodontologie`) is a care page wherever it sits: a treatment's page its text meets by a word in passing
+    // is none of that field's (both truths drop theirs: their new site publishes no periodontics).
+    const fieldNamed = namedOnlyBy(CARE_FIELD, old.path, [old.title, old.h1].filter(Boolean));
     const careFits = (path: string) => {
       const i = candidates.findIndex((p) => p.path === path);
       if (carePrices(candidates[i])) return false;
-      return !carePage || !TREATMENT_KINDS.has(candidates[i].kind) || [...allNames].some((w) => !GENERIC_STEMS.has(w) && (titleSets[i].has(w) || slugSets[i].has(w)));
+      return !(carePage || fieldNamed) || !TREATMENT_KINDS.has(candidates[i].kind) || [...allNames].some((w) => !GENERIC_STEMS.has(w) && (titleSets[i].has(w) || slugSets[i].has(w)));
     };
     const shared = !headline.match && best !== null && best.confidence > 0 && runnerUp <= CLEAR_MARGIN * best.confidence && headline.scores?.get(best.target) === 1;
     if (shared && !isMember(pageAt(best.target)) && !isOffer(pageAt(best.target)) && answersGroup(best.target) && careFits(best.target)) {
@@ -1029,7 +1099,14 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // transparentes", on the orthodontics hub and the aligners' page: the aligners').
     const detailHolders = holders.filter((p) => holders.some((h) => h !== p && isDetailOf(h.path, p)));
     if (detailHolders.length === 1 && holders.every((h) => h === detailHolders[0] || isDetailOf(h.path, detailHolders[0]))) holders = detailHolders;
-    if (holders.length === 1 && answersGroup(holders[0].path)) {
+    // A patient's state named by the page (a pregnancy, sensitive teeth: "Enceinte, puis-je aller chez le dentiste ?",
+    // "Dents sensibles au froid"), no word of its names in the holder's title or URL: the phrase is that page's in
+    // passing (a gum graft's page says a bared root is "sensible au froid"). Every blind truth holding such a page
+    // drops it (pregnancy: Google Sites, IONOS, SITE123, Webself; sensitive teeth: IONOS, Jekyll, Odoo, Solocal,
+    // Webador); one naming a treatment beside it ("Dents sensibles après un blanchiment") is that treatment's.
+    const patientState = [...urlWords(old.path), ...ownNames.flat()].some((w) => PATIENT_STATE.test(w));
+    const inPassing = (p: NewPage) => patientState && ![...allNames].some((w) => !GENERIC_STEMS.has(w) && (titleSets[candidates.indexOf(p)].has(w) || slugSets[candidates.indexOf(p)].has(w)));
+    if (holders.length === 1 && answersGroup(holders[0].path) && !inPassing(holders[0])) {
       // (A hub with a detail page for the age the page's names say: that detail, as for the best guess above.)
       const forAge = forAgeOf(holders[0].path);
       const at = scored.find((s) => s.target === (forAge ?? holders[0]).path)!;
@@ -1074,7 +1151,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // "Nouveau : l'aéropolissage"), no page titled for it: that page, at the best guess's confidence (listed for
     // review). Its text alone meets the price list and the treatments that use the item as much. (Not a care page naming
     // routine care beside it, "Détartrage et aéropolissage": its care is the scaling, the item only its means.)
-    const own = new Set([old.title, old.h1, old.headline ?? "", lastSegment].flatMap((n) => keywords(n)).filter((w) => !GENERIC.test(w) && !ANNOUNCEMENT_WORDS.test(w)).map((w) => singular(stem(w))));
+    const own = new Set([old.title, old.h1, old.headline ?? "", lastWords].flatMap((n) => keywords(n)).filter((w) => !GENERIC.test(w) && !ANNOUNCEMENT_WORDS.test(w)).map((w) => singular(stem(w))));
     if (best && !(carePage && [...own].some((w) => ROUTINE_STEMS.has(w)))) {
       // (The home page's cards are its links to the other pages.)
       const holders = candidates.filter((p, i) => p.kind !== "home" && [...cardSets[i]].some((w) => own.has(w)));
@@ -1287,10 +1364,14 @@ const WAYS = /^(?:implants?|bridges?|protheses?|dentiers?|couronnes?|facettes?|i
 const ROUTINE_STEMS: ReadonlySet<string> = new Set(["detartrage", "prevention", "hygiene", "bilan", "controle", "polissage"].map(stem));
 /**
  * A disease's lay names and its medical name, as a detail page's title says it: "le déchaussement (dentaire)", "des
- * dents qui se déchaussent" (`deschaussement` misspelled too), "la maladie parodontale" are periodontitis.
+ * dents qui se déchaussent" (`deschaussement` misspelled too), "la maladie parodontale" are periodontitis. And the
+ * bone a patient lacks for an implant ("Pas assez d'os pour un implant", "Manque d'os et implant", "Quand l'os manque":
+ * "os", a word of nothing else) is the bone graft's ("La greffe osseuse"): eight blind truths send such a page to it
+ * where the new site has it (GoDaddy, Hugo, Jekyll, Joomla 4, Webflow, Dotclear, Simplébo, SITE123), none to the hub.
  */
 const LAY_NAMES: [(own: string[]) => boolean, string][] = [
   [(own) => own.some((w) => /^des?chauss/.test(w)) || own.some((w, i) => /^maladies?$/.test(w) && /^parodontales?$/.test(own[i + 1] ?? "")), "parodontite"],
+  [(own) => own.includes("os"), "osseuse"],
 ];
 /** A treatment's pages: its hub and its details. */
 const TREATMENT_KINDS: ReadonlySet<string> = new Set(["service_hub", "service_detail"]);

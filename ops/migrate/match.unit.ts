@@ -195,11 +195,12 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     for (const [path, title] of [["/blog/nouveau-l-aeropolissage", "Nouveau : l'aéropolissage"], ["/blog/anesthesie-sans-douleur", "L'anesthésie sans la piqûre qui fait mal"]]) {
       const found = post(path, title);
       expect(found.match?.target, path).toBe("/technologies/");
-      expect(found.match?.by, path).toMatch(/presents by its title/);
+      // (By the whole title of a card, "Aéropolissage", before the scores; by a word of one, under the bar.)
+      expect(found.match?.by, path).toMatch(/presents/);
     }
     // A care page of routine care naming the item as its means; an item a page is titled for: not the cards' page.
-    expect(m({ path: "/soins/detartrage-et-aeropolissage", title: "Détartrage et aéropolissage", h1: "", text: "Un détartrage complet" }).match?.by ?? "").not.toMatch(/presents by its title/);
-    expect(post("/blog/empreinte-sans-pate", "Une empreinte sans pâte").match?.by ?? "").not.toMatch(/presents by its title/);
+    expect(m({ path: "/soins/detartrage-et-aeropolissage", title: "Détartrage et aéropolissage", h1: "", text: "Un détartrage complet" }).match?.by ?? "").not.toMatch(/presents/);
+    expect(post("/blog/empreinte-sans-pate", "Une empreinte sans pâte").match?.by ?? "").not.toMatch(/presents/);
   });
 
   it("sends a child's first visit nowhere where the first visit page is every patient's (its guess, for review); an adult's there", () => {
@@ -322,7 +323,7 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     for (const [path, title] of [["/deschaussement-dentaire", "Le déchaussement dentaire"], ["/soins/parodontologie/la-maladie-parodontale/", "La maladie parodontale"]]) {
       const found = lay({ path, title, h1: title, text });
       expect(found.match?.target, path).toBe("/parodontologie/traitement-parodontite/");
-      expect(found.match?.by, path).toMatch(/its lay name for the disease/);
+      expect(found.match?.by, path).toMatch(/its lay name names/);
     }
     // Every disease of the gums names none: the hub.
     expect(lay({ path: "/soins/maladies-des-gencives", title: "Les maladies des gencives", h1: "Les maladies des gencives", text }).match?.target).toBe("/parodontologie/");
@@ -1067,8 +1068,92 @@ describe("a treatment's page and the hub of its field", () => {
 
   it("goes to a detail page whose title its names do not hold only when its text is clearly closer to it (DETAIL_LEAD)", () => {
     const withGraft = createMatcher([...site, { path: "/implantologie/greffe-osseuse/", slug: "greffe-osseuse", title: "La greffe osseuse", kind: "service_detail", text: "Reconstruire l'os qui manque avant de poser un implant : une greffe osseuse ou un sinus lift" }]);
-    const post = (postText: string) => withGraft({ path: "/blog/pas-assez-d-os-pour-un-implant", title: "Pas assez d'os pour un implant ?", h1: "", text: postText }).match?.target;
+    const post = (postText: string, title = "Un implant malgré tout ?") => withGraft({ path: "/blog/un-implant-malgre-tout", title, h1: "", text: postText }).match?.target;
     expect(post("Après la perte d'une dent, l'os fond peu à peu. Une greffe osseuse ou un sinus lift permettent de poser l'implant malgré tout.")).toBe("/implantologie/greffe-osseuse/");
     expect(post("Implants en titane, couronne et greffe : l'os qui manque se reconstruit avant de poser un implant")).toBe("/implantologie/");
+    // Its names saying the bone it lacks ("Pas assez d'os"): the graft's, whatever its text (LAY_NAMES).
+    expect(post("Implants en titane, couronne et greffe : l'os qui manque se reconstruit avant de poser un implant", "Pas assez d'os pour un implant ?")).toBe("/implantologie/greffe-osseuse/");
+  });
+});
+
+describe("the classes the blind truths share (2026-11-27, a later pass)", () => {
+  const site: NewPage[] = [
+    { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue au centre dentaire" },
+    { path: "/philosophie/", slug: "philosophie", title: "Notre philosophie", kind: "cabinet", text: "Le travail d'équipe au service du patient, une dentisterie raisonnée" },
+    { path: "/technologies/", slug: "technologies", title: "Nos technologies", kind: "cabinet", text: "Imagerie 3D et empreinte optique", cards: ["Chirurgie guidée", "Empreinte optique", "Aéropolissage"] },
+    { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "Implant dentaire, chirurgie implantaire guidée par ordinateur, greffe de l'os de la mâchoire" },
+    { path: "/implantologie/implant-unitaire/", slug: "implant-unitaire", title: "L'implant unitaire", kind: "service_detail", text: "Remplacer une seule dent par un implant" },
+    { path: "/implantologie/greffe-osseuse/", slug: "greffe-osseuse", title: "La greffe osseuse", kind: "service_detail", text: "Reconstruire l'os de la mâchoire avant la pose d'un implant : sinus lift" },
+    { path: "/parodontologie/", slug: "parodontologie", title: "Parodontologie", kind: "service_hub", text: "Les maladies des gencives : gingivite, parodontite, leur traitement" },
+    { path: "/parodontologie/greffe-gencive/", slug: "greffe-gencive", title: "La greffe de gencive", kind: "service_detail", text: "Une racine découverte devient sensible au froid. La greffe de gencive la recouvre" },
+    { path: "/gencives-qui-saignent/", slug: "gencives-qui-saignent", title: "Mes gencives saignent", kind: "need", text: "Des gencives qui saignent au brossage : une gingivite, un détartrage" },
+    { path: "/orthodontie/", slug: "orthodontie", title: "Orthodontie", kind: "service_hub", text: "Bagues et aligneurs pour les enfants et les adultes, remboursement" },
+    { path: "/orthodontie/orthodontie-enfant/", slug: "orthodontie-enfant", title: "L'orthodontie de l'enfant", kind: "service_detail", text: "Un premier bilan vers 7 ans" },
+    { path: "/premiere-visite/", slug: "premiere-visite", title: "Votre première visite", kind: "generic", text: "Ce qu'il faut apporter pour aller chez le dentiste la première fois" },
+    { path: "/acces/", slug: "acces", title: "Accès et horaires", kind: "cabinet", text: "Adresse, tram, horaires du lundi au samedi" },
+    { path: "/tarifs/", slug: "tarifs", title: "Tarifs et remboursements", kind: "cabinet", text: "Honoraires, implant, devis, Assurance maladie" },
+  ];
+  const m = createMatcher(site);
+
+  it("sends the practice's approach, named so alone, to the page of its philosophy", () => {
+    for (const [path, title] of [["/index.php?static2/notre-approche", "Travailler ensemble, soigner mieux"], ["/dentisterie-douce/", "Soigner sans appréhension"], ["/Notre-approche-des-soins", "Notre approche des soins"]]) {
+      expect(m({ path, title, h1: title, text: "Nous prenons le temps d'expliquer" }).match, path).toMatchObject({ target: "/philosophie/", by: "intent: approach" });
+    }
+    // A technique under that section, or an approach of a treatment, is no approach of the practice.
+    expect(m({ path: "/dentisterie-douce/hypnose/", title: "L'hypnose", h1: "", text: "Une séance d'hypnose" }).match?.by ?? "").not.toBe("intent: approach");
+    expect(m({ path: "/une-approche-douce-de-l-orthodontie", title: "Une approche douce de l'orthodontie", h1: "", text: "Bagues et aligneurs" }).match?.by ?? "").not.toBe("intent: approach");
+  });
+
+  it("reads a bound of a minor's age ('avant 16 ans') as a child's, and a bone a patient lacks as the bone graft's", () => {
+    expect(ageOf(words("Orthodontie : ce que rembourse l'Assurance maladie avant 16 ans"))).toBe("child");
+    expect(ageOf(words("Le remboursement pour les moins de 18 ans"))).toBe("child");
+    expect(ageOf(words("Orthodontie à 16 ans"))).toBeNull();
+    expect(ageOf(words("Redresser ses dents avant 40 ans"))).toBe("adult");
+    for (const [path, title] of [["/actualites/manque-d-os-et-implant/", "Manque d'os et implant"], ["/index.php?post/2023/11/06/Pas-assez-d-os-pour-un-implant", "Pas assez d'os pour un implant"]]) {
+      expect(m({ path, title, h1: title, text: "Un implant dentaire demande assez d'os dans la mâchoire" }).best?.target, path).toBe("/implantologie/greffe-osseuse/");
+    }
+    // No word of the bone: the hub.
+    expect(m({ path: "/actualites/implant-dentaire", title: "L'implant dentaire", h1: "", text: "Un implant dentaire, une chirurgie implantaire" }).best?.target).toBe("/implantologie/");
+  });
+
+  it("sends a page named by the whole title of an item one page presents by a card to that page, not a treatment using it", () => {
+    const guided = m({ path: "/actualites/chirurgie-guidee.html", title: "Chirurgie guidée", h1: "", text: "La chirurgie implantaire guidée par ordinateur pour poser un implant dentaire" });
+    expect(guided.match).toMatchObject({ target: "/technologies/", by: expect.stringMatching(/the whole title of an item/) });
+    // One word of the card only ("chirurgie"), a question weighing it against others, a care page of routine care: no.
+    expect(m({ path: "/actualites/chirurgie-implantaire", title: "La chirurgie implantaire", h1: "", text: "Poser un implant dentaire" }).match?.target).not.toBe("/technologies/");
+    expect(m({ path: "/conseils/detartrage-aeropolissage-ou-blanchiment", title: "Dents ternes : détartrage, aéropolissage ou blanchiment ?", h1: "", text: "Des dents ternes" }).match?.by ?? "").not.toMatch(/the whole title of an item/);
+    expect(m({ path: "/soins/detartrage-aeropolissage.html", title: "Détartrage et aéropolissage", h1: "", text: "Un détartrage chaque année" }).match?.by ?? "").not.toMatch(/the whole title of an item/);
+  });
+
+  it("reads two compounds of one word, whichever it heads ('Les maladies des gencives', 'La greffe de gencive')", () => {
+    const pairs = (n: string) => new Map([...n.matchAll(/(\w+)>(\w+)/g)].map(([, a, b]) => [a, new Set([b])]));
+    expect(compoundClash(pairs("greffe>gencive"), new Set(["greffe", "gencive"]), pairs("maladie>gencive"), new Set(["maladie", "gencive"]))).toBe("gencive");
+    expect(compoundClash(pairs("gencive>saignen"), new Set(["gencive", "saignen"]), pairs("maladie>gencive"), new Set(["maladie", "gencive"]))).toBe("gencive");
+    // The same compound, or a word of whom the page is for ("Mon enfant suce son pouce"): no clash.
+    expect(compoundClash(pairs("greffe>gencive"), new Set(["greffe", "gencive"]), pairs("greffe>gencive"), new Set(["greffe", "gencive"]))).toBeNull();
+    expect(compoundClash(pairs("orthodo>enfant"), new Set(["orthodo", "enfant"]), pairs("enfant>suce"), new Set(["enfant", "suce", "pouce"]))).toBeNull();
+  });
+
+  it("keeps a page named only by a field of care from a treatment's page its text meets in passing", () => {
+    const perio = createMatcher(site.filter((p) => !p.path.startsWith("/parodontologie/") && p.slug !== "gencives-qui-saignent"));
+    const field = perio({ path: "/index.php?pages/Parodontologie", title: "Parodontologie", h1: "", text: "Un bilan parodontal et un implant dentaire" });
+    expect(field.match?.target).toBeUndefined();
+    // Its field's page, where there is one.
+    expect(m({ path: "/parodontologie", title: "Parodontologie", h1: "", text: "Les maladies des gencives, leur traitement" }).match?.target).toBe("/parodontologie/");
+  });
+
+  it("sends a Saturday coming back every week to the hours, and a cost question to the price list", () => {
+    expect(m({ path: "/actualites/le-samedi-matin-cest-desormais-chaque-semaine", title: "Le samedi matin, c'est désormais chaque semaine", h1: "", text: "Le centre vous reçoit chaque samedi" }).match).toMatchObject({ target: "/acces/", by: "intent: directions" });
+    // A day with a date is a one-off.
+    expect(m({ path: "/actualites/portes-ouvertes-samedi-13-octobre", title: "Portes ouvertes samedi 13 octobre", h1: "", text: "Venez visiter" }).match?.target).not.toBe("/acces/");
+    expect(m({ path: "/blog/combien-coute-un-implant-dentaire", title: "Combien coûte un implant dentaire ?", h1: "", text: "Un implant dentaire, sa couronne et son pilier" }).match).toMatchObject({ target: "/tarifs/" });
+    expect(m({ path: "/blog/combien-de-temps-dure-un-implant", title: "Combien de temps dure un implant ?", h1: "", text: "Un implant dentaire dure longtemps" }).match?.target).not.toBe("/tarifs/");
+  });
+
+  it("takes no page saying a patient's state (a pregnancy, sensitive teeth) in passing by a phrase of its headline", () => {
+    expect(m({ path: "/blog/dents-sensibles-au-froid", title: "Dents sensibles au froid", h1: "", text: "Un dentifrice adapté soulage" }).match?.target).toBeUndefined();
+    expect(m({ path: "/conseils/grossesse-et-soins-dentaires", title: "Enceinte, puis-je aller chez le dentiste ?", h1: "", text: "Oui, un examen est offert" }).match?.target).toBeUndefined();
+    // A phrase of a headline naming no such state still finds its page.
+    expect(m({ path: "/blog/racine-decouverte", title: "Une racine découverte", h1: "", text: "Que faire ?" }).match?.target).toBe("/parodontologie/greffe-gencive/");
   });
 });

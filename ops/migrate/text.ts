@@ -73,8 +73,11 @@ export function readablePath(path: string): string {
 
 /** A URL path's last meaningful segment, without its page suffix ("/soins/implants-dentaires.html" -> implants-dentaires). */
 export function lastSegment(path: string): string {
-  const segments = readablePath(path)
-    .split("?")[0]
+  const [route, query = ""] = readablePath(path).split(/\?(.*)/s);
+  // A path carried by the query, as PluXml and Dotclear route (`/index.php?static2/notre-approche`,
+  // `?post/2023/11/06/Pas-assez-d-os`, `?category/Recrutement`): its first parameter, a path with no "=", is the page's.
+  const routed = /^([^=&]*\/[^=&]*)(?:&|$)/.exec(query)?.[1];
+  const segments = (routed ?? route)
     .split("/")
     .filter(Boolean)
     .map((s) => s.replace(/\.(?:html?|php)$/i, ""))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { publishedYear, yearInUrl } from "./text";
+import { lastSegment, publishedYear, yearInUrl } from "./text";
 
 describe("yearInUrl and publishedYear", () => {
   it("reads the latest year a URL names, never inside a longer number", () => {
@@ -34,5 +34,17 @@ describe("yearInUrl and publishedYear", () => {
     // The date it says it was published, not another of its text (the outside review's).
     expect(page("/blog/offre", "Début du contrat : janvier 2026. Publié le 3 février 2019.")).toBe(2019);
     expect(page("/blog/offre", "Poste à pourvoir en mai - 1950 € net. Le cabinet, que les patients du quartier connaissent bien et qui reçoit petits et grands du lundi au vendredi, est ouvert depuis mai 2024")).toBeNull();
+  });
+});
+
+describe("lastSegment", () => {
+  it("reads a path carried by the query (PluXml's, Dotclear's routes) as the page's", () => {
+    expect(lastSegment("/index.php?static2/notre-approche")).toBe("notre-approche");
+    expect(lastSegment("/index.php?post/2021/06/07/Un-appareil-dentaire&utm_source=newsletter")).toBe("Un-appareil-dentaire");
+    expect(lastSegment("/index.php?category/Recrutement")).toBe("Recrutement");
+    // A query of parameters, or one with no path, is no route: the path's own segment.
+    expect(lastSegment("/soins/implants.html?id=3/4")).toBe("implants");
+    expect(lastSegment("/index.php?page=soins/implants")).toBe("");
+    expect(lastSegment("/actualites/nouveau.php?static2")).toBe("nouveau");
   });
 });
