@@ -25,7 +25,8 @@
  *
  * Decision records (docs/decisions/NNNN-slug.md, docs/decisions/README.md says the format): the file name's
  * number is the title's; the first four lines are `# NNNN. Title`, a blank line, `- Date: YYYY-MM-DD`,
- * `- Status: ` accepted | superseded by [NNNN](file) | accepted; amended by [NNNN](file)[, [NNNN](file)...];
+ * `- Status: ` proposed | accepted | superseded by [NNNN](file) | accepted; amended by [NNNN](file)[, [NNNN](file)...]
+ * (proposed: decided by nobody yet, a choice the record argues for and the code does not follow);
  * a superseded record's fifth line says what replaced what (`- Replaced: ...`); every record a status links
  * to exists, has that number and links back; no number is used twice; README.md's "Decisions" section names
  * every record by its path; docs/decisions/README.md has a line per record that links it and ends with its
@@ -200,10 +201,11 @@ export function recordProblems(records: readonly RecordFile[]): string[] {
     if (status === undefined) problems.push(`${at}:4: the fourth line is "- Status: ..."`);
     else if (
       status !== "accepted" &&
+      status !== "proposed" &&
       !new RegExp(`^superseded by ${list}$`).test(status) &&
       !new RegExp(`^accepted; amended by ${list}(?:, ${list})*$`).test(status)
     ) {
-      problems.push(`${at}:4: the status is "accepted", "superseded by [NNNN](file)" or "accepted; amended by [NNNN](file)"`);
+      problems.push(`${at}:4: the status is "proposed", "accepted", "superseded by [NNNN](file)" or "accepted; amended by [NNNN](file)"`);
     }
     if (status?.startsWith("superseded") && !/^- Replaced: \S/.test(lines[4] ?? "")) {
       problems.push(`${at}:5: a superseded record says in one line what replaced what ("- Replaced: ...")`);

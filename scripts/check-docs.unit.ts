@@ -94,8 +94,9 @@ describe("claimOf", () => {
 const header = (n: string, status: string, extra = "") => `# ${n}. Title\n\n- Date: 2026-11-23\n- Status: ${status}\n${extra}\nBody.\n`;
 
 describe("recordProblems", () => {
-  it("accepts the three statuses, with the superseding and amending records linking back", () => {
+  it("accepts the four statuses, with the superseding and amending records linking back", () => {
     const records = [
+      { name: "0004-idea.md", text: header("0004", "proposed") },
       { name: "0001-old.md", text: header("0001", "superseded by [0003](0003-new.md)", "- Replaced: 0003 keeps pages in Redis, 0001 kept them per process.\n") },
       { name: "0002-base.md", text: header("0002", "accepted; amended by [0003](0003-new.md)") },
       { name: "0003-new.md", text: header("0003", "accepted", "- Supersedes [0001](0001-old.md); amends [0002](0002-base.md).\n") },
