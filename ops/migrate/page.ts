@@ -185,6 +185,45 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
   // Concrete CMS names the page's collection id in a script of its head (`var CCM_CID = 152;`): its
   // `/index.php?cID=152` is an old URL of that page too (content blocks link pages so, before pretty URLs).
   const concreteId = /\bvar CCM_CID = (\d+);/.exec(html);
+  // DotNetNuke names the page's tab in the ServicesFramework's variables (`__dnnVariable`: `` `sf_tabId`:`55` ``, its
+  // generator `DotNetNuke`/`DNN`): its `/Default.aspx?TabId=55` (and `/tabid/55/...`, one tab in DNN's grammar) is an old
+  // URL of that page too (menus and links before friendly URLs, `/Soins/Implants/tabid/59/Default.aspx`). Not on a
+  // module's item (`/tabid/60/ctl/Detail/mid/412/ItemId/9/...`, `?ArticleId=7`): its tab is the list's page; nor on a
+  // control the tab shows instead of its own content (`/terms.aspx`, `/privacy.aspx`, `ctl=Login`: the control's ids
+  // carry no module's number, `dnn_ctr_Terms_...`, where a module's are `dnn_ctr412_...`).
+  const dnnTab =
+    /^(?:dotnetnuke|dnn)\b/i.test(($('meta[name="generator" i]').attr("content") ?? "").trim()) &&
+    !/[/?&](?:ctl|mid|itemid|articleid)[/=]/i.test(pageUrl) &&
+    !/\bid=["']dnn_ctr_[a-z]/i.test(html)
+      ? /[`"']sf_tabId[`"']\s*:\s*[`"'](\d+)[`"']/.exec($("#__dnnVariable").attr("value") ?? "")
+      : null;
+  // Umbraco finds a node by its id (its ContentFinderByIdPath: `/1057.aspx`, `/1057`; and `?umbPageId=1057` on any
+  // path), and its templates name the node in the body's classes (`node-1057`, `@Model.Id`): old URLs of that page
+  // too (links an editor pasted from the backoffice's link picker). Only on a page Umbraco made: its backoffice's
+  // `/umbraco/`, its plugins' `/App_Plugins/` or its media folders (`/media/1043/x.pdf`) named in it.
+  const umbracoNode = /["'](?:https?:\/\/[^"'/]+)?\/(?:umbraco\/|App_Plugins\/|media\/\d{4,}\/)/i.test(html)
+    ? /(?:^|\s)node-(\d+)(?=\s|$)/.exec($("body").attr("class") ?? "")
+    : null;
+  // MODX answers a resource at `/index.php?id=18` (and `/?id=18`) as at its friendly URL, and templates name the
+  // resource in the body's classes (`page-18`, `[[*id]]`): an old URL of that page too (links pasted before friendly
+  // URLs were on). Only on a page MODX made: its templates' or its components' folders (`/assets/templates/x/`,
+  // `/assets/components/`) named in it.
+  const modxId = /["'](?:https?:\/\/[^"'/]+)?\/?assets\/(?:templates|components)\//i.test(html)
+    ? /(?:^|\s)page-(\d+)(?=\s|$)/.exec($("body").attr("class") ?? "")
+    : null;
+  // Joomla's templates name the menu item shown in the body's classes (`itemid-101`, Protostar's and Cassiopeia's), and
+  // Joomla answers a menu item alone at `/index.php?Itemid=101` (links built before SEF URLs): on the home page, that
+  // is the home's menu item. (Elsewhere a menu item may show many articles: a blog's posts share their list's.)
+  const joomlaHomeItem =
+    /^joomla!/i.test(($('meta[name="generator" i]').attr("content") ?? "").trim()) && /^\/(?:index\.php\/?)?$/i.test(new URL(pageUrl).pathname) && !new URL(pageUrl).search
+      ? /(?:^|\s)itemid-(\d+)(?=\s|$)/.exec($("body").attr("class") ?? "")
+      : null;
+  // Solocal's "Site Internet" finds a news post by its number (`/actualites/1086-bienvenue-au-dr-hugo-lambert.html`),
+  // and answers its number alone (`/actualites/1086.html`, a link typed short) with the post: an old URL of it too.
+  // Only on a page its generator names.
+  const solocalPost = /^solocal\b/i.test(($('meta[name="generator" i]').attr("content") ?? "").trim())
+    ? /^(\/[^/?#]+\/\d+)-[^/?#]+\.html$/i.exec(new URL(pageUrl).pathname)
+    : null;
   // A translation (its <html lang> another language than French, the new sites' one) naming its French version in
   // its head (`<link rel="alternate" hreflang="fr" href>`, Polylang's, WPML's, any multilingual CMS's): an English
   // page goes where its French version goes (redirect-map.ts).
@@ -203,7 +242,16 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
         ? bounded(safeUrl(`/spip.php?${spipId[1]}${spipId[2]}`, pageUrl))
         : concreteId
           ? bounded(safeUrl(`/index.php?cID=${concreteId[1]}`, pageUrl))
-          : null;
+          : dnnTab
+            ? bounded(safeUrl(`/Default.aspx?TabId=${dnnTab[1]}`, pageUrl))
+            : null;
+  const idUrls = [
+    idUrl ?? (modxId ? bounded(safeUrl(`/index.php?id=${modxId[1]}`, pageUrl)) : null),
+    joomlaHomeItem ? bounded(safeUrl(`/index.php?Itemid=${joomlaHomeItem[1]}`, pageUrl)) : null,
+    solocalPost ? bounded(safeUrl(`${solocalPost[1]}.html`, pageUrl)) : null,
+    ...(umbracoNode ? [`/${umbracoNode[1]}.aspx`, `/?umbPageId=${umbracoNode[1]}`].map((u) => bounded(safeUrl(u, pageUrl))) : [])].filter(
+    (u): u is string => !!u,
+  );
 
   // Its breadcrumb (by its class, its ARIA label or schema.org's BreadcrumbList; SPIP's `arbo`): the pages above it,
   // which head a section of the old site whatever their URLs say (`/-Nos-soins-` over `/-Implantologie-`).
@@ -266,7 +314,7 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
     translation_of: translationOf,
     og_title: clean($('meta[property="og:title" i]').attr("content") ?? "").slice(0, 1000),
     anchors,
-    own_urls: idUrl ? [idUrl] : [],
+    own_urls: idUrls,
     trail,
     published: publishedDate($, headlineNode),
     truncated,

@@ -50,6 +50,62 @@ describe("readPage", () => {
     expect(typo3("TYPO3 CMS", "page").own_urls).toEqual([]);
   });
 
+  it("names a DotNetNuke page's tab of its ServicesFramework variables as its own URL, never a module item's nor a control's", () => {
+    const dnn = (generator: string, url: string, extra = "") =>
+      readPage(
+        `<html><head><meta id="MetaGenerator" name="GENERATOR" content="${generator}" /></head><body id="Body"><form id="Form">${extra}<h1>Implants</h1>` +
+          '<input name="__dnnVariable" type="hidden" id="__dnnVariable" value="`{`__scdoff`:`1`,`sf_siteRoot`:`/`,`sf_tabId`:`59`}" /></form></body></html>',
+        url,
+      ).own_urls;
+    expect(dnn("DotNetNuke ", "http://www.cabinet.fr/Soins/Implants.aspx")).toEqual(["http://www.cabinet.fr/Default.aspx?TabId=59"]);
+    expect(dnn("DNN Platform", "http://www.cabinet.fr/Soins/Implants.aspx")).toEqual(["http://www.cabinet.fr/Default.aspx?TabId=59"]);
+    // Another tool, a module's item on the tab (the list's page is the tab), a control shown instead of the tab's content.
+    expect(dnn("WordPress 6.4", "http://www.cabinet.fr/Soins/Implants.aspx")).toEqual([]);
+    expect(dnn("DotNetNuke ", "http://www.cabinet.fr/Actualites/tabid/59/ctl/Detail/mid/412/ItemId/9/Default.aspx")).toEqual([]);
+    expect(dnn("DotNetNuke ", "http://www.cabinet.fr/Default.aspx?TabId=59&ArticleId=7")).toEqual([]);
+    expect(dnn("DotNetNuke ", "http://www.cabinet.fr/terms.aspx", '<div id="dnn_ctr_Terms_lblTerms" class="Normal">x</div>')).toEqual([]);
+  });
+
+  it("names an Umbraco node's id of its body's classes as its own URLs, on a page that names Umbraco's folders only", () => {
+    const umbraco = (classes: string, marks: string) =>
+      readPage(`<html><head></head><body class="${classes}"><h1>Parodontologie</h1>${marks}</body></html>`, "http://www.cabinet.fr/soins/parodontologie/").own_urls;
+    const marked = '<a href="/umbraco/" rel="nofollow">Administration</a>';
+    expect(umbraco("doctype-page node-1070", marked)).toEqual(["http://www.cabinet.fr/1070.aspx", "http://www.cabinet.fr/?umbPageId=1070"]);
+    expect(umbraco("doctype-page node-1070", '<img src="/media/1015/facade.jpg">')).toHaveLength(2);
+    // No Umbraco folder named: another tool's class; no number: no node.
+    expect(umbraco("doctype-page node-1070", '<a href="/contact/">Contact</a>')).toEqual([]);
+    expect(umbraco("node-type-page", marked)).toEqual([]);
+  });
+
+  it("names a MODX resource's id of its body's classes as its own URL, on a page that names MODX's asset folders only", () => {
+    const modx = (classes: string, css: string) =>
+      readPage(`<html><head><base href="http://www.cabinet.fr/"><link rel="stylesheet" href="${css}"></head><body class="${classes}"><h1>Implants</h1></body></html>`, "http://www.cabinet.fr/soins/implantologie.html").own_urls;
+    expect(modx("page-18", "assets/templates/cabinet/css/style.css")).toEqual(["http://www.cabinet.fr/index.php?id=18"]);
+    expect(modx("page-18", "/assets/components/x/style.css")).toEqual(["http://www.cabinet.fr/index.php?id=18"]);
+    // Another tool's folders; WordPress's page classes (`page-id-12`, `page-template-x`) are no resource's.
+    expect(modx("page-18", "/wp-content/themes/x/style.css")).toEqual([]);
+    expect(modx("page-template-default page-id-12", "assets/templates/cabinet/css/style.css")).toEqual(["http://www.cabinet.fr/?page_id=12"]);
+  });
+
+  it("names the Joomla home page's menu item of its body's classes as its own URL, on the home page only", () => {
+    const joomla = (url: string, generator = "Joomla! - Open Source Content Management") =>
+      readPage(`<html><head><meta name="generator" content="${generator}"></head><body class="site com_content view-featured no-layout no-task itemid-101"><h1>Accueil</h1></body></html>`, url).own_urls;
+    expect(joomla("http://www.cabinet.fr/")).toEqual(["http://www.cabinet.fr/index.php?Itemid=101"]);
+    expect(joomla("http://www.cabinet.fr/index.php")).toEqual(["http://www.cabinet.fr/index.php?Itemid=101"]);
+    // Another page's menu item may show many articles (a blog's posts share their list's); another tool's classes.
+    expect(joomla("http://www.cabinet.fr/index.php/actualites/12-horaires")).toEqual([]);
+    expect(joomla("http://www.cabinet.fr/index.php?option=com_content&view=article&id=12")).toEqual([]);
+    expect(joomla("http://www.cabinet.fr/", "WordPress 6.4")).toEqual([]);
+  });
+
+  it("names a Solocal news post's number alone as its own URL, on a post of a page its generator names", () => {
+    const solocal = (url: string, generator = "Solocal Site Internet") =>
+      readPage(`<html><head><meta name="generator" content="${generator}"></head><body><h1>Bienvenue</h1></body></html>`, url).own_urls;
+    expect(solocal("http://www.cabinet.fr/actualites/1086-bienvenue-au-dr-hugo-lambert.html")).toEqual(["http://www.cabinet.fr/actualites/1086.html"]);
+    expect(solocal("http://www.cabinet.fr/nos-soins/implantologie.html")).toEqual([]);
+    expect(solocal("http://www.cabinet.fr/actualites/1086-bienvenue.html", "Joomla! - Open Source Content Management")).toEqual([]);
+  });
+
   it("names a SPIP object's id of its title's classes as its own URL, on a page SPIP generated only", () => {
     const spip = (generator: string, classes: string) =>
       readPage(`<html><head><meta name="generator" content="${generator}"></head><body><h1 class="${classes}">Les implants</h1></body></html>`, "http://www.cabinet.fr/Les-implants");

@@ -322,7 +322,13 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     const own = (e.own_urls ?? []).filter((u) => u.startsWith(origin)).map(pathOf);
     return [...aliasesOf(platform, row.path, h1Of(e) || headlineOf(e)), ...own];
   };
-  const aliased = rows.map((row) => ({ row, aliases: aliasesOfRow(row).map((alias) => ({ alias, aliasForm: form(alias) })) }));
+  // The home page is no row (the new site answers `/` itself), but its other names are old URLs of it too
+  // (DNN's `/Default.aspx?TabId=55`, TYPO3's `/index.php?id=1`): one 301 to the home page.
+  const homeRows: DraftRow[] = entries
+    .filter((e) => e.status === 200 && form(pathOf(e.url)) === "/" && !rows.some((row) => row.path === pathOf(e.url)))
+    .slice(0, 1)
+    .map((e) => ({ path: pathOf(e.url), target: "/", confidence: null, by: "the home page" }));
+  const aliased = [...rows, ...homeRows].map((row) => ({ row, aliases: aliasesOfRow(row).map((alias) => ({ alias, aliasForm: form(alias) })) }));
   const claims = new Map<string | null, Set<string>>();
   for (const { row, aliases } of aliased) for (const { aliasForm } of aliases) claims.set(aliasForm, (claims.get(aliasForm) ?? new Set()).add(row.target!));
   for (const { row, aliases } of aliased) {

@@ -14,14 +14,15 @@
  * `?t=` or `?ver=`). Then per platform, by identity:
  *
  *   wordpress    `page_id=N` is `p=N` (one id space), on any path; a post's slug names it with or without its
- *                date (`/2017/03/14/slug/`, `?name=slug`, `/slug/`); `replytocom` dropped (a comment form),
+ *                date (`/2017/03/14/slug/`, `?name=slug`, `/slug/`), a page's path its `?pagename=parent/child`; `replytocom` dropped (a comment form),
  *                and `?amp` and a final `/amp/` (the AMP plugin's view of the page);
  *                `/index.php/` (PATHINFO permalinks) and a language prefix (`/fr/`) dropped
  *   joomla       `option/view/id` on any path (`/index.php?...`), `id=12:alias` is `id=12`, `Itemid`,
  *                `tmpl`, `print`, `format=html`, `layout=default` dropped (menu position, print view); the SEF
  *                spellings `/component/content/article/12-alias` and `/any/category/12-alias` are article 12;
  *                `/index.php/` and a language prefix dropped
- *   drupal       `?q=node/12` is `/node/12` (clean URLs or not); `/index.php/` and a language prefix dropped
+ *   drupal       `?q=node/12` is `/node/12` (clean URLs or not); `_format=html` (Drupal 8's default format: another
+ *                `_format`, a REST view, is another document) dropped; `/index.php/` and a language prefix dropped
  *   wix          a page is its path: every query parameter dropped (`?lang=`, `?lightbox=`...)
  *   squarespace  `format` dropped (`?format=json`, `?format=amp`), a language prefix dropped
  *   typo3        `id=N` (a page's uid, or its alias) on any path (`/index.php?id=12`, `/?id=12`); a news item's
@@ -205,7 +206,7 @@ const DNN_NOISE: ReadonlySet<string> = new Set(["language", "portalid", "forcedo
 const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   wordpress: new Set(["replytocom", "amp"]),
   joomla: new Set(["itemid", "tmpl", "print", "format", "page", "layout"]),
-  drupal: new Set(),
+  drupal: new Set(["_format"]),
   wix: "all",
   squarespace: new Set(["format"]),
   typo3: new Set(["l", "chash", "no_cache", "type", "tx_news_pi1[controller]", "tx_news_pi1[action]"]),
@@ -233,6 +234,8 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
  */
 const NOISE_ONLY_AS: Partial<Record<Platform, Record<string, ReadonlySet<string>>>> = {
   joomla: { format: new Set(["html"]), layout: new Set(["default"]) },
+  // Drupal 8+'s `_format=html` is the page in its default format (`_format=json`, `hal_json`... its REST views, not).
+  drupal: { _format: new Set(["html"]) },
   typo3: { type: new Set(["98", "0"]) },
 };
 /** A language first segment (`/fr/`, `/en-gb/`): ISO 639-1 codes of the languages practices' sites use. */
@@ -375,9 +378,10 @@ function byIdentity(platform: Platform, path: string, list: [string, string][], 
       const id = renamed.find(([name]) => name === "p" || name === "attachment_id");
       // A post or page by its id is that post on any path (`/index.php?p=3`, `/blog/?p=3`).
       if (id) return { path: "/", list: [id] };
-      // A post by its slug: `?name=slug`, `/2017/03/14/slug/` (day and name permalinks) and `/slug/` are one post.
-      const name = renamed.find(([n]) => n === "name");
-      if (name) return { path: `/${name[1]}`, list: renamed.filter((p) => p !== name) };
+      // A post by its slug: `?name=slug`, `/2017/03/14/slug/` (day and name permalinks) and `/slug/` are one post; a
+      // page by its path: `?pagename=le-cabinet/equipements` is `/le-cabinet/equipements/` (WordPress's query vars).
+      const name = renamed.find(([n, v]) => (n === "name" || n === "pagename") && v !== "");
+      if (name) return { path: `/${name[1].replace(/^\/+/, "")}`.replace(/\/{2,}/g, "/"), list: renamed.filter((p) => p !== name) };
       // The AMP plugin's `/slug/amp/` is the page itself (as `?amp` is).
       const page = withoutAmp(path);
       return { path: page.replace(/^\/\d{4}\/\d{1,2}(?:\/\d{1,2})?(?=\/[^/\d][^/]*\/?$)/, ""), list: renamed };

@@ -26,7 +26,9 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
       ],
     ],
     ["joomla", "/index.php/le-cabinet", ["/le-cabinet", "/Le-Cabinet.html", "/fr/le-cabinet/", "/index.php/fr/le-cabinet", "/le-cabinet?Itemid=107", "/index.php/le-cabinet?Itemid=7&amp;utm_source=x"]],
-    ["drupal", "/node/12", ["/?q=node/12", "/index.php?q=node/12", "/?q=fr/node/12/", "/fr/node/12", "/Node/12/"]],
+    ["drupal", "/node/12", ["/?q=node/12", "/index.php?q=node/12", "/?q=fr/node/12/", "/fr/node/12", "/Node/12/", "/node/12?_format=html"]],
+    ["drupal", "/", ["/?_format=html"]],
+    ["wordpress", "/le-cabinet/equipements/", ["/?pagename=le-cabinet/equipements", "/index.php?pagename=le-cabinet%2Fequipements&utm_source=x", "/?pagename=/le-cabinet/equipements/"]],
     ["wix", "/blank-1", ["/blank-1?lang=fr", "/Blank-1?lightbox=x", "/blank-1/"]],
     ["squarespace", "/blog/gencives", ["/blog/gencives?format=amp", "/fr/blog/gencives/"]],
     ["typo3", "/index.php?id=25", ["/?id=25", "/index.php?id=25&L=0", "/index.php?L=1&amp;id=25&cHash=28843b0d", "/index.php?id=25&type=98&no_cache=1", "/fr/?id=25&utm_source=x"]],
@@ -92,6 +94,11 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
     // TYPO3: another `type` (a sitemap, a feed) is another document than the page; the print view is the page.
     expect(oldUrlForm("/?id=1&type=1533906435", "typo3")!.form).not.toBe(oldUrlForm("/?id=1", "typo3")!.form);
     expect(oldUrlForm("/?id=12", "typo3")!.form).not.toBe(oldUrlForm("/?id=13", "typo3")!.form);
+    // WordPress: another page's path is another page; Drupal: another format (a REST view) is another document.
+    expect(oldUrlForm("/?pagename=le-cabinet/equipe", "wordpress")!.form).not.toBe(oldUrlForm("/?pagename=le-cabinet/equipements", "wordpress")!.form);
+    expect(oldUrlForm("/?pagename=", "wordpress")!.form).not.toBe("/");
+    expect(oldUrlForm("/node/12?_format=json", "drupal")!.form).not.toBe(oldUrlForm("/node/12", "drupal")!.form);
+    expect(oldUrlForm("/?_format=hal_json", "drupal")!.form).not.toBe("/");
     // Only a file's query is dropped: a page script's parameters name its page.
     expect(oldUrlForm("/download.php?id=3", "static")!.form).not.toBe(oldUrlForm("/download.php?id=4", "static")!.form);
   });
