@@ -138,4 +138,18 @@ describe("error tracking receives no personal data", () => {
     // its shape: docs/decisions/0049-not-found-watch-bounds.md); dupont's was sent by the first test of this file.
     expect(events("dupont") + events("martin")).toBe(1);
   });
+
+  it("no event carries a breadcrumb (another request's trail), and a relay failure says which practice it was", async () => {
+    // Every event this file made: relay failures of dupont and martin, the revalidation scan's warning.
+    // An envelope: its header line, then each item's header line (its type) and its payload's line.
+    const events = envelopes.flatMap((e) => {
+      const lines = e.split("\n");
+      return lines.flatMap((line, i) => (i > 0 && line.startsWith('{"type":"event"') ? [JSON.parse(lines[i + 1]) as Record<string, unknown>] : []));
+    });
+    expect(events.length).toBeGreaterThanOrEqual(2);
+    for (const event of events) expect(event.breadcrumbs ?? []).toEqual([]);
+    const relay = events.filter((e) => JSON.stringify(e.exception ?? "").includes("backend unreachable"));
+    expect(relay.length).toBeGreaterThan(0);
+    for (const event of relay) expect((event.extra as { code?: string }).code).toMatch(/^(dupont|martin)$/);
+  });
 });

@@ -166,7 +166,8 @@ export function createApp({ services, distDir, lifecycle, observe }: AppOptions)
   app.use(practiceRoutes);
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    reportError(error, { path: req.originalUrl, requestId: stateOf(req)?.id });
+    // The practice too: the event has no request of its own (monitoring/index.ts).
+    reportError(error, { path: req.originalUrl, code: stateOf(req)?.site?.code, requestId: stateOf(req)?.id });
     if (res.headersSent) {
       res.destroy();
       return;

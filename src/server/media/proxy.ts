@@ -172,7 +172,7 @@ export async function serveMedia(request: { url: URL; method: string }, ctx: Med
   } catch (error) {
     if (error instanceof MediaNotFound) return jsonAnswer(404, { error: "media not found" }, NOT_FOUND_CACHE_CONTROL);
     const timedOut = isBackendError(error) && error.failure === "timeout";
-    reportError(error, { path: parsed.path, endpoint: "media" });
+    reportError(error, { path: parsed.path, code: ctx.code, endpoint: "media" });
     return jsonAnswer(timedOut ? 504 : 502, { error: timedOut ? "media backend timed out" : "media backend failed" }, "no-store");
   }
 }

@@ -14,11 +14,13 @@ import { currentRequestId, getLogger } from "./log";
 let sentry: typeof SentryModule | undefined;
 
 /**
- * The SDK's default integrations that act on every request (or exit), left out: Http (an isolation scope and request
- * data per incoming request, breadcrumbs per outgoing one), Express (its middleware traced through diagnostics
- * channels), and OnUncaughtException (the process guard decides how the process ends: process-guard.ts).
+ * The SDK's default integrations left out. Those that act on every request: Http (an isolation scope and request data
+ * per incoming request), Express (its middleware traced through diagnostics channels), NodeFetch (a breadcrumb and
+ * trace headers on every call to the backend), Console (a breadcrumb per line). And the process's handlers of the
+ * last resort, OnUncaughtException and OnUnhandledRejection: the process guard reports both itself, with the request's
+ * context, and decides how the process ends (process-guard.ts).
  */
-const PER_REQUEST_INTEGRATIONS: ReadonlySet<string> = new Set(["Http", "Express", "OnUncaughtException"]);
+const LEFT_OUT_INTEGRATIONS: ReadonlySet<string> = new Set(["Http", "Express", "NodeFetch", "Console", "OnUncaughtException", "OnUnhandledRejection"]);
 const warnings = createWarningThrottle();
 const errors = createWarningThrottle();
 
@@ -37,11 +39,14 @@ export async function initMonitoring(dsn: string | undefined, environment: strin
       urlQueryParams: false,
       httpHeaders: { request: { allow: [...KEPT_REQUEST_HEADERS] }, response: false },
     },
-    // No tracing (no tracesSampleRate: even 0 turns it on, and a span was made for every request), and none of the
-    // per-request integrations: Http's request isolation cost a cache HIT 4.5 times its CPU with tracing on, and twice
-    // without (issue 28: `npm run bench -- b` with SENTRY_DSN set). An error's request is in its own context instead
-    // (reportError's path and requestId). So no request body, header, session or span is ever collected either.
-    integrations: (defaults) => defaults.filter((i) => !PER_REQUEST_INTEGRATIONS.has(i.name)),
+    // No tracing (no tracesSampleRate: even 0 turns it on, and a span was made for every request), and no per-request
+    // integration: Http's request isolation cost a cache HIT 4.5 times its CPU with tracing on, and twice without
+    // (issue 28; `npm run bench -- l` judges it). An error's request is in its own context instead (reportError's
+    // path, practice and request id), so no request body, header, session or span is collected either.
+    integrations: (defaults) => defaults.filter((i) => !LEFT_OUT_INTEGRATIONS.has(i.name)),
+    // No breadcrumbs: without a scope per request they would be the process's trail, whichever request or practice
+    // left them (one practice's contact post riding on another's error event: the outside review, 2026-11-27).
+    maxBreadcrumbs: 0,
     beforeSend: (event) => scrubEvent(event),
     beforeBreadcrumb: (crumb) => scrubBreadcrumb(crumb),
   });

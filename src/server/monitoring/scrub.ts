@@ -10,8 +10,11 @@ import { stripQuery } from "~/lib/url-privacy";
 /** Request headers that say nothing about the visitor (everything else, cookies and addresses included, goes). */
 export const KEPT_REQUEST_HEADERS: ReadonlySet<string> = new Set(["host", "user-agent", "accept", "accept-encoding", "content-type", "content-length"]);
 
-/** Keys of `extra`/`contexts`/`tags`/breadcrumb data that may hold personal data or a client address. */
-const PERSONAL_KEY = /(^|_)(ip|ip_address|email|e-?mail|name|phone|tel|message|body|data|cookies?|query(_string)?|address|user|remote_addr|x-forwarded-for|x-real-ip|forwarded)$/i;
+/**
+ * Keys of `extra`/`contexts`/`tags`/breadcrumb data that may hold personal data or a client address (`arguments`: a
+ * console breadcrumb's raw arguments, a logged line's values).
+ */
+const PERSONAL_KEY = /(^|_)(ip|ip_address|email|e-?mail|name|phone|tel|message|body|data|cookies?|query(_string)?|address|user|remote_addr|x-forwarded-for|x-real-ip|forwarded|arguments)$/i;
 
 
 type Dict = Record<string, unknown>;

@@ -4,6 +4,14 @@ import { createWarningThrottle, messageShape } from "./throttle";
 
 const PII = ["Jeanne Martin", "jeanne@example.org", "06 12 34 56 78", "rendez-vous", "203.0.113.7", "session=abc"];
 
+describe("scrubBreadcrumb", () => {
+  it("drops a console breadcrumb's raw arguments (a logged line's values)", () => {
+    const crumb = { category: "console", message: "contact from jeanne@example.org", data: { arguments: ["contact from", "jeanne@example.org"], logger: "console" } };
+    expect(JSON.stringify(scrubBreadcrumb(crumb))).not.toContain("jeanne@example.org\"]");
+    expect(scrubBreadcrumb(crumb).data).toEqual({ logger: "console" });
+  });
+});
+
 describe("scrubEvent", () => {
   it("leaves nothing personal in an event shaped like the SDK's", () => {
     const event = {
