@@ -215,6 +215,8 @@ export function recordProblems(records: readonly RecordFile[]): string[] {
       if (!target) problems.push(`${at}:4: the status links to ${file}, which does not exist`);
       else if (!file.startsWith(`${linkNumber}-`)) problems.push(`${at}:4: the link [${linkNumber}] names ${file}`);
       else if (file === record.name) problems.push(`${at}:4: the status links to the record itself`);
+      // A proposal decides nothing: it can neither replace nor change an accepted record.
+      else if (target.text.split("\n")[3] === "- Status: proposed") problems.push(`${at}:4: the status links to ${file}, which is only proposed`);
       else if (!target.text.includes(`](${record.name})`)) {
         problems.push(`docs/decisions/${file}: links nowhere back to ${record.name}, whose status names it`);
       }

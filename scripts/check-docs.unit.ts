@@ -104,6 +104,18 @@ describe("recordProblems", () => {
     expect(recordProblems(records)).toEqual([]);
   });
 
+  it("refuses a proposed record as what supersedes or amends another", () => {
+    const records = [
+      { name: "0001-a.md", text: header("0001", "accepted; amended by [0003](0003-idea.md)") },
+      { name: "0002-b.md", text: header("0002", "superseded by [0003](0003-idea.md)", "- Replaced: an idea.\n") },
+      { name: "0003-idea.md", text: header("0003", "proposed", "- Amends [0001](0001-a.md); supersedes [0002](0002-b.md).\n") },
+    ];
+    expect(recordProblems(records)).toEqual([
+      "docs/decisions/0001-a.md:4: the status links to 0003-idea.md, which is only proposed",
+      "docs/decisions/0002-b.md:4: the status links to 0003-idea.md, which is only proposed",
+    ]);
+  });
+
   it("names each format problem", () => {
     const problems = recordProblems([
       { name: "render-pool.md", text: "# The render pool\n" },

@@ -70,9 +70,10 @@ export function prepareHead(list: string[]): PreparedHead {
 
 /**
  * The headers Node's `_storeHeader` looks at by name (its matchHeader: framing, connection, the ones it would add
- * itself), and Age, set per response: each stays an entry of its own.
+ * itself; its processHeader: Content-Disposition, written in Latin-1 once a length is known), and Age, set per
+ * response: each stays an entry of its own.
  */
-const OWN_ENTRY = new Set(["connection", "transfer-encoding", "content-length", "date", "expect", "trailer", "keep-alive", "age"]);
+const OWN_ENTRY = new Set(["connection", "transfer-encoding", "content-length", "date", "expect", "trailer", "keep-alive", "content-disposition", "age"]);
 
 /**
  * `pairs` in order, each run of headers not in OWN_ENTRY as one entry: the run's first name, and its first value
