@@ -275,7 +275,7 @@ const BLIND: BlindCase[] = [
   // brèves" lists of titles). Then SPIP's grammar and own URLs, link labels not counted as excerpts, a page with 30
   // triples of its own no listing, the old team's index to the team page (decision 0063): 87.0/90.4/91.4; a page a
   // breadcrumb names above others heads a section ("Nos soins": no counterpart, not the home page): 90.4/90.4/91.4.
-  { code: "dupont", url: `http://${SPIP_HOST}`, start: () => startSpipSite(), truth: SPIP_TRUTH, spellings: SPIP_SPELLINGS, unknownQueries: SPIP_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.96, spellings: 0.91, ofRightBase: 0.96 } },
+  { code: "dupont", url: `http://${SPIP_HOST}`, start: () => startSpipSite(), truth: SPIP_TRUTH, spellings: SPIP_SPELLINGS, unknownQueries: SPIP_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 1.0, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a Weebly site of martin, ops/migrate/fixtures/weebly-site.ts) by a helper that read no
   // file of the toolkit. Measured once, on the toolkit as it stood (6fb5dd5): 81.1/87.8/100 (recognised as a static
   // site; its blog page's copy `/blog.html` sent by a member's name in its latest post to that member's page). Then a
@@ -302,7 +302,7 @@ const BLIND: BlindCase[] = [
   // paths): 75.8/69.4/87.2 (every spelling of a URL the map sends right: 41/41). What it gets wrong is matching: posts
   // sent by weak guesses (a phrase, a word), former members, the practice's presentation for "Le cabinet.html", a dead
   // link; authors' pages and a children's page its truth sends to the members (decided by the writer as judgement calls).
-  { code: "bernard", url: `http://${GHOST_HOST}`, start: () => startGhostSite(), truth: GHOST_TRUTH, spellings: GHOST_SPELLINGS, unknownQueries: GHOST_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.8, spellings: 0.87, ofRightBase: 1.0 } },
+  { code: "bernard", url: `http://${GHOST_HOST}`, start: () => startGhostSite(), truth: GHOST_TRUTH, spellings: GHOST_SPELLINGS, unknownQueries: GHOST_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.86, spellings: 0.87, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a Hugo site of petit, ops/migrate/fixtures/hugo-site.ts: sections, taxonomies, feeds,
   // five alias pages that refresh to a renamed page, a case-sensitive static host) by a helper that read no file of
   // the toolkit; modelled on webflow-site.ts, the one fixture it was allowed to read, it reused 25 of its 58 titles and
@@ -403,7 +403,7 @@ const BLIND: BlindCase[] = [
   // a document by its id: 96.0/84.2/86.5).
   { code: "petit", url: `http://${JEKYLL_HOST}`, start: () => startJekyllSite(), truth: JEKYLL_TRUTH, spellings: JEKYLL_SPELLINGS, unknownQueries: JEKYLL_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "martin", url: `http://${WEBADOR_HOST}`, start: () => startWebadorSite(), truth: WEBADOR_TRUTH, spellings: WEBADOR_SPELLINGS, unknownQueries: WEBADOR_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.96, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "dupont", url: `http://${DNN_HOST}`, start: () => startDnnSite(), truth: DNN_TRUTH, spellings: DNN_SPELLINGS, unknownQueries: DNN_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.89, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${DNN_HOST}`, start: () => startDnnSite(), truth: DNN_TRUTH, spellings: DNN_SPELLINGS, unknownQueries: DNN_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.91, spellings: 1.0, ofRightBase: 1.0 } },
   // A ninth batch, written blind after the rules above and their review (the toolkit at 909261c): GoDaddy's builder
   // (petit), Umbraco 7 (bernard), a hand-made PHP site with query routing (dupont). First runs: 85.4/87.2/93.5,
   // 93.5/86.0/64.5, 77.2/84.6/87.8.

@@ -673,7 +673,11 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     for (const [set, ownWhole] of sets) {
       const meaningful = set.filter((w) => w.length > 1 && !/^\d+$/.test(w) && !/^(?:le|la|les|de|du|des|un|une|et|a|l|d|html?|php|index)$/.test(w));
       if (meaningful.length === 0) continue;
-      const intent = meaningful.length > 4 ? undefined : INTENTS.find((i) => (ownWhole || !i.ownNameOnly) && meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w) || i.context?.test(w)) && (i.needs ?? []).every((kind) => meaningful.some((w) => kind.test(w))));
+      // (At most four words, counted as a URL's are, without the words every name has: a title's "Prenez rendez-vous
+      // en ligne" is `/prenez-rendez-vous-en-ligne`'s three, not five. DotNetNuke's news items carry no words in their
+      // URLs, `/ItemId/18/Default.aspx`, their titles alone say it; IONOS's, SPIP's, Google Sites' truths send such
+      // pages, named by their URLs, to the contact page.)
+      const intent = keywords(meaningful.join(" ")).length > 4 ? undefined : INTENTS.find((i) => (ownWhole || !i.ownNameOnly) && meaningful.some((w) => i.words.test(w) && !FILLER.test(w)) && meaningful.every((w) => i.words.test(w) || FILLER.test(w) || i.context?.test(w)) && (i.needs ?? []).every((kind) => meaningful.some((w) => kind.test(w))));
       if (intent) found.push({ intent, service: !intent.fallbackWords || meaningful.some((w) => intent.fallbackWords!.test(w)) });
       else if (ownWhole && [announcesHours, announcesAccess].some((announces) => announces(set.filter((w) => !/^(?:html?|php|index)$/.test(w))))) found.push({ intent: DIRECTIONS, service: true });
     }

@@ -652,6 +652,15 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(page("/service-page/consultation-bilan", "Consultation bilan").match).toMatchObject({ target: "/contact/", by: "intent: booking" });
   });
 
+  it("reads a title's intent with its words counted as a URL's: a news item whose URL has no words (DotNetNuke's)", () => {
+    const item = "/Actualites/tabid/60/ctl/Detail/mid/412/ItemId/18/Default.aspx";
+    // "Prenez rendez-vous en ligne": five words, three as `/prenez-rendez-vous-en-ligne` counts them.
+    expect(page(item, "Prenez rendez-vous en ligne", "Vous pouvez désormais prendre rendez-vous en ligne").match).toMatchObject({ target: "/contact/", by: "intent: booking" });
+    // Not a title naming anything else beside it, nor one of more than four such words.
+    expect(page(item, "Prenez rendez-vous en ligne pour un implant", "Un implant en titane").match?.by ?? "").not.toBe("intent: booking");
+    expect(page(item, "Nouveaux horaires : prenez rendez-vous en ligne sur Doctolib", "Le cabinet").match?.by ?? "").not.toBe("intent: booking");
+  });
+
   it("sends opening hours to the directions page, an emergency to the contact page when there is no emergency page, 'join us' to the jobs page; booking first", () => {
     expect(page("/horaires", "Horaires").match?.target).toBe("/acces/");
     expect(page("/urgences.htm", "Urgences").match).toMatchObject({ target: "/contact/", by: "intent: emergency" });

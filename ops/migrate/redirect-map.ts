@@ -258,6 +258,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
         const shape = oldUrlForm(path, platform);
         // (By its URL only: a skipped listing's heading may name any topic. A gallery's album says what it shows.)
         const intent = match({ path, title: "", h1: "", text: "", albums: e.status === 200 ? albumsOf(e) : [] }).match;
+        const authorArchive = AUTHOR_ARCHIVE.test(path);
         const row = skippedPageRow({
           path,
           form: shape?.form ?? null,
@@ -272,7 +273,8 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
           dead: isDeadLink(e),
           home,
           intent,
-          member: () => (e.status === 200 && !isDocument(e) ? match(oldPage(e)).match : null),
+          member: () => (e.status === 200 && !isDocument(e) ? match(authorArchive ? { path, title: e.title, h1: e.h1, text: "" } : oldPage(e)).match : null),
+          authorArchive,
         });
         if (row) rows.push(row);
         else skipped.push(path);
@@ -425,6 +427,12 @@ export function isDeadLink(e: Pick<CrawlEntry, "status">): boolean {
 }
 
 /**
+ * An author's archive, its first page: `/author/<slug>/` (WordPress, Ghost), SPIP's `/_Name_` (its "URL propre" of an
+ * auteur). Not a further page (`/author/chloe/page/2/`) nor a query's (`/blog?author=…`, `/?author=1`).
+ */
+const AUTHOR_ARCHIVE = /^(?:\/author\/[^/?]+\/?|\/_[^/?]+_(?:\.html)?)$/;
+
+/**
  * Where a page marked skip still goes, or null (dropped: 404). An old URL that states an intent (`/rdv`, a 302
  * to the booking service; `/prendre-rendez-vous/`, a form) keeps its visitors: the new site's page for that
  * intent, unless it is a dated notice of a past year (`/agenda/fermeture-estivale-2021.html` is no booking page:
@@ -450,6 +458,8 @@ export function skippedPageRow(o: {
   intent: Match | null;
   /** The page's match on what it says (asked only when it may count). */
   member: () => Match | null;
+  /** An author's archive, its first page (AUTHOR_ARCHIVE); `member` then reads its own name alone. */
+  authorArchive?: boolean;
 }): DraftRow | null {
   const homeCopy = o.form === "/" || (!o.listing && o.originalForm === "/");
   if (homeCopy && o.home) return { path: o.path, target: o.home, confidence: 1, by: "a spelling or copy of the old home page" };
@@ -458,6 +468,14 @@ export function skippedPageRow(o: {
   // A listing only the platform makes (a tag's, a category's, an author's posts: `/tags/equipe/`) lists posts on a
   // topic; it is no page of the practice's, whatever its topic's name says.
   if (!o.notice && !(o.listing && o.platformListing) && o.intent?.by.startsWith("intent:")) return { path: o.path, target: o.intent.target, confidence: o.intent.confidence, by: `${o.intent.by} (the page is marked skip)` };
+  // An author's archive headed by a member of the new team's whole name ("Dr Lucas Moreau", "Claire Dupont") is that
+  // member's page: the posts are redirected one by one, the author is the member (Ghost's `/author/lucas/` and SPIP's
+  // `/_Claire-Dupont_`, four URLs of two blind truths). Not by a first name alone, nor an author who is no member of
+  // the new team (Ghost's secretary gone, SPIP's web agency, WordPress's `admin`: their truths drop them).
+  if (o.authorArchive) {
+    const author = o.member();
+    return author?.by === "member's name" ? { path: o.path, target: author.target, confidence: author.confidence, by: "an author's archive: the member's page (the page is marked skip)" } : null;
+  }
   const member = o.listing ? null : o.member();
   if (member?.by === "member's name" || member?.by === "member's first name") return { path: o.path, target: member.target, confidence: member.confidence, by: `${member.by} (the page is marked skip)` };
   return null;

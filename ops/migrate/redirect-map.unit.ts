@@ -14,6 +14,17 @@ describe("skippedPageRow: where a page marked skip still goes", () => {
     expect(skippedPageRow({ ...base, path: "/index.php", form: "/", listing: true })).toMatchObject({ target: "/" });
   });
 
+  it("an author's archive headed by a member's whole name is the member's page; by a first name, or no member's, dropped", () => {
+    const named = () => ({ target: "/equipe/lucas-moreau/", confidence: 0.9, by: "member's name" });
+    expect(skippedPageRow({ ...base, path: "/author/lucas/", listing: true, platformListing: true, authorArchive: true, member: named })).toMatchObject({ target: "/equipe/lucas-moreau/", by: "an author's archive: the member's page (the page is marked skip)" });
+    expect(skippedPageRow({ ...base, path: "/_Claire-Dupont_", listing: true, authorArchive: true, member: () => ({ target: "/equipe/claire-dupont/", confidence: 0.9, by: "member's name" }) })).toMatchObject({ target: "/equipe/claire-dupont/" });
+    // A first name alone (Ghost's "Chloé", gone), an author no member is (an agency, `admin`): dropped.
+    expect(skippedPageRow({ ...base, path: "/author/chloe/", listing: true, authorArchive: true, member: () => ({ target: "/equipe/chloe-x/", confidence: 0.6, by: "member's first name" }) })).toBeNull();
+    expect(skippedPageRow({ ...base, path: "/author/admin/", listing: true, authorArchive: true, member: () => ({ target: "/equipe/", confidence: 0.1, by: "text" }) })).toBeNull();
+    // A further page of the archive is no author's archive (AUTHOR_ARCHIVE): a listing, dropped.
+    expect(skippedPageRow({ ...base, path: "/author/lucas/page/2/", listing: true, platformListing: true, member: named })).toBeNull();
+  });
+
   it("a notice naming a member is the member's page; a listing whose excerpts name one is dropped", () => {
     expect(skippedPageRow({ ...base, member })).toMatchObject({ target: "/equipe/nadia-haddad/" });
     expect(skippedPageRow({ ...base, path: "/category/actualites/page/2/", listing: true, member })).toBeNull();

@@ -31,8 +31,9 @@
  *                `type`, a sitemap or a feed, is another document); `/index.php/` and a language prefix dropped
  *   spip         an object (article, rubrique, brève, auteur, mot) by its id, in every spelling SPIP gives it:
  *                `spip.php?article12`, `article12.html`, `spip.php?page=article&id_article=12`, `?id_article=12`,
- *                the print view `spip.php?page=imprimer&id_article=12`, `spip.php?action=redirect&type=article&id=12`;
- *                `spip.php` and `?page=sommaire` are the home page; `var_mode` (a recompute) dropped. A "URL propre"
+ *                the print view `spip.php?page=imprimer&id_article=12`, `spip.php?action=redirect&type=article&id=12`,
+ *                the "ping" `/12` (SPIP's .htaccess); `spip.php` and `?page=sommaire` are the home page; `var_mode`
+ *                (a recompute) dropped. A "URL propre"
  *                (`/Les-implants`, `/-Implantologie-`, `/+Breve+`, `/_Auteur_`) is a path like any other
  *   blogger      a post (`/2019/05/slug.html`) or a page (`/p/slug.html`) is its path; `m` (the mobile view, `?m=1`)
  *                and `showComment` (a comment's anchor) dropped; `/search` (labels, pagination) and `/feeds/` are
@@ -572,6 +573,11 @@ function spipObject(path: string, list: [string, string][]): [string, string] | 
     const id = idOf(legacy[1]);
     return id === undefined ? null : [legacy[1], id];
   }
+  // SPIP's "ping", `/1234`: the .htaccess SPIP ships rewrites a number alone on the root to the article of that
+  // number (`RewriteRule ^([1-9][0-9]*)$ spip.php?action=redirect&type=article&status=301&id=$1`). A number with a
+  // leading zero, a slash after it or anything else is not rewritten: a path like any other.
+  const ping = /^\/([1-9]\d*)$/.exec(path);
+  if (ping) return ["article", ping[1]];
   if (!SPIP_ENTRY.test(path)) return null;
   // `page=article&id_article=12` (beside `id_rubrique=3`, the article's place), its print view `page=imprimer`.
   const page = value("page");

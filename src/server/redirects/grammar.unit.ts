@@ -56,6 +56,9 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
         "/article.php3?id_article=12",
         "/article012.html",
         "/spip.php?action=redirect&type=article&id=012",
+        // SPIP's "ping": a number alone on the root, as its .htaccess rewrites it.
+        "/12",
+        "/12?utm_source=sms",
       ],
     ],
     ["blogger", "/2019/05/gencives-qui-saignent.html", ["/2019/05/gencives-qui-saignent.html?m=1", "/2019/05/gencives-qui-saignent.html?m=0&utm_source=facebook", "/2019/05/gencives-qui-saignent.html?showComment=1474625392000#c123"]],
@@ -80,6 +83,9 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
     // SPIP: one id in another object's space is another object; another `page` is another document.
     expect(oldUrlForm("/spip.php?article12", "spip")!.form).not.toBe(oldUrlForm("/spip.php?rubrique12", "spip")!.form);
     expect(oldUrlForm("/spip.php?article12", "spip")!.form).not.toBe(oldUrlForm("/spip.php?article13", "spip")!.form);
+    // Not the ping's: a leading zero, a folder, a number in a path, a number on another platform.
+    for (const other of ["/012", "/12/", "/2019/12", "/-12-"]) expect(oldUrlForm(other, "spip")!.form, other).not.toBe(oldUrlForm("/spip.php?article12", "spip")!.form);
+    expect(oldUrlForm("/12", "wordpress")!.form).not.toBe(oldUrlForm("/?p=12", "wordpress")!.form);
     expect(oldUrlForm("/spip.php?page=plan", "spip")!.form).not.toBe(oldUrlForm("/spip.php?page=backend", "spip")!.form);
     expect(oldUrlForm("/spip.php?rubrique3&debut_articles=10", "spip")!.form).not.toBe(oldUrlForm("/spip.php?rubrique3", "spip")!.form);
     expect(oldUrlForm("/?p=12", "wordpress")!.form).not.toBe(oldUrlForm("/?p=13", "wordpress")!.form);
