@@ -923,11 +923,18 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const ownAndSlug = new Set([...(joins(lastWords) ? [] : slug), ...single.flatMap((n) => [...stems(n)])]);
     // (In the singular or the plural: a stem is seven letters, "enfants" is not "enfant"'s.)
     const ownSingular = new Set([...ownAndSlug].map(singular));
+    /**
+     * Puts the guess at `at` first, at the first guess's confidence, saying why (a rule below preferring another page
+     * to the best guess by its scores).
+     */
+    const promote = (at: number, why: string) => {
+      const [moved] = scored.splice(at, 1);
+      scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, ${why}` });
+    };
     const detail = scored[0] ? candidates.findIndex((p, i) => isDetailOf(scored[0].target, p) && mainTitleSets[i].size > 1 && [...mainTitleSets[i]].every((w) => ownSingular.has(singular(w)))) : -1;
     if (detail !== -1) {
       const at = scored.findIndex((s) => s.target === candidates[detail].path);
-      const [moved] = scored.splice(at, 1);
-      scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page its names name all of` });
+      promote(at, "the detail page its names name all of");
     }
     // A hub's page first by its names, but its text clearly one detail page's ("Le blanchiment à la maison": the
     // hub "Blanchiment" by its words, the text "Blanchiment ambulatoire"'s, twice as close as the hub's): the detail.
@@ -948,8 +955,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const namesDetail = closest !== undefined && keywords(closest.title).some((w) => ownWords.has(w) && !GENERIC.test(w));
       if (closest && text >= DETAIL_TEXT && text >= (namesHub ? 2 : namesDetail ? 1 : DETAIL_LEAD) * hubText) {
         const at = scored.findIndex((s) => s.target === closest.path);
-        const [moved] = scored.splice(at, 1);
-        scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page its text is about` });
+        promote(at, "the detail page its text is about");
       }
     }
     // A name joining two subjects ("Tabac et gencives", "Diabète et gencives"): the page whose text speaks of both, not
@@ -965,23 +971,23 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     if (both && scored[0] && !both(pageAt(scored[0].target)) && namedForOne(pageAt(scored[0].target))) {
       const at = scored.findIndex((s) => s.confidence > 0 && TREATMENT_KINDS.has(pageAt(s.target).kind) && both(pageAt(s.target)));
       if (at > 0) {
-        const [moved] = scored.splice(at, 1);
-        scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the page speaking of both subjects its name joins` });
+        promote(at, "the page speaking of both subjects its name joins");
       }
     }
     // A hub's page first, but the page is about one age's patients ("À quel âge le premier bilan d'orthodontie ?",
     // "dès 7 ans"; "à 40 ans", "Adultes : il n'est jamais trop tard") and the hub has a detail page for that age (its
     // title names children or adults): that detail (seven blind truths for children, five for adults; where the new
     // site has no such detail, the hub stays).
-    const age = ageOf([...urlWords(old.path), ...[old.title, old.h1, old.headline ?? ""].flatMap((n) => words(n))]);
+    // The page's own words (its URL's, its title's, H1's and headline's), in order: the age and lay-name rules read them.
+    const ownWordList = [...urlWords(old.path), ...[old.title, old.h1, old.headline ?? ""].flatMap((n) => words(n))];
+    const age = ageOf(ownWordList);
     /** The detail page of a hub for the age the page's names say, if the hub has one. */
     const forAgeOf = (hub: string) => (age ? candidates.find((p) => isDetailOf(hub, p) && words(p.title).some((w) => (age === "child" ? AUDIENCE : ADULT).test(w))) : undefined);
     if (scored[0] && candidates.some((p) => isDetailOf(scored[0].target, p))) {
       const forAge = forAgeOf(scored[0].target);
       if (forAge) {
         const at = scored.findIndex((s) => s.target === forAge.path);
-        const [moved] = scored.splice(at, 1);
-        scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page of the age its names say` });
+        promote(at, "the detail page of the age its names say");
       }
     }
     // A hub's page first, but the page names a disease by its lay name ("Le déchaussement dentaire", "La maladie
@@ -990,14 +996,12 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // "Les maladies des gencives", every disease of the gums, names none: it stays with the hub (e-monsite's, Joomla's).
     let layHub: string | null = null;
     if (scored[0]) {
-      const own = [...urlWords(old.path), ...[old.title, old.h1, old.headline ?? ""].flatMap((n) => words(n))];
-      const medical = LAY_NAMES.filter(([lay]) => lay(own)).map(([, name]) => name);
+      const medical = LAY_NAMES.filter(([lay]) => lay(ownWordList)).map(([, name]) => name);
       const named = medical.length ? candidates.find((p) => isDetailOf(scored[0].target, p) && words(p.title).some((w) => medical.includes(w))) : undefined;
       if (named) {
         layHub = scored[0].target;
         const at = scored.findIndex((s) => s.target === named.path);
-        const [moved] = scored.splice(at, 1);
-        scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page its lay name names` });
+        promote(at, "the detail page its lay name names");
       }
     }
     // A page in the old site's section of one treatment (`/soins/implants/remplacer-une-dent`), its best guess a need
@@ -1009,8 +1013,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const closest = hub ? candidates.filter((p) => isDetailOf(hub.path, p)).sort((a, b) => textOf.get(b.path)! - textOf.get(a.path)!)[0] : undefined;
       if (closest && textOf.get(closest.path)! >= DETAIL_TEXT && textOf.get(closest.path)! >= textOf.get(scored[0].target)! / DETAIL_LEAD) {
         const at = scored.findIndex((s) => s.target === closest.path);
-        const [moved] = scored.splice(at, 1);
-        scored.unshift({ ...moved, confidence: scored[0].confidence, by: `${moved.by}, the detail page of its section's treatment` });
+        promote(at, "the detail page of its section's treatment");
       }
     }
     const best = scored[0] ?? null;
