@@ -85,7 +85,13 @@ export function judgeSoak(r: Omit<SoakResult, "misses">, bounds = SOAK_BOUNDS): 
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
 const titleOf = (html: string) => /<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1] ?? "";
 
-export async function runSoak(opts: { seconds: number; workers?: number; log?: (line: string) => void }): Promise<SoakResult> {
+/**
+ * `seconds`: the soak's window; its bounds are judged over it. `maxSeconds` (the test's): on a starved machine
+ * the window's answers may be too few to compare with an edit, so the run goes on past `seconds`, up to
+ * `maxSeconds`, until as many answers were checked as the window asks for (SOAK_BOUNDS.minCheckedPerSecond):
+ * the evidence asked for is the same, only the time to gather it grows.
+ */
+export async function runSoak(opts: { seconds: number; maxSeconds?: number; workers?: number; log?: (line: string) => void }): Promise<SoakResult> {
   const log = opts.log ?? console.log;
   const redis = await startRedis();
   const backend = await startBackend();
@@ -110,12 +116,18 @@ export async function runSoak(opts: { seconds: number; workers?: number; log?: (
     await backendJson(backend, "/admin/faults", { method: "POST", body: JSON.stringify({ mode: "error500", rate: 0.05 }) });
     const started = Date.now();
     const until = started + opts.seconds * 1000;
+    const hardUntil = started + Math.max(opts.seconds, opts.maxSeconds ?? 0) * 1000;
+    const enoughChecked = Math.ceil(SOAK_BOUNDS.minCheckedPerSecond * opts.seconds);
+    const running = () => {
+      const now = Date.now();
+      return now < until || (now < hardUntil && result.checked < enoughChecked);
+    };
     const warmAt = started + Math.min(opts.seconds * 300, 30_000);
     let warm: number[] | null = null;
     const peaks = instances.map(() => 0);
 
     const worker = async () => {
-      while (Date.now() < until) {
+      while (running()) {
         const page = pick(pages);
         const instance = pick(instances);
         const key = `${page.code}/${page.slug}`;
@@ -142,7 +154,7 @@ export async function runSoak(opts: { seconds: number; workers?: number; log?: (
     };
     const editor = async () => {
       let version = 0;
-      while (Date.now() < until) {
+      while (running()) {
         const page = pick(pages);
         const via = pick(instances);
         const key = `${page.code}/${page.slug}`;
@@ -164,7 +176,7 @@ export async function runSoak(opts: { seconds: number; workers?: number; log?: (
       }
     };
     const sampler = async () => {
-      while (Date.now() < until) {
+      while (running()) {
         await new Promise((r) => setTimeout(r, 1000));
         const now = instances.map((f) => rssMiB(f.pid));
         if (!warm && Date.now() >= warmAt) warm = now;
@@ -178,7 +190,9 @@ export async function runSoak(opts: { seconds: number; workers?: number; log?: (
     result.rss = instances.map((_, i) => ({ warm: warmRss[i], peak: Math.max(peaks[i], end[i]), end: end[i] }));
     result.redisMiB = await redisMemory();
     const f = (n: number) => n.toFixed(1);
-    log(`soak: ${opts.seconds} s, ${result.requests} requests (${f(result.requests / opts.seconds)}/s) on 2 instances, backend failing 5% of calls`);
+    const elapsed = (Date.now() - started) / 1000;
+    const longer = elapsed > opts.seconds + 1 ? ` (went on to ${f(elapsed)} s for answers to check)` : "";
+    log(`soak: ${opts.seconds} s${longer}, ${result.requests} requests (${f(result.requests / elapsed)}/s) on 2 instances, backend failing 5% of calls`);
     log(`  wrong-content answers: ${result.wrong} of ${result.checked} checked against a confirmed edit   STALE (stale-if-error): ${result.stale}   non-200: ${JSON.stringify(result.errors)}`);
     log(`  edits: ${result.edits}, webhook confirmed (2xx): ${result.confirmed}`);
     result.rss.forEach((r, i) => log(`  instance ${i + 1} RSS: ${f(r.warm)} MiB after warm-up, peak ${f(r.peak)} MiB, end ${f(r.end)} MiB`));
