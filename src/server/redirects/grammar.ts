@@ -94,7 +94,8 @@
  *                document is its ticket (`/LinkClick.aspx?fileticket=X&tabid=..&portalid=0`), `LinkClick.aspx?link=N`
  *                tab N; `/Portals/`, `/DesktopModules/`, `/LinkClick.aspx`, `/Login.aspx` and a tab's URLs are the
  *                platform's
- *   static       the common rules only
+ *   static       the common rules, and on a PHP script (`/index.php`, `/telecharger.php`, the root) a number's zeros dropped
+ *                (`id=03` is `id=3`: PHP reads an id through intval())
  */
 
 export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "pluxml", "odoo", "grav", "sitew", "webador", "godaddy", "dnn", "static"] as const;
@@ -290,6 +291,10 @@ function params(query: string): [string, string][] | null {
 }
 
 const NON_ASCII = /[^\p{ASCII}]/u;
+/** A PHP script's path, or the root a PHP site's `index.php` answers (`/index.php/` too: Apache's PATH_INFO). */
+const PHP_SCRIPT = /^\/$|\.php\/?$/;
+/** A number written with zeros before it (`03`, `007`), not `0` alone; at most 15 digits (a number, not a code). */
+const ZERO_PADDED = /^0\d{1,14}$/;
 
 /**
  * The one form an old URL is compared in, for `platform` (null: a map that declares none, the common rules).
@@ -336,6 +341,9 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
     cmsQuery ||= named.cmsQuery === true;
     ({ path, list } = named);
   }
+  // A hand-made PHP site's script (`/index.php`, `/telecharger.php`, the root that runs `index.php`) reads an id through
+  // PHP's intval(): `id=03` is `id=3`, as a CMS's number is whatever its zeros (PluXml's `article0017`, SPIP's `article012`).
+  if (platform === "static" && PHP_SCRIPT.test(path)) list = list.map(([name, value]): [string, string] => [name, ZERO_PADDED.test(value) ? String(Number(value)) : value]);
   // A file's URL names the file: a query on it is a cache buster or a download token (`?t=1600876543`,
   // `?ver=2`), never another document.
   if (DOCUMENT_PATH.test(path)) list = [];

@@ -517,3 +517,22 @@ describe("the home page's names", () => {
     expect(answerRequest(site, "x", "/accueil/horaires.html")).not.toEqual({ status: 301, location: "/" });
   });
 });
+
+describe("a hand-made PHP site's ids", () => {
+  const site = table({ [PLATFORM_KEY]: "static", "/index.php?page=soins&id=3": "/implantologie/", "/telecharger.php?doc=7": "/tarifs/" });
+
+  it("are numbers, as PHP's intval() reads them: a zero before one names the same page or document, in one 301", () => {
+    for (const url of ["/index.php?page=soins&id=03", "/?id=003&page=soins", "/index.php/?page=soins&id=03"]) expect(findRedirect(site, "x", url)?.split("?")[0], url).toBe("/implantologie/");
+    expect(findRedirect(site, "x", "/telecharger.php?doc=07")).toBe("/tarifs/");
+    expect(oldUrlForm("/index.php?page=soins&id=03", "static")?.form).toBe("/?id=3&page=soins");
+  });
+
+  it("keeps a number apart from another, a page's name, a zero alone and a number on a path that is no PHP script", () => {
+    expect(findRedirect(site, "x", "/index.php?page=soins&id=30")).toBeNull();
+    expect(oldUrlForm("/index.php?page=soins&id=0", "static")?.form).toBe("/?id=0&page=soins");
+    expect(oldUrlForm("/index.php?page=0x3", "static")?.form).toBe("/?page=0x3");
+    expect(oldUrlForm("/soins.html?id=03", "static")?.form).toBe("/soins?id=03");
+    // (An ASP page's code is no PHP id: `code=0042` stays as written.)
+    expect(oldUrlForm("/fiche.asp?code=0042", "static")?.form).toBe("/fiche?code=0042");
+  });
+});
