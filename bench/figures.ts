@@ -2,7 +2,7 @@
  * What every benchmark section shares: the printed figures, the demo backend's admin calls, and the
  * throughput measurement (a warm-up, then a measured run, with the servers' own CPU per request).
  */
-import { writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runLoadInChild, type LoadResult } from "./load";
 import { cpuSeconds, SECRET, startBareServer, type Proc } from "./processes";
@@ -120,6 +120,31 @@ export function medianRatio(of: LoadResult[], to: LoadResult[]): number {
 }
 
 /** Asks for `page` until it is cached: the HIT's answer (brotli), or an error naming what came instead. */
+/**
+ * What a deployed server has answered before any HIT is measured: every other kind of answer (a bundle of the
+ * build, robots and the sitemap, the practice's 404 page, a canonical 301, the media proxy's stream, the
+ * probes, a refused contact post, a refused method, a plain 404), `times` each. A process that has only served
+ * the one HIT measured is not the deployed one: Node's code is then optimised for that response alone.
+ */
+export async function warmEveryAnswer(frontend: Proc, host: string, times = 20): Promise<void> {
+  const bundle = readdirSync(join("dist", "build")).find((f) => f.endsWith(".js"));
+  const br = { "accept-encoding": "gzip, deflate, br" };
+  const shapes: { path: string; method?: string; headers?: Record<string, string>; body?: string }[] = [
+    { path: `/build/${bundle}`, headers: br },
+    { path: "/robots.txt", headers: br },
+    { path: "/sitemap.xml", headers: br },
+    { path: "/page-qui-n-existe-pas/", headers: br },
+    { path: "/%70hilosophie/" },
+    { path: "/api/media?path=/media/dupont/logo.svg", headers: br },
+    { path: "/healthz" },
+    { path: "/readyz" },
+    { path: "/api/contact", method: "POST", headers: { "content-type": "text/plain" }, body: "x" },
+    { path: "/", method: "OPTIONS" },
+    { path: "/build/absent.js" },
+  ];
+  for (let i = 0; i < times; i++) for (const shape of shapes) await get(frontend.url, host, shape.path, shape);
+}
+
 export async function warmHit(frontend: Proc, page: { path: string; host: string }) {
   await get(frontend.url, page.host, page.path);
   const hit = await get(frontend.url, page.host, page.path, { headers: { "accept-encoding": "gzip, deflate, br" } });

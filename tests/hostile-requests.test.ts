@@ -27,13 +27,14 @@ const MEDIA_DIR = join("dist", "media", "dupont");
 const SVG = "hostile-test-logo.svg";
 
 beforeAll(async () => {
+  // Before the server starts: it lists the build's files once, at start (http/dist-files.ts).
+  mkdirSync(MEDIA_DIR, { recursive: true });
+  writeFileSync(join(MEDIA_DIR, SVG), '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>');
   backend = await startBackend();
   frontend = await startFrontend({ backendUrl: backend.url });
   dupont = `dupont.dev.localhost:${frontend.port}`;
   martin = `martin.dev.localhost:${frontend.port}`;
   martinName = await practiceName(backend, "martin");
-  mkdirSync(MEDIA_DIR, { recursive: true });
-  writeFileSync(join(MEDIA_DIR, SVG), '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>');
   startHeap = (await frontend.stats()).heapUsed;
 });
 

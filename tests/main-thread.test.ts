@@ -164,8 +164,11 @@ describe("what the main thread loads", () => {
 
   it("the card's renderers (satori, resvg) only with the first card, in a render worker: not with the server", () => {
     const main = staticPackages("entry.express.js");
-    // The walk sees the server's own imports (it would miss a renamed chunk, not a package).
-    expect(main.has("express")).toBe(true);
+    // The walk sees the server's own imports (it would miss a renamed chunk, not a package); the server runs
+    // without Express (docs/decisions/0064-hit-path-shapes.md): neither it nor the compression middleware is loaded.
+    expect(main.has("proxy-addr")).toBe(true);
+    expect(main.has("express")).toBe(false);
+    expect(main.has("compression")).toBe(false);
     expect(main.has("satori")).toBe(false);
     expect(main.has("@resvg/resvg-js")).toBe(false);
   });

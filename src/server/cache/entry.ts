@@ -120,7 +120,7 @@ export function isShareable(result: Pick<RenderResult, "headers">): boolean {
   return !cacheControl || !/\b(?:no-store|private)\b/i.test(cacheControl);
 }
 
-function isCompressible(contentType: string | null): boolean {
+export function isCompressible(contentType: string | null): boolean {
   return (
     !!contentType &&
     /^(?:text\/|application\/(?:json|xml|javascript|manifest\+json)|image\/svg\+xml)/i.test(contentType)

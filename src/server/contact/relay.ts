@@ -37,7 +37,7 @@ export interface RelayInput {
   request: Request;
   /** The request's Host (already resolved to this practice by the tenancy layer). */
   host: string;
-  /** The client address as the trusted-proxy rules give it (Express req.ip). */
+  /** The client address as the trusted-proxy rules give it (util/request-scheme.ts clientAddress). */
   ip: string | undefined;
   code: string;
 }

@@ -6,11 +6,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createServer, request, type IncomingHttpHeaders, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import express from "express";
 import { parseRegistry, type HostRules } from "../tenancy";
 import { buildEntry, type RenderResult } from "../cache/entry";
 import { cacheHitStage, cacheMiddleware } from "./cache-front";
-import { createPipeline, tenantOf } from "./pipeline";
+import { beginState, createPipeline, stateOf, tenantOf } from "./pipeline";
+import { stack } from "./stack";
+import { sendText } from "./respond";
 import { cacheTarget, type CacheTarget } from "../cache/key";
 import { PageCache } from "../cache/page-cache";
 import { NOT_FOUND_PATH } from "../cache/not-found";
@@ -262,18 +263,23 @@ describe("cacheHitStage", () => {
 });
 
 describe("cacheMiddleware", () => {
-  /** The middleware in an Express app with the tenant already resolved, as in app.ts; `next` answers 299. */
+  /** The handler among the app's with the tenant already resolved, as in app.ts; the next handler answers 299. */
   function app(cache: PageCache): RequestListener {
-    const a = express();
-    a.use((req, res, next) => {
-      if (req.headers.host === HOST) res.locals.tenant = { code: "dupont", host: HOST };
-      next();
-    });
-    a.use(cacheMiddleware(cache));
-    a.use((req, res) => {
-      res.status(299).send(`next ${req.method} ${req.originalUrl}`);
-    });
-    return a;
+    const handlers = stack(
+      [
+        (req, _res, next) => {
+          const state = stateOf(req) ?? beginState(req, () => "test");
+          if (req.headers.host === HOST) state.tenant = { code: "dupont", host: HOST };
+          next();
+        },
+        cacheMiddleware(cache, () => false),
+      ],
+      (error) => {
+        throw error;
+      },
+      (req, res) => sendText(res, 299, `next ${req.method} ${req.url}`),
+    );
+    return handlers;
   }
 
   it("renders a miss, stores it, and answers the next request from the store", async () => {

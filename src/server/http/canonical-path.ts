@@ -11,7 +11,8 @@
  * rendered `/contact/` under a key of its own, and `/\evil.com/` was answered `Location: /\evil.com/`, which
  * a browser follows to another site. Both are redirected to the one slash-separated spelling.
  */
-import type { NextFunction, Request, Response } from "express";
+import type { Handler } from "./stack";
+import { redirect } from "./respond";
 
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 
@@ -42,10 +43,10 @@ function removeDotSegments(path: string): string {
   return `/${out.join("/")}`;
 }
 
-/** Express middleware: a redirect to the canonical path when the request's path is spelled otherwise. */
-export function canonicalPathMiddleware() {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const raw = req.originalUrl;
+/** The app's handler: a redirect to the canonical path when the request's path is spelled otherwise. */
+export function canonicalPathMiddleware(): Handler {
+  return (req, res, next) => {
+    const raw = req.url!;
     const q = raw.indexOf("?");
     const path = q === -1 ? raw : raw.slice(0, q);
     const canonical = canonicalPath(path);
@@ -53,6 +54,6 @@ export function canonicalPathMiddleware() {
     // 308 keeps the method and body of a POST; a GET is told 301 like every other permanent move.
     const status = req.method === "GET" || req.method === "HEAD" ? 301 : 308;
     res.setHeader("Cache-Control", "public, max-age=3600");
-    res.redirect(status, `${canonical}${q === -1 ? "" : raw.slice(q)}`);
+    redirect(res, status, `${canonical}${q === -1 ? "" : raw.slice(q)}`);
   };
 }

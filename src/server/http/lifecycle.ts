@@ -13,7 +13,8 @@
  *   finish, then the process exits; a hard deadline ends it if a request never finishes.
  */
 import type { Server } from "node:http";
-import type { Request, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { sendText } from "./respond";
 
 /** In-flight requests get this long after SIGTERM (compose's default stop grace period is 10 s). */
 const SHUTDOWN_DEADLINE_MS = 8000;
@@ -39,13 +40,10 @@ export class Lifecycle {
   }
 
   /** GET /readyz: the state, and while starting what it waits for. */
-  readyz = (_req: Request, res: Response): void => {
+  readyz = (_req: IncomingMessage, res: ServerResponse): void => {
     const state = this.state;
     const reasons = state === "starting" ? [...this.waiting.values()] : [];
-    res
-      .status(state === "ready" ? 200 : 503)
-      .type("text/plain")
-      .send(reasons.length ? `${state}: ${reasons.join("; ")}` : state);
+    sendText(res, state === "ready" ? 200 : 503, reasons.length ? `${state}: ${reasons.join("; ")}` : state);
   };
 
   /** Stops taking work, lets in-flight requests finish, runs `leave` (the cluster), then exits. */

@@ -1,14 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
-import express from "express";
 import { Lifecycle } from "./lifecycle";
 
-/** GET /readyz of an app mounting the lifecycle's handler: [status, body]. */
+/** GET /readyz of a server answering with the lifecycle's handler: [status, body]. */
 async function readyz(lifecycle: Lifecycle): Promise<[number, string]> {
-  const app = express();
-  app.get("/readyz", lifecycle.readyz);
-  const server = createServer(app).listen(0, "127.0.0.1");
+  const server = createServer(lifecycle.readyz).listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));
   const { port } = server.address() as AddressInfo;
   try {

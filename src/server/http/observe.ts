@@ -4,7 +4,7 @@
  * (monitoring/access.ts: formatted by hand, written in batches). Each is on or off (METRICS_PORT, LOG_FORMAT and
  * ACCESS_LOG: operator/operator-view.ts decides). The migration watch's consumer (watchNotFound) is always on.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import type { NotFoundWatch } from "../migration-watch/not-found-watch";
 import type { AccessLog } from "../monitoring/access";
 import type { Metrics } from "../monitoring/metrics";
@@ -33,8 +33,8 @@ export function resultOf(res: ServerResponse, state: RequestState): string {
 export function watchNotFound(watch: Pick<NotFoundWatch, "record">): OnResponse {
   return (req, res, state) => {
     if (res.statusCode !== 404 || !state.site || state.cache === undefined) return;
-    // Express may have rewritten req.url while the request was in a mounted router: originalUrl is the target.
-    watch.record(state.site.code, (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? "");
+    // No handler rewrites req.url (stack.ts): it is the target as received.
+    watch.record(state.site.code, req.url ?? "");
   };
 }
 

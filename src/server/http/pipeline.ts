@@ -12,14 +12,20 @@
  *                   (tenancy's resolveHost; memoised), kept in the state for every later stage.
  *   5. cache hit    a fresh entry the stack served once, or a path a practice's cached 404 page proves is
  *                   no page: written from the page cache (cache-front.ts, serve.ts).
- *   6. app          everything else, in Express (app.ts): global endpoints, tenancy's refusals, redirects,
- *                   canonical paths, the page cache's misses rendered in the render pool, the practice's routes.
+ *   6. app          everything else, a list of handlers on the same Node objects (app.ts, stack.ts): global
+ *                   endpoints, the build's files, tenancy's refusals, redirects, canonical paths, the page
+ *                   cache's misses rendered in the render pool, the practice's routes.
  *   7. on response  when the response is done or abandoned: the metrics, the access line, the migration
  *                   watch (the consumers createApp gives: onResponse). A response a stage wrote whole before
  *                   it returned (a refusal, a cache hit: one end() each) is done then; any other when it closes.
  *
  * A stage answers or passes: it returns true when it wrote the response. The state is computed once and
- * handed to every stage; Express's middleware and the render (its request id) read it with stateOf(req).
+ * handed to every stage; the app's handlers and the render (its request id) read it with stateOf(req).
+ *
+ * Every request and response of the process is a plain IncomingMessage and ServerResponse from the first
+ * byte to the last: no framework gives them another prototype or replaces their methods (no Express, no
+ * compression middleware). Node's own HTTP code, shared by every response, then sees one shape of each and
+ * stays fast for the cache hits (docs/decisions/0064-hit-path-shapes.md measured what the others cost).
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 // Imported, not the global: Node's global `performance` is a getter, called on every read (about 0.1 µs a HIT, twice).
@@ -35,12 +41,24 @@ export interface Site {
   authority: string | null;
 }
 
+/**
+ * The practice the app's tenancy handler accepted a request for (app.ts): its Host's practice, on the port
+ * this server listens on, for a path that is not internal. Set once; read by the later handlers.
+ */
+export interface RequestTenant {
+  code: string;
+  /** The Host header as sent (one, checked by http/request-rules.ts). */
+  host: string;
+}
+
 /** What the pipeline knows of one request, computed once (see stateOf). */
 export class RequestState {
   /** performance.now() when the request arrived: the duration the access line and the metrics give. */
   readonly start = performance.now();
   /** The practice its Host header names (stage 4); null before, or for a Host no practice has. */
   site: Site | null = null;
+  /** Set by the app's tenancy handler (app.ts) when it accepts the request for `site`; null before or when refused. */
+  tenant: RequestTenant | null = null;
   /**
    * Set when the page cache wrote the answer (cache-front.ts): HIT or STALE for a stored entry, MISS for a
    * render's. Read by the on-response consumers (http/observe.ts: the metrics' and the access line's label, the
@@ -83,9 +101,16 @@ export class RequestState {
 const STATE = Symbol("requestState");
 type WithState = IncomingMessage & { [STATE]?: RequestState };
 
-/** The request's state, for Express middleware and the render (undefined outside the pipeline: unit tests). */
+/** The request's state, for the app's handlers and the render (undefined outside the pipeline). */
 export function stateOf(req: IncomingMessage): RequestState | undefined {
   return (req as WithState)[STATE];
+}
+
+/** Stage 2's first step: the request's state, made and attached (createPipeline; a handler's unit test). */
+export function beginState(req: IncomingMessage, requestId: (header: string | string[] | undefined) => string): RequestState {
+  const state = new RequestState(req, requestId);
+  (req as WithState)[STATE] = state;
+  return state;
 }
 
 /** A stage: true when it answered the request, false to pass it on. */
@@ -170,8 +195,7 @@ export function createPipeline(stages: PipelineStages): RequestListener {
   };
   return (req: IncomingMessage, res: ServerResponse) => {
     // 2. observe
-    const state = new RequestState(req, requestId);
-    (req as WithState)[STATE] = state;
+    const state = beginState(req, requestId);
     // Queued behind the connection's previous response: its bytes start where that one's end, when it gets the socket.
     if (res.socket === null) res.once("socket", (socket) => void (state.bytesBefore = socket.bytesWritten));
     // 3. rules

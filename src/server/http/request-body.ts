@@ -12,7 +12,7 @@
  * Too slow (BODY_TIMEOUT_MS for the whole body): 408 and the same. Aborted mid-way: nothing to answer.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { NextFunction, Request, Response } from "express";
+import type { Handler } from "./stack";
 
 /** Every route that takes a body (contact relay, revalidation, page posts) needs less than this. */
 export const MAX_REQUEST_BODY_BYTES = 16 * 1024;
@@ -139,12 +139,12 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, messa
 }
 
 /**
- * Express middleware: buffers the body of every request that may carry one, before any route or the
- * render sees it. Mounted before the revalidation routes and the tenancy layer.
+ * The app's handler that buffers the body of every request that may carry one, before any route or the
+ * render sees it. Before the revalidation routes and the tenancy handler.
  */
-export function requestBodyMiddleware(limits: BodyLimits = DEFAULT_LIMITS) {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    if (BODILESS.has(req.method)) return next();
+export function requestBodyMiddleware(limits: BodyLimits = DEFAULT_LIMITS): Handler {
+  return async (req, res, next) => {
+    if (BODILESS.has(req.method!)) return next();
     const outcome = await readNodeBody(req, limits);
     switch (outcome.kind) {
       case "ok":

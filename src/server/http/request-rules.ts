@@ -13,15 +13,16 @@
  *                   rendered a page (TRACE answered 500): 405 with Allow.
  * - allowedMethod:  GET and HEAD everywhere, POST on the webhook and the contact relay only: 405 with Allow.
  *
- * The first four run in front of everything, the cache's fast path and Express included (requestRulesStage,
+ * The first four run in front of everything, the cache's fast path and the app's handlers included (requestRulesStage,
  * the pipeline's stage 3: pipeline.ts):
- * a flood of such requests costs a node:http answer each, not Express's stack (a flood of OPTIONS refused
+ * a flood of such requests costs a node:http answer each, not the app's handlers (a flood of OPTIONS refused
  * after tenancy and the cache kept a quiet practice's hits at 45-50%). allowedMethod runs right before the
  * render (methodMiddleware), after the global endpoints (the webhook's POST), tenancy, redirects and the files
  * that answer their own methods.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { NextFunction, Request, Response } from "express";
+import type { Handler } from "./stack";
+import { pathOf, sendText } from "./respond";
 import { hasOneHost } from "../tenancy/host";
 import { isQwikCall, routeOf } from "../tenancy/routes";
 import type { Stage } from "./pipeline";
@@ -44,7 +45,7 @@ const SHAPE_RULES: readonly Rule[] = [oneHost, noFragment, noQwikCall, knownMeth
 
 /**
  * The pipeline's stage that answers what the shape rules refuse and passes the rest. `stackHeaders`: what the
- * Express stack sets on every response (security headers, noindex), sent with each refusal too.
+ * app's handlers set on every response (security headers, noindex), sent with each refusal too.
  */
 export function requestRulesStage(stackHeaders: readonly string[]): Stage {
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -62,21 +63,16 @@ export function requestRulesStage(stackHeaders: readonly string[]): Stage {
   };
 }
 
-function pathOf(url: string): string {
-  const q = url.indexOf("?");
-  return q === -1 ? url : url.slice(0, q);
-}
-
 /** What a path takes, for Allow: the contact relay (the one POST route of a practice's host, tenancy/routes.ts) also POST. */
 function allowed(path: string): string {
   return routeOf("POST", path) === "contact" ? "GET, HEAD, POST" : "GET, HEAD";
 }
 
-export function methodMiddleware() {
-  return (req: Request, res: Response, next: NextFunction) => {
+export function methodMiddleware(): Handler {
+  return (req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD") return next();
-    if (req.method === "POST" && routeOf("POST", req.path) === "contact") return next();
-    res.setHeader("Allow", allowed(req.path));
-    res.status(405).type("text/plain").send("Method Not Allowed");
+    const path = pathOf(req.url!);
+    if (req.method === "POST" && routeOf("POST", path) === "contact") return next();
+    sendText(res, 405, "Method Not Allowed", undefined, { Allow: allowed(path) });
   };
 }

@@ -11,7 +11,8 @@
  * the backend retries, so its edit is never silently lost (docs/decisions/0004-webhook-without-redis.md).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { Request, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { pathOf, sendJson } from "./respond";
 import { isKnownTagShape, MAX_TAGS, TAG_SHAPES_TEXT } from "../backend/tags";
 import { reportWarning } from "../monitoring";
 import { InvalidationNotConfirmed } from "../cache/shared";
@@ -66,20 +67,20 @@ export function secretMatches(given: unknown, expected: string): boolean {
 export interface RevalidateOptions {
   secret: string;
   /** The request's body, read within its limits before the routes run (http/request-body.ts). */
-  bodyOf: (req: Request) => Buffer;
+  bodyOf: (req: IncomingMessage) => Buffer;
   invalidate: (tags: string[]) => number | Promise<number>;
 }
 
 export function revalidateHandlers(opts: RevalidateOptions) {
-  const rejected = (req: Request, res: Response) => {
-    reportWarning("revalidate: auth rejected", { path: req.path });
-    res.status(401).json({ error: "invalid or missing revalidation secret" });
+  const rejected = (req: IncomingMessage, res: ServerResponse) => {
+    reportWarning("revalidate: auth rejected", { path: pathOf(req.url!) });
+    sendJson(res, 401, { error: "invalid or missing revalidation secret" });
   };
-  const badRequest = (res: Response, error: unknown) => {
+  const badRequest = (res: ServerResponse, error: unknown) => {
     if (!(error instanceof BodyError)) throw error;
-    res.status(400).json({ error: error.message });
+    sendJson(res, 400, { error: error.message });
   };
-  const done = async (res: Response, tags: string[]) => {
+  const done = async (res: ServerResponse, tags: string[]) => {
     let invalidated: number;
     try {
       invalidated = await opts.invalidate(tags);
@@ -87,14 +88,14 @@ export function revalidateHandlers(opts: RevalidateOptions) {
       if (!(error instanceof InvalidationNotConfirmed)) throw error;
       reportWarning("revalidate: not confirmed on every instance", { detail: error.message, tags });
       res.setHeader("retry-after", "5");
-      res.status(503).json({ revalidated: false, tags, error: `applied on this instance only: ${error.message}; retry` });
+      sendJson(res, 503, { revalidated: false, tags, error: `applied on this instance only: ${error.message}; retry` });
       return;
     }
-    res.status(200).json({ revalidated: true, tags, invalidated });
+    sendJson(res, 200, { revalidated: true, tags, invalidated });
   };
 
   /** POST /webhooks/revalidate/: the secret in X-Revalidate-Secret, checked before the body is read. */
-  const webhook = async (req: Request, res: Response) => {
+  const webhook = async (req: IncomingMessage, res: ServerResponse) => {
     if (!secretMatches(req.headers["x-revalidate-secret"], opts.secret)) return rejected(req, res);
     let tags: string[];
     try {
@@ -106,7 +107,7 @@ export function revalidateHandlers(opts: RevalidateOptions) {
   };
 
   /** POST /api/revalidate: the secret in the body, so the body is parsed first; tags are judged only once authenticated. */
-  const api = async (req: Request, res: Response) => {
+  const api = async (req: IncomingMessage, res: ServerResponse) => {
     let body: unknown;
     try {
       body = parseJsonBody(opts.bodyOf(req));

@@ -2,14 +2,14 @@
  * The headers of every response (pages, endpoints, static files, the tenancy 404s): the security headers,
  * and X-Robots-Tag on a deployment that must not be indexed (the shared indexing decision). They are the
  * same for every request of the process, so the page cache's fast path replays this very list on a hit
- * (src/server/http/cache-front.ts) instead of running Express.
+ * (src/server/http/cache-front.ts) instead of running the app's handlers.
  *
  * The Content-Security-Policy here is the one of every response that is not a rendered page (images,
  * media, JSON, text, refusals): `default-src 'none'`. A rendered page replaces it with its own policy,
  * which names its inline scripts by hash (render/content-security-policy.ts); the fast path sends the
  * entry's policy instead of this one (serve.ts).
  */
-import type { NextFunction, Request, Response } from "express";
+import type { Handler } from "./stack";
 import { NOINDEX_HEADER } from "../site/indexing";
 import { resourcePolicy } from "../render/content-security-policy";
 
@@ -47,9 +47,9 @@ export function everyResponseHeaders(opts: ResponseHeaderOptions): string[] {
   return Object.entries(headers).flatMap(([name, value]) => [name.toLowerCase(), value]);
 }
 
-/** Express middleware; mounted first so that no response, not even a refusal, goes out without them. */
-export function responseHeadersMiddleware(flat: readonly string[]) {
-  return (_req: Request, res: Response, next: NextFunction) => {
+/** The app's first handler, so that no response, not even a refusal, goes out without them. */
+export function responseHeadersMiddleware(flat: readonly string[]): Handler {
+  return (_req, res, next) => {
     for (let i = 0; i < flat.length; i += 2) res.setHeader(flat[i], flat[i + 1]);
     next();
   };

@@ -2,7 +2,7 @@
  * Writing a stored entry to a response: the encoding the client accepts (precompressed, never
  * compressed here), ETag/304, X-Cache and Age. HTTP's side of the page cache, so it lives with the other
  * stages of the request (the page cache in cache/ decides what to answer, never how it is written). Used by
- * the fast path in front of Express and by the Express cache middleware alike.
+ * the fast path in front of the app and by the app's cache handler alike.
  */
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { identityBody, type PageEntry } from "../cache/entry";
@@ -66,8 +66,8 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
 const preparedHeads = new WeakMap<PageEntry, Partial<Record<Encoding, PreparedHead>>>();
 
 /**
- * Sends the entry. `stackHeaders`: the fast path replays the headers the Express stack sets on every
- * response; inside Express (null) they are already on the response.
+ * Sends the entry. `stackHeaders`: the fast path replays the headers the app's handlers set on every
+ * response; inside the app (null) they are already on the response.
  */
 export function writeEntry(
   res: ServerResponse,
@@ -126,7 +126,7 @@ function buildHead(
 /**
  * The entry's headers after the stack's, a stack header the entry has of its own left out: a page's
  * Content-Security-Policy (its script hashes) replaces the policy of every response, as setHeader does
- * inside Express; two CSP headers would both be enforced.
+ * inside the app; two CSP headers would both be enforced.
  */
 function withStackHeaders(entry: PageEntry, stackHeaders: readonly string[] | null): string[] {
   if (!stackHeaders) return entry.headers.slice();
