@@ -175,6 +175,7 @@ export function createApp({ services, distDir, lifecycle, observe }: AppOptions)
     practiceRoutes,
   ];
 
+  const stackHeaderNames = new Set(stackHeaders.filter((_, i) => i % 2 === 0));
   const app = stack(
     handlers,
     (error, req, res) => {
@@ -184,7 +185,10 @@ export function createApp({ services, distDir, lifecycle, observe }: AppOptions)
         res.destroy();
         return;
       }
-      sendText(res, 500, "Internal Server Error");
+      // Whatever a handler set before it failed (a Cache-Control, an ETag, a cookie) is not the error's: only the
+      // headers of every response stay, and no cache keeps the error.
+      for (const name of res.getHeaderNames()) if (!stackHeaderNames.has(name)) res.removeHeader(name);
+      sendText(res, 500, "Internal Server Error", undefined, { "Cache-Control": "no-store" });
     },
     // practiceRoutes answers every request that reaches it: this is never reached.
     (_req, res) => sendText(res, 404, "Not Found"),

@@ -134,7 +134,16 @@ export class DistFiles {
       res.end();
       return true;
     }
-    const bodies = (await this.bodiesOf(file)) ?? { identity: await readFile(file.abs), br: null, gzip: null };
+    let bodies: Bodies;
+    try {
+      bodies = (await this.bodiesOf(file)) ?? { identity: await readFile(file.abs), br: null, gzip: null };
+    } catch {
+      // Gone from the disk since the start (a build replaced under a running server): no longer listed, and this
+      // request is answered as for any path the build does not have. Nothing was written yet but headers.
+      this.files.delete(path);
+      for (const name of ["cache-control", "etag", "last-modified", "content-type", "vary"]) res.removeHeader(name);
+      return false;
+    }
     if (res.destroyed) return true;
     const encoding = chooseEncoding(req.headers["accept-encoding"], bodies.br !== null);
     const body = encoding === "br" ? bodies.br! : encoding === "gzip" ? bodies.gzip! : bodies.identity;
@@ -160,7 +169,7 @@ export class DistFiles {
       this.keptBytes += br.length + gz.length;
       return { identity, br, gzip: gz };
     })();
-    // A file gone since the start (a build replaced under a running server) answers as missing next time.
+    // A file that could not be read: its bytes are not counted (answer() drops it from the list).
     file.bodies.catch(() => {
       file.bodies = undefined;
       this.keptBytes -= file.size;

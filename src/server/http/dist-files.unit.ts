@@ -3,7 +3,7 @@
  * only the files listed at start, compressed as the client accepts, revalidated by ETag, HEAD without a body.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -113,5 +113,23 @@ describe("DistFiles", () => {
     expect([again.status, again.body.length]).toEqual([304, 0]);
     const head = await get("/build/q-1.js", { "accept-encoding": "br" }, "HEAD");
     expect([head.status, head.body.length, head.headers["content-length"]]).toEqual([200, 0, first.headers["content-length"]]);
+  });
+
+  it("answers a file gone from the disk since the start as one it does not have, and lists it no more", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "dist-files-gone-"));
+    writeFileSync(join(dir, "gone.js"), BUNDLE);
+    const gone = new DistFiles(dir);
+    rmSync(join(dir, "gone.js"));
+    const headers = new Map<string, unknown>();
+    const res = {
+      destroyed: false,
+      setHeader: (n: string, v: unknown) => headers.set(n.toLowerCase(), v),
+      removeHeader: (n: string) => headers.delete(n.toLowerCase()),
+    } as unknown as ServerResponse;
+    const req = { headers: {}, method: "GET" } as IncomingMessage;
+    expect(await gone.answer(req, res, "/gone.js", "public, max-age=60")).toBe(false);
+    expect([...headers.keys()]).toEqual([]);
+    expect(gone.has("/gone.js")).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

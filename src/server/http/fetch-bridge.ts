@@ -41,17 +41,21 @@ export function toFetchRequest(req: IncomingMessage, host: string, scheme: Schem
  * when its length is known and small, else streamed.
  */
 export async function sendFetchResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
+  const declared = Number(response.headers.get("content-length") ?? NaN);
+  if (response.body && declared <= WHOLE_BODY_MAX_BYTES) {
+    // Read to its end (never cancelled), even when the visitor has gone, and before any of its headers is set: a
+    // body that fails midway is then an error answer of ours, never one carrying its Cache-Control and ETag.
+    const body = Buffer.from(await response.arrayBuffer());
+    if (res.destroyed) return;
+    res.statusCode = response.status;
+    copyHeaders(res, response.headers);
+    await endWithBody(req, res, body);
+    return;
+  }
   res.statusCode = response.status;
   copyHeaders(res, response.headers);
   if (!response.body) {
     res.end();
-    return;
-  }
-  const declared = Number(response.headers.get("content-length") ?? NaN);
-  if (declared <= WHOLE_BODY_MAX_BYTES) {
-    // Read to its end (never cancelled), even when the visitor has gone.
-    const body = Buffer.from(await response.arrayBuffer());
-    if (!res.destroyed) await endWithBody(req, res, body);
     return;
   }
   // HEAD included: Node sends no body for HEAD, and the render's stream must still be read to its end.

@@ -174,6 +174,24 @@ describe("sendFetchResponse", () => {
     expect(res.writableEnded).toBe(true);
   });
 
+  it("sets nothing of a whole body's answer when the body fails midway: the error is ours to answer", async () => {
+    let sent = 0;
+    const failing = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 3) controller.enqueue(new Uint8Array(1000));
+        else controller.error(new Error("backend went away"));
+      },
+    });
+    const res = new FakeResponse();
+    const answer = new Response(failing, {
+      status: 200,
+      headers: { "content-type": "image/svg+xml", "content-length": "700000", "cache-control": "public, max-age=604800", etag: '"abc"' },
+    });
+    await expect(sendFetchResponse(GET, res.asNode(), answer)).rejects.toThrow();
+    expect([...res.headers.keys()]).toEqual([]);
+    expect(res.chunks).toEqual([]);
+  });
+
   it("reads the render to its end, without cancelling it, when the visitor has gone", async () => {
     const { stream, state } = trackedBody(["a", "b", "c", "d"]);
     const res = new FakeResponse();

@@ -16,7 +16,9 @@ export function mediaFilesMiddleware(): Handler {
     } catch {
       return next();
     }
-    const match = /^\/+media(?:\/+([^/]*))?/i.exec(path);
+    // The segment `media` itself (any case, after any run of slashes), never a page whose name starts with it
+    // (`/mediation/`): the same segment tenancy/routes.ts reads.
+    const match = /^\/+media(?:\/+([^/]*)|\/*$)/i.exec(path);
     if (!match) return next();
     const tenant = stateOf(req)?.tenant;
     if (!tenant || match[1] !== tenant.code) return sendText(res, 404, "Not Found");

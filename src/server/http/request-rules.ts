@@ -5,6 +5,10 @@
  *
  * - oneHost:        two Host headers are ambiguous (Node keeps the first, a proxy may read the last); nginx
  *                   refuses them, and so does this server when reached directly: 400.
+ * - originForm:     every later stage reads the target as a path. An absolute-form target
+ *                   (`GET http://host/x/../y HTTP/1.1`, which RFC 9112 asks a server to accept) was read as one
+ *                   path, host included: `/host/y` came back in a redirect. It is taken as its path and query when
+ *                   its authority is the Host header (any case), else refused: 400. nginx sends only paths.
  * - noFragment:     a request target never carries a fragment (RFC 9112 origin-form); `/#x` rendered `/`
  *                   and stored it under a key of its own: 400.
  * - noQwikCall:     `?qdata=`, `?qfunc=`, `?qaction=` call server functions and actions the site does not
@@ -31,6 +35,32 @@ type Rule = (req: IncomingMessage) => { status: 400 | 405; reason: string } | nu
 
 const oneHost: Rule = (req) => (hasOneHost(req.rawHeaders) ? null : { status: 400, reason: "one Host header expected" });
 
+/**
+ * An absolute-form target whose authority is the Host header becomes its path and query (req.url is rewritten,
+ * once, before anything reads it); any other target that is not a path is refused. `*` is left to knownMethod
+ * (only OPTIONS takes it, and OPTIONS is refused there).
+ */
+const originForm: Rule = (req) => {
+  const url = req.url!;
+  if (url.charCodeAt(0) === 47 /* "/" */ || url === "*") return null;
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return { status: 400, reason: "a request target is a path" };
+  }
+  if ((target.protocol !== "http:" && target.protocol !== "https:") || target.host !== (req.headers.host ?? "").toLowerCase()) {
+    return { status: 400, reason: "a request target's host is the Host header" };
+  }
+  // The path and query as sent (URL's pathname would have resolved dot segments: the canonical redirect's job);
+  // `http://host?x` has no path: `/?x`.
+  const authorityEnd = url.indexOf("//") + 2;
+  const slash = url.indexOf("/", authorityEnd);
+  const query = url.indexOf("?", authorityEnd);
+  req.url = slash !== -1 && (query === -1 || slash < query) ? url.slice(slash) : `/${query === -1 ? "" : url.slice(query)}`;
+  return null;
+};
+
 const noFragment: Rule = (req) => (req.url!.includes("#") ? { status: 400, reason: "a request target has no fragment" } : null);
 
 const noQwikCall: Rule = (req) => {
@@ -41,7 +71,7 @@ const noQwikCall: Rule = (req) => {
 const knownMethod: Rule = (req) =>
   req.method === "GET" || req.method === "HEAD" || req.method === "POST" ? null : { status: 405, reason: "Method Not Allowed" };
 
-const SHAPE_RULES: readonly Rule[] = [oneHost, noFragment, noQwikCall, knownMethod];
+const SHAPE_RULES: readonly Rule[] = [oneHost, originForm, noFragment, noQwikCall, knownMethod];
 
 /**
  * The pipeline's stage that answers what the shape rules refuse and passes the rest. `stackHeaders`: what the

@@ -14,9 +14,9 @@ async function withFront(run: (port: number, passed: () => number) => Promise<vo
       rules: requestRulesStage(STACK),
       tenant: () => null,
       cacheHit: () => false,
-      app: (_req, res) => {
+      app: (req, res) => {
         passed += 1;
-        res.end("next");
+        res.end(`next ${req.url}`);
       },
       onResponse: [],
       requestId: () => "id",
@@ -71,6 +71,21 @@ describe("requestRulesStage", () => {
   it("passes GET, HEAD and POST of an ordinary shape on", async () => {
     await withFront(async (port, passed) => {
       for (const method of ["GET", "HEAD", "POST"]) expect((await ask(port, method, "/contact/?utm_source=x")).status).toBe(200);
+      expect(passed()).toBe(3);
+    });
+  });
+
+  it("takes an absolute-form target naming the Host as its path and query; refuses one naming another host", async () => {
+    await withFront(async (port, passed) => {
+      const host = ["host", "Dupont.example:8080"];
+      expect((await ask(port, "GET", "http://dupont.example:8080/x/../favicon.svg?a=1", host)).body).toBe("next /x/../favicon.svg?a=1");
+      expect((await ask(port, "GET", "http://DUPONT.example:8080?a=1", host)).body).toBe("next /?a=1");
+      expect((await ask(port, "GET", "http://dupont.example:8080", host)).body).toBe("next /");
+      expect(passed()).toBe(3);
+      for (const target of ["http://evil.example/x/../favicon.svg", "http://dupont.example/contact/", "ftp://dupont.example:8080/", "dupont.example:8080/x"]) {
+        expect(await ask(port, "GET", target, host), target).toMatchObject({ status: 400 });
+      }
+      expect(await ask(port, "GET", "http://dupont.example:8080/#x", host)).toMatchObject({ status: 400, body: "Bad Request: a request target has no fragment" });
       expect(passed()).toBe(3);
     });
   });

@@ -6,7 +6,8 @@
  * Compression: a whole body in one call (the page cache's entries are stored compressed already and never
  * pass here); a stream through a zlib stream. Only types worth it (text, JSON, XML, JavaScript, SVG), from
  * 1 KiB, when the client accepts br or gzip and nothing encoded the body already; Vary: Accept-Encoding on
- * every answer of a compressible type, as the middleware did.
+ * every answer that could have been compressed (its type and size), whether or not this client accepts it. A
+ * shorter one never is, and says nothing of Accept-Encoding (the middleware said Vary on those too).
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { promisify } from "node:util";
@@ -14,15 +15,11 @@ import { brotliCompress, constants, createBrotliCompress, createGzip, gzip, type
 import { chooseEncoding } from "./serve";
 import { isCompressible } from "../cache/entry";
 
-/** The path of a request target: origin-form (`/a?b`) or absolute-form (`http://host/a?b`), as Express's `req.path`. */
+/**
+ * The path of a request target (Express's `req.path`). Always origin-form here: the request rules took an
+ * absolute-form target as its path or refused it before any handler runs (request-rules.ts, originForm).
+ */
 export function pathOf(url: string): string {
-  if (url.charCodeAt(0) !== 47 /* "/" */ && url !== "*") {
-    try {
-      return new URL(url).pathname;
-    } catch {
-      return url;
-    }
-  }
   const q = url.indexOf("?");
   return q === -1 ? url : url.slice(0, q);
 }
