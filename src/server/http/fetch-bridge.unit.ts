@@ -3,11 +3,12 @@
  * node:http response on port 0, since dropping the body of a HEAD answer is Node's part of the behaviour.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliDecompressSync } from "node:zlib";
 import { Readable, Writable } from "node:stream";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
+import { get } from "../../../tests/support/cache";
 
 /** The parts of a Node request the bridge reads, over a readable body (like Node's IncomingMessage). */
 function nodeRequest(opts: { method?: string; headers?: IncomingHttpHeaders; url?: string; body?: string }): IncomingMessage {
@@ -239,18 +240,9 @@ describe("sendFetchResponse", () => {
       expect(await get.text()).toBe("<html></html>");
     });
 
-    /** A GET of the raw bytes (no decoding) and headers. */
-    function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
-      return new Promise((resolve, reject) => {
-        const req = request(url, { headers }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-        });
-        req.on("error", reject);
-        req.end();
-      });
-    }
+    /** A GET of the raw bytes as received (tests/support/cache.ts). */
+    const rawGet = (url: string, headers: Record<string, string>) =>
+      get(url, new URL(url).host, "/", { headers }).then((r) => ({ ...r, body: r.raw }));
 
     it("compresses a body of a compressible type the client accepts, and only that", async () => {
       const svg = `<svg xmlns="http://www.w3.org/2000/svg">${"<g/>".repeat(600)}</svg>`;

@@ -3,10 +3,11 @@
  * (HEAD, lengths), and the compressed whole body.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { endWithBody, pathOf, redirect, sendJson, sendText } from "./respond";
+import { get as raw } from "../../../tests/support/cache";
 
 describe("pathOf", () => {
   it.each([
@@ -28,17 +29,9 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => unk
   return (server.address() as AddressInfo).port;
 }
 
-function get(port: number, headers: Record<string, string> = {}, method = "GET") {
-  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path: "/", method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+/** A GET (or `method`) of `/` with the raw bytes as received (tests/support/cache.ts). */
+const get = (port: number, headers: Record<string, string> = {}, method = "GET") =>
+  raw(`http://127.0.0.1:${port}`, "127.0.0.1", "/", { method, headers }).then((r) => ({ ...r, body: r.raw }));
 
 describe("answers", () => {
   it("sendText and sendJson: status, type, length; HEAD without the body", async () => {
