@@ -302,7 +302,7 @@ const BLIND: BlindCase[] = [
   // paths): 75.8/69.4/87.2 (every spelling of a URL the map sends right: 41/41). What it gets wrong is matching: posts
   // sent by weak guesses (a phrase, a word), former members, the practice's presentation for "Le cabinet.html", a dead
   // link; authors' pages and a children's page its truth sends to the members (decided by the writer as judgement calls).
-  { code: "bernard", url: `http://${GHOST_HOST}`, start: () => startGhostSite(), truth: GHOST_TRUTH, spellings: GHOST_SPELLINGS, unknownQueries: GHOST_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.86, spellings: 0.87, ofRightBase: 1.0 } },
+  { code: "bernard", url: `http://${GHOST_HOST}`, start: () => startGhostSite(), truth: GHOST_TRUTH, spellings: GHOST_SPELLINGS, unknownQueries: GHOST_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.88, spellings: 0.93, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a Hugo site of petit, ops/migrate/fixtures/hugo-site.ts: sections, taxonomies, feeds,
   // five alias pages that refresh to a renamed page, a case-sensitive static host) by a helper that read no file of
   // the toolkit; modelled on webflow-site.ts, the one fixture it was allowed to read, it reused 25 of its 58 titles and
@@ -387,7 +387,7 @@ const BLIND: BlindCase[] = [
   // aftercare leaflets, "anesthésie" and "aéropolissage" posts whose words are on the price list too.
   { code: "martin", url: `http://${SOLOCAL_HOST}`, start: () => startSolocalSite(), truth: SOLOCAL_TRUTH, spellings: SOLOCAL_SPELLINGS, unknownQueries: SOLOCAL_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.98, spellings: 0.97, ofRightBase: 0.97 } },
   { code: "petit", url: `http://${SIMPLEBO_HOST}`, start: () => startSimpleboSite(), truth: SIMPLEBO_TRUTH, spellings: SIMPLEBO_SPELLINGS, unknownQueries: SIMPLEBO_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.9, spellings: 0.98, ofRightBase: 0.98 } },
-  { code: "dupont", url: `http://${JOOMLA4_HOST}`, start: () => startJoomla4Site(), truth: JOOMLA4_TRUTH, spellings: JOOMLA4_SPELLINGS, unknownQueries: JOOMLA4_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.9, spellings: 0.96, ofRightBase: 0.96 } },
+  { code: "dupont", url: `http://${JOOMLA4_HOST}`, start: () => startJoomla4Site(), truth: JOOMLA4_TRUTH, spellings: JOOMLA4_SPELLINGS, unknownQueries: JOOMLA4_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.92, spellings: 0.96, ofRightBase: 0.96 } },
   // A seventh batch, written blind after the sixth batch's rules and the review's fixes: SiteW (bernard), SITE123
   // (dupont), Drupal 10 (martin). First runs: 93.3/89.4/76.7, 90.2/82.2/87.3, 89.3/89.3/98.3. Then an escaped URL's
   // words read decoded (SITE123 keeps accents in its slugs, `/l-%C3%A9quipe`): SITE123 90.9/88.9/94.4; then an old
@@ -396,7 +396,7 @@ const BLIND: BlindCase[] = [
   // (Recall 0.89, not 0.91: its child's first visit goes nowhere now, as six blind truths of eight decide; its truth is
   // one of the two that take the first visit page.)
   { code: "bernard", url: `http://${SITEW_HOST}`, start: () => startSitewSite(), truth: SITEW_TRUTH, spellings: SITEW_SPELLINGS, unknownQueries: SITEW_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.93, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "dupont", url: `http://${SITE123_HOST}`, start: () => startSite123Site(), truth: SITE123_TRUTH, spellings: SITE123_SPELLINGS, unknownQueries: SITE123_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.91, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${SITE123_HOST}`, start: () => startSite123Site(), truth: SITE123_TRUTH, spellings: SITE123_SPELLINGS, unknownQueries: SITE123_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.93, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "martin", url: `http://${DRUPAL10_HOST}`, start: () => startDrupal10Site(), truth: DRUPAL10_TRUTH, spellings: DRUPAL10_SPELLINGS, unknownQueries: DRUPAL10_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
   // An eighth batch, written blind after the care pages' need rule (b38a2ef): Jekyll on GitHub Pages (petit), Webador
   // (martin), DotNetNuke (dupont). First runs: 97.9/95.8/100, 92.5/89.1/89.7, 100/15.8/13.5 (DNN's whole page sits in

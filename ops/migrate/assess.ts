@@ -14,6 +14,7 @@ import { pathOf } from "./page";
 import { ownContent } from "./boilerplate";
 import { DATED, forATime, WEEKDAYS, jaccard, lastSegment, LISTING_URL, namesPracticalInfo, shingles, triplesInOrder, words } from "./text";
 import { detectPlatform, isIdOnlyUrl, isItemUrl } from "./platform";
+import { namesAJob } from "./match";
 import { oldUrlForm } from "../../src/server/redirects/grammar";
 
 export const assessSpec: StepSpec = {
@@ -96,6 +97,52 @@ export function outsideLinkLabels(text: string, anchors: readonly { url: string;
   });
   if (run.length) parts.push(run.join(" "));
   return parts;
+}
+
+/** Words a card's linked title may stand from the excerpt it shows: a date, a byline ("Publié le 3 mars 2015 par Claire"). */
+const CARD_GAP = 8;
+
+/** Where the first of `shared`'s word triples starts in `tokens` (-1: none). */
+function firstShared(tokens: readonly string[], shared: ReadonlySet<string>): number {
+  for (let i = 0; i + 3 <= tokens.length; i++) if (shared.has(tokens.slice(i, i + 3).join(" "))) return i;
+  return -1;
+}
+
+/**
+ * Whether a page (`lister`, its own text and headline) shows another page's lead as that page's card, as a listing or
+ * a home page's cards do: the words they share open the other page's own words (at most CARD_GAP words after its
+ * headline, `page.name`), and in the lister they start inside the text of one of its links to that page (a card
+ * wrapped in its link: "ParodontologieLa parodontologie soigne...") or at most CARD_GAP words after such a link's text
+ * (a title linked, a date, then the excerpt) of 2 to LABEL_WORDS words (one word may be any word of its text), the
+ * lister's own headline not between them (a breadcrumb's "Nos actualités", then the page's own headline and lead: a
+ * page under a section, no card of it). Such a page quotes the other: it is no source of the other's words.
+ * `labels`: the texts of the lister's links to the page; `shared`: the word triples (triplesInOrder) they share.
+ */
+export function showsAsCard(lister: { text: string; headline: string }, labels: readonly string[], shared: ReadonlySet<string>, page: { text: string; name: string }): boolean {
+  const own = words(page.text);
+  const start = firstShared(own, shared);
+  if (start === -1) return false;
+  const name = words(page.name);
+  let named = 0;
+  for (let i = 0; name.length && i + name.length <= start; i++) if (name.every((x, k) => own[i + k] === x)) named = i + name.length;
+  if (start - named > CARD_GAP) return false;
+  const tokens = words(lister.text);
+  const at = firstShared(tokens, shared);
+  if (at === -1) return false;
+  const lead = tokens.slice(at, at + 3).join("");
+  const listerName = words(lister.headline).join(" ");
+  return labels.some((label) => {
+    const w = words(label);
+    // (A card's blocks run together in its link's text, "ParodontologieLa parodontologie...": compared without spaces.)
+    if (w.length > 3 && w.join("").includes(lead)) return true;
+    if (w.length < 2 || w.length > LABEL_WORDS) return false;
+    for (let j = Math.max(0, at - CARD_GAP - w.length); j <= at; j++) {
+      if (!w.every((x, k) => tokens[j + k] === x)) continue;
+      const between = tokens.slice(j + w.length, at).join(" ");
+      if (!listerName || !` ${between} `.includes(` ${listerName} `)) return true;
+    }
+    return false;
+  });
 }
 
 const DOCUMENT_TYPE = /^application\/(?:pdf|msword|vnd\.openxmlformats|vnd\.oasis\.opendocument|vnd\.ms-)/i;
@@ -262,9 +309,16 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     const group = (url: string) => originalOf.get(url)?.url ?? url;
     // Each source must bring triples of its own: a short post whose one excerpt is on the blog page and on its
     // category page (both linked from it) is covered twice by the same words, and is no listing of them.
+    // Nor is a page that shows this one's words as its card (a listing of it, the home page's cards): it quotes them.
+    // (Not for a job's ad, "Offre d'emploi : assistant(e) dentaire": the blind truths split on an old ad for a job the
+    // new site still offers, one sending it to the offer, one dropping it as filled; such a post is judged as before.)
+    const mayBeQuoted = !namesAJob(pathOf(e.url), [e.title, e.h1, e.headline]);
+    const labelsTo = (l: CrawlEntry) => (l.anchors ?? []).filter((a) => landing(a.url) === e.url).map((a) => a.text);
     const shares = linked
       .filter((l) => group(l) !== group(e.url)) // not its own duplicate
-      .map((l) => [...mine].filter((t) => triples.get(l)!.has(t)))
+      .map((l) => ({ page: byUrl.get(l)!, shared: [...mine].filter((t) => triples.get(l)!.has(t)) }))
+      .filter(({ page, shared }) => shared.length && !(mayBeQuoted && showsAsCard({ text: own.get(page.url)!.text, headline: page.headline || page.h1 }, labelsTo(page), new Set(shared), { text: own.get(e.url)!.text, name: e.headline || e.h1 })))
+      .map(({ shared }) => shared)
       .sort((a, b) => b.length - a.length);
     for (const shared of shares) {
       const fresh = shared.filter((t) => !covered.has(t));

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assessPages, readAssessment, renderAssessment } from "./assess";
+import { assessPages, readAssessment, renderAssessment, showsAsCard } from "./assess";
 import type { CrawlEntry } from "./files";
 
 const long = (topic: string, n = 120) => Array.from({ length: n }, (_, i) => `${topic}${i % 17} mot${i}`).join(" ");
@@ -244,5 +244,55 @@ describe("assessPages", () => {
     expect(read.size).toBe(rows.length);
     expect(read.get("/court.html")).toEqual({ verdict: "skip", notes: "page | retirée" });
     expect(read.get("/soins.html")).toEqual({ verdict: "reuse", notes: "" });
+  });
+});
+
+describe("a short post shown as a card by the listings that list it", () => {
+  const O = "http://old.example";
+  const vocab = "dent gencive soin sourire brossage fil detartrage carie email plaque fluor conseil patient visite controle".split(" ");
+  const text = (seed: number, n: number) => Array.from({ length: n }, (_, i) => `${vocab[(seed * 7 + i * 3) % vocab.length]}${(seed * 13 + i) % 50}`).join(" ");
+  // A short post: its lead (on the blog's card and on a tag's card), then a sentence the member's page says too.
+  const lead = text(1, 14);
+  const rest = text(2, 12);
+  const site = (path: string, title: string) => {
+    const card = `${title} 3 mars 2021 ${lead} Lire la suite`;
+    const anchors = [{ url: `${O}${path}`, text: title }, { url: `${O}${path}`, text: "Lire la suite" }];
+    return assessPages([
+      entry(path, { title, h1: title, body_text: `${title} ${lead} ${rest}`, word_count: 30, links: [`${O}/blog/`, `${O}/tag/vie/`, `${O}/dr-moreau`] }),
+      entry("/blog/", { h1: "Actualités", body_text: `Actualités ${card} ${text(9, 40)}`, links: [`${O}${path}`], anchors }),
+      entry("/tag/vie/", { h1: "Vie du cabinet", body_text: `Vie du cabinet ${card}`, links: [`${O}${path}`], anchors }),
+      entry("/dr-moreau", { h1: "Dr Moreau", body_text: `Dr Moreau ${rest} ${text(5, 80)}` }),
+    ]).rows;
+  };
+
+  it("is no listing of them: they quote its words (Ghost's welcome, Joomla 4's and SITE123's advice posts)", () => {
+    const rows = site("/blog/bienvenue-au-dr-moreau", "Bienvenue au Dr Moreau");
+    expect(rows.find((r) => r.path === "/blog/bienvenue-au-dr-moreau")!.reason).not.toMatch(/listing/);
+    // The tag's page is still a listing.
+    expect(rows.find((r) => r.path === "/tag/vie/")!.reason).toMatch(/^listing of/);
+  });
+
+  it("a job's ad is judged as before (the blind truths split on an old ad for a job still offered)", () => {
+    const rows = site("/blog/offre-d-emploi-assistant-e-dentaire", "Offre d'emploi : assistant(e) dentaire");
+    expect(rows.find((r) => r.path === "/blog/offre-d-emploi-assistant-e-dentaire")!.reason).toMatch(/^listing of/);
+  });
+
+  it("showsAsCard: a linked title, a date, then the page's lead; not a page under a section, nor words deep in its text", () => {
+    const shared = (a: string) => new Set(a.split(" ").slice(0, -2).map((_, i, w) => a.split(" ").slice(i, i + 3).join(" ")));
+    const page = { text: `Bienvenue au Dr Moreau ${lead} ${rest}`, name: "Bienvenue au Dr Moreau" };
+    const card = { text: `Actualités Bienvenue au Dr Moreau 3 mars 2021 ${lead} Lire la suite`, headline: "Actualités" };
+    expect(showsAsCard(card, ["Bienvenue au Dr Moreau"], shared(lead), page)).toBe(true);
+    // A card wrapped in its link: its blocks run together in the link's text.
+    expect(showsAsCard({ text: `Actualités Bienvenue au Dr Moreau ${lead}`, headline: "Actualités" }, [`Bienvenue au Dr Moreau ${lead}`], shared(lead), page)).toBe(true);
+    // No link to the page: no card of it (a member's page saying the same sentence).
+    expect(showsAsCard(card, [], shared(lead), page)).toBe(false);
+    // The words shared are the page's, far into its text: no lead shown.
+    const deep = { text: `Bienvenue au Dr Moreau ${text(7, 30)} ${lead}`, name: "Bienvenue au Dr Moreau" };
+    expect(showsAsCard(card, ["Bienvenue au Dr Moreau"], shared(lead), deep)).toBe(false);
+    // A breadcrumb's link then the lister's own headline and lead: a page under a section (the section's page), no card.
+    const section = { text: `Accueil Nos soins Implants ${lead}`, headline: "Implants" };
+    expect(showsAsCard(section, ["Accueil Nos soins"], shared(lead), { text: `Nos soins ${lead}`, name: "Nos soins" })).toBe(false);
+    // The link's text far before the words shared: a menu, not a card's title.
+    expect(showsAsCard({ text: `Bienvenue au Dr Moreau ${text(8, 20)} ${lead}`, headline: "" }, ["Bienvenue au Dr Moreau"], shared(lead), page)).toBe(false);
   });
 });

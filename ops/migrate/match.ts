@@ -346,6 +346,20 @@ const rolesOf = (texts: string[]): Set<string> =>
   new Set(texts.flatMap((t) => words(t)).flatMap((w) => ROLES.filter(([re]) => re.test(w)).map(([, role]) => role)));
 
 /**
+ * Whether a page's names (its URL's words, its title's, H1's...: word sets) say a job: a job's word, or a search for
+ * someone of a job ("Le cabinet cherche un(e) collaborateur(trice)"). (An "offre" beside a care or a commercial word is a
+ * commercial one, "Blanchiment : l'offre de l'été", "Offre de bienvenue"; "Offre de collaboration", "Nos offres" are
+ * jobs'.) (Any of its names: a link's "Voir l'offre" to "Offre blanchiment été 2021" names the same offer.)
+ */
+export function statesAJob(wordSets: readonly string[][]): boolean {
+  const commercialOffer = wordSets.some((set) => set.some((w) => OFFER.test(w)) && set.some((w) => COMMERCIAL.test(w) || WAYS.test(w)));
+  return wordSets.some((set) => set.some((w) => JOB.test(w) && (!OFFER.test(w) || !commercialOffer)) || (set.some((w) => SEEK.test(w)) && rolesOf([set.join(" ")]).size > 0));
+}
+
+/** A job's names as the matcher reads them: its URL's last segment's words, and its names' ("mode d'emploi" is no job's). */
+export const namesAJob = (path: string, names: readonly string[]): boolean => statesAJob([urlWords(path), ...names.filter(Boolean).map((n) => words(n.replace(HOW_TO, " ")))]);
+
+/**
  * An overview of the practice's treatments (`/nos-soins`, `/services`), named by these words alone: the new
  * site's page for all of them if it has one, else its home page, which lists them (no treatment's page is
  * the overview's subject).
@@ -799,12 +813,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const text = vector(keywords(withoutReflexiveVerbs(old.text)).map(stem));
     // (Not "mode d'emploi", instructions: "Le premier rendez-vous de votre enfant, mode d'emploi".)
     const ownWordSets = [urlWords(old.path), ...names.map((n) => words(n.replace(HOW_TO, " ")))];
-    // A job's word, or a search for someone of a job ("Le cabinet cherche un(e) collaborateur(trice)").
-    // (An "offre" beside a care or a commercial word is a commercial one, "Blanchiment : l'offre de l'été", "Offre de
-    // bienvenue"; "Offre de collaboration", "Nos offres" are jobs'.)
-    // (Any of its names: a link's "Voir l'offre" to "Offre blanchiment été 2021" names the same offer.)
-    const commercialOffer = ownWordSets.some((set) => set.some((w) => OFFER.test(w)) && set.some((w) => COMMERCIAL.test(w) || WAYS.test(w)));
-    const job = ownWordSets.some((set) => set.some((w) => JOB.test(w) && (!OFFER.test(w) || !commercialOffer)) || (set.some((w) => SEEK.test(w)) && rolesOf([set.join(" ")]).size > 0));
+    // A job's word, or a search for someone of a job (statesAJob).
+    const job = statesAJob(ownWordSets);
     // The old site's jobs page (`/careers`, `/le-cabinet/recrutement`: its URL says only that): the new site's, never
     // one offer, whichever job it advertised then (two blind truths).
     const jobsIndex = namedOnlyBy(JOB, old.path, []);

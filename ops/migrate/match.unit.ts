@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ageOf, compoundClash, createMatcher, optionsOf, seasonal, titleSubject, withoutReflexiveVerbs } from "./match";
+import { ageOf, compoundClash, createMatcher, namesAJob, optionsOf, seasonal, titleSubject, withoutReflexiveVerbs } from "./match";
 import type { NewPage } from "./new-site";
 import { readablePath, words } from "./text";
 
@@ -1188,5 +1188,17 @@ describe("the classes the blind truths share (2026-11-27, a later pass)", () => 
     expect(m({ path: "/conseils/grossesse-et-soins-dentaires", title: "Enceinte, puis-je aller chez le dentiste ?", h1: "", text: "Oui, un examen est offert" }).match?.target).toBeUndefined();
     // A phrase of a headline naming no such state still finds its page.
     expect(m({ path: "/blog/racine-decouverte", title: "Une racine découverte", h1: "", text: "Que faire ?" }).match?.target).toBe("/parodontologie/greffe-gencive/");
+  });
+});
+
+describe("namesAJob: a page's names saying a job", () => {
+  it("a job's word or a search for someone of a job; not a commercial offer, instructions or a welcome", () => {
+    expect(namesAJob("/actualites/offre-d-emploi-assistant-e-dentaire", ["Offre d'emploi : assistant(e) dentaire"])).toBe(true);
+    expect(namesAJob("/blog/post-12", ["Le cabinet cherche un(e) collaborateur(trice)"])).toBe(true);
+    expect(namesAJob("/recrutement", [""])).toBe(true);
+    expect(namesAJob("/blog/blanchiment-offre-ete", ["Blanchiment : l'offre de l'été"])).toBe(false);
+    expect(namesAJob("/conseils/premier-rendez-vous", ["Le premier rendez-vous de votre enfant, mode d'emploi"])).toBe(false);
+    expect(namesAJob("/bienvenue-au-dr-lucas-moreau/", ["Bienvenue au Dr Lucas Moreau"])).toBe(false);
+    expect(namesAJob("/conseils/greffe-osseuse", ["Greffe osseuse : quand l'os de la mâchoire a fondu"])).toBe(false);
   });
 });
