@@ -124,7 +124,9 @@ export function medianRatio(of: LoadResult[], to: LoadResult[]): number {
  * What a deployed server has answered before any HIT is measured: every other kind of answer (a bundle of the
  * build, robots and the sitemap, the practice's 404 page, a canonical 301, the media proxy's stream, the
  * probes, a refused contact post, a refused method, a plain 404), `times` each. A process that has only served
- * the one HIT measured is not the deployed one: Node's code is then optimised for that response alone.
+ * the one HIT measured is not the deployed one: Node's code is then optimised for that response alone. The bare
+ * twins get the same requests (bench/run.ts): the traffic's variety (its header sets, its methods) reaches Node's
+ * parser on both sides alike, and what differs is what the product does with it.
  */
 export async function warmEveryAnswer(frontend: Proc, host: string, times = 20): Promise<void> {
   const bundle = readdirSync(join("dist", "build")).find((f) => f.endsWith(".js"));

@@ -105,6 +105,9 @@ async function hitThroughput(backend: Proc, frontend: Proc) {
       bares.push(twin.bare);
       raw = twin.raw;
     }
+    // The same requests to the twins (each answers every one with the page's bytes): Node's parser and its headers'
+    // objects see the variety of a deployed server's traffic on both sides, not on the product's alone.
+    for (const bare of bares) await warmEveryAnswer(bare, page.host);
     const linesBefore = await Promise.all(fronts.map((f) => countLines(f.logFile, '"msg":"access"')));
     // rounds[k] holds round k's measures: as[i] of bare server i, bs[i] of deployed server i.
     const rounds: { as: Measured[]; bs: Measured[] }[] = [];
