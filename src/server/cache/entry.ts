@@ -16,8 +16,8 @@ const gzipAsync = promisify(gzip);
  * 6.5 KB in 47 ms. Compression sits on every miss and refresh (and 2,500 pages of the pre-pass), so 7%
  * fewer bytes are not worth 90 times the CPU. Gzip's levels differ by a few bytes on pages this small.
  */
-const BROTLI_QUALITY = 5;
-const GZIP_LEVEL = 6;
+export const BROTLI_QUALITY = 5;
+export const GZIP_LEVEL = 6;
 
 /** What one render produced, body read in full. */
 export interface RenderResult {

@@ -50,7 +50,7 @@ import { createPipeline, stateOf, tenantOf } from "./pipeline";
 import { observers, watchNotFound, type Observers } from "./observe";
 import { DistFiles } from "./dist-files";
 import { pathOf, sendText } from "./respond";
-import { mountOf, route, stack, under, type Handler } from "./stack";
+import { mountOf, route, stack, type Handler } from "./stack";
 
 /** What the app uses of the services. */
 export interface AppServices extends Pick<RequestServices, "contact" | "media" | "backend"> {
@@ -84,10 +84,10 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 const ONE_HOUR = "public, max-age=3600";
 const BUILD_MOUNTS = ["/build", "/assets"];
 
-/** A decoded URL path, or null when its escapes are not UTF-8 (no file has such a name). */
-function decodedPath(url: string): string | null {
+/** A URL path decoded, or null when its escapes are not UTF-8 (no file has such a name). */
+function decodedPath(path: string): string | null {
   try {
-    return decodeURIComponent(pathOf(url));
+    return decodeURIComponent(path);
   } catch {
     return null;
   }
@@ -105,11 +105,12 @@ export function createApp({ services, distDir, lifecycle, observe }: AppOptions)
 
   // The build's bundles on any host; a build file that is not there is a plain 404: no practice's page, and
   // never cached for long. Under its mount in any case, as Express's mounts were; the file's own name exactly.
-  const buildFiles: Handler = async (req, res) => {
-    const path = decodedPath(req.url!);
-    const mount = path === null ? null : mountOf(path, BUILD_MOUNTS);
-    const answered =
-      mount !== null && (req.method === "GET" || req.method === "HEAD") && (await files.answer(req, res, `${mount}${path!.slice(mount.length)}`, IMMUTABLE));
+  const buildFiles: Handler = async (req, res, next) => {
+    const path = pathOf(req.url!);
+    const mount = mountOf(path, BUILD_MOUNTS);
+    if (mount === null) return next();
+    const rest = decodedPath(path.slice(mount.length));
+    const answered = rest !== null && (req.method === "GET" || req.method === "HEAD") && (await files.answer(req, res, `${mount}${rest}`, IMMUTABLE));
     if (!answered) notFound(res);
   };
 
@@ -137,7 +138,7 @@ export function createApp({ services, distDir, lifecycle, observe }: AppOptions)
   const rootFiles: Handler = async (req, res, next) => {
     const path = pathOf(req.url!);
     if (routeOf(req.method!, path) !== "file") return next();
-    const decoded = decodedPath(req.url!);
+    const decoded = decodedPath(path);
     if (decoded === null || !(await files.answer(req, res, decoded, ONE_HOUR))) next();
   };
 
@@ -146,7 +147,7 @@ export function createApp({ services, distDir, lifecycle, observe }: AppOptions)
 
   const handlers: Handler[] = [
     responseHeadersMiddleware(stackHeaders),
-    under(BUILD_MOUNTS, buildFiles),
+    buildFiles,
     route(["GET"], ["/healthz"], (_req, res) => sendText(res, 200, "ok")),
     route(["GET"], ["/readyz"], lifecycle?.readyz ?? ((_req, res) => sendText(res, 200, "ready"))),
     // The metrics are on the internal port only (METRICS_PORT). Here /metrics is one plain 404 on any host, as

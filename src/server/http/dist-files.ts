@@ -16,16 +16,14 @@
 import { readdirSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { extname, join, relative, sep } from "node:path";
-import { promisify } from "node:util";
-import { brotliCompress, constants, gzip } from "node:zlib";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isCompressible } from "../cache/entry";
 import { chooseEncoding, matchesEtag } from "./serve";
+import { compress, MIN_COMPRESSED_BYTES } from "./respond";
 
 const MAX_FILES = 10_000;
 const MAX_KEPT_FILE_BYTES = 4 * 1024 * 1024;
 const MAX_KEPT_BYTES = 64 * 1024 * 1024;
-const MIN_COMPRESSED_BYTES = 1024;
 
 /** The types of what a build holds; anything else is application/octet-stream. */
 const TYPES: Readonly<Record<string, string>> = {
@@ -66,9 +64,6 @@ interface DistFile {
   bodies?: Promise<Bodies | null>;
 }
 
-
-const brotli = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
 
 export class DistFiles {
   private readonly files = new Map<string, DistFile>();
@@ -122,6 +117,19 @@ export class DistFiles {
   async answer(req: IncomingMessage, res: ServerResponse, path: string, cacheControl: string): Promise<boolean> {
     const file = this.files.get(path);
     if (!file) return false;
+    const notModified = matchesEtag(req.headers["if-none-match"], file.etag);
+    let bodies: Bodies | null = null;
+    if (!notModified) {
+      try {
+        bodies = (await this.bodiesOf(file)) ?? { identity: await readFile(file.abs), br: null, gzip: null };
+      } catch {
+        // Gone from the disk since the start (a build replaced under a running server): no longer listed, and this
+        // request is answered as for any path the build does not have (nothing is written yet).
+        this.files.delete(path);
+        return false;
+      }
+      if (res.destroyed) return true;
+    }
     // setHeader, not a list to writeHead: what earlier handlers set stays (the headers of every response, an
     // SVG's sandbox policy: media-files.ts).
     res.setHeader("Cache-Control", cacheControl);
@@ -129,22 +137,11 @@ export class DistFiles {
     res.setHeader("Last-Modified", file.lastModified);
     res.setHeader("Content-Type", file.type);
     if (isCompressible(file.type) && file.size >= MIN_COMPRESSED_BYTES) res.setHeader("Vary", "Accept-Encoding");
-    if (matchesEtag(req.headers["if-none-match"], file.etag)) {
+    if (!bodies) {
       res.statusCode = 304;
       res.end();
       return true;
     }
-    let bodies: Bodies;
-    try {
-      bodies = (await this.bodiesOf(file)) ?? { identity: await readFile(file.abs), br: null, gzip: null };
-    } catch {
-      // Gone from the disk since the start (a build replaced under a running server): no longer listed, and this
-      // request is answered as for any path the build does not have. Nothing was written yet but headers.
-      this.files.delete(path);
-      for (const name of ["cache-control", "etag", "last-modified", "content-type", "vary"]) res.removeHeader(name);
-      return false;
-    }
-    if (res.destroyed) return true;
     const encoding = chooseEncoding(req.headers["accept-encoding"], bodies.br !== null);
     const body = encoding === "br" ? bodies.br! : encoding === "gzip" ? bodies.gzip! : bodies.identity;
     if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
@@ -162,10 +159,7 @@ export class DistFiles {
     file.bodies = (async () => {
       const identity = await readFile(file.abs);
       if (!isCompressible(file.type) || identity.length < MIN_COMPRESSED_BYTES) return { identity, br: null, gzip: null };
-      const [br, gz] = await Promise.all([
-        brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
-        gzipAsync(identity, { level: constants.Z_BEST_COMPRESSION }),
-      ]);
+      const [br, gz] = await Promise.all([compress(identity, "br", "best"), compress(identity, "gzip", "best")]);
       this.keptBytes += br.length + gz.length;
       return { identity, br, gzip: gz };
     })();

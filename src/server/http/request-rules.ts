@@ -17,8 +17,8 @@
  *                   rendered a page (TRACE answered 500): 405 with Allow.
  * - allowedMethod:  GET and HEAD everywhere, POST on the webhook and the contact relay only: 405 with Allow.
  *
- * The first four run in front of everything, the cache's fast path and the app's handlers included (requestRulesStage,
- * the pipeline's stage 3: pipeline.ts):
+ * The first five run in front of everything, the cache's fast path and the app's handlers included
+ * (requestRulesStage, the pipeline's stage 3: pipeline.ts):
  * a flood of such requests costs a node:http answer each, not the app's handlers (a flood of OPTIONS refused
  * after tenancy and the cache kept a quiet practice's hits at 45-50%). allowedMethod runs right before the
  * render (methodMiddleware), after the global endpoints (the webhook's POST), tenancy, redirects and the files

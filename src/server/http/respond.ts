@@ -13,7 +13,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import { promisify } from "node:util";
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip, type BrotliCompress, type Gzip } from "node:zlib";
 import { chooseEncoding } from "./serve";
-import { isCompressible } from "../cache/entry";
+import { BROTLI_QUALITY, GZIP_LEVEL, isCompressible } from "../cache/entry";
 
 /**
  * The path of a request target (Express's `req.path`). Always origin-form here: the request rules took an
@@ -54,12 +54,21 @@ export function redirect(res: ServerResponse, status: 301 | 308, location: strin
 }
 
 /** Below this a compressed body saves less than its headers cost (the compression middleware's threshold). */
-const MIN_COMPRESSED_BYTES = 1024;
-/** brotli's quality for a body compressed while the visitor waits (the middleware's was 4). */
-const BROTLI_QUALITY = 5;
-const GZIP_LEVEL = 6;
+export const MIN_COMPRESSED_BYTES = 1024;
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
+
+/**
+ * `body` in one encoding, off the event loop (zlib's pool). "fast": the page cache's levels (cache/entry.ts says
+ * why), for a body compressed while its visitor waits; "best": the highest, for a file compressed once and sent
+ * to every visitor (dist-files.ts).
+ */
+export function compress(body: Buffer, encoding: "br" | "gzip", level: "fast" | "best"): Promise<Buffer> {
+  const best = level === "best";
+  if (encoding === "gzip") return gzipAsync(body, { level: best ? constants.Z_BEST_COMPRESSION : GZIP_LEVEL });
+  const quality = best ? constants.BROTLI_MAX_QUALITY : BROTLI_QUALITY;
+  return brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+}
 
 /** The encoding for this response's body: null when it is not compressed (its type, a set encoding, the client). */
 function encodingFor(req: IncomingMessage, res: ServerResponse): "br" | "gzip" | null {
@@ -78,12 +87,7 @@ function encodingFor(req: IncomingMessage, res: ServerResponse): "br" | "gzip" |
  */
 export async function endWithBody(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
   const encoding = body.length >= MIN_COMPRESSED_BYTES ? encodingFor(req, res) : null;
-  const sent =
-    encoding === "br"
-      ? await brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
-      : encoding === "gzip"
-        ? await gzipAsync(body, { level: GZIP_LEVEL })
-        : body;
+  const sent = encoding ? await compress(body, encoding, "fast") : body;
   if (res.destroyed) return;
   if (encoding) res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", sent.length);

@@ -71,8 +71,3 @@ export function mountOf(path: string, prefixes: readonly string[]): string | nul
   }
   return null;
 }
-
-/** A handler for requests whose path is under one of `prefixes` (Express's `app.use(prefix, ...)`). */
-export function under(prefixes: readonly string[], handler: Handler): Handler {
-  return (req, res, next) => (mountOf(pathOf(req.url!), prefixes) === null ? next() : handler(req, res, next));
-}

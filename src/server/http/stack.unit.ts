@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { mountOf, route, stack, under, type Handler } from "./stack";
+import { mountOf, route, stack, type Handler } from "./stack";
 
 const request = (method: string, url: string) => ({ method, url }) as IncomingMessage;
 const response = () => ({}) as ServerResponse;
@@ -106,20 +106,12 @@ describe("route", () => {
   });
 });
 
-describe("under and mountOf", () => {
+describe("mountOf", () => {
   it("match a prefix at a segment boundary, in any case", () => {
     expect(mountOf("/build/q-1.js", ["/build", "/assets"])).toBe("/build");
     expect(mountOf("/ASSETS/a.css", ["/build", "/assets"])).toBe("/assets");
     expect(mountOf("/build", ["/build"])).toBe("/build");
     expect(mountOf("/buildings/", ["/build"])).toBeNull();
     expect(mountOf("/x/build/", ["/build"])).toBeNull();
-  });
-
-  it("hands the request to the handler only under the prefix", async () => {
-    const seen: string[] = [];
-    const files = under(["/build"], answers("files", seen));
-    expect((await run([files], "GET", "/build/q-1.js?v=2")).answered).toEqual([]);
-    expect((await run([files], "GET", "/builder/")).answered).toEqual(["last"]);
-    expect(seen).toEqual(["files"]);
   });
 });
