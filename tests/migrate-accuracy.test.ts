@@ -229,6 +229,9 @@ describe("the redirects the toolkit drafts, against each fake old site's ground 
  * Drupal's and Squarespace's former members, when nine blind truths of eleven had dropped theirs (decision 0063);
  * and again on 2026-11-27 for Wix's and Squarespace's overviews of the treatments, which their truths send to the
  * home page while thirteen of the fifteen truths holding one drop it (a redirect to the home page is a soft 404).
+ * Raised on 2026-11-28 after the rules of decision 0063's amendment of that date, for the thirteen sites they moved
+ * (Ghost, Duda, Dotclear, MODX, Grav, WPML, Solocal, Joomla 4, SITE123, Webador, DotNetNuke, Umbraco, the hand-made PHP
+ * site): nothing was lowered.
  */
 interface BlindCase extends OldSiteCase {
   /** Precision, recall, share of spellings in one 301, as last measured (floors, a little under the figures). */
@@ -302,7 +305,7 @@ const BLIND: BlindCase[] = [
   // paths): 75.8/69.4/87.2 (every spelling of a URL the map sends right: 41/41). What it gets wrong is matching: posts
   // sent by weak guesses (a phrase, a word), former members, the practice's presentation for "Le cabinet.html", a dead
   // link; authors' pages and a children's page its truth sends to the members (decided by the writer as judgement calls).
-  { code: "bernard", url: `http://${GHOST_HOST}`, start: () => startGhostSite(), truth: GHOST_TRUTH, spellings: GHOST_SPELLINGS, unknownQueries: GHOST_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.88, spellings: 0.93, ofRightBase: 1.0 } },
+  { code: "bernard", url: `http://${GHOST_HOST}`, start: () => startGhostSite(), truth: GHOST_TRUTH, spellings: GHOST_SPELLINGS, unknownQueries: GHOST_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.94, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a Hugo site of petit, ops/migrate/fixtures/hugo-site.ts: sections, taxonomies, feeds,
   // five alias pages that refresh to a renamed page, a case-sensitive static host) by a helper that read no file of
   // the toolkit; modelled on webflow-site.ts, the one fixture it was allowed to read, it reused 25 of its 58 titles and
@@ -344,8 +347,8 @@ const BLIND: BlindCase[] = [
   // Left: posts and care pages whose reworded text puts the right guess under the bar, truths' calls between a hub and
   // its detail, PDFs by their names, two Concrete spellings (`/download_file/view/88`) of a file id no page names.
   { code: "bernard", url: `http://${CONCRETE_HOST}`, start: () => startConcreteSite(), truth: CONCRETE_TRUTH, spellings: CONCRETE_SPELLINGS, unknownQueries: CONCRETE_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.96, spellings: 0.96, ofRightBase: 0.96 } },
-  { code: "petit", url: `http://${DUDA_HOST}`, start: () => startDudaSite(), truth: DUDA_TRUTH, spellings: DUDA_SPELLINGS, unknownQueries: DUDA_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.95, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "dupont", url: `http://${DOTCLEAR_HOST}`, start: () => startDotclearSite(), truth: DOTCLEAR_TRUTH, spellings: DOTCLEAR_SPELLINGS, unknownQueries: DOTCLEAR_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.9, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "petit", url: `http://${DUDA_HOST}`, start: () => startDudaSite(), truth: DUDA_TRUTH, spellings: DUDA_SPELLINGS, unknownQueries: DUDA_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.95, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${DOTCLEAR_HOST}`, start: () => startDotclearSite(), truth: DOTCLEAR_TRUTH, spellings: DOTCLEAR_SPELLINGS, unknownQueries: DOTCLEAR_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.94, spellings: 1.0, ofRightBase: 1.0 } },
   // Written blind on 2026-11-27 (a third batch, after the rules above) by three more helpers, with their truths, committed
   // before the toolkit ran on them: a PluXml site of martin (pluxml-site.ts), an Odoo 16 site of bernard (odoo-site.ts),
   // a bilingual WordPress with Polylang of dupont (polylang-site.ts). Measured once on the toolkit as it stood (796bd24
@@ -365,8 +368,8 @@ const BLIND: BlindCase[] = [
   // 92.5/75.5/93.3. MODX's spellings by `?id=N` name pages by an id no page of the site shows (only a few links use
   // it): the map cannot know them without asking the old site for every id, hence its low floor of spellings.
   { code: "dupont", url: `http://${WEBNODE_HOST}`, start: () => startWebnodeSite(), truth: WEBNODE_TRUTH, spellings: WEBNODE_SPELLINGS, unknownQueries: WEBNODE_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.95, spellings: 0.97, ofRightBase: 0.97 } },
-  { code: "martin", url: `http://${MODX_HOST}`, start: () => startModxSite(), truth: MODX_TRUTH, spellings: MODX_SPELLINGS, unknownQueries: MODX_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.93, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "petit", url: `http://${GRAV_HOST}`, start: () => startGravSite(), truth: GRAV_TRUTH, spellings: GRAV_SPELLINGS, unknownQueries: GRAV_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.87, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "martin", url: `http://${MODX_HOST}`, start: () => startModxSite(), truth: MODX_TRUTH, spellings: MODX_SPELLINGS, unknownQueries: MODX_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.95, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "petit", url: `http://${GRAV_HOST}`, start: () => startGravSite(), truth: GRAV_TRUTH, spellings: GRAV_SPELLINGS, unknownQueries: GRAV_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.89, spellings: 1.0, ofRightBase: 1.0 } },
   // A fifth batch, written blind after every rule above: Kirby (bernard), Google Sites (petit), a French/Spanish
   // WordPress with WPML (martin). First runs: 79.5/68.9/74.3, 82.7/91.5/93.8, 85.7/82.8/83.7. Then "mode d'emploi"
   // (in a name or a URL) names no job, Google's `authuser` is a session's parameter, a reflexive verb's elided s in a
@@ -378,16 +381,16 @@ const BLIND: BlindCase[] = [
   // 98.3/98.3/100 (its Spanish-only page and its three spellings), Polylang 100/96.0 -> 100/98.0 (its English page).
   { code: "bernard", url: `http://${KIRBY_HOST}`, start: () => startKirbySite(), truth: KIRBY_TRUTH, spellings: KIRBY_SPELLINGS, unknownQueries: KIRBY_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.93, spellings: 0.97, ofRightBase: 0.97 } },
   { code: "petit", url: `http://${GOOGLESITES_HOST}`, start: () => startGoogleSitesSite(), truth: GOOGLESITES_TRUTH, spellings: GOOGLESITES_SPELLINGS, unknownQueries: GOOGLESITES_UNKNOWN_QUERIES, floor: { precision: 0.92, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "martin", url: `http://${WPML_HOST}`, start: () => startWpmlSite(), truth: WPML_TRUTH, spellings: WPML_SPELLINGS, unknownQueries: WPML_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.98, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "martin", url: `http://${WPML_HOST}`, start: () => startWpmlSite(), truth: WPML_TRUTH, spellings: WPML_SPELLINGS, unknownQueries: WPML_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.98, spellings: 1.0, ofRightBase: 1.0 } },
   // A sixth batch, written blind after every rule above: Solocal's hosted site (martin), Simplébo (petit), Joomla 4.4
   // (dupont). First runs: 90.7/87.5/93.0, 87.2/80.4/82.0, 82.7/78.2/71.2. Then the rules of decision 0063's sixth
   // amendment (a treatment's section, joined subjects, listed options, a CMS id the old site answered with its home
   // page, the practical information page, galleries and tours, "dent" alone, lasting hours, advice posts): 91.1/91.1/93.0,
   // 89.4/82.4/90.0, 90.4/85.5/94.2. Left: Solocal's posts by their number alone (`/actualites/1086.html`), the
   // aftercare leaflets, "anesthésie" and "aéropolissage" posts whose words are on the price list too.
-  { code: "martin", url: `http://${SOLOCAL_HOST}`, start: () => startSolocalSite(), truth: SOLOCAL_TRUTH, spellings: SOLOCAL_SPELLINGS, unknownQueries: SOLOCAL_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.98, spellings: 0.97, ofRightBase: 0.97 } },
+  { code: "martin", url: `http://${SOLOCAL_HOST}`, start: () => startSolocalSite(), truth: SOLOCAL_TRUTH, spellings: SOLOCAL_SPELLINGS, unknownQueries: SOLOCAL_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.98, spellings: 0.97, ofRightBase: 0.97 } },
   { code: "petit", url: `http://${SIMPLEBO_HOST}`, start: () => startSimpleboSite(), truth: SIMPLEBO_TRUTH, spellings: SIMPLEBO_SPELLINGS, unknownQueries: SIMPLEBO_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.9, spellings: 0.98, ofRightBase: 0.98 } },
-  { code: "dupont", url: `http://${JOOMLA4_HOST}`, start: () => startJoomla4Site(), truth: JOOMLA4_TRUTH, spellings: JOOMLA4_SPELLINGS, unknownQueries: JOOMLA4_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.92, spellings: 0.96, ofRightBase: 0.96 } },
+  { code: "dupont", url: `http://${JOOMLA4_HOST}`, start: () => startJoomla4Site(), truth: JOOMLA4_TRUTH, spellings: JOOMLA4_SPELLINGS, unknownQueries: JOOMLA4_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.96, spellings: 0.96, ofRightBase: 0.96 } },
   // A seventh batch, written blind after the sixth batch's rules and the review's fixes: SiteW (bernard), SITE123
   // (dupont), Drupal 10 (martin). First runs: 93.3/89.4/76.7, 90.2/82.2/87.3, 89.3/89.3/98.3. Then an escaped URL's
   // words read decoded (SITE123 keeps accents in its slugs, `/l-%C3%A9quipe`): SITE123 90.9/88.9/94.4; then an old
@@ -396,7 +399,7 @@ const BLIND: BlindCase[] = [
   // (Recall 0.89, not 0.91: its child's first visit goes nowhere now, as six blind truths of eight decide; its truth is
   // one of the two that take the first visit page.)
   { code: "bernard", url: `http://${SITEW_HOST}`, start: () => startSitewSite(), truth: SITEW_TRUTH, spellings: SITEW_SPELLINGS, unknownQueries: SITEW_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.93, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "dupont", url: `http://${SITE123_HOST}`, start: () => startSite123Site(), truth: SITE123_TRUTH, spellings: SITE123_SPELLINGS, unknownQueries: SITE123_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.93, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${SITE123_HOST}`, start: () => startSite123Site(), truth: SITE123_TRUTH, spellings: SITE123_SPELLINGS, unknownQueries: SITE123_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "martin", url: `http://${DRUPAL10_HOST}`, start: () => startDrupal10Site(), truth: DRUPAL10_TRUTH, spellings: DRUPAL10_SPELLINGS, unknownQueries: DRUPAL10_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
   // An eighth batch, written blind after the care pages' need rule (b38a2ef): Jekyll on GitHub Pages (petit), Webador
   // (martin), DotNetNuke (dupont). First runs: 97.9/95.8/100, 92.5/89.1/89.7, 100/15.8/13.5 (DNN's whole page sits in
@@ -404,16 +407,16 @@ const BLIND: BlindCase[] = [
   // (DNN 96.0/84.2/61.5), Webador's grammar (a post by its number: 92.6/90.9/100), DNN's (a tab, an item, an article,
   // a document by its id: 96.0/84.2/86.5).
   { code: "petit", url: `http://${JEKYLL_HOST}`, start: () => startJekyllSite(), truth: JEKYLL_TRUTH, spellings: JEKYLL_SPELLINGS, unknownQueries: JEKYLL_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.97, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "martin", url: `http://${WEBADOR_HOST}`, start: () => startWebadorSite(), truth: WEBADOR_TRUTH, spellings: WEBADOR_SPELLINGS, unknownQueries: WEBADOR_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.96, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "dupont", url: `http://${DNN_HOST}`, start: () => startDnnSite(), truth: DNN_TRUTH, spellings: DNN_SPELLINGS, unknownQueries: DNN_UNKNOWN_QUERIES, floor: { precision: 0.98, recall: 0.91, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "martin", url: `http://${WEBADOR_HOST}`, start: () => startWebadorSite(), truth: WEBADOR_TRUTH, spellings: WEBADOR_SPELLINGS, unknownQueries: WEBADOR_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.98, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${DNN_HOST}`, start: () => startDnnSite(), truth: DNN_TRUTH, spellings: DNN_SPELLINGS, unknownQueries: DNN_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.92, spellings: 1.0, ofRightBase: 1.0 } },
   // A ninth batch, written blind after the rules above and their review (the toolkit at 909261c): GoDaddy's builder
   // (petit), Umbraco 7 (bernard), a hand-made PHP site with query routing (dupont). First runs: 85.4/87.2/93.5,
   // 93.5/86.0/64.5, 77.2/84.6/87.8. On 2026-11-27 (decision 0063's last amendment) the PHP site is no WordPress (its
   // news pages' `&p=2` alone named it so; WordPress needs its folders) and its ids are PHP's intval(): `id=03` is `id=3`
   // (its spellings 43/49 -> 44/49, every one of a URL the map sends right).
   { code: "petit", url: `http://${GODADDY_HOST}`, start: () => startGodaddySite(), truth: GODADDY_TRUTH, spellings: GODADDY_SPELLINGS, unknownQueries: GODADDY_UNKNOWN_QUERIES, floor: { precision: 0.94, recall: 1.0, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "bernard", url: `http://${UMBRACO_HOST}`, start: () => startUmbracoSite(), truth: UMBRACO_TRUTH, spellings: UMBRACO_SPELLINGS, unknownQueries: UMBRACO_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.92, spellings: 0.93, ofRightBase: 1.0 } },
-  { code: "dupont", url: `http://${PHPSITE_HOST}`, start: () => startPhpsiteSite(), truth: PHPSITE_TRUTH, spellings: PHPSITE_SPELLINGS, unknownQueries: PHPSITE_UNKNOWN_QUERIES, floor: { precision: 0.81, recall: 0.84, spellings: 0.89, ofRightBase: 1.0 } },
+  { code: "bernard", url: `http://${UMBRACO_HOST}`, start: () => startUmbracoSite(), truth: UMBRACO_TRUTH, spellings: UMBRACO_SPELLINGS, unknownQueries: UMBRACO_UNKNOWN_QUERIES, floor: { precision: 0.96, recall: 0.96, spellings: 1.0, ofRightBase: 1.0 } },
+  { code: "dupont", url: `http://${PHPSITE_HOST}`, start: () => startPhpsiteSite(), truth: PHPSITE_TRUTH, spellings: PHPSITE_SPELLINGS, unknownQueries: PHPSITE_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.84, spellings: 0.89, ofRightBase: 1.0 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {

@@ -113,7 +113,8 @@ function firstShared(tokens: readonly string[], shared: ReadonlySet<string>): nu
  * a home page's cards do: the words they share open the other page's own words (at most CARD_GAP words after its
  * headline, `page.name`), and in the lister they start inside the text of one of its links to that page (a card
  * wrapped in its link: "ParodontologieLa parodontologie soigne...") or at most CARD_GAP words after such a link's text
- * (a title linked, a date, then the excerpt) of 2 to LABEL_WORDS words (one word may be any word of its text), the
+ * (a title linked, a date, then the excerpt) of 2 to LABEL_WORDS words (one word may be any word of its text, unless it
+ * is the page's own one-word name and the shared words start with it: "Parodontologie" linked, then its lead), the
  * lister's own headline not between them (a breadcrumb's "Nos actualités", then the page's own headline and lead: a
  * page under a section, no card of it). Such a page quotes the other: it is no source of the other's words.
  * `labels`: the texts of the lister's links to the page; `shared`: the word triples (triplesInOrder) they share.
@@ -135,6 +136,12 @@ export function showsAsCard(lister: { text: string; headline: string }, labels: 
     const w = words(label);
     // (A card's blocks run together in its link's text, "ParodontologieLa parodontologie...": compared without spaces.)
     if (w.length > 3 && w.join("").includes(lead)) return true;
+    // (A one-word label may be any word of a text, but not when it is the page's own name, whole, and its lead follows
+    // it at once: "Parodontologie" linked, then "La parodontologie soigne...", a treatments' index's card. Umbraco's
+    // periodontics hub was taken for a listing of its index and of the home page by such cards. Pages of five other
+    // blind sites are shown so (a member by her first name, "Honoraires", "Urgences", "Prévention", "Orthodontie"):
+    // none of their truths takes them for listings.)
+    if (w.length === 1 && name.length === 1 && w[0] === name[0] && tokens[at] === w[0] && (at === 0 || tokens[at - 1] !== w[0])) return true;
     if (w.length < 2 || w.length > LABEL_WORDS) return false;
     for (let j = Math.max(0, at - CARD_GAP - w.length); j <= at; j++) {
       if (!w.every((x, k) => tokens[j + k] === x)) continue;

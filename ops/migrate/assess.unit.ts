@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assessPages, readAssessment, renderAssessment, showsAsCard } from "./assess";
 import type { CrawlEntry } from "./files";
+import { words } from "./text";
 
 const long = (topic: string, n = 120) => Array.from({ length: n }, (_, i) => `${topic}${i % 17} mot${i}`).join(" ");
 
@@ -278,7 +279,7 @@ describe("a short post shown as a card by the listings that list it", () => {
   });
 
   it("showsAsCard: a linked title, a date, then the page's lead; not a page under a section, nor words deep in its text", () => {
-    const shared = (a: string) => new Set(a.split(" ").slice(0, -2).map((_, i, w) => a.split(" ").slice(i, i + 3).join(" ")));
+    const shared = (a: string) => new Set(a.split(" ").slice(0, -2).map((_, i) => a.split(" ").slice(i, i + 3).join(" ")));
     const page = { text: `Bienvenue au Dr Moreau ${lead} ${rest}`, name: "Bienvenue au Dr Moreau" };
     const card = { text: `Actualités Bienvenue au Dr Moreau 3 mars 2021 ${lead} Lire la suite`, headline: "Actualités" };
     expect(showsAsCard(card, ["Bienvenue au Dr Moreau"], shared(lead), page)).toBe(true);
@@ -294,5 +295,22 @@ describe("a short post shown as a card by the listings that list it", () => {
     expect(showsAsCard(section, ["Accueil Nos soins"], shared(lead), { text: `Nos soins ${lead}`, name: "Nos soins" })).toBe(false);
     // The link's text far before the words shared: a menu, not a card's title.
     expect(showsAsCard({ text: `Bienvenue au Dr Moreau ${text(8, 20)} ${lead}`, headline: "" }, ["Bienvenue au Dr Moreau"], shared(lead), page)).toBe(false);
+  });
+
+  it("showsAsCard: a one-word label is a card's title when it is the page's own name, whole, and its lead follows at once", () => {
+    // (Word triples as the assessment reads them: lower case, accents off.)
+    const shared = (a: string) => new Set(words(a).slice(0, -2).map((_, i, w) => w.slice(i, i + 3).join(" ")));
+    const perioLead = "Parodontologie La parodontologie soigne les tissus qui tiennent les dents";
+    const hub = { text: `Accueil Soins Parodontologie ${perioLead} ${rest}`, name: "Parodontologie" };
+    // A treatments' index: each treatment's name linked, then its lead.
+    const index = { text: `Nos soins Orthodontie Aligner les dents à tout âge ${perioLead} Implantologie Remplacer une dent`, headline: "Nos soins" };
+    expect(showsAsCard(index, ["Parodontologie"], shared(perioLead), hub)).toBe(true);
+    // A one-word label that is not the page's whole name ("Gencives" for "Parodontologie"), or a name of more words: no.
+    expect(showsAsCard(index, ["Gencives"], shared(perioLead), hub)).toBe(false);
+    const twoWords = { text: `Accueil Soins Parodontologie ${perioLead} ${rest}`, name: "Parodontologie douce" };
+    expect(showsAsCard(index, ["Parodontologie"], shared(perioLead), twoWords)).toBe(false);
+    // The word elsewhere than where the shared words begin (a menu's "Parodontologie", the lead quoted further on): no.
+    const menu = { text: `Parodontologie Orthodontie Implantologie Actualités ${text(9, 20)} ${perioLead.split(" ").slice(1).join(" ")}`, headline: "Actualités" };
+    expect(showsAsCard(menu, ["Parodontologie"], shared(perioLead.split(" ").slice(1).join(" ")), { text: `Parodontologie ${perioLead.split(" ").slice(1).join(" ")} ${rest}`, name: "Parodontologie" })).toBe(false);
   });
 });

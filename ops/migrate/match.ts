@@ -143,6 +143,9 @@ const INTENTS: Intent[] = [
     words: new RegExp(`^(?:${FIRST}|${VISIT})$`),
     needs: [new RegExp(`^(?:${FIRST})$`), new RegExp(`^(?:${VISIT})$`)],
     page: (p) => FIRST_VISIT_SLUG.test(p.slug),
+    // And how to prepare it ("Préparer sa première consultation", "Bien préparer votre première visite"): the page
+    // preparing it is the first visit's (Joomla 4's and WPML's truths).
+    context: /^(?:preparer|preparez|preparation|bien|sa|son|ses)$/,
   },
   {
     name: "directions",
@@ -214,6 +217,8 @@ const INTENTS: Intent[] = [
   { name: "legal notice", words: /^(?:mentions|legales|legal|imprint)$/, page: (p) => p.kind === "legal" },
   { name: "privacy", words: /^(?:confidentialite|rgpd|privacy|cookies)$/, page: (p) => p.kind === "privacy" },
 ];
+/** A site map's name ("Plan du site", "Sitemap"), as words() reads it. */
+const SITE_MAP = /\b(?:plan du site|plan de site|sitemap|site map)\b/;
 const BOOKING_PATH = /^\/(?:service-page|booking-calendar|book-online|bookings?|prise-de-rendez-vous|appointments?)(?:\/|$)/i;
 /**
  * What a name says its page is about, as word lists: the whole name, its part before a colon or a dash (the
@@ -407,6 +412,8 @@ const NEWS_POST = /\/(?:actualites?|actus?|news|blog|post|posts|articles?|journa
  */
 const TEAM_SECTION = /^\/(?:(?:[a-z]{2}\/)?(?:l-|notre-|nos-|the-|our-)?(?:equipe|team|praticiens?|dentistes?|docteurs?|staff))\/[^/?]+/i;
 const PERSON_TITLE = /^(?:dr|docteur|pr|professeur)$/;
+/** The practice named by its practitioner ("cabinet dentaire du Dr Claire Dupont", "centre des Drs Dupont"). */
+const PRACTICE_NAME = /\b(?:cabinet|centre)(?:\s+dentaire)?\s+(?:du|des)\s+(?:dr|drs|docteur|docteurs)\.?(?:\s+[\p{Lu}][\p{L}'-]*){1,3}/giu;
 /** Words of a departure, an absence or a closure. */
 const LEAVING = /^(?:depart|departs|retraite|quitte|quittent|adieu|au-revoir|conges|absence|absente|absent|fermeture|ferme|fermee|remplacement|remplace|remplacee)$/;
 /** A title's parts: "Implant dentaire Lille | Dr Nadia Haddad | Cabinet Petit". */
@@ -654,6 +661,14 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   };
   // A title without its parenthesis ("Le bridge complet sur implants (All-on-4)"): its name, the aside left out.
   const mainTitleSets = candidates.map((p) => stems(p.title.replace(/\([^)]*\)/g, " ")));
+  /** A page of the new site titled for brushing or hygiene (none on the demo's sites): where brushing advice would go. */
+  const hygienePage = candidates.some((p) => words(`${p.title} ${p.slug.replace(/-/g, " ")}`).some((w) => BRUSHING.test(w) || /^hygiene$/.test(w)));
+  /** The need pages whose text speaks of stained teeth (the whiter teeth's). */
+  const stainPages = candidates.filter((p) => p.kind === "need" && words(p.text).some((w) => STAINS.test(w)));
+  /** The need pages whose text speaks of a scaling and of a polishing (the whiter teeth's). */
+  const polishingPages = candidates.filter((p) => p.kind === "need" && words(p.text).some((w) => SCALING.test(w)) && words(p.text).some((w) => POLISHING.test(w)));
+  /** The treatment pages titled for the aligners ("Les aligneurs invisibles"): alignersTopic's. */
+  const alignerPages = candidates.filter((p) => TREATMENT_KINDS.has(p.kind) && words(p.title).some((w) => ALIGNERS.test(w)));
   // The name of a team member without a title ("Dr", "Docteur"): all of it must be in the old page's names.
   const memberNames = candidates.map((p) => (isMember(p) ? new Set([...stems(p.title)].filter((w) => !/^(?:dr|docteur|pr|mme|mr|m)$/.test(w))) : null));
   const titlePairs = candidates.map((p) => pairsOf([p.title.replace(/\([^)]*\)/g, " ")]));
@@ -763,7 +778,11 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const statedByName = BOOKING_PATH.test(old.path) ? { intent: INTENTS[0], service: true } : intentOf(old.path, [old.title, old.h1].filter(Boolean), (old.names ?? []).slice(0, 2));
     // (A listing, `/tag/remboursement/`, `/tags/urgences/`, is sent to no intent's page: its posts are redirected one by
     // one. A gallery's listing is still a gallery, which goes nowhere.)
-    const stated = LISTING_URL.test(old.path) && statedByName?.intent.name !== "gallery" ? null : statedByName;
+    // (Nor is a site map, whose URL may be its first word alone, `?page=plan` titled "Plan du site": "plan" there is
+    // the site's, no map of the way. Five blind truths drop their site maps (Concrete's, IONOS's, Jekyll's, Jimdo's and
+    // the hand-made PHP site's); none sends one to the directions.)
+    const siteMap = statedByName?.intent === DIRECTIONS && [old.title, old.h1].some((n) => SITE_MAP.test(words(n).join(" ")));
+    const stated = (LISTING_URL.test(old.path) && statedByName?.intent.name !== "gallery") || siteMap ? null : statedByName;
     const intent = stated?.intent ?? null;
     const newsPost = NEWS_POST.test(old.path.split("?")[0]);
     // Named "Dr X" by its title or H1; or under the team's section, too.
@@ -810,6 +829,9 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // (Without its reflexive verbs, as the texts: "Le cabinet s'équipe d'un cone beam" names no team.)
     const nameSets = names.map((n) => stems(withoutReflexiveVerbs(n)));
     const allNames = new Set([...slug, ...nameSets.flatMap((s) => [...s])]);
+    // The names without the practice's own name ("Cabinet dentaire du Dr Claire Dupont - Accueil", "Bienvenue au cabinet
+    // du Dr Dupont"): a member named only there is named as the practice, not as a person (member pages below).
+    const personNames = new Set([...slug, ...names.flatMap((n) => [...stems(withoutReflexiveVerbs(n.replace(PRACTICE_NAME, " ")))])]);
     const text = vector(keywords(withoutReflexiveVerbs(old.text)).map(stem));
     // (Not "mode d'emploi", instructions: "Le premier rendez-vous de votre enfant, mode d'emploi".)
     const ownWordSets = [urlWords(old.path), ...names.map((n) => words(n.replace(HOW_TO, " ")))];
@@ -868,7 +890,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       const member = memberNames[i];
       if (member) {
         // A member's page is about that person: only an old page naming them goes there.
-        if (member.size && [...member].every((w) => allNames.has(w)) && (!selfNamed || namedByItself[i])) {
+        if (member.size && [...member].every((w) => personNames.has(w)) && (!selfNamed || namedByItself[i])) {
           confidence = Math.max(confidence, 0.9);
           by = "member's name";
         } else if (uniqueFirst[i] !== null && !leaving && ownNames.some((n) => n.includes(uniqueFirst[i]!) && !PERSON_TITLE.test(n[n.indexOf(uniqueFirst[i]!) - 1] ?? ""))) {
@@ -1037,6 +1059,36 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const best = scored[0] ?? null;
     // (Not the hub a lay name's detail page was chosen over, above: the detail is that hub's subject, named.)
     const runnerUp = scored.find((s) => s.target !== best?.target && s.target !== layHub)?.confidence ?? 0;
+    /** Whether one of the page's own names (its URL's last segment, its title, H1, headline) says what `says` reads. */
+    const ownNameSays = (says: (set: string[]) => boolean) => [urlWords(old.path), ...ownNames].some((set) => set.length > 0 && says(set));
+    // Pages no page of the new site is the counterpart of, whatever their words meet: no redirect, the best guess
+    // listed for review. The old site announcing itself (announcesWebsite), the patients' reviews (aboutReviews),
+    // brushing advice where no page of the new site is titled for brushing or hygiene (aboutBrushing).
+    if (best && ownNameSays(announcesWebsite)) return { match: null, best, runnerUp, review: "the old site announcing itself" };
+    if (best && ownNameSays(aboutReviews)) return { match: null, best, runnerUp, review: "the patients' reviews: no page of the new site holds them" };
+    if (best && !hygienePage && ownNameSays(aboutBrushing)) return { match: null, best, runnerUp, review: "brushing advice: no page of the new site gives it" };
+    // A care page (in the old site's section of treatments) named by a scaling and a polishing together ("Détartrage et
+    // aéropolissage", "Détartrage et polissage"): the stains of tea, coffee and tobacco it removes, the need page whose
+    // text speaks of both (the whiter teeth: "un détartrage et un polissage suffisent"). Three blind truths send such a
+    // care page there (Webflow, Webador; MODX's takes it or periodontics), none elsewhere; a scaling alone is routine
+    // care, which most truths drop. Not a post about the polishing ("L'aéropolissage à chaque détartrage", WPML's: the
+    // equipment's page, which presents it by a card; Webself's care page outside a section goes there too, as its truth
+    // allows).
+    const polishPage = polishingPages.length === 1 && CARE_SECTION.test(old.path) && [urlWords(old.path), ...[old.title, old.h1].map((n) => words(n))].some((set) => set.some((w) => SCALING.test(w)) && set.some((w) => POLISHING.test(w))) ? polishingPages[0] : undefined;
+    if (best && best.confidence > 0 && polishPage) {
+      const match = { target: polishPage.path, confidence: Math.max(best.confidence, scored.find((s) => s.target === polishPage.path)?.confidence ?? 0), by: "a scaling and a polishing: the need page speaking of both" };
+      return { match, best: match, runnerUp };
+    }
+    // A name whose topic, before its colon, is the aligners alone ("Aligneurs : les bons gestes au quotidien",
+    // "Invisalign : combien d'heures porter ses gouttières ?"): the one treatment page titled for them, whatever need or
+    // age the rest of the name asks about (the need page "Aligner mes dents", the children's detail: decision 0063,
+    // amended 2026-11-28). At the best guess's confidence, or that page's own if higher; not where the page's words
+    // meet no page at all (a guess of nothing).
+    const alignersPage = alignerPages.length === 1 && alignersTopic([old.title, old.h1]) ? alignerPages[0] : undefined;
+    if (best && best.confidence > 0 && alignersPage) {
+      const match = { target: alignersPage.path, confidence: Math.max(best.confidence, scored.find((s) => s.target === alignersPage.path)?.confidence ?? 0), by: "its name's topic, the aligners: the page titled for them" };
+      return { match, best: match, runnerUp };
+    }
     if (best && childsFirstVisit(old, pageAt(best.target))) return childsFirstVisitGuess(pageAt(best.target));
     // A page for one group of patients (AUDIENCE) and a page whose names do not address it: no weak guess below (nor an item's card)
     // joins them.
@@ -1057,6 +1109,26 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // page gives the hours now (the rule of the dated notices, redirect-map.ts).
     if (best && newsPost && best.target === candidates.find(DIRECTIONS.page)?.path && seasonal(old.path, old.title)) return { match: null, best, runnerUp, review: "the hours of a holiday or a season" };
     if (best && accepted(best.confidence, runnerUp, threshold)) return { match: best, best, runnerUp };
+    // Reworded text, its best guess under the bar the detail page a hub has for adults, whom the page's own names
+    // address ("Un appareil dentaire à 40 ans, c'est possible ?" and "Orthodontie de l'adulte"): the words and the age
+    // agree, that page (listed for review). Dotclear's and SITE123's truths want it (decision 0063, amended
+    // 2026-11-28). Not a child's: a page on children's brushing or a child's first appointment meets the children's
+    // orthodontics by its words and its age alone, and four truths drop or send such pages elsewhere.
+    const adultDetail = age === "adult" && best && best.confidence > 0 && candidates.some((hub) => forAgeOf(hub.path)?.path === best.target);
+    if (best && adultDetail) {
+      const match = { ...best, by: `${best.by}, the detail page of the age its names say` };
+      return { match, best: match, runnerUp };
+    }
+    // Stained or yellowed teeth named by the page itself ("Café, thé, tabac : d'où viennent les taches ?", "Dents jaunes :
+    // les vraies causes"), its best guess under the bar: the one need page whose text speaks of discoloured teeth (the
+    // whiter teeth's: "des dents ternes... des colorations de surface"), listed for review. Seven blind truths send such
+    // posts there (GoDaddy, Hugo, Jekyll, Solocal, Webador, Drupal 10; Grav's, which its words missed), none elsewhere.
+    // (Not the Pages Jaunes, the directory.)
+    const stained = ownNameSays((set) => set.some((w, i) => STAINS.test(w) && set[i - 1] !== "pages"));
+    if (best && stained && stainPages.length === 1) {
+      const match = { target: stainPages[0].path, confidence: Math.max(best.confidence, scored.find((s) => s.target === stainPages[0].path)?.confidence ?? 0), by: "stained teeth: the need page speaking of them" };
+      return { match, best: match, runnerUp };
+    }
     // A way of calming an anxious patient, named by the page itself, and one page of the new site (not a person's,
     // an offer's, the team's or the jobs' page) speaking of the patients' fear: that page (listed for review).
     const calming = [...slugWords(old.path), ...words(old.title), ...words(old.h1)].some((w) => CALMING.test(w));
@@ -1104,7 +1176,10 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // A page named only by a field of care ("Parodontologie", GoDaddy's `/parodontologie`, Dotclear's
     // `?pages/Parodontologie`) is a care page wherever it sits: a treatment's page its text meets by a word in passing
     // is none of that field's (both truths drop theirs: their new site publishes no periodontics).
-    const fieldNamed = namedOnlyBy(CARE_FIELD, old.path, [old.title, old.h1].filter(Boolean));
+    // (Or its topic before a colon is: "Parodontologie : soigner les gencives", the hand-made PHP site's care fiche,
+    // Polylang's and TYPO3's care pages of that name, all three dropped by their truths where the new site publishes no
+    // periodontics; Solocal's and the static site's go to a periodontics hub, which its name fits.)
+    const fieldNamed = namedOnlyBy(CARE_FIELD, old.path, [old.title, old.h1].filter(Boolean).flatMap((n) => [n, n.split(/\s*:\s+/)[0]]));
     const careFits = (path: string) => {
       const i = candidates.findIndex((p) => p.path === path);
       if (carePrices(candidates[i])) return false;
@@ -1314,6 +1389,19 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         return { match, best: match, runnerUp: 0 };
       }
     }
+    // A brochure of the practice ("plaquette-cabinet-bernard-2016.pdf", "Centre dentaire Martin - plaquette"), naming
+    // no care a page of the new site is titled for: no page is its counterpart (eight blind truths hold one, Concrete's,
+    // Duda's, Kirby's, MODX's, Simplébo's, Umbraco's, WPML's, the static site's: all drop it). By its other words it
+    // went astray: WPML's "plaquette" met the dental plaque ("plaque", in the five letters a document's words are
+    // compared by). The practice's presentation its guess, for review. (A treatment's brochure, "Plaquette_Implants",
+    // goes by its words.)
+    if (named.some((w) => BROCHURE.test(w))) {
+      const subject = named.filter((w) => !BROCHURE.test(w) && !/^\d+$/.test(w) && !GENERIC.test(w) && !ABOUT.test(w));
+      if (!subject.some((w) => candidates.some((p, i) => CARE_KINDS.has(p.kind) && titleSets[i].has(stem(w))))) {
+        const guess = presentation ? { target: presentation.path, confidence: 0.5, by: "a brochure of the practice: no page of the new site is its counterpart" } : null;
+        return { match: null, best: guess, runnerUp: 0, review: "a brochure of the practice" };
+      }
+    }
     const found = bySubject(named, "the document's name");
     // Instructions after a treatment (aftercare) are for the patients treated: a page of the new site about the
     // treatment is not about them. Taken only where a page speaks of aftercare itself, else left for review.
@@ -1358,6 +1446,44 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   return Object.assign(matchPage, { document: matchDocument, applianceLeaflet });
 }
 
+/**
+ * The patients' reviews, by a name made of these words alone ("Avis patients", "L'avis de nos patients", "Témoignages",
+ * "Livre d'or", "Ce que disent nos patients", "Ils nous ont fait confiance"): eleven blind truths hold such a page
+ * (DotNetNuke, Duda, GoDaddy, IONOS, Jekyll, the hand-made PHP site, Simplébo, SITE123, Solocal, Squarespace, the static
+ * site), all drop it; Duda's `/avis` went to the directions by a phrase of its text. A treatment's testimony names the
+ * treatment ("Un bridge complet sur implants : le témoignage de Jacques": its page).
+ */
+const REVIEWS = /^(?:avis|temoignage|temoignages|reviews|testimonials|livre|disent|confiance)$/;
+const REVIEWS_CONTEXT = /^(?:patients?|clients?|nos|vos|notre|votre|de|des|du|les|le|la|l|d|or|ce|que|qu|ils|elles|nous|vous|ont|fait|google|en|ligne)$/;
+const aboutReviews = (set: string[]): boolean => set.some((w) => REVIEWS.test(w)) && set.every((w) => REVIEWS.test(w) || REVIEWS_CONTEXT.test(w)) && (!set.includes("livre") || set.includes("or"));
+/**
+ * Brushing advice, by a name made of brushing's words and these alone ("Bien se brosser les dents : la bonne méthode",
+ * "Quelle brosse à dents choisir ?", "Brosse électrique ou manuelle ?"): fourteen blind truths hold such a post (Blogger,
+ * Concrete, DotNetNuke, Dotclear, Duda, Ghost, GoDaddy, Google Sites, Grav, Hugo, Jekyll, Jimdo, Joomla 4, Solocal), all
+ * drop it; Solocal's went to the first visit by a weak guess.
+ * Not bleeding on the brush ("Mes gencives saignent au brossage", "Du sang sur la brosse à dents": the need page).
+ */
+const BRUSHING = /^(?:brosse|brosses|brosser|brossez|brossage|brossages)$/;
+const BRUSHING_CONTEXT = /^(?:bien|mal|se|vous|les|des|dents|dent|a|la|le|l|de|du|d|quelle|quel|choisir|choix|sa|son|ses|vos|votre|electrique|electriques|manuelle|manuelles|ou|methode|bonne|bon|bons|gestes|comment|pourquoi|faut|il|combien|fois|par|jour|temps|minutes|conseil|conseils|astuces|quotidien|au)$/;
+const aboutBrushing = (set: string[]): boolean => set.some((w) => BRUSHING.test(w)) && set.every((w) => BRUSHING.test(w) || BRUSHING_CONTEXT.test(w) || /^\d+$/.test(w));
+/** Stained, yellowed or dull teeth, as words() reads them. */
+const STAINS = /^(?:taches?|jaunes?|jaunies?|jaunis|ternes?|colorations?|colorees?)$/;
+/** A scaling, and a polishing (its air polishing too), as words() reads them. */
+const SCALING = /^detartrages?$/;
+const POLISHING = /^(?:aero)?polissages?$/;
+/**
+ * The aligners by their names (clear trays, Invisalign's brand), and what may qualify them ("transparents", "invisibles").
+ * A name whose topic before a colon is made of these alone is about them: Joomla 4's, SITE123's, DotNetNuke's and
+ * Ghost's truths send such pages to the aligners' page (four blind truths), none elsewhere.
+ */
+const ALIGNERS = /^(?:aligneurs?|gouttieres?|invisalign)$/;
+const ALIGNERS_QUALIFIERS = /^(?:transparents?|transparentes?|invisibles?|les|des|le|la|l|vos|nos|mes|ses)$/;
+const alignersTopic = (names: string[]): boolean =>
+  names.some((name) => {
+    const [head, ...rest] = name.split(/\s*:\s+/);
+    const topic = words(head);
+    return rest.length > 0 && topic.some((w) => ALIGNERS.test(w)) && topic.every((w) => ALIGNERS.test(w) || ALIGNERS_QUALIFIERS.test(w));
+  });
 /** An appliance a patient wears and looks after: aligners, a brace, a removable appliance, a retainer, a denture. */
 const APPLIANCE = /^(?:gouttieres?|aligneurs?|invisalign|appareils?|bagues?|contentions?|dentiers?)$/;
 
@@ -1416,6 +1542,8 @@ const OFFER_YEARS = 3;
 /** A contract's words, as an offer spells them (`assistante-dentaire-cdi`, "en alternance", "stage de 3e"). */
 const CONTRACT = /^(?:cdi|cdd|alternance|apprentissage|apprenti|apprentie|professionnalisation|stage|stagiaire|interim|liberal|liberale|collaboration|remplacement)$/;
 
+/** A brochure, a leaflet presenting the practice or a care. */
+const BROCHURE = /^(?:plaquette|plaquettes|brochure|brochures|depliant|depliants)$/;
 /** A document's words that say nothing of its subject. */
 const DOCUMENT_WORDS = /^(?:telecharger|telechargez|pdf|doc|docx|document|documents|fichier|version|imprimable|imprimer|cliquez|ici|voir|lire|format|ko|mo)$/;
 
@@ -1432,6 +1560,18 @@ const ANNOUNCED_KINDS: ReadonlySet<string> = new Set(["service_hub", "service_de
 const ARRIVAL = /^(?:arrive|arrivent|arriver|debarque|debarquent|rejoint|rejoignent|accueille|accueillons|lance|lancons)$/;
 /** A word of news (NOVELTY). */
 const NOVELTY_WORD = new RegExp(`^(?:${NOVELTY})$`);
+/**
+ * The old site announcing itself ("Notre nouveau site internet est en ligne !", "Bienvenue sur notre nouveau site", "Le
+ * cabinet a son site internet") by a name made of these words, "site" among them: what it announced is the old site
+ * itself, which the new one replaces; no page of the new site is its counterpart. Every blind truth holding such a post
+ * drops it (seventeen: DotNetNuke, Dotclear, Duda, Ghost, GoDaddy, Google Sites, Hugo, IONOS, Jekyll, Joomla 4, Odoo,
+ * the hand-made PHP site, Simplébo, SITE123, Umbraco, Wix, WPML); Joomla 4's and the PHP site's went to the legal
+ * notice, whose text names the site's maker and host.
+ */
+const WEBSITE = /^(?:site|sites|website|siteweb|internet|web)$/;
+// (And its makeover, "Notre site fait peau neuve": IONOS's and SITE123's truths drop theirs too.)
+const WEBSITE_CONTEXT = new RegExp(`^(?:${NOVELTY}|bienvenue|welcome|sur|notre|nos|votre|vos|our|le|la|les|l|un|une|son|sa|a|est|en|ligne|online|du|de|cabinet|centre|version|voici|decouvrez|live|fait|peau|neuve|neuf)$`);
+const announcesWebsite = (set: string[]): boolean => set.some((w) => w === "site" || w === "website" || w === "siteweb") && set.every((w) => WEBSITE.test(w) || WEBSITE_CONTEXT.test(w));
 
 /** Whether a best guess is taken: over MIN_CONFIDENCE, or over the site's bar and clearly ahead of the runner-up. */
 export function accepted(confidence: number, runnerUp: number, threshold: number): boolean {

@@ -51,6 +51,37 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(plural.best?.target).toBe("/orthodontie/orthodontie-enfant/");
   });
 
+  it("reads 'plan' as a map of the way, not when the page's own name says a site map ('Plan du site')", () => {
+    const withDirections = createMatcher([...care, directions]);
+    const plan = (path: string, title: string) => withDirections({ path, title, h1: title, text: "Accueil, Implantologie, Orthodontie, Contact" });
+    // A hand-made site's `?page=plan`, titled "Plan du site": a site map, no directions.
+    expect(plan("/index.php?page=plan", "Plan du site").match?.target).not.toBe("/acces/");
+    expect(plan("/plan", "Sitemap").match?.target).not.toBe("/acces/");
+    // A map of the way keeps the directions: by its URL, its title, or both.
+    expect(plan("/index.php?page=plan", "Plan d'accès").match?.target).toBe("/acces/");
+    expect(plan("/plan", "Plan").match?.target).toBe("/acces/");
+    expect(plan("/plan-acces", "Venir au cabinet").match?.target).toBe("/acces/");
+  });
+
+  it("sends the old site's announcement of itself nowhere ('Notre nouveau site internet'), whatever its text meets", () => {
+    const site = createMatcher([...care, { path: "/mentions-legales/", slug: "mentions-legales", title: "Mentions légales", kind: "legal", text: "Éditeur du site internet, hébergeur, réalisation du site" }]);
+    const post = (path: string, title: string, text: string) => site({ path, title, h1: title, text });
+    const text = "Notre nouveau site internet est en ligne : retrouvez nos soins, nos implants et l'orthodontie sur le site";
+    for (const [path, title] of [
+      ["/actualites/notre-nouveau-site-internet", "Notre nouveau site internet"],
+      ["/index.php?rub=actus&art=1", "Notre nouveau site internet est en ligne !"],
+      ["/blog/bienvenue", "Bienvenue sur notre nouveau site"],
+      ["/actualites/peau-neuve", "Notre site fait peau neuve"],
+    ]) {
+      const found = post(path, title, text);
+      expect(found.match, path).toBeNull();
+      expect(found.review, path).toBe("the old site announcing itself");
+    }
+    // A page naming anything else beside the site is about that: the legal notice of the site, the site map.
+    expect(post("/mentions-legales-du-site", "Mentions légales du site", "Éditeur du site internet, hébergeur").match?.target).toBe("/mentions-legales/");
+    expect(post("/blog/implants-en-ligne", "Nouveau : les implants sur notre site", text).review).toBeUndefined();
+  });
+
   it("sends the practical information page to the directions page, whatever its text; not a page inside that section", () => {
     const withDirections = createMatcher([...care, directions]);
     for (const [path, title] of [["/infos-pratiques/", "Infos pratiques"], ["/informations-utiles.html", "Informations utiles"]]) {
@@ -309,6 +340,57 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(phrase.match?.by).toMatch(/a phrase of its headline.*the age its names say/);
     // Naming no age: the hub holding the phrase.
     expect(createMatcher(site)({ path: "/nos-soins/orthodontie/discret/", title: "Discret", h1: "Discret", headline: "Des traitements discrets", text: "Des solutions pour la vie professionnelle" }).match?.target).toBe("/orthodontie/");
+  });
+
+  it("takes a weak best guess that is the adults' detail page when the page's own names say an adult's age; not a child's", () => {
+    const site: NewPage[] = [
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue au cabinet" },
+      { path: "/orthodontie/", slug: "orthodontie", title: "Orthodontie", kind: "service_hub", text: "Bagues et aligneurs pour redresser les dents" },
+      { path: "/orthodontie/orthodontie-adulte/", slug: "orthodontie-adulte", title: "L'orthodontie de l'adulte", kind: "service_detail", text: "Il n'est jamais trop tard : des gouttières discrètes au travail, des gencives saines d'abord" },
+      { path: "/orthodontie/orthodontie-enfant/", slug: "orthodontie-enfant", title: "L'orthodontie de l'enfant", kind: "service_detail", text: "Un premier bilan vers 7 ans, un appareil pendant la croissance, le brossage avec l'appareil" },
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires et devis" },
+      { path: "/contact/", slug: "contact", title: "Contact", kind: "contact", text: "Téléphone et adresse" },
+    ];
+    const m = createMatcher(site);
+    const post = (path: string, title: string, text: string) => m({ path, title, h1: title, text });
+    // Reworded: its text meets the adults' page under the bar (0.11), its names say 40 years.
+    const adult = post("/blog/un-appareil-a-40-ans", "Un appareil dentaire à 40 ans, c'est possible ?", "Oui, de plus en plus souvent. Les adultes choisissent les gouttières, qui ne se voient pas au travail.");
+    expect(adult.match?.target).toBe("/orthodontie/orthodontie-adulte/");
+    expect(adult.match?.confidence).toBeLessThan(0.17);
+    expect(adult.match?.by).toMatch(/the detail page of the age its names say/);
+    // A child's page whose weak guess is the children's detail: no redirect (children's brushing is no orthodontics).
+    const child = post("/blog/brossage-enfants", "Brossage : les bons gestes des enfants", "Deux minutes matin et soir, un dentifrice adapté, avec l'appareil aussi.");
+    expect(child.best?.target).toBe("/orthodontie/orthodontie-enfant/");
+    expect(child.match).toBeNull();
+    // An adult's age whose weak guess is another page (the prices): not sent to the adults' detail.
+    const other = post("/blog/sourire-a-50-ans", "Un beau sourire à 50 ans", "Prendre soin de soi, des tarifs et un devis.");
+    expect(other.best?.target).toBe("/tarifs/");
+    expect(other.match).toBeNull();
+  });
+
+  it("sends a name whose topic is the aligners ('Aligneurs :', 'Invisalign :') to the page titled for them, whatever its question", () => {
+    const site: NewPage[] = [
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue au cabinet" },
+      { path: "/orthodontie/", slug: "orthodontie", title: "Orthodontie", kind: "service_hub", text: "Bagues et aligneurs, de l'enfant à l'adulte, dès 7 ans un premier bilan" },
+      { path: "/orthodontie/orthodontie-enfant/", slug: "orthodontie-enfant", title: "L'orthodontie de l'enfant", kind: "service_detail", text: "Un premier bilan vers 7 ans, à quel âge commencer, un appareil pendant la croissance" },
+      { path: "/orthodontie/aligneurs-invisibles/", slug: "aligneurs-invisibles", title: "Les aligneurs invisibles", kind: "service_detail", text: "Des gouttières transparentes sur mesure, changées toutes les deux semaines" },
+      { path: "/aligner-mes-dents/", slug: "aligner-mes-dents", title: "Aligner mes dents", kind: "need", text: "Aligner ses dents en toute discrétion : bagues ou aligneurs" },
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires et devis" },
+    ];
+    const m = createMatcher(site);
+    const post = (path: string, title: string, text: string) => m({ path, title, h1: title, text });
+    const age = post("/aligneurs-a-partir-de-quel-age/", "Aligneurs : à partir de quel âge ?", "Dès que les dents définitives sont là, vers 12 ans, un premier bilan le dit.");
+    expect(age.match?.target).toBe("/orthodontie/aligneurs-invisibles/");
+    expect(age.match?.by).toMatch(/the aligners/);
+    expect(post("/conseils/invisalign", "Invisalign : aligner ses dents en toute discrétion", "Aligner ses dents sans que cela se voie").match?.target).toBe("/orthodontie/aligneurs-invisibles/");
+    // Not a question between appliances (the need page weighs them), nor a name with no topic before a colon, nor
+    // another topic naming them after it.
+    expect(post("/blog/bagues-ou-gouttieres", "Bagues ou gouttières : comment choisir ?", "Aligner ses dents : bagues ou aligneurs").match?.by ?? "").not.toMatch(/the aligners/);
+    expect(post("/blog/aligneurs-adultes", "Des aligneurs pour les adultes", "Aligner ses dents à tout âge").match?.by ?? "").not.toMatch(/the aligners/);
+    expect(post("/blog/bilan-7-ans", "Orthodontie : un premier bilan à 7 ans, avant les aligneurs", "Dès 7 ans un premier bilan").match?.by ?? "").not.toMatch(/the aligners/);
+    // A new site with no page titled for the aligners: no such guess.
+    const without = createMatcher(site.filter((p) => p.slug !== "aligneurs-invisibles"));
+    expect(without({ path: "/conseils/aligneurs", title: "Aligneurs : les bons gestes", h1: "", text: "Les porter 22 heures par jour" }).match?.by ?? "").not.toMatch(/the aligners/);
   });
 
   it("sends a page naming periodontitis by a lay name ('déchaussement', 'maladie parodontale') to the hub's detail its medical name titles", () => {
@@ -608,6 +690,16 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(two({ path: "/dr-claire-martin", title: "Le docteur", h1: "", text: "Implantologie" }).match?.target).toBe("/equipe/claire-martin/");
   });
 
+  it("reads a member named in the practice's name ('Cabinet dentaire du Dr Claire Martin') as the practice, not as that member", () => {
+    // An old home page of another site, named after its practitioner: not her page by her name.
+    const home = page("/html/accueil.htm", "Cabinet dentaire du Dr Claire MARTIN - Accueil", "Le cabinet a ouvert ses portes en 2009");
+    expect(home.match?.by ?? "").not.toBe("member's name");
+    expect(page("/html/index.htm", "Cabinet Dentaire du Dr Claire Martin - Bordeaux", "").match?.by ?? "").not.toBe("member's name");
+    // Her own page, or a page naming her beside the practice's name, still hers.
+    expect(page("/dr-claire-martin.html", "Dr Claire Martin - Cabinet dentaire du Dr Claire Martin", "Implantologie").match).toMatchObject({ target: "/equipe/claire-martin/", by: "member's name" });
+    expect(page("/le-docteur", "Le Dr Claire Martin, implantologue", "Implantologie").match).toMatchObject({ target: "/equipe/claire-martin/", by: "member's name" });
+  });
+
   it("sends a page naming a member by a first name no other member has to that member's page", () => {
     expect(page("/post/bienvenue", "Bienvenue à Claire !", "Elle rejoint l'équipe").match).toMatchObject({ target: "/equipe/claire-martin/", by: "member's first name" });
     const twoClaires = createMatcher([...site, { path: "/equipe/claire-roux/", slug: "claire-roux", title: "Claire Roux", kind: "team", text: "Assistante" }]);
@@ -756,6 +848,22 @@ describe("createMatcher: rules on the new site's structure", () => {
     expect(post.match).toMatchObject({ target: "/technologies/", by: "intent: equipment" });
     // A headline word on no page of the new site (a treatment it does not offer): nothing.
     expect(withAligners({ path: "/actualites/21-les-inlays", title: "Les inlays en empreinte optique", h1: "", text: "Fini la pâte : une caméra numérique relève la forme des dents, sans gêne" }).match).toBeNull();
+  });
+
+  it("leaves a brochure of the practice unmatched (its presentation the guess, for review); a treatment's brochure goes by its words", () => {
+    const withGums = createMatcher([
+      ...site,
+      { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "Un implant dentaire en titane remplace la racine" },
+      { path: "/gencives-qui-saignent/", slug: "gencives-qui-saignent", title: "Mes gencives saignent", kind: "need", text: "La plaque dentaire irrite la gencive, qui saigne au brossage" },
+    ]);
+    for (const [path, names] of [["/wp-content/uploads/2025/03/plaquette-centre-dentaire-martin.pdf", ["Centre dentaire Martin - plaquette"]], ["/media/1008/plaquette-cabinet-bernard-2016.pdf", []], ["/docs/brochure-2019.pdf", ["Notre brochure"]]] as const) {
+      const found = withGums.document(path, [...names]);
+      expect(found.match, path).toBeNull();
+      expect(found.review, path).toBe("a brochure of the practice");
+      expect(found.best?.target, path).toBe("/philosophie/");
+    }
+    // A brochure naming a care a page is titled for: by its words, as before.
+    expect(withGums.document("/Portals/0/Documents/Plaquette_Implants_Dupont.pdf", []).review ?? "").not.toBe("a brochure of the practice");
   });
 
   it("sends a document whose name says what it is for to that page, whoever links to it; a treatment's leaflet by its words only", () => {
@@ -1066,6 +1174,15 @@ describe("intents of a practical page: a first visit, a step-free access, bookin
     expect(at("/consultation", "Consultation")?.by ?? "").not.toBe("intent: first visit");
   });
 
+  it("reads how to prepare a first visit as the first visit ('Préparer sa première consultation'); not preparing anything else", () => {
+    for (const [path, title] of [["/conseils/preparer-sa-premiere-consultation", "Préparer sa première consultation"], ["/x", "Bien préparer votre première visite"]]) {
+      expect(at(path, title), path).toMatchObject({ target: "/premiere-visite/", by: "intent: first visit" });
+    }
+    expect(at("/conseils/preparer-son-blanchiment", "Préparer son blanchiment")?.by ?? "").not.toBe("intent: first visit");
+    expect(at("/conseils/bien-preparer-sa-consultation", "Bien préparer sa consultation")?.by ?? "").not.toBe("intent: first visit");
+    expect(at("/conseils/preparer-la-visite-de-votre-enfant", "Préparer la première visite de votre enfant")?.by ?? "").not.toBe("intent: first visit");
+  });
+
   it("sends accessibility, a disabled access and the news of a lift to the directions' page; not a post naming a lift among other things", () => {
     for (const [path, title] of [["/infos-pratiques/acces-handicap/", "Accès handicapés"], ["/p/accessibilite.html", "Accessibilité"], ["/blog/2019/09/enfin-un-ascenseur", "Enfin un ascenseur !"], ["/+Un-ascenseur-pour-acceder-au+", "Un ascenseur pour accéder au cabinet"]]) {
       expect(at(path, title), path).toMatchObject({ target: "/acces/", by: "intent: directions" });
@@ -1173,6 +1290,73 @@ describe("the classes the blind truths share (2026-11-27, a later pass)", () => 
     expect(field.match?.target).toBeUndefined();
     // Its field's page, where there is one.
     expect(m({ path: "/parodontologie", title: "Parodontologie", h1: "", text: "Les maladies des gencives, leur traitement" }).match?.target).toBe("/parodontologie/");
+  });
+
+  it("reads a field of care named as a name's topic, before its colon ('Parodontologie : soigner les gencives'), as named by it", () => {
+    // A new site without periodontics, whose adults' orthodontics names a periodontal check-up in passing.
+    const noPerio = createMatcher([
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue au centre dentaire" },
+      { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "Implant dentaire, chirurgie implantaire guidée par ordinateur" },
+      { path: "/orthodontie/", slug: "orthodontie", title: "Orthodontie", kind: "service_hub", text: "Bagues et aligneurs pour les enfants et les adultes" },
+      { path: "/orthodontie/orthodontie-adulte/", slug: "orthodontie-adulte", title: "L'orthodontie de l'adulte", kind: "service_detail", text: "Avant de commencer, un bilan parodontal vérifie que vos gencives sont saines" },
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs et remboursements", kind: "cabinet", text: "Honoraires, implant, devis" },
+    ]);
+    const title = "Parodontologie : soigner les gencives";
+    const fiche = noPerio({ path: "/index.php?page=soins&id=6", title, h1: title, headline: title, text: "Le traitement commence par un bilan, puis un détartrage" });
+    // Its headline's words meet the adults' orthodontics by "parodontal" alone: no redirect, that page its guess.
+    expect(fiche.best?.target).toBe("/orthodontie/orthodontie-adulte/");
+    expect(fiche.match).toBeNull();
+    // Its field's page, where there is one; and a topic that is no field ("Gencives : ...") is left to the other rules.
+    expect(m({ path: "/index.php?page=soins&id=6", title, h1: title, text: "Les maladies des gencives, leur traitement" }).match?.target).toBe("/parodontologie/");
+    const gums = noPerio({ path: "/index.php?page=soins&id=7", title: "Gencives : un bilan parodontal", h1: "Gencives : un bilan parodontal", text: "Le traitement commence par un bilan, puis un détartrage" });
+    expect(gums.match?.by ?? "").not.toMatch(/field/);
+  });
+
+  it("sends a care page of a scaling and a polishing to the need page speaking of both; not a scaling alone, nor a post on the polishing", () => {
+    const whiter: NewPage = { path: "/dents-plus-blanches/", slug: "dents-plus-blanches", title: "Avoir des dents plus blanches", kind: "need", text: "Des dents ternes : un détartrage et un polissage suffisent souvent ; sinon, le blanchiment" };
+    const withWhiter = createMatcher([...site, whiter]);
+    const care = (path: string, title: string) => withWhiter({ path, title, h1: title, text: "Le tartre irrite la gencive ; nous terminons la séance en effaçant les colorations du café" });
+    for (const [path, title] of [["/soins/detartrage-et-aeropolissage", "Détartrage et aéropolissage"], ["/soins/detartrage-polissage", "Détartrage et polissage"]]) {
+      expect(care(path, title).match, path).toMatchObject({ target: "/dents-plus-blanches/", by: expect.stringMatching(/a scaling and a polishing/) });
+    }
+    // A scaling alone; a post about the polishing, outside a section of care; a new site with no need page naming both.
+    expect(care("/soins/detartrage", "Le détartrage annuel").match?.by ?? "").not.toMatch(/a scaling and a polishing/);
+    expect(care("/l-aeropolissage-a-chaque-detartrage/", "L'aéropolissage à chaque détartrage").match?.by ?? "").not.toMatch(/a scaling and a polishing/);
+    expect(m({ path: "/soins/detartrage-et-aeropolissage", title: "Détartrage et aéropolissage", h1: "", text: "Le tartre" }).match?.by ?? "").not.toMatch(/a scaling and a polishing/);
+  });
+
+  it("sends a post on stained or yellowed teeth, its guess under the bar, to the need page speaking of them; not the Pages Jaunes", () => {
+    const whiter: NewPage = { path: "/dents-plus-blanches/", slug: "dents-plus-blanches", title: "Avoir des dents plus blanches", kind: "need", text: "Des dents ternes sont souvent couvertes de colorations de surface" };
+    const withWhiter = createMatcher([...site, whiter]);
+    const stains = withWhiter({ path: "/blog/taches-cafe-the-tabac", title: "Café, thé, tabac : d'où viennent les taches ?", h1: "", text: "Le thé et le café déposent leurs pigments sur l'émail" });
+    expect(stains.match).toMatchObject({ target: "/dents-plus-blanches/", by: "stained teeth: the need page speaking of them" });
+    // The directory; a site with no need page speaking of stains.
+    expect(withWhiter({ path: "/blog/pages-jaunes", title: "Retrouvez-nous dans les Pages Jaunes", h1: "", text: "Notre fiche et nos avis" }).match?.by ?? "").not.toMatch(/stained teeth/);
+    expect(m({ path: "/blog/taches-cafe-the-tabac", title: "Café, thé, tabac : d'où viennent les taches ?", h1: "", text: "Le thé et le café déposent leurs pigments sur l'émail" }).match?.by ?? "").not.toMatch(/stained teeth/);
+  });
+
+  it("sends the patients' reviews nowhere ('Avis patients', 'Livre d'or'); not a treatment's testimony", () => {
+    const reviews = (path: string, title: string, h1 = title) => m({ path, title, h1, text: "Accueil chaleureux, adresse facile à trouver, un implant sans douleur" });
+    for (const [path, title, h1] of [["/avis", "Avis patients", "Ils nous ont fait confiance"], ["/livre-d-or", "Livre d'or", "Livre d'or"], ["/temoignages", "Témoignages", "Ce que disent nos patients"]]) {
+      const found = reviews(path, title, h1);
+      expect(found.match, path).toBeNull();
+      expect(found.review, path).toBe("the patients' reviews: no page of the new site holds them");
+    }
+    expect(reviews("/blog/temoignage-implant", "Un implant unitaire : le témoignage de Jacques").review).toBeUndefined();
+    expect(reviews("/livre", "Un livre pour les enfants").review).toBeUndefined();
+  });
+
+  it("sends brushing advice nowhere where no page is titled for brushing or hygiene; not bleeding on the brush", () => {
+    const brushing = (path: string, title: string) => m({ path, title, h1: title, text: "Deux minutes matin et soir, avant votre première visite au cabinet, votre gencive et vos implants" });
+    for (const [path, title] of [["/actualites/1033-bien-se-brosser-les-dents.html", "Bien se brosser les dents"], ["/blog/brosse", "Brosse à dents électrique ou manuelle ?"], ["/conseils/choisir", "Bien choisir sa brosse à dents"]]) {
+      const found = brushing(path, title);
+      expect(found.match, path).toBeNull();
+      expect(found.review, path).toBe("brushing advice: no page of the new site gives it");
+    }
+    // Bleeding on the brush is the gums' need; a site with a page titled for hygiene keeps its guess.
+    expect(brushing("/conseils/gencives-brossage", "Mes gencives saignent au brossage : que faire ?").review).toBeUndefined();
+    const withHygiene = createMatcher([...site, { path: "/hygiene-bucco-dentaire/", slug: "hygiene-bucco-dentaire", title: "Hygiène bucco-dentaire", kind: "need", text: "Se brosser les dents deux minutes, matin et soir" }]);
+    expect(withHygiene({ path: "/blog/bien-se-brosser-les-dents", title: "Bien se brosser les dents", h1: "", text: "Deux minutes matin et soir" }).review).toBeUndefined();
   });
 
   it("sends a Saturday coming back every week to the hours, and a cost question to the price list", () => {
