@@ -191,7 +191,7 @@ describe("AccessLog", () => {
   it("hands its lines over in one chunk at most a delay after the first, in order", () => {
     vi.useFakeTimers();
     const out = sink();
-    const log = new AccessLog(out, { bytes: 1 << 20, delayMs: 1000 });
+    const log = new AccessLog(out, { lines: 100, bytes: 1 << 20, delayMs: 1000 });
     log.write({ ...RECORD, id: "one" });
     log.write({ ...RECORD, id: "two" });
     expect(out.chunks).toEqual([]);
@@ -205,13 +205,13 @@ describe("AccessLog", () => {
     expect(out.chunks).toHaveLength(1);
   });
 
-  it("hands them over at once when the buffer is full, and on flush(): no line lost", () => {
+  it("hands them over at once when a batch of lines waits, and on flush(): no line lost", () => {
     vi.useFakeTimers();
     const out = sink();
-    const one = formatAccessLine({ ...RECORD, id: "n0" }).length;
-    const log = new AccessLog(out, { bytes: one * 3, delayMs: 1000 });
+    const log = new AccessLog(out, { lines: 3, bytes: 1 << 20, delayMs: 1000 });
     for (let i = 0; i < 7; i++) log.write({ ...RECORD, id: `n${i}` });
     expect(out.chunks).toHaveLength(2);
+    expect(out.chunks.map((chunk) => chunk.split("\n").filter(Boolean).length)).toEqual([3, 3]);
     log.flush();
     expect(out.chunks).toHaveLength(3);
     const ids = out.chunks.join("").split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id);
@@ -220,10 +220,42 @@ describe("AccessLog", () => {
     expect(out.chunks).toHaveLength(3);
   });
 
+  it("hands the encoded lines over whenever their bytes reach the limit, whole lines only, and each line's time is its own", () => {
+    vi.useFakeTimers();
+    const out = sink();
+    const one = formatAccessLine({ ...RECORD, id: "n0" }).length;
+    const log = new AccessLog(out, { lines: 100, bytes: one * 3, delayMs: 1000 });
+    const times: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      times.push(Date.now());
+      log.write({ ...RECORD, id: `n${i}` });
+      vi.advanceTimersByTime(7);
+    }
+    // Nothing is encoded before the batch's time (the lines wait as fields); then chunks of three lines, and the rest.
+    expect(out.chunks).toEqual([]);
+    log.flush();
+    expect(out.chunks.map((chunk) => chunk.split("\n").filter(Boolean).length)).toEqual([3, 3, 1]);
+    const lines = out.chunks.join("").split("\n").filter(Boolean);
+    expect(lines).toEqual(times.map((at, i) => formatAccessLine({ ...RECORD, id: `n${i}` }, at).slice(0, -1)));
+  });
+
+  it("lets go of what a line kept once it is written, and keeps a visitor's long host and path only as far as the line shows them", () => {
+    vi.useFakeTimers();
+    const out = sink();
+    const log = new AccessLog(out, { lines: 10, bytes: 1 << 20, delayMs: 1000 });
+    const record = { ...RECORD, host: `h${"o".repeat(5000)}.example`, path: `/${"p".repeat(20_000)}?q=1` };
+    log.write(record);
+    const kept = (log as unknown as { texts: (string | null | undefined)[] }).texts;
+    expect(kept.slice(0, 6).reduce((sum, text) => sum + (text?.length ?? 0), 0)).toBeLessThan(400);
+    log.flush();
+    expect(out.chunks.join("")).toBe(formatAccessLine(record, Date.now()));
+    expect(kept.every((text) => text === undefined)).toBe(true);
+  });
+
   it("keeps every byte of lines in any script, the longest the format allows, across chunks", () => {
     vi.useFakeTimers();
     const out = sink();
-    const log = new AccessLog(out, { bytes: 300, delayMs: 1000 });
+    const log = new AccessLog(out, { lines: 100, bytes: 300, delayMs: 1000 });
     const records = [
       { ...RECORD, id: "accents", host: "cabinet-dentaire-é.example", path: "/l-équipe/" },
       { ...RECORD, id: "astral", path: `/${"😀".repeat(150)}` },

@@ -4,7 +4,7 @@
  * development dependency loaded only then.
  *
  * The access lines, one for every request, cache hits included: the access log (access.ts) formats them
- * itself and hands them over in batches (at most every second, or 64 KiB), each batch written at once, in
+ * itself and hands them over in batches (at most every second, or 256 lines, or 64 KiB), each batch written at once, in
  * order, as nginx writes its buffered access log. Not through an asynchronous destination: one that is still
  * writing a batch when the process exits loses it, and the batch written at exit overtakes it (a review found
  * both); one write per 64 KiB costs the hit path little. What waits is written on shutdown (flushLog) and
