@@ -128,7 +128,7 @@ export function medianRatio(of: LoadResult[], to: LoadResult[]): number {
  * twins get the same requests (bench/run.ts): the traffic's variety (its header sets, its methods) reaches Node's
  * parser on both sides alike, and what differs is what the product does with it.
  */
-export async function warmEveryAnswer(frontend: Proc, host: string, times = 20): Promise<void> {
+export async function warmEveryAnswer(frontend: Pick<Proc, "url">, host: string, times = 20): Promise<void> {
   const bundle = readdirSync(join("dist", "build")).find((f) => f.endsWith(".js"));
   const br = { "accept-encoding": "gzip, deflate, br" };
   const shapes: { path: string; method?: string; headers?: Record<string, string>; body?: string }[] = [
