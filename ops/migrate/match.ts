@@ -152,9 +152,13 @@ const INTENTS: Intent[] = [
     // Opening hours too: the new site gives them with the directions ("Accès et horaires"), else on its contact page.
     // And the access for patients in a wheelchair or a pushchair ("Accessibilité", "Accès handicapés"): on the same
     // page (a floor, a lift, a ramp); six blind truths send theirs there.
-    words: new RegExp(`^(?:acces|access|itineraire|venir|trouver|situer|localisation|parking|plan|horaires|hours|${STEP_FREE})$`),
+    // And where to park ("Où se garer ?", "Horaires, accès et stationnement"): the page giving the address says it
+    // (Contao's and WPML's truths; every new site's directions page names its parking).
+    words: new RegExp(`^(?:acces|access|itineraire|venir|trouver|situer|localisation|parking|stationnement|stationner|garer|plan|horaires|hours|${STEP_FREE})$`),
     page: (p) => /^(?:acces|plan-acces|venir|nous-trouver|itineraire)/.test(p.slug),
     fallback: (p) => p.kind === "contact",
+    // A question of where ("Où se garer ?", "Où nous trouver ?": `ou` once its accent is gone, and a reflexive's pronoun).
+    context: /^(?:ou|se|me)$/,
   },
   {
     name: "emergency",

@@ -1193,6 +1193,16 @@ describe("intents of a practical page: a first visit, a step-free access, bookin
     expect(at("/handicap", "Handicap")?.by ?? "").not.toBe("intent: directions");
   });
 
+  it("sends where to park to the directions' page ('Où se garer ?', 'Stationnement'); not a question of where or of which that names no way there", () => {
+    for (const [path, title] of [["/questions-frequentes/ou-se-garer.html", "Où se garer ?"], ["/infos/stationnement", "Stationnement"], ["/x", "Horaires, accès et stationnement"], ["/faq/ou-nous-trouver", "Où nous trouver ?"]]) {
+      expect(at(path, title), path).toMatchObject({ target: "/acces/", by: "intent: directions" });
+    }
+    // "Où" is also "or" once its accent is gone, and a question of where may ask for care.
+    for (const [path, title] of [["/conseils/implant-ou-bridge", "Implant ou bridge : que choisir ?"], ["/faq/ou-se-faire-soigner-le-dimanche", "Où se faire soigner le dimanche ?"], ["/faq/ou-se-situe-la-douleur", "Où se situe la douleur ?"]]) {
+      expect(at(path, title)?.by ?? "", path).not.toBe("intent: directions");
+    }
+  });
+
   it("reads a booking page by its imperative too ('Prenez rendez-vous en ligne')", () => {
     expect(at("/blog/2022/03/prenez-rendez-vous-en-ligne", "Prenez rendez-vous en ligne")).toMatchObject({ target: "/contact/", by: "intent: booking" });
   });

@@ -1,7 +1,7 @@
 /**
  * Which platform the old site ran on, recognised from what the crawl saw (its URLs, the links of its pages,
  * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, Ghost, Hugo, CM4all
- * (IONOS MyWebsite), Concrete CMS, Dotclear, PluXml, Odoo, Grav, SiteW, Webador, GoDaddy's builder, DotNetNuke, or a static site. The redirect map declares it
+ * (IONOS MyWebsite), Concrete CMS, Dotclear, PluXml, Odoo, Grav, SiteW, Webador, GoDaddy's builder, DotNetNuke, Craft CMS, Contao, or a static site. The redirect map declares it
  * (`"$platform"`), and the server then reads every old URL in that platform's grammar
  * (src/server/redirects/grammar.ts): `?page_id=12` and `?p=12` are one page, `id=12:alias` is `id=12`...
  *
@@ -44,6 +44,17 @@ const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
   godaddy: /\/\/img1\.wsimg\.com\/|\/\/[^/]+\/blog\/f\/[^/?#.]+/i,
   // Its tabs' ids in paths and queries, its document links, its portals' and modules' folders.
   dnn: /\/tabid\/\d+\/|[?&](?:amp;)?tabid=\d|\/LinkClick\.aspx\?|\/Portals\/\d+\/|\/DesktopModules\//i,
+  // Its image transforms' folders (`/uploads/_800x600_crop_center-center_82_line/x.jpg`: Craft names them
+  // `_<width>x<height>_<mode>_<position>[_<quality>]_<interlace>`), its control panel's resources, its controllers'
+  // `/actions/` (a form's, a link's), a preview's share link, its routing parameter holding a URI (`index.php?p=soins/x`).
+  // (Its `X-Powered-By: Craft CMS`, its forms' CRAFT_CSRF_TOKEN and SEOmatic's generator are no URL: the crawl keeps none.)
+  craft:
+    /\/_(?:\d+|AUTO)x(?:\d+|AUTO)_(?:crop|fit|stretch|letterbox)_[a-z]+-[a-z]+(?:_\d+)?_(?:none|line|plane|partition)\/|\/cpresources\/|\/\/[^/]+\/actions\/[a-z]|[?&]x-craft-(?:live-)?preview=|\/(?:index\.php)?\?p=[a-z][a-z0-9-]*(?:\/|&|$)/i,
+  // Its image factory's resized copies (`/assets/images/a/photo-a1b2c3d4.jpg`: a folder of the hash's first character),
+  // its listings' pagination (`?page_n12=2`), a reader's `?auto_item=`, its download element's `?file=files/...`, its
+  // bundles' and extensions' folders. (Its generator meta and its `mod_article`/`ce_text` markup are no URL.)
+  contao:
+    /\/assets\/images\/[0-9a-f]\/[^/?#]+-[0-9a-f]{6,}\.[a-z]{3,4}(?:[?#]|$)|[?&](?:amp;)?page_[a-z]\d+=\d|[?&](?:amp;)?auto_item=|[?&](?:amp;)?file=files(?:\/|%2f)|\/bundles\/contao|\/system\/modules\//i,
 };
 const MIN_MARKS = 2;
 /**
@@ -72,6 +83,10 @@ const KINDS: Partial<Record<Platform, RegExp[]>> = {
   godaddy: [/\/\/img1\.wsimg\.com\//i],
   // DNN's own folders or document links, not only a `tabid` (another ASP.NET tool may name its pages so).
   dnn: [/\/LinkClick\.aspx\?|\/Portals\/\d+\/|\/DesktopModules\//i],
+  // Craft's own marks, not only a `?p=` holding a path (a hand-made PHP site may route its pages so: `?p=contact`).
+  craft: [/\/_(?:\d+|AUTO)x(?:\d+|AUTO)_[a-z]+_[a-z]+-[a-z]+|\/cpresources\/|\/actions\/|x-craft-(?:live-)?preview=/i],
+  // Contao's images, listings or download links, not only a folder of its extensions' kind.
+  contao: [/\/assets\/images\/[0-9a-f]\/|page_[a-z]\d+=|auto_item=|file=files(?:\/|%2f)/i],
 };
 
 export function detectPlatform(entries: CrawlEntry[]): { platform: Platform; marks: number } {
@@ -153,6 +168,10 @@ const ITEM_URL: Record<Platform, RegExp | null> = {
   godaddy: /^\/blog\/f\/[^/?]+\/?(?:\?|$)/,
   // A module's article or item (`/ArticleId/7/`, `?ItemId=9`).
   dnn: /\/(?:itemid|articleid)\/\d|[?&](?:amp;)?(?:itemid|articleid)=\d/i,
+  // Its entries' URIs are paths like its listings' (`/actualites/slug`, `/actualites`).
+  craft: null,
+  // A reader's item named in the query (`/actualites.html?auto_item=slug`); in the path it is shaped as a subpage is.
+  contao: /[?&](?:amp;)?auto_item=[^&]/,
   static: null,
 };
 

@@ -127,6 +127,30 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(isItemUrl("dnn", "/Soins/tabid/59/Default.aspx")).toBe(false);
   });
 
+  it("recognises Craft CMS by its image transforms' folders, its panel's resources or a preview's link, not by `?p=<path>` alone", () => {
+    const transform = "http://a.fr/uploads/_800x600_crop_center-center_82_line/facade.jpg";
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/index.php?p=infos-pratiques"], [transform, "http://a.fr/uploads/_400x300_crop_center-center_82_line/facade.jpg"])]).platform).toBe("craft");
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/soins?x-craft-preview=Qk3m&token=h8Yd", "http://a.fr/cpresources/a1b2/css/x.css"])]).platform).toBe("craft");
+    // A hand-made PHP site routing its pages by `?p=` (`/index.php?p=contact`), with a folder no transform names.
+    const handMade = [entry("http://a.fr/", ["http://a.fr/index.php?p=contact", "http://a.fr/?p=soins", "http://a.fr/index.php?p=tarifs"], ["http://a.fr/uploads/_thumbs/facade.jpg"])];
+    expect(detectPlatform(handMade).platform).toBe("static");
+    // WordPress's `?p=12` names a post by a number: no Craft URI.
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/?p=12", "http://a.fr/?p=14"], ["http://a.fr/wp-content/uploads/x.jpg"])]).platform).toBe("wordpress");
+    expect(isItemUrl("craft", "/actualites/gencives")).toBe(false);
+  });
+
+  it("recognises Contao by its resized images, its listings' pagination, its readers and its download links; not by an `assets/images/` folder alone", () => {
+    const contao = [
+      entry("http://a.fr/actualites.html", ["http://a.fr/actualites.html?page_n12=2", "http://a.fr/infos-pratiques/honoraires.html?file=files/documents/tarifs.pdf"], ["http://a.fr/assets/images/3/facade-3b8e1f42.jpg"]),
+    ];
+    expect(detectPlatform(contao).platform).toBe("contao");
+    // MODX's and hand-made sites' own `assets/images/` folders (no hash in the name), a `?file=` of another folder.
+    const other = [entry("http://a.fr/", ["http://a.fr/telecharger.php?file=tarifs.pdf", "http://a.fr/actualites.html?page=2"], ["http://a.fr/assets/images/a/facade.jpg", "http://a.fr/assets/images/cabinet/salle.jpg"])];
+    expect(detectPlatform(other).platform).toBe("static");
+    expect(isItemUrl("contao", "/actualites.html?auto_item=bienvenue")).toBe(true);
+    expect(isItemUrl("contao", "/actualites.html?page_n12=2")).toBe(false);
+  });
+
   it("recognises SPIP by its spip.php queries, its html URLs and its folders", () => {
     const site = [entry("http://a.fr/", ["http://a.fr/spip.php?page=plan", "http://a.fr/IMG/pdf/tarifs.pdf"]), entry("http://a.fr/Les-implants", ["http://a.fr/article12.html"], ["http://a.fr/local/cache-vignettes/L150xH100/x.jpg"])];
     expect(detectPlatform(site).platform).toBe("spip");

@@ -94,11 +94,23 @@
  *                document is its ticket (`/LinkClick.aspx?fileticket=X&tabid=..&portalid=0`), `LinkClick.aspx?link=N`
  *                tab N; `/Portals/`, `/DesktopModules/`, `/LinkClick.aspx`, `/Login.aspx` and a tab's URLs are the
  *                platform's
+ *   craft        Craft CMS: a page is its entry's URI (a path); Craft's query-string routing, `index.php?p=<uri>` and
+ *                `/?p=<uri>` (what Craft answers when the web server's rewrite is bypassed), is the path `/<uri>` when the
+ *                value is a path, not a number (`?p=12` stays a query, an unknown one answers 404: WordPress's `?p=12` is
+ *                its own grammar's); a preview's `token`, `x-craft-preview` and `x-craft-live-preview` dropped (Craft
+ *                shows the live entry without them); the pageTrigger's `/p2` (a listing's further page), `/actions/`
+ *                (its controllers), `/cpresources/` and `/admin` are the platform's
+ *   contao       Contao: a page is its alias (`/le-cabinet.html`, `/index.php/le-cabinet.html`: the front controller
+ *                in the path, dropped as every PHP platform's); a reader page's item named by `?auto_item=<alias>` is
+ *                the item's own URL (`/actualites.html?auto_item=x` is `/actualites/x.html`: Contao reads the segment
+ *                after the page's alias into `auto_item`); a listing's pagination `?page_n12=2` (`page_` + the
+ *                module's letter and id: `page_n` news, `page_e` events...) names a page of the listing, an unknown one
+ *                404; `/assets/`, `/bundles/`, `/system/` and `/contao` (its back end) are the platform's
  *   static       the common rules, and on a PHP script (`/index.php`, `/telecharger.php`, the root) a number's zeros dropped
  *                (`id=03` is `id=3`: PHP reads an id through intval())
  */
 
-export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "pluxml", "odoo", "grav", "sitew", "webador", "godaddy", "dnn", "static"] as const;
+export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "pluxml", "odoo", "grav", "sitew", "webador", "godaddy", "dnn", "craft", "contao", "static"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
@@ -155,6 +167,10 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   webador: new Set(),
   godaddy: new Set(),
   dnn: new Set(["tabid", "articleid", "itemid", "fileticket"]),
+  // Its routing parameter (`?p=<uri>`, byIdentity: a path; a number, which names no URI, stays a query).
+  craft: new Set(["p"]),
+  // Its `auto_item` (byIdentity: a path) and a listing's `page_n12` (a name with the module's id: byIdentity).
+  contao: new Set(["auto_item"]),
   static: new Set(),
 };
 /**
@@ -198,6 +214,9 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   webador: /^\/blog\/(?:tag|category|feed)(?:\/|$)|^\/blog\/\d+$/,
   godaddy: /^\/blog\/f\.rss$/,
   dnn: /^\/(?:portals|desktopmodules|providers|linkclick|tabid)(?:\/|\.aspx|$)|^\/(?:login|register|keepalive|logoff)$/,
+  // Its controllers, its control panel's resources and the panel; a listing's further page by the pageTrigger (`/p2`).
+  craft: /^\/(?:actions|cpresources|admin)(?:\/|$)|^\/.+\/p\d+$/,
+  contao: /^\/(?:assets|bundles|system|contao)(?:\/|$)/,
   static: null,
 };
 
@@ -226,6 +245,9 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   webador: "all",
   godaddy: "all",
   dnn: DNN_NOISE,
+  // A preview's share link (`?x-craft-preview=...&token=...`): the live entry.
+  craft: new Set(["token", "x-craft-preview", "x-craft-live-preview"]),
+  contao: new Set(),
   static: new Set(),
 };
 /**
@@ -291,6 +313,8 @@ function params(query: string): [string, string][] | null {
 }
 
 const NON_ASCII = /[^\p{ASCII}]/u;
+/** A text's accents folded (`l-équipe` is `l-equipe`), as a path's are; only a text holding a character beyond ASCII is normalised. */
+const folded = (text: string) => (NON_ASCII.test(text) ? text.normalize("NFD").replace(/[\u0300-\u036f]/g, "") : text);
 /** A PHP script's path, or the root a PHP site's `index.php` answers (`/index.php/` too: Apache's PATH_INFO). */
 const PHP_SCRIPT = /^\/$|\.php\/?$/;
 /** A number written with zeros before it (`03`, `007`), not `0` alone; at most 15 digits (a number, not a code). */
@@ -309,7 +333,7 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
   if (decoded === null || list === null) return null;
   // Accents folded too: a builder that keeps them in its slugs answers them without (`/l-équipe` and `/l-equipe`).
   // (Only a path holding a character beyond ASCII is normalised: nearly every request's is plain ASCII.)
-  let path = (NON_ASCII.test(decoded) ? decoded.normalize("NFD").replace(/[\u0300-\u036f]/g, "") : decoded).toLowerCase().replace(/\/{2,}/g, "/");
+  let path = folded(decoded).toLowerCase().replace(/\/{2,}/g, "/");
   let cmsQuery = false;
   let anyIdentity = false;
   if (platform !== null) {
@@ -445,6 +469,10 @@ function byIdentity(platform: Platform, path: string, list: [string, string][], 
     }
     case "dnn":
       return dnnIdentity(path, list);
+    case "craft":
+      return craftIdentity(path, list);
+    case "contao":
+      return contaoIdentity(path, list);
     case "webador": {
       // A post by its number (`/blog/<number>_<slug>`), whatever the slug.
       const post = /^\/blog\/(\d+)(?:_[^/]*)?\/?$/.exec(path);
@@ -504,6 +532,38 @@ function dnnIdentity(path: string, list: [string, string][]): Identity {
   // (Each of them names a document of the tab: one the map does not know answers 404, never the tab's page.)
   return { path: `/tabid/${tab}`, list: rest, cmsQuery: rest.length > 0 };
 }
+
+/**
+ * Craft's query-string routing: on its front controller (`/index.php`, `/`), `p` holds the URI of the entry shown
+ * (`index.php?p=soins/orthodontie`, Craft's `pathParam`), the path itself once rewritten. Only a value that is a path:
+ * letters in it, no number alone (`?p=12` names no URI a section's format makes; it stays a query, which answers 404
+ * unless the map knows it). Such a URL names a page by a CMS query: one the map does not know answers 404.
+ */
+function craftIdentity(path: string, list: [string, string][]): Identity {
+  const uri = list.find(([name]) => name === "p");
+  if (path !== "/" || !uri || !CRAFT_URI.test(uri[1])) return { path, list };
+  // (Its accents folded as a path's: Craft keeps them in a slug unless told to limit slugs to ASCII.)
+  return { path: `/${folded(uri[1]).replace(/^\/+|\/+$/g, "")}`, list: list.filter((p) => p !== uri), cmsQuery: true };
+}
+
+/** An entry's URI as Craft's `p` holds it: slugs, slash-separated, one of them with a letter (accented or not). */
+const CRAFT_URI = /^\/*(?=.*\p{L})[^/?#\s]+(?:\/[^/?#\s]+)*\/*$/u;
+
+/**
+ * Contao's identities (the table at the top): a reader page's item by its alias in the path (`auto_item`, the segment
+ * after the page's alias, `/actualites/x.html`, is `?auto_item=x` on the page `/actualites.html`), and a listing's
+ * pagination (`page_n12=2`: `page_` and the module's letter and id), which names another page of the listing.
+ */
+function contaoIdentity(path: string, list: [string, string][]): Identity {
+  const paged = list.some(([name]) => CONTAO_PAGINATION.test(name));
+  const item = list.find(([name, value]) => name === "auto_item" && /^[^/]+$/.test(value));
+  if (!item) return { path, list, cmsQuery: paged };
+  const page = commonPath(path);
+  return { path: `${page === "/" ? "" : page}/${folded(item[1])}`, list: list.filter((p) => p !== item), cmsQuery: true };
+}
+
+/** A Contao listing's page parameter: `page_` + the module type's letter(s) + the module's id (`page_n12`, `page_e18`). */
+const CONTAO_PAGINATION = /^page_[a-z]+\d+$/;
 
 /**
  * A query that is a path (Dotclear's, PluXml's "query string" URLs): on the dispatcher (`/index.php`, `/`), the first

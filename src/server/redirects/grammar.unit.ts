@@ -181,7 +181,7 @@ describe("a map that declares its platform", () => {
 
   it("refuses an unknown platform, a dropped home page, and a target spelled like a dropped URL", () => {
     const errors = (json: Record<string, string | null>) => parseRedirects(json, FILE).errors.map((e) => e.message);
-    expect(errors({ [PLATFORM_KEY]: "contao" })).toEqual([expect.stringContaining("platform must be one of")]);
+    expect(errors({ [PLATFORM_KEY]: "magnolia" })).toEqual([expect.stringContaining("platform must be one of")]);
     expect(errors({ "/index.html": null })).toEqual(["the home page cannot be dropped (null)"]);
     // A spelling of the home page sent elsewhere would send the home page there.
     expect(errors({ [PLATFORM_KEY]: "wordpress", "/home/": "/equipe/" })).toEqual([expect.stringContaining("a spelling of the home page can only go to the home page")]);
@@ -534,5 +534,81 @@ describe("a hand-made PHP site's ids", () => {
     expect(oldUrlForm("/soins.html?id=03", "static")?.form).toBe("/soins?id=03");
     // (An ASP page's code is no PHP id: `code=0042` stays as written.)
     expect(oldUrlForm("/fiche.asp?code=0042", "static")?.form).toBe("/fiche?code=0042");
+  });
+});
+
+describe("a Craft CMS site's map", () => {
+  const craft = table({ [PLATFORM_KEY]: "craft", "/le-cabinet": "/philosophie/", "/soins/parodontologie": "/parodontologie/", "/actualites": null });
+
+  it("reads Craft's routing parameter holding an entry's URI as that path, and a preview's link as the entry, in one 301", () => {
+    for (const url of ["/index.php?p=le-cabinet", "/?p=le-cabinet", "/index.php?p=/le-cabinet/", "/?p=Le-Cabinet&utm_source=x", "/le-cabinet?token=h8Yd2K&x-craft-preview=Qk3m", "/le-cabinet/?x-craft-live-preview=Rw8L"]) {
+      expect(findRedirect(craft, "x", url)?.split("?")[0], url).toBe("/philosophie/");
+    }
+    expect(findRedirect(craft, "x", "/index.php?p=soins/parodontologie/")?.split("?")[0]).toBe("/parodontologie/");
+    expect(oldUrlForm("/index.php?p=soins/parodontologie", "craft")?.form).toBe("/soins/parodontologie");
+    // A slug that kept its accents (Craft limits slugs to ASCII only when told to) is its path's, folded as a path is.
+    expect(oldUrlForm("/?p=soins/d%C3%A9tartrage", "craft")?.form).toBe(oldUrlForm("/soins/détartrage", "craft")?.form);
+  });
+
+  it("answers 404 for a URI, a number, a listing's further page or a folder of the platform it does not know, never the home page", () => {
+    for (const url of ["/index.php?p=nope", "/?p=soins/implants", "/?p=12", "/index.php?p=12", "/actualites/p9", "/index.php?p=actualites/p7", "/cpresources/x.css", "/actions/users/login"]) {
+      expect(answerRequest(craft, "x", url), url).toEqual({ status: 404 });
+    }
+    // A number is no URI a section's format makes: it stays a query (Craft would look for the entry at `/12`).
+    expect(oldUrlForm("/?p=12", "craft")?.form).toBe("/?p=12");
+    // `p` on another path is read as a URI on the front controller only (the root, `/index.php`, where the rewrite sends
+    // it): elsewhere it stays a query, an old CMS query the map does not know (404), never the page at its path.
+    expect(oldUrlForm("/le-cabinet?p=equipe", "craft")?.form).toBe("/le-cabinet?p=equipe");
+    expect(answerRequest(craft, "x", "/le-cabinet?p=equipe")).toEqual({ status: 404 });
+  });
+
+  it("leaves WordPress's `?p=12` and a static site's `?p=contact` in their own grammars", () => {
+    expect(oldUrlForm("/?p=le-cabinet", "wordpress")?.form).not.toBe("/le-cabinet");
+    expect(oldUrlForm("/index.php?p=12", "wordpress")?.form).toBe("/?p=12");
+    expect(oldUrlForm("/?p=contact", "static")?.form).toBe("/?p=contact");
+    expect(oldUrlForm("/?p=contact", null)?.form).toBe("/?p=contact");
+    // A preview's parameters are Craft's: elsewhere `token` may name a document (a download link).
+    expect(oldUrlForm("/telecharger.php?token=ab12", "static")?.form).toBe("/telecharger?token=ab12");
+  });
+});
+
+describe("a Contao site's map", () => {
+  const contao = table({
+    [PLATFORM_KEY]: "contao",
+    "/le-cabinet.html": "/philosophie/",
+    "/actualites/bienvenue-au-dr-nadia-haddad.html": "/equipe/nadia-haddad/",
+    "/questions-frequentes/le-blanchiment-abime-t-il-les-dents.html": "/blanchiment/",
+    "/infos-pratiques/honoraires.html?file=files/documents/tarifs-2019.pdf": "/tarifs/",
+    "/actualites.html": null,
+    "/actualites.html?page_n12=2": null,
+  });
+
+  it("reads the front controller in the path and a reader's `auto_item` as the item's own URL, in one 301", () => {
+    for (const url of ["/index.php/le-cabinet.html", "/Le-Cabinet.html", "/index.php/le-cabinet.html?fbclid=x"]) expect(findRedirect(contao, "x", url)?.split("?")[0], url).toBe("/philosophie/");
+    for (const url of ["/actualites.html?auto_item=bienvenue-au-dr-nadia-haddad", "/index.php/actualites/bienvenue-au-dr-nadia-haddad.html", "/index.php/actualites.html?auto_item=Bienvenue-au-Dr-Nadia-Haddad"]) {
+      expect(findRedirect(contao, "x", url)?.split("?")[0], url).toBe("/equipe/nadia-haddad/");
+    }
+    expect(findRedirect(contao, "x", "/questions-frequentes.html?auto_item=le-blanchiment-abime-t-il-les-dents")?.split("?")[0]).toBe("/blanchiment/");
+    expect(findRedirect(contao, "x", "/index.php/infos-pratiques/honoraires.html?file=files/documents/tarifs-2019.pdf")?.split("?")[0]).toBe("/tarifs/");
+    expect(oldUrlForm("/actualites.html?auto_item=x", "contao")?.form).toBe(oldUrlForm("/actualites/x.html", "contao")?.form);
+    expect(oldUrlForm("/actualites.html?auto_item=r%C3%A9ouverture", "contao")?.form).toBe(oldUrlForm("/actualites/réouverture.html", "contao")?.form);
+  });
+
+  it("answers 404 for an item, a listing's page or a folder of the platform it does not know, never the home page or the listing's", () => {
+    for (const url of ["/actualites.html?auto_item=portes-ouvertes-2024", "/actualites.html?page_n12=9", "/actualites.html?page_n12=0", "/actualites/implant-ou-bridge-2024.html", "/assets/images/a/x.jpg", "/system/modules/x"]) {
+      expect(answerRequest(contao, "x", url), url).toEqual({ status: 404 });
+    }
+    // A listing's further page is another page of it, not its first.
+    expect(oldUrlForm("/actualites.html?page_n12=2", "contao")?.form).not.toBe(oldUrlForm("/actualites.html", "contao")?.form);
+    expect(oldUrlForm("/actualites.html?page_n12=2", "contao")?.cmsQuery).toBe(true);
+  });
+
+  it("keeps `auto_item` and `page_n` Contao's: another platform's page keeps its query, an empty or a path-like item no item", () => {
+    expect(oldUrlForm("/actualites.html?auto_item=x", "static")?.form).toBe("/actualites?auto_item=x");
+    expect(oldUrlForm("/actualites.html?page_n12=2", "static")?.cmsQuery).toBe(false);
+    expect(oldUrlForm("/actualites.html?auto_item=", "contao")?.path).toBe("/actualites");
+    expect(oldUrlForm("/actualites.html?auto_item=a/b", "contao")?.path).toBe("/actualites");
+    // A page's other query (a form's subject) leaves the page: the page's 301.
+    expect(findRedirect(contao, "x", "/le-cabinet.html?objet=rendez-vous")?.split("?")[0]).toBe("/philosophie/");
   });
 });
