@@ -252,6 +252,25 @@ describe("AccessLog", () => {
     expect(kept.every((text) => text === undefined)).toBe(true);
   });
 
+  it("lets go of a batch's strings when its sink throws, and takes the next lines as before", () => {
+    vi.useFakeTimers();
+    let fail = true;
+    const written: string[] = [];
+    const write = (chunk: Buffer) => {
+      if (fail) throw new Error("EPIPE");
+      written.push(chunk.toString("utf8"));
+    };
+    const log = new AccessLog({ keepsChunk: false, write }, { lines: 10, bytes: 1 << 20, delayMs: 1000 });
+    log.write({ ...RECORD, id: "lost" });
+    expect(() => log.flush()).toThrow("EPIPE");
+    const kept = (log as unknown as { texts: (string | null | undefined)[] }).texts;
+    expect(kept.every((text) => text === undefined)).toBe(true);
+    fail = false;
+    log.write({ ...RECORD, id: "next" });
+    log.flush();
+    expect(written.join("").split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(["next"]);
+  });
+
   it("keeps every byte of lines in any script, the longest the format allows, across chunks", () => {
     vi.useFakeTimers();
     const out = sink();
