@@ -83,8 +83,9 @@ const KINDS: Partial<Record<Platform, RegExp[]>> = {
   godaddy: [/\/\/img1\.wsimg\.com\//i],
   // DNN's own folders or document links, not only a `tabid` (another ASP.NET tool may name its pages so).
   dnn: [/\/LinkClick\.aspx\?|\/Portals\/\d+\/|\/DesktopModules\//i],
-  // Craft's own marks, not only a `?p=` holding a path (a hand-made PHP site may route its pages so: `?p=contact`).
-  craft: [/\/_(?:\d+|AUTO)x(?:\d+|AUTO)_[a-z]+_[a-z]+-[a-z]+|\/cpresources\/|\/actions\/|x-craft-(?:live-)?preview=/i],
+  // Craft's own marks, not only a `?p=` holding a path (a hand-made PHP site may route its pages so: `?p=contact`), nor
+  // `/actions/` (a practice's "Nos actions" section, `/actions/prevention-bucco-dentaire`: the outside review's case).
+  craft: [/\/_(?:\d+|AUTO)x(?:\d+|AUTO)_[a-z]+_[a-z]+-[a-z]+|\/cpresources\/|x-craft-(?:live-)?preview=/i],
   // Contao's images, listings or download links, not only a folder of its extensions' kind.
   contao: [/\/assets\/images\/[0-9a-f]\/|page_[a-z]\d+=|auto_item=|file=files(?:\/|%2f)/i],
 };

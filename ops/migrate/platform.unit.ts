@@ -131,6 +131,9 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     const transform = "http://a.fr/uploads/_800x600_crop_center-center_82_line/facade.jpg";
     expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/index.php?p=infos-pratiques"], [transform, "http://a.fr/uploads/_400x300_crop_center-center_82_line/facade.jpg"])]).platform).toBe("craft");
     expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/soins?x-craft-preview=Qk3m&token=h8Yd", "http://a.fr/cpresources/a1b2/css/x.css"])]).platform).toBe("craft");
+    // A practice's "Nos actions" section is no Craft controller (the outside review's case): `/actions/` alone is not Craft's own mark.
+    const actions = ["http://a.fr/actions/prevention-bucco-dentaire", "http://a.fr/actions/depistage-ecoles", "http://a.fr/index.php?p=contact"];
+    expect(detectPlatform([entry("http://a.fr/", actions)]).platform).toBe("static");
     // A hand-made PHP site routing its pages by `?p=` (`/index.php?p=contact`), with a folder no transform names.
     const handMade = [entry("http://a.fr/", ["http://a.fr/index.php?p=contact", "http://a.fr/?p=soins", "http://a.fr/index.php?p=tarifs"], ["http://a.fr/uploads/_thumbs/facade.jpg"])];
     expect(detectPlatform(handMade).platform).toBe("static");

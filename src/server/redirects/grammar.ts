@@ -541,13 +541,18 @@ function dnnIdentity(path: string, list: [string, string][]): Identity {
  */
 function craftIdentity(path: string, list: [string, string][]): Identity {
   const uri = list.find(([name]) => name === "p");
-  if (path !== "/" || !uri || !CRAFT_URI.test(uri[1])) return { path, list };
+  if (path !== "/" || !uri || !CRAFT_URI.test(uri[1]) || !LETTER.test(uri[1])) return { path, list };
   // (Its accents folded as a path's: Craft keeps them in a slug unless told to limit slugs to ASCII.)
   return { path: `/${folded(uri[1]).replace(/^\/+|\/+$/g, "")}`, list: list.filter((p) => p !== uri), cmsQuery: true };
 }
 
-/** An entry's URI as Craft's `p` holds it: slugs, slash-separated, one of them with a letter (accented or not). */
-const CRAFT_URI = /^\/*(?=.*\p{L})[^/?#\s]+(?:\/[^/?#\s]+)*\/*$/u;
+/**
+ * An entry's URI as Craft's `p` holds it: slugs, slash-separated; and a letter in it (accented or not: LETTER). Two
+ * tests, not a lookahead after `\/*`: that one was tried again at every slash a visitor repeats (50 ms of the main
+ * thread for a 16 KiB `?p=////...`, the outside review's case).
+ */
+const CRAFT_URI = /^\/*[^/?#\s]+(?:\/[^/?#\s]+)*\/*$/u;
+const LETTER = /\p{L}/u;
 
 /**
  * Contao's identities (the table at the top): a reader page's item by its alias in the path (`auto_item`, the segment
