@@ -1065,6 +1065,11 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     const runnerUp = scored.find((s) => s.target !== best?.target && s.target !== layHub)?.confidence ?? 0;
     /** Whether one of the page's own names (its URL's last segment, its title, H1, headline) says what `says` reads. */
     const ownNameSays = (says: (set: string[]) => boolean) => [urlWords(old.path), ...ownNames].some((set) => set.length > 0 && says(set));
+    /** A class rule's page taken: at the best guess's confidence, or that page's own score if higher. */
+    const sentTo = (page: NewPage, by: string): MatchResult => {
+      const match = { target: page.path, confidence: Math.max(best?.confidence ?? 0, scored.find((s) => s.target === page.path)?.confidence ?? 0), by };
+      return { match, best: match, runnerUp };
+    };
     // Pages no page of the new site is the counterpart of, whatever their words meet: no redirect, the best guess
     // listed for review. The old site announcing itself (announcesWebsite), the patients' reviews (aboutReviews),
     // brushing advice where no page of the new site is titled for brushing or hygiene (aboutBrushing).
@@ -1079,20 +1084,14 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // equipment's page, which presents it by a card; Webself's care page outside a section goes there too, as its truth
     // allows).
     const polishPage = polishingPages.length === 1 && CARE_SECTION.test(old.path) && [urlWords(old.path), ...[old.title, old.h1].map((n) => words(n))].some((set) => set.some((w) => SCALING.test(w)) && set.some((w) => POLISHING.test(w))) ? polishingPages[0] : undefined;
-    if (best && best.confidence > 0 && polishPage) {
-      const match = { target: polishPage.path, confidence: Math.max(best.confidence, scored.find((s) => s.target === polishPage.path)?.confidence ?? 0), by: "a scaling and a polishing: the need page speaking of both" };
-      return { match, best: match, runnerUp };
-    }
+    if (best && best.confidence > 0 && polishPage) return sentTo(polishPage, "a scaling and a polishing: the need page speaking of both");
     // A name whose topic, before its colon, is the aligners alone ("Aligneurs : les bons gestes au quotidien",
     // "Invisalign : combien d'heures porter ses gouttières ?"): the one treatment page titled for them, whatever need or
     // age the rest of the name asks about (the need page "Aligner mes dents", the children's detail: decision 0063,
     // amended 2026-11-28). At the best guess's confidence, or that page's own if higher; not where the page's words
     // meet no page at all (a guess of nothing).
     const alignersPage = alignerPages.length === 1 && alignersTopic([old.title, old.h1]) ? alignerPages[0] : undefined;
-    if (best && best.confidence > 0 && alignersPage) {
-      const match = { target: alignersPage.path, confidence: Math.max(best.confidence, scored.find((s) => s.target === alignersPage.path)?.confidence ?? 0), by: "its name's topic, the aligners: the page titled for them" };
-      return { match, best: match, runnerUp };
-    }
+    if (best && best.confidence > 0 && alignersPage) return sentTo(alignersPage, "its name's topic, the aligners: the page titled for them");
     if (best && childsFirstVisit(old, pageAt(best.target))) return childsFirstVisitGuess(pageAt(best.target));
     // A page for one group of patients (AUDIENCE) and a page whose names do not address it: no weak guess below (nor an item's card)
     // joins them.
@@ -1129,10 +1128,7 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
     // posts there (GoDaddy, Hugo, Jekyll, Solocal, Webador, Drupal 10; Grav's, which its words missed), none elsewhere.
     // (Not the Pages Jaunes, the directory.)
     const stained = ownNameSays((set) => set.some((w, i) => STAINS.test(w) && set[i - 1] !== "pages"));
-    if (best && stained && stainPages.length === 1) {
-      const match = { target: stainPages[0].path, confidence: Math.max(best.confidence, scored.find((s) => s.target === stainPages[0].path)?.confidence ?? 0), by: "stained teeth: the need page speaking of them" };
-      return { match, best: match, runnerUp };
-    }
+    if (best && stained && stainPages.length === 1) return sentTo(stainPages[0], "stained teeth: the need page speaking of them");
     // A way of calming an anxious patient, named by the page itself, and one page of the new site (not a person's,
     // an offer's, the team's or the jobs' page) speaking of the patients' fear: that page (listed for review).
     const calming = [...slugWords(old.path), ...words(old.title), ...words(old.h1)].some((w) => CALMING.test(w));

@@ -21,7 +21,7 @@
  * cache anew each time: callgrind's cache model counted 400 of a HIT's 4,300 instruction-cache misses in the
  * line's code, the most of any part of the product's hit path (issue 28). Run for a whole batch, it stays in that
  * cache. The lines are encoded and handed to the log's destination at most a second after the first of them (a
- * quiet server's line is out within a second), or once BATCH_LINES wait or 64 KiB are encoded, as nginx's
+ * quiet server's line is out within a second), or once 256 wait or 64 KiB are encoded (ACCESS_LOG_LIMITS), as nginx's
  * `access_log ... buffer=64k flush=1s` does; and on shutdown and when the process exits.
  *
  * The request id: a client's or proxy's X-Request-Id when it is a short token (letters, digits, `.`, `_`,
@@ -351,7 +351,7 @@ export class AccessLog {
     private readonly sink: LineSink,
     private readonly limits: AccessLogLimits = ACCESS_LOG_LIMITS,
   ) {
-    // Room for the limit and the longest line (encoding hands the buffer over first when a line might not fit).
+    // Room for the limit and the longest line: a line is encoded only while less than the limit waits (encodeWaiting).
     this.line = lineBuffer(limits.bytes + MAX_LINE_BYTES);
     this.texts = new Array<string | null | undefined>(limits.lines * TEXTS).fill(undefined);
     this.figures = new Float64Array(limits.lines * FIGURES);
@@ -384,12 +384,10 @@ export class AccessLog {
     }
   }
 
-  /** Encodes every waiting line, in order, into the buffer, handing it over whenever the next line might not fit. */
+  /** Encodes every waiting line, in order, into the buffer, handing it over whenever the limit's bytes are encoded. */
   private encodeWaiting(): void {
     const { texts, figures, line } = this;
-    const room = line.bytes.length - MAX_LINE_BYTES;
     for (let i = 0; i < this.waiting; i++) {
-      if (this.used > room) this.handOver();
       const t = i * TEXTS;
       const f = i * FIGURES;
       this.used = encodeFields(
@@ -409,9 +407,6 @@ export class AccessLog {
       );
       if (this.used >= this.limits.bytes) this.handOver();
     }
-    // The strings are let go: a quiet server does not keep a visitor's path until the next batch.
-    texts.fill(undefined, 0, this.waiting * TEXTS);
-    this.waiting = 0;
   }
 
   /**
@@ -427,7 +422,8 @@ export class AccessLog {
     try {
       this.encodeWaiting();
     } finally {
-      // A sink that threw loses the batch (as it lost the buffer before), and lets go of its strings too.
+      // The strings are let go (a quiet server does not keep a visitor's path until the next batch), a sink's throw
+      // or not: one that threw loses the batch, as it lost the buffer before.
       this.texts.fill(undefined, 0, this.waiting * TEXTS);
       this.waiting = 0;
       this.handOver();
