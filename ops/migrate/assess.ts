@@ -120,6 +120,11 @@ function firstShared(tokens: readonly string[], shared: ReadonlySet<string>): nu
  * `labels`: the texts of the lister's links to the page; `shared`: the word triples (triplesInOrder) they share.
  */
 export function showsAsCard(lister: { text: string; headline: string }, labels: readonly string[], shared: ReadonlySet<string>, page: { text: string; name: string }): boolean {
+  return cardWhereSharingStarts(lister, labels, shared, page) || cardAfterALink(lister, labels, shared, page);
+}
+
+/** showsAsCard where the two texts start sharing: the page's first shared words, the lister's first shared words. */
+function cardWhereSharingStarts(lister: { text: string; headline: string }, labels: readonly string[], shared: ReadonlySet<string>, page: { text: string; name: string }): boolean {
   const own = words(page.text);
   const start = firstShared(own, shared);
   if (start === -1) return false;
@@ -152,6 +157,41 @@ export function showsAsCard(lister: { text: string; headline: string }, labels: 
   });
 }
 
+/**
+ * showsAsCard anywhere in the lister: a link to the page (2 to LABEL_WORDS words), then within CARD_GAP words the words
+ * the page opens with (at most CARD_GAP words after its headline, where its headline opens its text; a category or a
+ * date may stand above it), the lister's own headline not between them. For a lister that shares more than the card:
+ * the blog page that also shows the posts a post's "À lire aussi" shows, another post showing this one among its own.
+ */
+function cardAfterALink(lister: { text: string; headline: string }, labels: readonly string[], shared: ReadonlySet<string>, page: { text: string; name: string }): boolean {
+  const own = words(page.text);
+  const name = words(page.name);
+  const opening = name.length ? own.findIndex((_, i) => i <= CARD_GAP && name.every((x, k) => own[i + k] === x)) : -1;
+  const from = opening === -1 ? 0 : opening + name.length;
+  const lead = new Set<string>();
+  for (let i = from; i <= from + CARD_GAP && i + 3 <= own.length; i++) {
+    const triple = own.slice(i, i + 3).join(" ");
+    if (shared.has(triple)) lead.add(triple);
+  }
+  if (!lead.size) return false;
+  const tokens = words(lister.text);
+  const listerName = words(lister.headline).join(" ");
+  return labels.some((label) => {
+    const w = words(label);
+    if (w.length < 2 || w.length > LABEL_WORDS) return false;
+    for (let j = tokens.indexOf(w[0]); j !== -1; j = tokens.indexOf(w[0], j + 1)) {
+      if (!w.every((x, k) => tokens[j + k] === x)) continue;
+      const end = j + w.length;
+      for (let at = end; at <= end + CARD_GAP && at + 3 <= tokens.length; at++) {
+        if (!lead.has(tokens.slice(at, at + 3).join(" "))) continue;
+        const between = tokens.slice(end, at).join(" ");
+        if (!listerName || !` ${between} `.includes(` ${listerName} `)) return true;
+      }
+    }
+    return false;
+  });
+}
+
 const DOCUMENT_TYPE = /^application\/(?:pdf|msword|vnd\.openxmlformats|vnd\.oasis\.opendocument|vnd\.ms-)/i;
 
 /**
@@ -163,6 +203,12 @@ const DOCUMENT_TYPE = /^application\/(?:pdf|msword|vnd\.openxmlformats|vnd\.oasi
 const NOTICE = /\b(?:conges|fermeture|fermetures|ferme|fermee|vacances|horaires|depart|retraite|portes ouvertes|voeux|bonne annee|demenagement|demenage|noel|feries?|greve|reouverture|closed|closure|holidays?)\b/;
 /** Every notice word of a name (NOTICE, global). */
 const NOTICES = new RegExp(NOTICE.source, "g");
+/**
+ * Works at the practice ("Travaux dans la salle d'attente"), a notice of their time when a page's names say so (three
+ * blind truths drop theirs: IONOS's, Hostinger's, Concrete's); not in a text, where works done are what a post about
+ * a new room tells ("Après trois semaines de travaux, notre nouvelle salle de stérilisation...": DNN's, kept).
+ */
+const WORKS = /\btravaux\b/;
 const YEAR = /\b((?:19|20)\d\d)\b/;
 
 /**
@@ -198,7 +244,7 @@ function keepsHours(named: string, dayOnly = false): boolean {
 
 function datedNotice(e: CrawlEntry, text: string): string | null {
   const named = words(`${e.title} ${e.headline} ${e.h1} ${pathOf(e.url).replace(/[-_/.]/g, " ")}`).join(" ");
-  const what = NOTICE.exec(named);
+  const what = NOTICE.exec(named) ?? WORKS.exec(named);
   if (!what) return null;
   if (keepsHours(named)) return null;
   const year = YEAR.exec(named)?.[1] ?? DATED.exec(words(text.slice(0, 600)).join(" "))?.[1];

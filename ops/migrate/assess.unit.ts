@@ -177,6 +177,8 @@ describe("assessPages", () => {
     entry("/actus/2019/ferme-le-lundi-de-pentecote", { title: "Cabinet fermé le lundi de Pentecôte", body_text: long("pentecote"), word_count: 120 }),
     entry("/actus/2019/ferme-samedi", { title: "Cabinet fermé samedi", body_text: long("samedi"), word_count: 120 }),
     entry("/actus/2019/ferme-le-jeudi-8-mai-et-vendredi", { title: "Fermé le jeudi 8 mai et vendredi", body_text: long("armistice"), word_count: 120 }),
+    entry("/blog/travaux-salle-d-attente", { title: "Travaux dans la salle d'attente", body_text: "17 avril 2023 Du 24 au 28 avril, la salle d'attente est repeinte.", word_count: 14 }),
+    entry("/actualites/salle-de-sterilisation", { title: "Une salle de stérilisation toute neuve", body_text: "12 mai 2019 Après trois semaines de travaux, notre nouvelle salle de stérilisation est en service.", word_count: 16 }),
     entry("/?cat=3", { body_text: "Catégorie Lire la suite", word_count: 4, links: ["http://old.example/soins.html"] }),
     entry("/blog.html", { body_text: `${base.split(" ").slice(0, 40).join(" ")} ${long("couronne").split(" ").slice(0, 40).join(" ")}`, word_count: 80, links: ["http://old.example/soins.html", "http://old.example/couronne.html"] }),
     entry("/couronne.html", { body_text: long("couronne"), word_count: 240 }),
@@ -218,6 +220,9 @@ describe("assessPages", () => {
     ["/actus/2019/ferme-le-lundi-de-pentecote", "skip", /dated notice: ferme 2019/],
     ["/actus/2019/ferme-samedi", "skip", /dated notice: ferme 2019/],
     ["/actus/2019/ferme-le-jeudi-8-mai-et-vendredi", "skip", /dated notice: ferme 2019/],
+    // Works at the practice, named so: a notice of their time. Works a post's text tells of (a new room): kept.
+    ["/blog/travaux-salle-d-attente", "skip", /dated notice: travaux 2023, past/],
+    ["/actualites/salle-de-sterilisation", "rewrite", /thin: 16 words/],
     ["/?cat=3", "skip", /listing of 1 pages/],
     ["/blog.html", "skip", /listing of 2 pages \(blog, category, tag or archive\)/],
     ["/docs/tarifs.pdf", "rewrite", /document \(application\/pdf\), linked from no page/],
@@ -295,6 +300,20 @@ describe("a short post shown as a card by the listings that list it", () => {
     expect(showsAsCard(section, ["Accueil Nos soins"], shared(lead), { text: `Nos soins ${lead}`, name: "Nos soins" })).toBe(false);
     // The link's text far before the words shared: a menu, not a card's title.
     expect(showsAsCard({ text: `Bienvenue au Dr Moreau ${text(8, 20)} ${lead}`, headline: "" }, ["Bienvenue au Dr Moreau"], shared(lead), page)).toBe(false);
+  });
+
+  it("showsAsCard: a lister sharing more than the card (a blog page showing the posts a post's 'À lire aussi' shows too)", () => {
+    const shared = (...parts: string[]) => new Set(parts.flatMap((a) => a.split(" ").slice(0, -2).map((_, i) => a.split(" ").slice(i, i + 3).join(" "))));
+    const other = text(3, 14);
+    // The post: a category above its headline, a byline, its lead; then another post's card.
+    const post = { text: `Vie du cabinet Bienvenue au Dr Moreau Cabinet du Dr Bernard 3 mars 2021 ${lead} À lire aussi Conseils Brossage ${other}`, name: "Bienvenue au Dr Moreau" };
+    // The blog page: the other post's card first, then this one's (its category above its linked title).
+    const blog = { text: `Le blog Conseils Brossage ${other} 1 min Vie du cabinet Bienvenue au Dr Moreau ${lead} 1 min`, headline: "Le blog" };
+    expect(showsAsCard(blog, ["Bienvenue au Dr Moreau"], shared(other, lead, "vie du cabinet"), post)).toBe(true);
+    // Without a link to the post, or with its lead far from the link's text: no card of it.
+    expect(showsAsCard(blog, ["Brossage des dents"], shared(other, lead), post)).toBe(false);
+    const far = { text: `Le blog Conseils Brossage ${other} Bienvenue au Dr Moreau ${text(8, 20)} ${lead}`, headline: "Le blog" };
+    expect(showsAsCard(far, ["Bienvenue au Dr Moreau"], shared(other, lead), post)).toBe(false);
   });
 
   it("showsAsCard: a one-word label is a card's title when it is the page's own name, whole, and its lead follows at once", () => {

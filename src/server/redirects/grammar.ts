@@ -131,6 +131,8 @@ const DOCUMENT_PATH = /\.(?:pdf|docx?|odt|xlsx?|ods|pptx?|rtf|txt|zip|jpe?g|png|
 const SESSION_PARAM = /^(?:phpsessid|jsessionid|aspsessionid[a-z]*|cfid|cftoken|sessionid|session_id|authuser|usp|pli)(?:=|$)/i;
 /** A page's language chosen by a parameter: the new site has one language, the old URL one page. */
 const LANGUAGE_PARAM = /^(?:lang|language|lng|hl|locale|wpml_lang|hslang)(?:=|$)/i;
+/** SilverStripe's published stage (`?stage=Live`, which its preview links carry): the page itself, as every visitor sees it. */
+const LIVE_STAGE = /^stage=live$/i;
 
 /** Whether a query parameter (`name` or `name=value`) only tracks a campaign or a click. */
 export function isTrackingParam(param: string): boolean {
@@ -302,7 +304,7 @@ const noTrailingSlash = (path: string) => (path.length > 1 && path.endsWith("/")
 function params(query: string): [string, string][] | null {
   const out: [string, string][] = [];
   for (const raw of query.replace(/&(?:amp|#0*38|#x0*26);/gi, "&").split(/[&;]/)) {
-    if (!raw || TRACKING_PARAM.test(raw) || LANGUAGE_PARAM.test(raw) || SESSION_PARAM.test(raw)) continue;
+    if (!raw || TRACKING_PARAM.test(raw) || LANGUAGE_PARAM.test(raw) || SESSION_PARAM.test(raw) || LIVE_STAGE.test(raw)) continue;
     const eq = raw.indexOf("=");
     const name = decode((eq === -1 ? raw : raw.slice(0, eq)).replace(/\+/g, " "));
     const value = decode((eq === -1 ? "" : raw.slice(eq + 1)).replace(/\+/g, " "));
@@ -356,14 +358,21 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
     const all = list;
     list = noise === "all" ? [] : list.filter(([name, value]) => !noise.has(name) || keep(name) || other(name, value));
     cmsQuery = list.some(([name]) => identity.has(name));
-    if (platform !== "static" && platform !== "wix") {
-      // `/index.php/contact` (PATHINFO URLs) is `/contact`; `/fr/contact` the one-language site's `/contact`.
-      path = path.replace(/^\/index\.php(?=\/|$)/, "") || "/";
-      path = path.replace(LANGUAGE_PREFIX, "") || "/";
-    }
+    // `/index.php/contact` (PATHINFO URLs) is `/contact` on every platform: a PHP script answers the path after it
+    // (a CMS's front controller routes it; a hand-made script shows what it shows for `/contact`, or itself).
+    path = path.replace(/^\/index\.php(?=\/|$)/, "") || "/";
+    // `/fr/contact` is the one-language site's `/contact` (not a static site's, whose `/fr/` may be a folder of its own).
+    if (platform !== "static" && platform !== "wix") path = path.replace(LANGUAGE_PREFIX, "") || "/";
     const named = byIdentity(platform, path, list, all);
     cmsQuery ||= named.cmsQuery === true;
     ({ path, list } = named);
+    // Every platform: a front controller's query that is a path (the rule at frontControllerPath).
+    const routed = frontControllerPath(path, list, identity);
+    if (routed !== null) {
+      path = routed;
+      list = [];
+      cmsQuery = true;
+    }
   }
   // A hand-made PHP site's script (`/index.php`, `/telecharger.php`, the root that runs `index.php`) reads an id through
   // PHP's intval(): `id=03` is `id=3`, as a CMS's number is whatever its zeros (PluXml's `article0017`, SPIP's `article012`).
@@ -565,6 +574,30 @@ function contaoIdentity(path: string, list: [string, string][]): Identity {
   if (!item) return { path, list, cmsQuery: paged };
   const page = commonPath(path);
   return { path: `${page === "/" ? "" : page}/${folded(item[1])}`, list: list.filter((p) => p !== item), cmsQuery: true };
+}
+
+/**
+ * The parameters through which front controllers are handed the path of the page to show when the web server's
+ * rewrite is bypassed: ProcessWire's `it` (`/index.php?it=soins/implants/`), SilverStripe's and CakePHP's `url`
+ * (`/index.php?url=/le-cabinet/`), Craft's and hand-made scripts' `p`, Drupal's and MODX's `q`, OpenCart's `route`,
+ * Yii's `r`.
+ */
+const ROUTING_PARAMS: ReadonlySet<string> = new Set(["it", "url", "p", "q", "route", "r"]);
+
+/**
+ * Every platform's front controller (`/`, `/index.php`, its path already dropped): a query that is nothing but a path
+ * names the page at that path, the one the platform shows there. Either a name without a value that starts with a
+ * slash (CodeIgniter's and ExpressionEngine's `/index.php?/le-centre`), or one of ROUTING_PARAMS holding a path (slugs,
+ * a letter in it: `?p=12` is an id, not a path) that the platform's own grammar does not read as something else
+ * (WordPress's `p` is a post's id, Blogger's `q` a search: `identity`). The only parameter left after the noise. Such a
+ * query names a page by a CMS query: one the map does not know answers 404 (map.ts), never the page at `/`.
+ */
+function frontControllerPath(path: string, list: [string, string][], identity: ReadonlySet<string>): string | null {
+  if (path !== "/" || list.length !== 1) return null;
+  const [name, value] = list[0];
+  const route = value === "" && name.startsWith("/") ? name : ROUTING_PARAMS.has(name) && !identity.has(name) ? value : null;
+  if (route === null || !CRAFT_URI.test(route) || !LETTER.test(route)) return null;
+  return `/${folded(route).replace(/^\/+|\/+$/g, "")}`;
 }
 
 /** A Contao listing's page parameter: `page_` + the module type's letter(s) + the module's id (`page_n12`, `page_e18`). */

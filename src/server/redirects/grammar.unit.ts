@@ -562,10 +562,11 @@ describe("a Craft CMS site's map", () => {
     expect(answerRequest(craft, "x", "/le-cabinet?p=equipe")).toEqual({ status: 404 });
   });
 
-  it("leaves WordPress's `?p=12` and a static site's `?p=contact` in their own grammars", () => {
+  it("leaves WordPress's `?p=12` in its own grammar, and a map that declares no platform to the common rules", () => {
     expect(oldUrlForm("/?p=le-cabinet", "wordpress")?.form).not.toBe("/le-cabinet");
     expect(oldUrlForm("/index.php?p=12", "wordpress")?.form).toBe("/?p=12");
-    expect(oldUrlForm("/?p=contact", "static")?.form).toBe("/?p=contact");
+    // A static site's script routing by `p` is a front controller's (the generic rule below).
+    expect(oldUrlForm("/?p=contact", "static")).toMatchObject({ form: "/contact", cmsQuery: true });
     expect(oldUrlForm("/?p=contact", null)?.form).toBe("/?p=contact");
     // A preview's parameters are Craft's: elsewhere `token` may name a document (a download link).
     expect(oldUrlForm("/telecharger.php?token=ab12", "static")?.form).toBe("/telecharger?token=ab12");
@@ -610,5 +611,34 @@ describe("a Contao site's map", () => {
     expect(oldUrlForm("/actualites.html?auto_item=a/b", "contao")?.path).toBe("/actualites");
     // A page's other query (a form's subject) leaves the page: the page's 301.
     expect(findRedirect(contao, "x", "/le-cabinet.html?objet=rendez-vous")?.split("?")[0]).toBe("/philosophie/");
+  });
+});
+
+describe("every platform's front controller: a query that is a path names the page at that path", () => {
+  // Written after three blind sites of platforms the toolkit did not know (ExpressionEngine, ProcessWire, SilverStripe),
+  // each taken for a static site: their spellings through the front controller answered 404.
+  it.each([
+    ["/index.php?it=soins/implants/", "/soins/implants"], // ProcessWire, rewrites off
+    ["/?it=/le-cabinet/equipe/", "/le-cabinet/equipe"],
+    ["/index.php?url=/honoraires/", "/honoraires"], // SilverStripe 3
+    ["/index.php?url=/soins/implantologie/&stage=Live", "/soins/implantologie"], // its published stage is the page
+    ["/index.php?/le-centre", "/le-centre"], // ExpressionEngine, CodeIgniter
+    ["/index.php?/actualites/article/implant-ou-bridge&utm_source=x", "/actualites/article/implant-ou-bridge"],
+    ["/index.php/soins/implants-dentaires/", "/soins/implants-dentaires"], // PATHINFO, on a static site too
+    ["/?it=/%C3%A9quipe/", "/equipe"],
+  ])("%s is %s, a CMS query (404 when the map does not know it)", (url, form) => {
+    expect(oldUrlForm(url, "static")).toMatchObject({ form, path: form, cmsQuery: url.includes("?") });
+  });
+
+  it("reads nothing else so: an id, a second parameter, a parameter the platform reads as its own, a page that is no front controller, a map with no platform", () => {
+    expect(oldUrlForm("/?p=12", "static")?.form).toBe("/?p=12"); // no letter: an id
+    expect(oldUrlForm("/?url=/le-cabinet/&page=2", "static")?.form).toBe("/?page=2&url=/le-cabinet/");
+    expect(oldUrlForm("/soins/?it=implants", "static")?.form).toBe("/soins?it=implants"); // not the front controller
+    expect(oldUrlForm("/search?q=implants", "blogger")?.path).toBe("/search"); // Blogger's `q` is a search
+    expect(oldUrlForm("/?q=node/12", "drupal")?.form).toBe("/node/12"); // Drupal's own grammar
+    expect(oldUrlForm("/?s=implant", "static")?.form).toBe("/?s=implant"); // a search parameter
+    expect(oldUrlForm("/?it=/le-cabinet/", null)?.form).toBe("/?it=/le-cabinet/");
+    expect(oldUrlForm("/contact/?stage=Stage", "static")?.form).toBe("/contact?stage=stage"); // the draft stage: another view
+    expect(oldUrlForm("/contact/?stage=Live", "static")?.form).toBe("/contact");
   });
 });
