@@ -339,10 +339,50 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (group.length > 1) groups.push(group);
   }
 
+  /**
+   * What a page quotes of the pages it links to (`linked`, its own words' triples `mine`): the triples it shares with
+   * each, largest first.
+   */
+  const quotedShares = (e: CrawlEntry, linked: string[], mine: ReadonlySet<string>): string[][] => {
+    const group = (url: string) => originalOf.get(url)?.url ?? url;
+    // Each source must bring triples of its own: a short post whose one excerpt is on the blog page and on its
+    // category page (both linked from it) is covered twice by the same words, and is no listing of them.
+    // Nor is a page that shows this one's words as its card (a listing of it, the home page's cards): it quotes them.
+    // (Not for a job's ad, "Offre d'emploi : assistant(e) dentaire": the blind truths split on an old ad for a job the
+    // new site still offers, one sending it to the offer, one dropping it as filled; such a post is judged as before.)
+    const mayBeQuoted = !namesAJob(pathOf(e.url), [e.title, e.h1, e.headline]);
+    const labelsTo = (l: CrawlEntry) => (l.anchors ?? []).filter((a) => landing(a.url) === e.url).map((a) => a.text);
+    return linked
+      .filter((l) => group(l) !== group(e.url)) // not its own duplicate
+      .map((l) => ({ page: byUrl.get(l)!, shared: [...mine].filter((t) => triples.get(l)!.has(t)) }))
+      .filter(({ page, shared }) => shared.length && !(mayBeQuoted && showsAsCard({ text: own.get(page.url)!.text, headline: page.headline || page.h1 }, labelsTo(page), new Set(shared), { text: own.get(e.url)!.text, name: e.headline || e.h1 })))
+      .map(({ shared }) => shared)
+      .sort((a, b) => b.length - a.length);
+  };
+  /** The pages a page links to (where the old site's redirects land), crawled, not itself. */
+  const linkedOf = (e: CrawlEntry) => [...new Set(e.links.map(landing))].filter((l) => l !== e.url && triples.has(l));
+  /**
+   * A page's own words (ownWords) without those it quotes of the pages it links to: the excerpts its cards show (an
+   * "À lire aussi" card's "le cabinet ferme ses portes" is that other post's notice, not this one's).
+   */
+  const unquoted = (e: CrawlEntry): string => {
+    const parts = ownWords(e);
+    const quoted = new Set(quotedShares(e, linkedOf(e), new Set(parts.flatMap((part) => triplesInOrder(part)))).flat());
+    return parts
+      .map((part) => {
+        const w = words(part);
+        const cut = new Uint8Array(w.length);
+        for (let i = 0; i + 3 <= w.length; i++) if (quoted.has(w.slice(i, i + 3).join(" "))) cut.fill(1, i, i + 3);
+        return w.filter((_, i) => !cut[i]).join(" ");
+      })
+      .filter(Boolean)
+      .join(" . ");
+  };
+
   /** A page made of the titles and excerpts of the pages it links to (a blog page, a category...). */
   const listingOf = (e: CrawlEntry): number | null => {
     if (new URL(e.url).pathname === "/" && !new URL(e.url).search) return null; // the home page is the home page
-    const linked = [...new Set(e.links.map(landing))].filter((l) => l !== e.url && triples.has(l));
+    const linked = linkedOf(e);
     if (listingShaped.get(e.url)) return linked.length;
     if (LISTING_PAGE_QUERY.test(pathOf(e.url)) && linked.length >= 2) return linked.length;
     // One post or page of the platform, however short (under any of its URLs: `/node/26` and its alias, the id
@@ -359,20 +399,7 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     // Excerpts of several pages: a page that repeats one other page (a practitioner's page and the team page) is not one.
     const covered = new Set<string>();
     let sources = 0;
-    const group = (url: string) => originalOf.get(url)?.url ?? url;
-    // Each source must bring triples of its own: a short post whose one excerpt is on the blog page and on its
-    // category page (both linked from it) is covered twice by the same words, and is no listing of them.
-    // Nor is a page that shows this one's words as its card (a listing of it, the home page's cards): it quotes them.
-    // (Not for a job's ad, "Offre d'emploi : assistant(e) dentaire": the blind truths split on an old ad for a job the
-    // new site still offers, one sending it to the offer, one dropping it as filled; such a post is judged as before.)
-    const mayBeQuoted = !namesAJob(pathOf(e.url), [e.title, e.h1, e.headline]);
-    const labelsTo = (l: CrawlEntry) => (l.anchors ?? []).filter((a) => landing(a.url) === e.url).map((a) => a.text);
-    const shares = linked
-      .filter((l) => group(l) !== group(e.url)) // not its own duplicate
-      .map((l) => ({ page: byUrl.get(l)!, shared: [...mine].filter((t) => triples.get(l)!.has(t)) }))
-      .filter(({ page, shared }) => shared.length && !(mayBeQuoted && showsAsCard({ text: own.get(page.url)!.text, headline: page.headline || page.h1 }, labelsTo(page), new Set(shared), { text: own.get(e.url)!.text, name: e.headline || e.h1 })))
-      .map(({ shared }) => shared)
-      .sort((a, b) => b.length - a.length);
+    const shares = quotedShares(e, linked, mine);
     for (const shared of shares) {
       const fresh = shared.filter((t) => !covered.has(t));
       for (const t of shared) covered.add(t);
@@ -417,7 +444,8 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
       // A short notice (its text says what: a closure, holidays...) dated in a past year; a short advice post stays.
       // Its own words: a sidebar's "Fermeture estivale 2021" names another page, not this one.
       // (Not the practical information page carrying this month's closure, "Infos pratiques": a standing page.)
-      const text = ownWords(e).join(" . ");
+      // (Nor the words it quotes: the cards of an "À lire aussi" under it.)
+      const text = unquoted(e);
       const dated = DATED.exec(text);
       // (Its own name and its URL's last segment: a section "infos pratiques" holds dated notices too.)
       // (Nor a regular day it keeps: "À partir de septembre, le cabinet ferme le mercredi". Short news of new hours

@@ -333,3 +333,28 @@ describe("a short post shown as a card by the listings that list it", () => {
     expect(showsAsCard(menu, ["Parodontologie"], shared(perioLead.split(" ").slice(1).join(" ")), { text: `Parodontologie ${perioLead.split(" ").slice(1).join(" ")} ${rest}`, name: "Parodontologie" })).toBe(false);
   });
 });
+
+describe("a short post with an 'À lire aussi' card of a notice", () => {
+  const O = "http://old.example";
+  const closure = "Sur consigne de l'Ordre, le cabinet ferme à partir du mardi 17 mars. Pour une urgence, laissez un message.";
+  const rows = assessPages([
+    entry("/blog/radiographie-numerique", {
+      title: "Radiographie numérique : dix fois moins de rayons",
+      body_text: `13 janvier 2020 Nouvelle année, nouvel équipement : le cabinet passe à la radiographie numérique, dix fois moins de rayons. À lire aussi COVID-19 : le cabinet ferme ses portes ${closure} 16 mars 2020`,
+      word_count: 50,
+      links: [`${O}/blog/covid-19-le-cabinet-ferme`],
+      anchors: [{ url: `${O}/blog/covid-19-le-cabinet-ferme`, text: "COVID-19 : le cabinet ferme ses portes" }],
+    }),
+    entry("/blog/covid-19-le-cabinet-ferme", { title: "COVID-19 : le cabinet ferme ses portes", body_text: `16 mars 2020 ${closure}`, word_count: 22 }),
+  ]).rows;
+  const by = (path: string) => rows.find((r) => r.path === path)!;
+
+  it("is no notice by the card's words: they are the other post's (Hostinger's posts, three cards under each)", () => {
+    expect(by("/blog/radiographie-numerique").reason).toMatch(/^thin/);
+  });
+
+  it("leaves the notice a notice", () => {
+    expect(by("/blog/covid-19-le-cabinet-ferme").verdict).toBe("skip");
+  });
+});
+
