@@ -24,6 +24,7 @@ beforeAll(async () => {
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     }),
+    { group: true },
   );
   vite.stdout!.on("data", (c) => (output += c));
   vite.stderr!.on("data", (c) => (output += c));

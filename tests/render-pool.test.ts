@@ -250,7 +250,7 @@ describe("scheduling", () => {
       },
       stdio: "ignore",
       detached: true,
-    }));
+    }), { group: true });
     try {
       const url = `http://127.0.0.1:${port}`;
       await until(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok === true, "the server listening");

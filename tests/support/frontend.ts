@@ -142,7 +142,7 @@ export function launchFrontend(opts: { backendUrl: string; env?: Record<string, 
     // own main thread, not to every test runner and browser on the machine (with two test runs side by
     // side they starved, and renders answered 503).
     detached: true,
-  }));
+  }), { group: true });
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
