@@ -70,13 +70,11 @@ export async function pagesPerKind(backendOrigin: string, code: string): Promise
 }
 
 /**
- * Loads a URL in a fresh context and returns the JavaScript it transferred before any interaction; `inspect`,
- * if given, sees the page once measured (the browser test runs axe there).
+ * Loads a URL in a fresh context and returns the JavaScript it transferred before any interaction.
  */
 export async function measurePageJs(
   browser: Browser,
   url: string,
-  inspect?: (page: Page) => Promise<void>,
 ): Promise<{ status: number; requests: JsRequest[] }> {
   const context = await browser.newContext({ viewport: { width: 375, height: 812 }, locale: "fr-FR" });
   try {
@@ -94,7 +92,6 @@ export async function measurePageJs(
     await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())));
     await page.waitForLoadState("networkidle");
     const requests = (await Promise.all(pending)).filter((r): r is JsRequest => r !== null);
-    await inspect?.(page);
     return { status: response?.status() ?? 0, requests };
   } finally {
     await context.close();
@@ -105,11 +102,10 @@ export async function measureSite(
   browser: Browser,
   siteOrigin: string,
   pages: KindPage[],
-  inspect?: (page: Page) => Promise<void>,
 ): Promise<BudgetRow[]> {
   const rows: BudgetRow[] = [];
   for (const page of pages) {
-    const { status, requests } = await measurePageJs(browser, `${siteOrigin}${page.path}`, inspect);
+    const { status, requests } = await measurePageJs(browser, `${siteOrigin}${page.path}`);
     rows.push({
       ...page,
       status,
