@@ -204,9 +204,10 @@ const NOTICE = /\b(?:conges|fermeture|fermetures|ferme|fermee|vacances|horaires|
 /** Every notice word of a name (NOTICE, global). */
 const NOTICES = new RegExp(NOTICE.source, "g");
 /**
- * Works at the practice ("Travaux dans la salle d'attente"), a notice of their time when a page's names say so (three
- * blind truths drop theirs: IONOS's, Hostinger's, Concrete's); not in a text, where works done are what a post about
- * a new room tells ("Après trois semaines de travaux, notre nouvelle salle de stérilisation...": DNN's, kept).
+ * Works at the practice ("Travaux dans la salle d'attente"), a notice of their time when a short page's names say so
+ * (IONOS's and Hostinger's truths drop theirs); not in a text, where works done are what a post about a new room tells
+ * ("Après trois semaines de travaux, notre nouvelle salle de stérilisation...": DNN's, kept), nor on a page of some
+ * length ("Nos travaux de prothèse": a practice's own work, an outside review's case).
  */
 const WORKS = /\btravaux\b/;
 const YEAR = /\b((?:19|20)\d\d)\b/;
@@ -242,9 +243,10 @@ function keepsHours(named: string, dayOnly = false): boolean {
   return newHours || (REGULAR_DAY.test(named) && notices.every((n) => HOURS_NOTICES.has(n)));
 }
 
-function datedNotice(e: CrawlEntry, text: string): string | null {
+/** `short`: whether the page says little in its own words (the cards of other pages it shows left out). */
+function datedNotice(e: CrawlEntry, text: string, short: () => boolean): string | null {
   const named = words(`${e.title} ${e.headline} ${e.h1} ${pathOf(e.url).replace(/[-_/.]/g, " ")}`).join(" ");
-  const what = NOTICE.exec(named) ?? WORKS.exec(named);
+  const what = NOTICE.exec(named) ?? (WORKS.test(named) && short() ? WORKS.exec(named) : null);
   if (!what) return null;
   if (keepsHours(named)) return null;
   const year = YEAR.exec(named)?.[1] ?? DATED.exec(words(text.slice(0, 600)).join(" "))?.[1];
@@ -436,7 +438,7 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (original) return { verdict: "rewrite", reason: `near-duplicate of ${pathOf(original.url)} (similarity ${original.similarity.toFixed(2)}): merge into one page` };
     const count = wordsOf(e);
     if (count === 0) return { verdict: "skip", reason: "no text of its own" };
-    const notice = datedNotice(e, own.get(e.url)?.text ?? e.body_text);
+    const notice = datedNotice(e, own.get(e.url)?.text ?? e.body_text, () => unquoted(e).split(" ").filter((w) => w !== ".").length < THIN_WORDS);
     if (notice) return { verdict: "skip", reason: `dated notice: ${notice}, past` };
     const event = EVENT.exec(words([e.title, e.h1, e.headline, lastSegment(pathOf(e.url))].join(" ")).join(" "));
     if (event) return { verdict: "skip", reason: `an event of its time: ${event[0]}` };

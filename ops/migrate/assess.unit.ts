@@ -178,6 +178,7 @@ describe("assessPages", () => {
     entry("/actus/2019/ferme-samedi", { title: "Cabinet fermé samedi", body_text: long("samedi"), word_count: 120 }),
     entry("/actus/2019/ferme-le-jeudi-8-mai-et-vendredi", { title: "Fermé le jeudi 8 mai et vendredi", body_text: long("armistice"), word_count: 120 }),
     entry("/blog/travaux-salle-d-attente", { title: "Travaux dans la salle d'attente", body_text: "17 avril 2023 Du 24 au 28 avril, la salle d'attente est repeinte.", word_count: 14 }),
+    entry("/nos-travaux-protheses", { title: "Nos travaux de prothèse", body_text: `Publié le 12 mars 2019. ${long("prothese")}` }),
     entry("/actualites/salle-de-sterilisation", { title: "Une salle de stérilisation toute neuve", body_text: "12 mai 2019 Après trois semaines de travaux, notre nouvelle salle de stérilisation est en service.", word_count: 16 }),
     entry("/?cat=3", { body_text: "Catégorie Lire la suite", word_count: 4, links: ["http://old.example/soins.html"] }),
     entry("/blog.html", { body_text: `${base.split(" ").slice(0, 40).join(" ")} ${long("couronne").split(" ").slice(0, 40).join(" ")}`, word_count: 80, links: ["http://old.example/soins.html", "http://old.example/couronne.html"] }),
@@ -223,6 +224,8 @@ describe("assessPages", () => {
     // Works at the practice, named so: a notice of their time. Works a post's text tells of (a new room): kept.
     ["/blog/travaux-salle-d-attente", "skip", /dated notice: travaux 2023, past/],
     ["/actualites/salle-de-sterilisation", "rewrite", /thin: 16 words/],
+    // A page of some length named for works: the practice's own work (the outside review's), kept.
+    ["/nos-travaux-protheses", "reuse", /\d+ words/],
     ["/?cat=3", "skip", /listing of 1 pages/],
     ["/blog.html", "skip", /listing of 2 pages \(blog, category, tag or archive\)/],
     ["/docs/tarifs.pdf", "rewrite", /document \(application\/pdf\), linked from no page/],

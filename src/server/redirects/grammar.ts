@@ -371,7 +371,9 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
     if (routed !== null) {
       path = routed;
       list = [];
-      cmsQuery = true;
+      // The home page by one of its names (`?p=accueil`, SilverStripe's `?url=/home/`) is the home page, as the map
+      // knows it: not a CMS query, which would answer 404 before the map is asked (an outside review's finding).
+      cmsQuery = commonPath(routed) !== "/";
     }
   }
   // A hand-made PHP site's script (`/index.php`, `/telecharger.php`, the root that runs `index.php`) reads an id through
@@ -579,18 +581,19 @@ function contaoIdentity(path: string, list: [string, string][]): Identity {
 /**
  * The parameters through which front controllers are handed the path of the page to show when the web server's
  * rewrite is bypassed: ProcessWire's `it` (`/index.php?it=soins/implants/`), SilverStripe's and CakePHP's `url`
- * (`/index.php?url=/le-cabinet/`), Craft's and hand-made scripts' `p`, Drupal's and MODX's `q`, OpenCart's `route`,
- * Yii's `r`.
+ * (`/index.php?url=/le-cabinet/`), Craft's and hand-made scripts' `p` (`/index.php?p=contact`). Not `q` nor `r`, which
+ * hold a search's words or a referral's tag on the sites that do not route by them (`/?q=implants`: no page of the old
+ * site), nor OpenCart's `route`, whose values are its controllers, no page's path (an outside review's findings).
  */
-const ROUTING_PARAMS: ReadonlySet<string> = new Set(["it", "url", "p", "q", "route", "r"]);
+const ROUTING_PARAMS: ReadonlySet<string> = new Set(["it", "url", "p"]);
 
 /**
  * Every platform's front controller (`/`, `/index.php`, its path already dropped): a query that is nothing but a path
  * names the page at that path, the one the platform shows there. Either a name without a value that starts with a
  * slash (CodeIgniter's and ExpressionEngine's `/index.php?/le-centre`), or one of ROUTING_PARAMS holding a path (slugs,
  * a letter in it: `?p=12` is an id, not a path) that the platform's own grammar does not read as something else
- * (WordPress's `p` is a post's id, Blogger's `q` a search: `identity`). The only parameter left after the noise. Such a
- * query names a page by a CMS query: one the map does not know answers 404 (map.ts), never the page at `/`.
+ * (WordPress's `p` is a post's id: `identity`). The only parameter left after the noise. Such a query names a page by
+ * a CMS query, unless it names the home page: one the map does not know answers 404 (map.ts), never the page at `/`.
  */
 function frontControllerPath(path: string, list: [string, string][], identity: ReadonlySet<string>): string | null {
   if (path !== "/" || list.length !== 1) return null;

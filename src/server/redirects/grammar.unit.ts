@@ -637,8 +637,34 @@ describe("every platform's front controller: a query that is a path names the pa
     expect(oldUrlForm("/search?q=implants", "blogger")?.path).toBe("/search"); // Blogger's `q` is a search
     expect(oldUrlForm("/?q=node/12", "drupal")?.form).toBe("/node/12"); // Drupal's own grammar
     expect(oldUrlForm("/?s=implant", "static")?.form).toBe("/?s=implant"); // a search parameter
+    // A search's words, a referral's tag, a shop's controller: no page's path (the outside review's findings).
+    expect(oldUrlForm("/?q=implants", "static")?.form).toBe("/?q=implants");
+    expect(oldUrlForm("/?r=implants", "static")?.form).toBe("/?r=implants");
+    expect(oldUrlForm("/index.php?route=information/contact", "static")?.form).toBe("/?route=information/contact");
     expect(oldUrlForm("/?it=/le-cabinet/", null)?.form).toBe("/?it=/le-cabinet/");
     expect(oldUrlForm("/contact/?stage=Stage", "static")?.form).toBe("/contact?stage=stage"); // the draft stage: another view
     expect(oldUrlForm("/contact/?stage=Live", "static")?.form).toBe("/contact");
   });
 });
+
+describe("the front controller's spellings on the server (map.ts), after an outside review", () => {
+  it("answers an old home page spelled through the front controller as the map says, not 404", () => {
+    const home = table({ [PLATFORM_KEY]: "static", "/index.php?p=accueil": "/", "/index.php?url=/home/": "/" });
+    expect(oldUrlForm("/index.php?p=accueil", "static")).toMatchObject({ form: "/", cmsQuery: false });
+    expect(answerRequest(home, "x", "/index.php?p=accueil")).toEqual({ status: 301, location: "/" });
+    expect(answerRequest(home, "x", "/index.php?url=/home/")).toEqual({ status: 301, location: "/" });
+  });
+
+  it("answers an unknown routed page 404 at once, whatever spelling of the front controller carries it", () => {
+    const map = table({ [PLATFORM_KEY]: "static", "/soins/implants.html": "/implantologie/" });
+    for (const url of ["/?url=/inconnu", "/index.php/?url=/inconnu", "/index.php?it=inconnu/", "/index.php?/inconnu"]) {
+      expect(answerRequest(map, "x", url), url).toEqual({ status: 404 });
+    }
+    // A known one: its target, in one 301.
+    expect(answerRequest(map, "x", "/index.php?it=soins/implants/")).toEqual({ status: 301, location: "/implantologie/" });
+    // The new site's own pages are not the map's.
+    expect(answerRequest(map, "x", "/implantologie/")).toBeNull();
+    expect(answerRequest(map, "x", "/?q=implants")).toEqual({ status: 404 });
+  });
+});
+

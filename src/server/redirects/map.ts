@@ -101,8 +101,8 @@ export type OldUrlAnswer = { status: 301; target: string; matchedQuery: boolean 
  *    query on the home path the map does not know: 404, never the page at its path (a soft 404);
  * 4. its path alone is a key (the query was not part of the old URL's identity): 301, the whole query kept;
  * 5. on a map that declares its platform, a path only that platform makes (`/component/...`, `/node/12`, its
- *    uploads: grammar.ts) or an old page suffix (`.html`, `.php`...) the map does not know, or a query on the
- *    home path that names another path (Drupal's `/?q=contact`): 404.
+ *    uploads: grammar.ts) or an old page suffix (`.html`, `.php`...) the map does not know, a query on the
+ *    home path that names another path (Drupal's `/?q=contact`), or any CMS query it does not know: 404.
  */
 export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer {
   const hash = url.indexOf("#");
@@ -130,8 +130,9 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
   }
   if (map.platform !== null && rawPath !== null && form.path !== "/" && (form.cmsPath || OLD_FILE_SUFFIX.test(rawPath))) return { status: 404 };
   // A query on the home path that named another path (Drupal's `/?q=contact`) the map does not know: the home
-  // page would answer it (a soft 404).
-  if (map.platform !== null && rawPath === "/" && form.path !== "/") return { status: 404 };
+  // page would answer it (a soft 404). So does any CMS query the map does not know, whatever spelling of the front
+  // controller carries it (`/index.php/?url=/x`, `//?it=x`: one 404, not the site's answer to that path).
+  if (map.platform !== null && ((rawPath === "/" && form.path !== "/") || form.cmsQuery)) return { status: 404 };
   return null;
 }
 
