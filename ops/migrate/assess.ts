@@ -246,7 +246,8 @@ function keepsHours(named: string, dayOnly = false): boolean {
 /** `short`: whether the page says little in its own words (the cards of other pages it shows left out). */
 function datedNotice(e: CrawlEntry, text: string, short: () => boolean): string | null {
   const named = words(`${e.title} ${e.headline} ${e.h1} ${pathOf(e.url).replace(/[-_/.]/g, " ")}`).join(" ");
-  const what = NOTICE.exec(named) ?? (WORKS.test(named) && short() ? WORKS.exec(named) : null);
+  const works = WORKS.exec(named);
+  const what = NOTICE.exec(named) ?? (works && short() ? works : null);
   if (!what) return null;
   if (keepsHours(named)) return null;
   const year = YEAR.exec(named)?.[1] ?? DATED.exec(words(text.slice(0, 600)).join(" "))?.[1];

@@ -552,17 +552,22 @@ function dnnIdentity(path: string, list: [string, string][]): Identity {
  */
 function craftIdentity(path: string, list: [string, string][]): Identity {
   const uri = list.find(([name]) => name === "p");
-  if (path !== "/" || !uri || !CRAFT_URI.test(uri[1]) || !LETTER.test(uri[1])) return { path, list };
-  // (Its accents folded as a path's: Craft keeps them in a slug unless told to limit slugs to ASCII.)
-  return { path: `/${folded(uri[1]).replace(/^\/+|\/+$/g, "")}`, list: list.filter((p) => p !== uri), cmsQuery: true };
+  const routed = path === "/" && uri ? routedPath(uri[1]) : null;
+  return routed === null ? { path, list } : { path: routed, list: list.filter((p) => p !== uri), cmsQuery: true };
 }
 
 /**
- * An entry's URI as Craft's `p` holds it: slugs, slash-separated; and a letter in it (accented or not: LETTER). Two
- * tests, not a lookahead after `\/*`: that one was tried again at every slash a visitor repeats (50 ms of the main
- * thread for a 16 KiB `?p=////...`, the outside review's case).
+ * A URI a front controller is handed (Craft's `p`, frontControllerPath's), as the path it names: slugs, slash-separated,
+ * with a letter in it (accented or not; `?p=12` is an id), its slashes around dropped and its accents folded as a path's
+ * (Craft keeps them in a slug unless told to limit slugs to ASCII). Null for anything else. Two tests, not a lookahead
+ * after `\/*`: that one was tried again at every slash a visitor repeats (50 ms of the main thread for a 16 KiB
+ * `?p=////...`, an outside review's case).
  */
-const CRAFT_URI = /^\/*[^/?#\s]+(?:\/[^/?#\s]+)*\/*$/u;
+function routedPath(uri: string): string | null {
+  if (!ROUTED_URI.test(uri) || !LETTER.test(uri)) return null;
+  return `/${folded(uri).replace(/^\/+|\/+$/g, "")}`;
+}
+const ROUTED_URI = /^\/*[^/?#\s]+(?:\/[^/?#\s]+)*\/*$/u;
 const LETTER = /\p{L}/u;
 
 /**
@@ -590,8 +595,8 @@ const ROUTING_PARAMS: ReadonlySet<string> = new Set(["it", "url", "p"]);
 /**
  * Every platform's front controller (`/`, `/index.php`, its path already dropped): a query that is nothing but a path
  * names the page at that path, the one the platform shows there. Either a name without a value that starts with a
- * slash (CodeIgniter's and ExpressionEngine's `/index.php?/le-centre`), or one of ROUTING_PARAMS holding a path (slugs,
- * a letter in it: `?p=12` is an id, not a path) that the platform's own grammar does not read as something else
+ * slash (CodeIgniter's and ExpressionEngine's `/index.php?/le-centre`), or one of ROUTING_PARAMS holding a path
+ * (routedPath: `?p=12` is an id, not a path) that the platform's own grammar does not read as something else
  * (WordPress's `p` is a post's id: `identity`). The only parameter left after the noise. Such a query names a page by
  * a CMS query, unless it names the home page: one the map does not know answers 404 (map.ts), never the page at `/`.
  */
@@ -599,8 +604,7 @@ function frontControllerPath(path: string, list: [string, string][], identity: R
   if (path !== "/" || list.length !== 1) return null;
   const [name, value] = list[0];
   const route = value === "" && name.startsWith("/") ? name : ROUTING_PARAMS.has(name) && !identity.has(name) ? value : null;
-  if (route === null || !CRAFT_URI.test(route) || !LETTER.test(route)) return null;
-  return `/${folded(route).replace(/^\/+|\/+$/g, "")}`;
+  return route === null ? null : routedPath(route);
 }
 
 /** A Contao listing's page parameter: `page_` + the module type's letter(s) + the module's id (`page_n12`, `page_e18`). */
