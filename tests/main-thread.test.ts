@@ -172,5 +172,16 @@ describe("what the main thread loads", () => {
     expect(main.has("satori")).toBe(false);
     expect(main.has("@resvg/resvg-js")).toBe(false);
   });
+
+  it("no thread loads redis or sharp at start: redis with an instance's shared store (CACHE_URL), sharp with the first image", () => {
+    // Both sit in the chunk the render workers load too: at start they cost each thread a quarter to half a second
+    // of CPU (a deploy's readiness, every test's server). The store's link and the two sharp users import them late.
+    for (const entry of ["entry.express.js", "entry.render-worker.js"]) {
+      const loaded = staticPackages(entry);
+      expect(loaded.has("sanitize-html"), entry).toBe(true);
+      expect(loaded.has("redis"), entry).toBe(false);
+      expect(loaded.has("sharp"), entry).toBe(false);
+    }
+  });
 });
 

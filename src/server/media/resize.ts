@@ -4,7 +4,6 @@
  * for the same image and width share one fetch and one resize.
  */
 import { LRUCache } from "lru-cache";
-import sharp from "sharp";
 
 /** Byte budget of the resized-image cache. */
 export const RESIZE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
@@ -24,6 +23,9 @@ export type OriginalFetcher = (path: string) => Promise<{ body: Buffer; type: st
 export class MediaNotFound extends Error {}
 
 export async function resizeImage(original: Buffer, type: string, width: number): Promise<Buffer> {
+  // Imported by the first resize, not at start: sharp and libvips cost every thread that loads the server's shared
+  // chunk (the render workers too) about 0.1 s of CPU, and most processes never resize.
+  const { default: sharp } = await import("sharp");
   const image = sharp(original, { limitInputPixels: 40_000_000 }).rotate().resize({ width, withoutEnlargement: true });
   if (type === "image/webp") return image.webp({ quality: 80 }).toBuffer();
   if (type === "image/jpeg") return image.jpeg({ quality: 80, mozjpeg: true }).toBuffer();

@@ -4,11 +4,19 @@
  * queue or longer than a short timeout, reconnection backs off, and an outage is one log line and one
  * error event when it starts (and one line when it ends), never one per request.
  */
-import { createClient, RESP_TYPES } from "redis";
+import { createRequire } from "node:module";
+import type * as Redis from "redis";
 import { reportError } from "../../monitoring";
 
-type Client = ReturnType<typeof createClient>;
-const BUFFERS = { [RESP_TYPES.BLOB_STRING]: Buffer } as const;
+type Client = ReturnType<typeof Redis.createClient>;
+
+/**
+ * The redis package, loaded by the first link (an instance with CACHE_URL), not when this module is: the server's
+ * bundle puts this module in the chunk every render worker loads too, and redis's hundred modules cost each thread
+ * about a quarter to half a second of CPU at start (the main thread, and every worker, which never talks to Redis).
+ */
+let redis: typeof Redis | undefined;
+const loadRedis = (): typeof Redis => (redis ??= createRequire(import.meta.url)("redis") as typeof Redis);
 
 /** Reconnection delay: 50 ms doubling to 2 s, with jitter so instances do not reconnect in step. */
 export function reconnectDelay(retries: number): number {
@@ -31,6 +39,8 @@ export interface LinkEvents {
 export class RedisLink {
   readonly commands: Client;
   readonly subscriber: Client;
+  /** A reply's strings as Buffers (the shared pages' bodies). */
+  private readonly buffers: Redis.TypeMapping;
   private down = false;
   private downSince = 0;
   private closing = false;
@@ -48,6 +58,8 @@ export class RedisLink {
       disableOfflineQueue: true,
       socket: { connectTimeout: Math.max(timeoutMs, 1000), reconnectStrategy: reconnectDelay },
     };
+    const { createClient, RESP_TYPES } = loadRedis();
+    this.buffers = { [RESP_TYPES.BLOB_STRING]: Buffer };
     this.commands = createClient(options);
     this.subscriber = createClient(options);
     for (const client of [this.commands, this.subscriber]) {
@@ -78,7 +90,7 @@ export class RedisLink {
     });
     const start = performance.now();
     try {
-      const reply = this.commands.sendCommand(args, buffers ? { typeMapping: BUFFERS } : undefined);
+      const reply = this.commands.sendCommand(args, buffers ? { typeMapping: this.buffers } : undefined);
       const value = (await Promise.race([reply, timeout])) as T;
       this.events.roundTrip(true, performance.now() - start);
       return value;
