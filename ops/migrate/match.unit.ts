@@ -46,6 +46,21 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(page("/soins/orthodontie-enfants-et-adolescents", "Orthodontie des enfants et adolescents", "Un appareil pendant la croissance, un premier bilan vers 7 ans").best?.target).toBe("/orthodontie/orthodontie-enfant/");
   });
 
+  it("takes the treatment speaking of both subjects a name joins under the bar too, when a page named for one competes; not otherwise", () => {
+    // Its text far from every page (a weak guess), the hub speaking of tobacco and the gums first: taken, not left unmatched.
+    // (The hub first by its scores, or by the rule above; either way under the bar, 0.13 here.)
+    for (const text of ["Le tabac retarde la cicatrisation après un traitement", "Fumer masque les saignements : un traitement plus long"]) {
+      const joined = page("/blog/nos-conseils-2/tabac-et-gencives-le-mauvais-menage-14", "Tabac et gencives : le mauvais ménage", text);
+      expect(joined.match?.target, text).toBe("/parodontologie/");
+      expect(joined.match?.confidence, text).toBeLessThan(0.2);
+      expect(joined.match?.by, text).toMatch(/both subjects its name joins/);
+    }
+    // No page named for one of the two competing (two treatments' words, "Couronne et implant"): the scores, as before.
+    expect(page("/blog/couronne-et-implant", "Couronne et implant", "Une couronne céramique sur un implant en titane").match?.by ?? "").not.toMatch(/both subjects its name joins/);
+    // A name joining nothing: not this rule.
+    expect(page("/blog/gencives-fragiles", "Des gencives fragiles", "Le tabac abîme les gencives").match?.by ?? "").not.toMatch(/both subjects its name joins/);
+  });
+
   it("reads a plural in an old slug as the detail's singular title ('orthodontie-enfants' names 'L'orthodontie de l'enfant')", () => {
     const plural = page("/soins/orthodontie-enfants", "Orthodontie des enfants et des ados", "L'orthodontie pour tous les âges : bagues, aligneurs");
     expect(plural.best?.target).toBe("/orthodontie/orthodontie-enfant/");
@@ -411,6 +426,53 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(lay({ path: "/soins/maladies-des-gencives", title: "Les maladies des gencives", h1: "Les maladies des gencives", text }).match?.target).toBe("/parodontologie/");
     // No detail titled for it: the hub.
     expect(createMatcher(site.filter((p) => p.slug !== "traitement-parodontite"))({ path: "/deschaussement-dentaire", title: "Le déchaussement dentaire", h1: "", text }).match?.target).toBe("/parodontologie/");
+  });
+
+  it("sends an in-office whitening ('au cabinet') to the hub's chair-side detail ('au fauteuil'), not a name weighing both ways", () => {
+    const site: NewPage[] = [
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/blanchiment/", slug: "blanchiment", title: "Blanchiment dentaire", kind: "service_hub", text: "Le blanchiment éclaircit les dents : au cabinet ou à la maison, avec un gel et des gouttières sur mesure" },
+      { path: "/blanchiment/blanchiment-fauteuil/", slug: "blanchiment-fauteuil", title: "Le blanchiment au fauteuil", kind: "service_detail", text: "Une séance d'une heure, la gencive protégée, un gel concentré et une lampe" },
+      { path: "/blanchiment/blanchiment-ambulatoire/", slug: "blanchiment-ambulatoire", title: "Le blanchiment ambulatoire", kind: "service_detail", text: "Des gouttières sur mesure et un gel à porter chez vous chaque nuit" },
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires et devis" },
+    ];
+    const whiten = createMatcher(site);
+    const text = "Le blanchiment éclaircit les dents de plusieurs teintes, avec un gel, au cabinet ou chez vous";
+    for (const [path, title] of [["/soins/blanchiment-dentaire/blanchiment-au-cabinet/", "Le blanchiment au cabinet"], ["/actualites/nouveau-le-blanchiment-au-cabinet/", "Nouveau : le blanchiment au cabinet"]]) {
+      expect(whiten({ path, title, h1: title, text }).match?.target, path).toBe("/blanchiment/blanchiment-fauteuil/");
+    }
+    // Counter-examples: a name weighing both ways, a whitening with no word of where, the practice's name: not the detail.
+    for (const [path, title] of [["/actualites/blanchiment-au-cabinet-ou-a-la-maison/", "Blanchiment au cabinet ou à la maison ?"], ["/soins/blanchiment/", "Le blanchiment dentaire"], ["/blanchiment.html", "Blanchiment - Cabinet du Dr Petit"]]) {
+      expect(whiten({ path, title, h1: title, text }).match?.target, path).not.toBe("/blanchiment/blanchiment-fauteuil/");
+    }
+    // And an in-office treatment that is no whitening ("L'hypnose au cabinet") is no whitening's detail.
+    expect(whiten({ path: "/actualites/l-hypnose-au-cabinet/", title: "L'hypnose au cabinet", h1: "", text }).match?.target).not.toBe("/blanchiment/blanchiment-fauteuil/");
+  });
+
+  it("sends a gum graft, where no page is titled for one, to the periodontics hub; where one is, there; a bone graft not", () => {
+    const site: NewPage[] = [
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/parodontologie/", slug: "parodontologie", title: "Parodontologie", kind: "service_hub", text: "Prévenir et traiter les maladies des gencives : gingivite, parodontite, déchaussement" },
+      { path: "/parodontologie/traitement-parodontite/", slug: "traitement-parodontite", title: "Traitement de la parodontite", kind: "service_detail", text: "Un surfaçage, un suivi tous les trois mois" },
+      { path: "/gencives-qui-saignent/", slug: "gencives-qui-saignent", title: "Des gencives qui saignent", kind: "need", text: "Vos gencives saignent au brossage : une gencive enflammée, que faire, quand consulter" },
+      { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "Les implants dentaires en titane : pose, couronne" },
+    ];
+    const text = "Une greffe recouvre une racine dénudée et renforce une gencive trop fine. Le greffon est prélevé au palais.";
+    const graft = createMatcher(site);
+    for (const [path, title] of [["/index.php/soins/greffe-de-gencive", "Greffe de gencive"], ["/pages/soins/greffe-gingivale.html", "La greffe gingivale"]]) {
+      const found = graft({ path, title, h1: title, text });
+      expect(found.match?.target, path).toBe("/parodontologie/");
+      expect(found.match?.by, path).toMatch(/gum graft/);
+    }
+    // A bone graft is no gum graft (the truths split on it where no page is titled for it): not this rule.
+    expect(graft({ path: "/soins/greffe-osseuse", title: "Greffe osseuse et sinus lift", h1: "", text: "L'os a fondu : un substitut osseux avant l'implant" }).match?.by ?? "").not.toMatch(/gum graft/);
+    // Bleeding gums name no graft: not this rule.
+    expect(graft({ path: "/conseils/gencives-qui-saignent", title: "Mes gencives saignent", h1: "", text: "Du sang au brossage" }).match?.by ?? "").not.toMatch(/gum graft/);
+    // A new site with a page titled for the gum graft: its scores, no hub by this rule.
+    const withGraft = createMatcher([...site, { path: "/parodontologie/greffe-gencive/", slug: "greffe-gencive", title: "La greffe de gencive", kind: "service_detail", text: "Un greffon prélevé au palais recouvre la racine dénudée" }]);
+    const found = withGraft({ path: "/soins/greffe-de-gencive", title: "Greffe de gencive", h1: "", text });
+    expect(found.match?.by ?? "").not.toMatch(/gum graft/);
+    expect(found.best?.target).toBe("/parodontologie/greffe-gencive/");
   });
 
   it("reads a leaflet on an appliance a patient wears as its treatment's, where the page linking to it went", () => {
@@ -922,6 +984,35 @@ describe("createMatcher: rules on the new site's structure", () => {
     const two = offers([{ path: "/recrutement/assistante-dentaire-alternance/", slug: "assistante-dentaire-alternance", title: "Assistante dentaire en alternance", kind: "jobs", text: "Contrat de professionnalisation" }]);
     expect(two.document("/docs/offre-assistante-dentaire-alternance.pdf", []).match?.target).toBe("/recrutement/assistante-dentaire-alternance/");
     expect(two.document("/docs/offre-assistante-dentaire.pdf", []).match?.by ?? "").not.toMatch(/job offer's document/);
+  });
+
+  it("sends an undated offer's document for a job the new site offers no more to the jobs page; a dated one, or a page, not", () => {
+    // (The site: a jobs page, `/recrutement/`, and one offer, an assistant's.)
+    const jobs = createMatcher(site);
+    const jobsPage = "/recrutement/";
+    for (const [path, names] of [
+      ["/files/offre-emploi-secretaire-medicale.pdf", []],
+      ["/user/pages/07.recrutement/offre-secretaire-medicale-cdi.pdf", ["Secrétaire médicale en CDI (PDF, 2022)"]],
+    ] as [string, string[]][]) {
+      expect(jobs.document(path, names).match, path).toMatchObject({ target: jobsPage, by: expect.stringMatching(/filled job's offer/) });
+    }
+    // Dated in its URL (an offer of its time: the truths split), naming no job, commercial, instructions, a job the new
+    // site offers (its offer, by the rule before): not this rule.
+    for (const [path, names] of [
+      ["/web/content/64/offre-secretaire-medicale-2023.pdf", []],
+      ["/media/2481/documents/fiche-de-poste-secretaire-2020.pdf", []],
+      ["/docs/offre-emploi.pdf", []],
+      ["/docs/offre-blanchiment-secretaire.pdf", []],
+      ["/docs/secretaire-mode-d-emploi.pdf", []],
+      ["/docs/offre-assistante-dentaire.pdf", []],
+    ] as [string, string[]][]) {
+      expect(jobs.document(path, names).match?.by ?? "", path).not.toMatch(/filled job's offer/);
+    }
+    // A page's job post is judged by the page rules (a filled offer's post: not the jobs page).
+    expect(jobs({ path: "/actualites/nous-recrutons-une-secretaire/", title: "Nous recrutons une secrétaire", h1: "", text: "Le cabinet recherche une secrétaire médicale en CDD" }).match?.by ?? "").not.toMatch(/filled job's offer/);
+    // A jobs page that says it keeps looking for secretaries: they are a job it offers, not this rule.
+    const seeking = createMatcher(site.map((p) => (p.path === jobsPage ? { ...p, text: `${p.text}. Nous recherchons régulièrement des secrétaires médicales.` } : p)));
+    expect(seeking.document("/files/offre-emploi-secretaire-medicale.pdf", []).match?.by ?? "").not.toMatch(/filled job's offer/);
   });
 
   it("leaves an aftercare leaflet for review, whoever links to it, unless a page speaks of aftercare", () => {
