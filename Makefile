@@ -60,7 +60,8 @@ test: install chromium ## Lint (types, import cycles) and build, then run every 
 	# Unit files, then integration files, two at a time. Each test server runs in a session of its own (Linux
 	# autogroup, as a container in its cgroup), so its idle-priority render workers yield to its own main
 	# thread only and do not starve when another run shares the machine (tests/support/frontend.ts).
-	npx vitest run --project unit --file-parallelism --max-workers 2
+	npx vitest run --project unit --no-isolate --file-parallelism --max-workers 2
+	npx vitest run --project unit-isolated --file-parallelism --max-workers 2
 	npx vitest run --project integration --file-parallelism --max-workers 2
 
 lint: install ## ESLint + TypeScript + import cycles + folder order (README) + paths named in the docs

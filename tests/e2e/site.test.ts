@@ -3,6 +3,7 @@
  * backend, Chromium at 375 px and 1280 px. Page paths come from the demo backend's page list at run
  * time (one page per kind in the browser, every page over HTTP).
  */
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
@@ -228,18 +229,25 @@ const kindPage = (code: string, kind: string): KindPage => {
 };
 
 /**
- * Axe on the page as it is now: no serious or critical violation. Every page a test here opens is checked.
+ * Axe on the page as it is now: no serious or critical violation. Every document a test here opens is checked, once
+ * at each width: the same document (its HTML as it stands, scripts left out) at the same width is the same check,
+ * whichever test opened it, with JavaScript or without (a Qwik page runs nothing before an interaction: its document
+ * is the server's either way, and where it is not, its HTML differs and it is checked again). The keyboard tests
+ * open pages the kinds' tests checked: 19 axe runs of theirs were 14 repeats, about 25 s of this file.
  * Axe is JavaScript: in a context without it (javaScriptEnabled: false) its run never ends. There, the page's
  * document as it stands (menus open or closed as the test left them) is checked in a copy: the same URL in a
  * context with JavaScript, answered with that document without its scripts, which a visitor without
  * JavaScript never ran either.
  */
 async function expectAccessible(page: Page, where: string, javaScriptEnabled = true): Promise<void> {
+  const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
+  const seen = `${page.viewportSize()?.width} ${createHash("sha256").update(html).digest("hex")}`;
+  if (accessibleDocuments.has(seen)) return;
   if (javaScriptEnabled) {
     expect(await seriousAxeViolations(page), where).toEqual([]);
+    accessibleDocuments.add(seen);
     return;
   }
-  const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
   const url = page.url();
   const context = await browser.newContext({ viewport: page.viewportSize() ?? undefined });
   try {
@@ -248,10 +256,13 @@ async function expectAccessible(page: Page, where: string, javaScriptEnabled = t
     await copy.goto(url, { waitUntil: "load" });
     expect(await copy.locator("script").count(), `${where}: the copy was served`).toBe(0);
     expect(await seriousAxeViolations(copy), `${where} (its document without JavaScript)`).toEqual([]);
+    accessibleDocuments.add(seen);
   } finally {
     await context.close();
   }
 }
+/** The documents axe found clean, by width and content (expectAccessible). */
+const accessibleDocuments = new Set<string>();
 
 // One test per practice, viewport and page kind, so that each has its own time limit (one test per practice
 // visiting every kind took 26-30 s of its 30 s). Every page is loaded on a phone, where a page wider than the
