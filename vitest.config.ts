@@ -2,8 +2,9 @@
  * Three projects: `unit` and `unit-isolated` (*.unit.ts beside the code, fast, no server) and `integration` (tests/,
  * against the built server on a real port, the demo backend and Chromium). `npm test` runs all three.
  */
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { globSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const alias = { "~": fileURLToPath(new URL("./src", import.meta.url)) };
@@ -18,9 +19,28 @@ const UNIT = ["src/**/*.unit.ts", "ops/**/*.unit.ts", "scripts/**/*.unit.ts", "b
  * projects and two runs. Decided by what each file contains, so a new file that mocks is isolated without anyone
  * listing it.
  */
-const TOUCHES_SHARED_STATE =
-  /\bvi\.(?:mock|doMock|stubGlobal|stubEnv|useFakeTimers|spyOn|resetModules)\b|process\.env(?:\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|process\.(?:on|once)\(|globalThis\.\w+\s*=[^=]/;
-const isolatedUnitFiles = UNIT.flatMap((pattern) => globSync(pattern)).filter((file) => TOUCHES_SHARED_STATE.test(readFileSync(file, "utf8")));
+const TOUCHES_SHARED_STATE = new RegExp(
+  [
+    /\bvi\.(?:mock|doMock|stubGlobal|stubEnv|useFakeTimers|setSystemTime|spyOn|resetModules)\b/,
+    // The environment, the process and the globals, written or listened on.
+    /process\.env\s*(?:\.\w+|\[[^\]]+\])?\s*(?:\?\?|\|\||&&)?=(?!=)/,
+    /Object\.(?:assign|defineProperty)\((?:process\.env|globalThis)\b/,
+    /delete (?:process\.env|globalThis)\b/,
+    /process\.(?:on|once|addListener|prependListener|chdir)\(|process\.exitCode\s*=/,
+    /\bglobalThis\b[^;\n]*?(?:\.\w+|\[[^\]]+\])\s*(?:\?\?|\|\||&&)?=(?!=)/,
+    // Built-ins replaced: the console, the clock, Math.
+    /\b(?:console|Date|Math|JSON)\.\w+\s*=(?!=)/,
+    // Process-wide services a test may start: error tracking (Sentry) and the process's log routing.
+    /\b(?:initMonitoring|startLog|routeConsole|routeStreams|installProcessGuard)\(|\bSentry\.init\b/,
+  ]
+    .map((r) => r.source)
+    .join("|"),
+);
+/** Resolved from this file's folder, not the working directory (vitest may be run from elsewhere with --root). */
+const ROOT = fileURLToPath(new URL(".", import.meta.url));
+const isolatedUnitFiles = UNIT.flatMap((pattern) => globSync(pattern, { cwd: ROOT })).filter((file) =>
+  TOUCHES_SHARED_STATE.test(readFileSync(join(ROOT, file), "utf8")),
+);
 
 export default defineConfig({
   resolve: { alias },
@@ -30,7 +50,7 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: UNIT, exclude: isolatedUnitFiles, environment: "node" },
+        test: { name: "unit", include: UNIT, exclude: [...configDefaults.exclude, ...isolatedUnitFiles], environment: "node" },
       },
       {
         resolve: { alias },

@@ -12,6 +12,7 @@ import { workerFile } from "./server/render-pool/config";
 import { createApp } from "./server/http/app";
 import { seedFromPrepass } from "./server/prepass/store";
 import { Lifecycle } from "./server/http/lifecycle";
+import { loadImageLibrary } from "./server/media/resize";
 import { flushMonitoring, initMonitoring, reportError, reportWarning } from "./server/monitoring";
 import { PROBE_PENDING, watchBackendUntilUp } from "./server/backend/probe";
 import { createFrontServer } from "./server/http/pipeline";
@@ -64,6 +65,7 @@ async function start() {
   // ready to a deploy, not even before its first answer) and, with CACHE_URL, the join to the others.
   const lifecycle = new Lifecycle({
     backend: PROBE_PENDING,
+    images: "loading the image library (sharp)",
     ...(shared ? { cluster: "joining the other instances (CACHE_URL)" } : {}),
   });
   const distDir = join(fileURLToPath(import.meta.url), "..", "..", "dist");
@@ -87,6 +89,15 @@ async function start() {
   server.listen(env.PORT, () => {
     console.log(`frontend listening on http://localhost:${env.PORT} (ENVIRONMENT=${env.ENVIRONMENT})`);
   });
+  // The image library, loaded after listening rather than at import (src/server/media/resize.ts says why): not
+  // ready without it, as a broken install once failed the start.
+  loadImageLibrary().then(
+    () => lifecycle.waitFor("images", null),
+    (error: unknown) => {
+      reportError(new Error(`the image library (sharp) failed to load: ${String(error)}`));
+      lifecycle.waitFor("images", "the image library (sharp) failed to load");
+    },
+  );
   // Joined to the other instances; after 5 s without Redis it serves on its own all the same.
   if (shared) void shared.whenTrusted(5000).then(() => lifecycle.waitFor("cluster", null));
   // The backend answering for our practices: until then /readyz is 503, saying why (without the URL).

@@ -210,8 +210,12 @@ describe("ready means probed: /readyz is 503 from the port's first answer until 
     const frontend = await startFrontend({ backendUrl: backend.url, env: { TENANTS_FILE: join(dir, "practices.json") } });
     try {
       await until(() => frontend.output().includes("[warn] backend probe: no practice registered"), "the probe's warning");
-      const res = await http(frontend.url, "127.0.0.1", "/readyz");
-      expect(`${res.status} ${res.body}`).toBe("503 starting: no practice registered: nothing to serve");
+      // Polled: the image library, loaded just after listening, may still be a reason of its own for a moment.
+      const readyz = async () => {
+        const res = await http(frontend.url, "127.0.0.1", "/readyz");
+        return `${res.status} ${res.body}`;
+      };
+      await expect.poll(readyz, { timeout: 10_000 }).toBe("503 starting: no practice registered: nothing to serve");
     } finally {
       await frontend.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -230,7 +230,8 @@ const kindPage = (code: string, kind: string): KindPage => {
 
 /**
  * Axe on the page as it is now: no serious or critical violation. Every document a test here opens is checked, once
- * at each width: the same document (its HTML as it stands, scripts left out) at the same width is the same check,
+ * at each viewport: the same document (its HTML as it stands, scripts left out, and the state the HTML does not hold:
+ * checkboxes, form values, the focus, the fragment) at the same viewport is the same check,
  * whichever test opened it, with JavaScript or without (a Qwik page runs nothing before an interaction: its document
  * is the server's either way, and where it is not, its HTML differs and it is checked again). The keyboard tests
  * open pages the kinds' tests checked: 19 axe runs of theirs were 14 repeats, about 25 s of this file.
@@ -241,7 +242,16 @@ const kindPage = (code: string, kind: string): KindPage => {
  */
 async function expectAccessible(page: Page, where: string, javaScriptEnabled = true): Promise<void> {
   const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
-  const seen = `${page.viewportSize()?.width} ${createHash("sha256").update(html).digest("hex")}`;
+  // What the HTML does not hold: a checkbox's state (the phone menu is one), form values, the focus, the fragment.
+  const live = await page.evaluate(() =>
+    JSON.stringify([
+      [...document.querySelectorAll<HTMLInputElement>("input, textarea, select")].map((e) => `${e.checked} ${e.value}`),
+      document.activeElement?.outerHTML.slice(0, 200) ?? "",
+      location.hash,
+    ]),
+  );
+  const { width, height } = page.viewportSize() ?? { width: 0, height: 0 };
+  const seen = `${width}x${height} ${createHash("sha256").update(html).update(live).digest("hex")}`;
   if (accessibleDocuments.has(seen)) return;
   if (javaScriptEnabled) {
     expect(await seriousAxeViolations(page), where).toEqual([]);
@@ -261,7 +271,7 @@ async function expectAccessible(page: Page, where: string, javaScriptEnabled = t
     await context.close();
   }
 }
-/** The documents axe found clean, by width and content (expectAccessible). */
+/** The documents axe found clean, by viewport, content and state (expectAccessible). */
 const accessibleDocuments = new Set<string>();
 
 // One test per practice, viewport and page kind, so that each has its own time limit (one test per practice

@@ -22,10 +22,21 @@ export type OriginalFetcher = (path: string) => Promise<{ body: Buffer; type: st
 
 export class MediaNotFound extends Error {}
 
+let imageLibrary: Promise<typeof import("sharp").default> | undefined;
+
+/**
+ * sharp (libvips), imported once, on first use: at a module's import it cost every thread that loads the server's
+ * shared chunk (the render workers too, which need it for a card's logo only) about 0.1 s of CPU at start. The main
+ * thread imports it just after listening, and readiness waits for it (src/entry.express.tsx): a broken install
+ * keeps a deploy from going live, as it did when the import failed the start, and the first resize does not pay it.
+ */
+export function loadImageLibrary(): Promise<typeof import("sharp").default> {
+  imageLibrary ??= import("sharp").then((m) => m.default);
+  return imageLibrary;
+}
+
 export async function resizeImage(original: Buffer, type: string, width: number): Promise<Buffer> {
-  // Imported by the first resize, not at start: sharp and libvips cost every thread that loads the server's shared
-  // chunk (the render workers too) about 0.1 s of CPU, and most processes never resize.
-  const { default: sharp } = await import("sharp");
+  const sharp = await loadImageLibrary();
   const image = sharp(original, { limitInputPixels: 40_000_000 }).rotate().resize({ width, withoutEnlargement: true });
   if (type === "image/webp") return image.webp({ quality: 80 }).toBuffer();
   if (type === "image/jpeg") return image.jpeg({ quality: 80, mozjpeg: true }).toBuffer();

@@ -4,6 +4,7 @@
  * satori embeds only PNG/JPEG data reliably and does not read WebP at all.
  */
 import { extname } from "node:path";
+import { loadImageLibrary } from "../media/resize";
 import { mediaTypeOfName } from "../media/types";
 
 /** The box the logo is fitted into on the card, in pixels. */
@@ -29,9 +30,9 @@ export async function loadCardLogo(code: string, path: string | null): Promise<L
   if (!mediaTypeOfName(path)) {
     return { logo: null, warning: `og card: unsupported logo type ${type || "(none)"} for ${code}: ${path}`, context: { code, path } };
   }
+  // Outside the try: a library that cannot load is no logo's fault (the card fails, and says why).
+  const sharp = await loadImageLibrary();
   try {
-    // Imported by the first card's logo, as media/resize.ts does: not a cost of every thread's start.
-    const { default: sharp } = await import("sharp");
     const { data, info } = await sharp(path, { density: type === ".svg" ? 300 : undefined, limitInputPixels: 40_000_000 })
       .resize({ ...LOGO_BOX, fit: "inside" })
       .png()
