@@ -20,6 +20,8 @@ import { backendOption, newPages } from "./new-site";
 import { pathOf } from "./page";
 import { aliasesOf, detectPlatform } from "./platform";
 import { formatTable } from "./table";
+import { LEARNED_FILE } from "./probe";
+import { ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, idPathOf, learnedValues, parseLearned, type LearnedGrammar } from "../../src/server/redirects/learned";
 
 export const redirectsSpec: StepSpec = {
   name: "redirects",
@@ -82,7 +84,10 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   // The old site's URL grammar: the operator's declaration kept, else recognised from the crawl.
   const detected = detectPlatform(entries);
   const platform: Platform = isPlatform(previous[PLATFORM_KEY]) ? previous[PLATFORM_KEY] : detected.platform;
-  const form = (path: string) => normaliseRedirectPath(path, platform);
+  // The ids the crawl learned by asking the old site (probe.ts), else those the map already holds.
+  const { learned, notes: learnedNotes } = learnedGrammarOf(dir, previous, newPaths);
+  for (const note of learnedNotes) io.log(`redirects: ${note}`);
+  const form = (path: string) => normaliseRedirectPath(idPathOf(path, learned).url, platform);
   const byUrl = new Map(entries.map((e) => [e.url, e]));
   const origin = entries.length ? new URL(entries[0].url).origin : "http://old.invalid";
   // Each page's own title and text: the old site's title suffix, cookie banner and sidebars left out.
@@ -229,7 +234,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   const keptGone = new Map<string, string>();
   const invalid: string[] = [];
   for (const [key, target] of Object.entries(previous)) {
-    if (key === PLATFORM_KEY) continue;
+    if (key === PLATFORM_KEY || key === ID_PATHS_KEY || key === ID_QUERY_KEY || key === ID_QUERY_WITH_KEY) continue;
     const keyForm = form(key);
     if (keyForm === null) continue; // readMap refused the file if a key did not load
     // A dropped URL (null) is drafted anew from the verdicts each run: a page to drop is marked skip.
@@ -362,7 +367,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     keyOf.set(pathForm, path);
   }
   const file = existing;
-  const sorted = { [PLATFORM_KEY]: platform, ...Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : 1))) };
+  const sorted = { [PLATFORM_KEY]: platform, ...learnedValues(learned), ...Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : 1))) };
   const { errors, warnings } = parseRedirects(sorted, file);
   const problems = [...errors, ...warnings];
   if (problems.length) throw new StepError(`the drafted map would not load cleanly:\n${problems.map((p) => `  - ${formatProblem(p)}`).join("\n")}`);
@@ -515,4 +520,50 @@ export function readMap(dir: string): Record<string, string | null> {
   const { errors } = parseRedirects(json, file);
   if (errors.length) throw new StepError(`${file} does not load:\n${errors.map((p) => `  - ${formatProblem(p)}`).join("\n")}`);
   return json as Record<string, string | null>;
+}
+
+/**
+ * The old site's id grammar the map is drafted with: learned-grammar.json (the crawl's probes, probe.ts) when there is
+ * one, else the map's own values. A learned prefix some page of the new site falls under (`/actualites/2024/` under
+ * `/actualites`) is dropped, with a note: the map is consulted before the new site's pages, and would take it.
+ */
+export function learnedGrammarOf(dir: string, previous: Record<string, string | null>, newPaths: Iterable<string>): { learned: LearnedGrammar; notes: string[] } {
+  const file = join(dir, LEARNED_FILE);
+  const { learned, errors } = existsSync(file)
+    ? parseLearned(...learnedInput(readJsonInput(file, "crawl"), file))
+    : parseLearned(previous[ID_PATHS_KEY] ?? undefined, previous[ID_QUERY_KEY] ?? undefined, previous[ID_QUERY_WITH_KEY] ?? undefined);
+  const source = existsSync(file) ? file : join(dir, REDIRECTS_FILE);
+  if (errors.length) throw new StepError(`${source}: the learned id grammar does not load:\n${errors.map((e) => `  - ${e.key}: ${e.message}`).join("\n")}`);
+  const notes: string[] = [];
+  const paths = [...newPaths].map((p) => decodedPath(p)?.normalize("NFC").toLowerCase() ?? p.toLowerCase());
+  const idPaths = learned.idPaths.filter((prefix) => {
+    const shadowed = paths.find((p) => p.startsWith(`${prefix}/`) && /^\d+(?:\/|$)/.test(p.slice(prefix.length + 1)));
+    if (shadowed !== undefined) notes.push(`learned id prefix ${prefix} dropped: the new site's page ${shadowed} falls under ${prefix}/<number>`);
+    return shadowed === undefined;
+  });
+  return { learned: { ...learned, idPaths }, notes };
+}
+
+function decodedPath(path: string): string | null {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return null;
+  }
+}
+
+/** learned-grammar.json (probe.ts) as the map's three values; a StepError naming the file when it is not its shape. */
+function learnedInput(json: unknown, file: string): [unknown, unknown, unknown] {
+  const bad = (what: string) => new StepError(`${file} is not a learned id grammar (${what}): run the crawl step again`);
+  if (json === null || typeof json !== "object" || Array.isArray(json)) throw bad("not a JSON object");
+  const l = json as Record<string, unknown>;
+  if (!Array.isArray(l.idPaths) || l.idPaths.some((p) => typeof p !== "string")) throw bad('"idPaths" must be a list of paths');
+  const q = l.idQuery;
+  if (q !== null && (typeof q !== "object" || Array.isArray(q))) throw bad('"idQuery" must be null or an object');
+  const query = q as Record<string, unknown> | null;
+  if (query && (typeof query.name !== "string" || typeof query.anyPath !== "boolean" || !Array.isArray(query.with) || query.with.some((w) => typeof w !== "string")))
+    throw bad('"idQuery" must have a "name", an "anyPath" and a list "with"');
+  const idPaths = l.idPaths as string[];
+  const withs = (query?.with ?? []) as string[];
+  return [idPaths.length ? idPaths.join(" ") : undefined, query ? `/${query.anyPath ? "*" : ""}?${query.name as string}` : undefined, withs.length ? withs.join(" ") : undefined];
 }

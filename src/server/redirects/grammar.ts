@@ -134,6 +134,15 @@ const LANGUAGE_PARAM = /^(?:lang|language|lng|hl|locale|wpml_lang|hslang)(?:=|$)
 /** SilverStripe's published stage (`?stage=Live`, which its preview links carry): the page itself, as every visitor sees it. */
 const LIVE_STAGE = /^stage=live$/i;
 
+/**
+ * Whether a query parameter (`name=value` as sent) is no part of which page a URL names: tracking, language,
+ * session, SilverStripe's live stage. The one predicate every reading of an old URL's query drops parameters by
+ * (params below; learned.ts's id query).
+ */
+export function isIgnoredParam(param: string): boolean {
+  return TRACKING_PARAM.test(param) || LANGUAGE_PARAM.test(param) || SESSION_PARAM.test(param) || LIVE_STAGE.test(param);
+}
+
 /** Whether a query parameter (`name` or `name=value`) only tracks a campaign or a click. */
 export function isTrackingParam(param: string): boolean {
   return TRACKING_PARAM.test(param);
@@ -304,7 +313,7 @@ const noTrailingSlash = (path: string) => (path.length > 1 && path.endsWith("/")
 function params(query: string): [string, string][] | null {
   const out: [string, string][] = [];
   for (const raw of query.replace(/&(?:amp|#0*38|#x0*26);/gi, "&").split(/[&;]/)) {
-    if (!raw || TRACKING_PARAM.test(raw) || LANGUAGE_PARAM.test(raw) || SESSION_PARAM.test(raw) || LIVE_STAGE.test(raw)) continue;
+    if (!raw || isIgnoredParam(raw)) continue;
     const eq = raw.indexOf("=");
     const name = decode((eq === -1 ? raw : raw.slice(0, eq)).replace(/\+/g, " "));
     const value = decode((eq === -1 ? "" : raw.slice(eq + 1)).replace(/\+/g, " "));

@@ -3,7 +3,9 @@
  * path to a new path, or to null for an old URL dropped on purpose (it answers one 404), and optionally
  * `"$platform": "joomla"` (one of grammar.ts's PLATFORMS, `static` included): the old site's URL grammar
  * (grammar.ts), by which every spelling of an old URL meets its one key, and under which an old CMS query URL
- * the map does not know answers 404. A file without it reads as before (the common rules only). Loaded and
+ * the map does not know answers 404. A file without it reads as before (the common rules only). It may also hold the
+ * id grammar the migration toolkit learned by probing the old site (`"$idPaths"`, `"$idQuery"`, `"$idQueryWith"`:
+ * learned.ts); a file without them reads as before. Loaded and
  * validated once at start; each old URL then answers 301 to its new path on the same host (http/redirects.ts;
  * the cache's fast path asks answerRequest too). The format alone, without Express: the migration toolkit
  * (ops/migrate/) writes and checks the same maps.
@@ -20,7 +22,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isInternalPath, PRACTICE_CODE } from "../tenancy";
+import { routeOf } from "../tenancy/routes";
 import { isPlatform, isTrackingParam, oldUrlForm, PLATFORMS, type Platform } from "./grammar";
+import { ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, idPathOf, idQueryOf, NO_LEARNED, parseLearned, type LearnedGrammar } from "./learned";
 
 export { isTrackingParam } from "./grammar";
 
@@ -106,13 +110,20 @@ export type OldUrlAnswer = { status: 301; target: string; matchedQuery: boolean 
  */
 export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer {
   const hash = url.indexOf("#");
-  const raw = hash === -1 ? url : url.slice(0, hash);
+  const unreduced = hash === -1 ? url : url.slice(0, hash);
+  // An id path the old site was found to answer by its number alone (learned.ts): its id form.
+  const { url: reduced, id: idPath } = idPathOf(unreduced, map.learned);
+  const raw = reduced;
   const form = oldUrlForm(raw, map.platform);
   if (form === null) return null;
   const q = raw.indexOf("?");
   const rawPath = decodePath(q === -1 ? raw : raw.slice(0, q));
-  const kept = q === -1 ? "" : splitTracking(raw.slice(q + 1)).kept;
-  const asked = kept ? `${rawPath}?${decodePath(kept) ?? kept}` : rawPath;
+  // The request as sent (its path not reduced to an id form): what "the request is the target itself" compares.
+  const uq = unreduced.indexOf("?");
+  const sentRawPath = uq === -1 ? unreduced : unreduced.slice(0, uq);
+  const sentPath = decodePath(sentRawPath);
+  const kept = uq === -1 ? "" : splitTracking(unreduced.slice(uq + 1)).kept;
+  const asked = kept ? `${sentPath}?${decodePath(kept) ?? kept}` : sentPath;
   // An old CMS query on the home path of a platform that reads none (its identity dropped with the rest, grammar.ts):
   // not the home page, whatever spelling of the home page the map knows.
   if (form.cmsQuery && form.form === "/" && map.platform !== null) return { status: 404 };
@@ -121,13 +132,26 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
   if (exact === undefined && map.platform !== null && form.form === "/" && rawPath !== "/") return { status: 301, target: "/", matchedQuery: false };
   if (exact !== undefined) return asked === decodePath(exact) ? null : { status: 301, target: exact, matchedQuery: form.form !== form.path };
   if (map.gone.has(form.form)) return { status: 404 };
+  // A page's id in the query the old site was found to read (learned.ts), on whatever path or beside whatever other
+  // parameter: that page, or one 404 for an id the map does not know (the old site answered no page of it).
+  // Never on a path the new site serves: one of its pages (a target of the map; the front controller, `/`, excepted:
+  // the id query's own path) or a route the server answers itself (`/media/<code>/logo.svg?id=55`, `/api/og?id=55`).
+  const byId = map.learned.idQuery && idQueryApplies(map, sentRawPath, sentPath) ? idQueryOf(raw, map.learned) : null;
+  if (byId !== null) {
+    const idForm = oldUrlForm(byId, map.platform)?.form;
+    const target = idForm === undefined ? undefined : map.get(idForm);
+    return target === undefined ? { status: 404 } : { status: 301, target, matchedQuery: true };
+  }
   const query = form.form !== form.path;
   if (query && map.platform !== null && (form.cmsQuery || form.path === "/")) return { status: 404 };
   if (query) {
     const byPath = map.get(form.path);
-    if (byPath !== undefined) return rawPath === decodePath(byPath) ? null : { status: 301, target: byPath, matchedQuery: false };
+    if (byPath !== undefined) return sentPath === decodePath(byPath) ? null : { status: 301, target: byPath, matchedQuery: false };
     if (map.gone.has(form.path)) return { status: 404 };
   }
+  // An id under a learned prefix that the map knows neither with its query nor by its path alone: the old site
+  // answered no page there.
+  if (idPath !== null) return { status: 404 };
   if (map.platform !== null && rawPath !== null && form.path !== "/" && (form.cmsPath || OLD_FILE_SUFFIX.test(rawPath))) return { status: 404 };
   // A query on the home path that named another path (Drupal's `/?q=contact`) the map does not know: the home
   // page would answer it (a soft 404). So does any CMS query the map does not know, whatever spelling of the front
@@ -136,11 +160,29 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
   return null;
 }
 
+/** A path as the new site's pages are compared: decoded, NFC, lower-cased, no final slash. */
+function pagePathForm(path: string | null): string | null {
+  if (path === null) return null;
+  const p = path.normalize("NFC").toLowerCase().replace(/\/{2,}/g, "/");
+  return p.length > 1 ? p.replace(/\/+$/, "") || "/" : p;
+}
+
+/**
+ * Whether a learned id query may name a page on this path: the front controller always; another path only when it
+ * is a page route of the server (routes.ts) and none of the new site's pages the map sends to.
+ */
+function idQueryApplies(map: PracticeRedirects, rawPath: string, path: string | null): boolean {
+  const form = pagePathForm(path);
+  if (form === null) return false;
+  if (/^\/(?:index\.php)?$/.test(form)) return true;
+  return routeOf("GET", rawPath) === "page" && !map.targetPaths.has(form);
+}
+
 /** The entry a map key or a target falls on (for the chain and loop checks): what the server would answer it. */
 function lookup(map: PracticeRedirects, url: string): { from: string; target: string } | null {
   const answer = answerOldUrl(map, url);
   if (answer?.status !== 301) return null;
-  const form = oldUrlForm(url, map.platform)!;
+  const form = oldUrlForm(idPathOf(url, map.learned).url, map.platform)!;
   return { from: answer.matchedQuery || map.has(form.form) ? form.form : form.path, target: answer.target };
 }
 
@@ -150,7 +192,18 @@ function lookup(map: PracticeRedirects, url: string): { from: string; target: st
  */
 export class PracticeRedirects extends Map<string, string> {
   platform: Platform | null = null;
+  /** The id grammar learned by probing the old site (`$idPaths`, `$idQuery`: learned.ts); none by default. */
+  learned: LearnedGrammar = NO_LEARNED;
   readonly gone = new Set<string>();
+  /** The new site's pages the map sends to (pagePathForm): paths a learned id query never takes. */
+  readonly targetPaths = new Set<string>();
+
+  override set(key: string, target: string): this {
+    // (Map's constructor may call set before the fields exist: a map built empty, as here, never does.)
+    const path = pagePathForm(decodePath(target.split(/[?#]/)[0]));
+    if (path !== null) this.targetPaths?.add(path);
+    return super.set(key, target);
+  }
 }
 
 /** The key of redirects.json that declares the old site's platform (every other key is an old path). */
@@ -174,10 +227,13 @@ export function parseRedirects(json: unknown, file: string): { map: PracticeRedi
     if (isPlatform(declared)) map.platform = declared;
     else errors.push({ file, key: PLATFORM_KEY, message: `the old site's platform must be one of ${PLATFORMS.join(", ")}` });
   }
+  const learned = parseLearned((json as Record<string, unknown>)[ID_PATHS_KEY], (json as Record<string, unknown>)[ID_QUERY_KEY], (json as Record<string, unknown>)[ID_QUERY_WITH_KEY]);
+  map.learned = learned.learned;
+  for (const e of learned.errors) errors.push({ file, ...e });
   const rawKeyOf = new Map<string, string>();
   const gone = new Map<string, string>();
   for (const [key, target] of entries) {
-    if (key === PLATFORM_KEY) continue;
+    if (key === PLATFORM_KEY || key === ID_PATHS_KEY || key === ID_QUERY_KEY || key === ID_QUERY_WITH_KEY) continue;
     if (target !== null && typeof target !== "string") {
       errors.push({ file, key, message: "the new path must be a string (or null: the old URL answers 404)" });
       continue;
@@ -186,7 +242,7 @@ export function parseRedirects(json: unknown, file: string): { map: PracticeRedi
       errors.push({ file, key, message: 'the old path must start with a single "/"' });
       continue;
     }
-    const from = normaliseRedirectPath(key, map.platform);
+    const from = normaliseRedirectPath(idPathOf(key, map.learned).url, map.platform);
     if (from === null) {
       errors.push({ file, key, message: "the old path has a malformed percent-escape" });
       continue;
@@ -228,6 +284,7 @@ export function parseRedirects(json: unknown, file: string): { map: PracticeRedi
   // Chains and loops: follow each key's targets through the map, as the server would answer them.
   const resolved = new PracticeRedirects();
   resolved.platform = map.platform;
+  resolved.learned = map.learned;
   for (const form of map.gone) resolved.gone.add(form);
   for (const [from, target] of map) {
     const key = rawKeyOf.get(from)!;

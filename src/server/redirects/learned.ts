@@ -1,0 +1,155 @@
+/**
+ * An old site's id grammar learned by probing it (decision 0052, amended 2026-11-28, "ids learned by probing"): rules
+ * the migration toolkit confirmed on the live old site (ops/migrate/probe.ts) for a platform it does not recognise,
+ * stored in the practice's redirects.json beside its `$platform`:
+ *
+ *   "$idPaths": "/actualites /file_download"   under each prefix, `/prefix/N/<anything>` and `/prefix/N` are one page,
+ *                                               N's (the old site answered a changed and a removed slug with the same
+ *                                               page, and an unknown N with another answer)
+ *   "$idQuery": "/?id" or "/*?id"              `?id=N` on the front controller (`/`, `/index.php`), or on any path
+ *                                               (`/*`), names the page whose id is N (the old site answered it with
+ *                                               that page); the keys spelled so are written per page, as the old site
+ *                                               answered them
+ *   "$idQueryWith": "s=cabinet s=soins"        parameters the old site was found to ignore beside the id
+ *                                               (`/index.php?s=soins&id=14` is article 14); any other parameter beside
+ *                                               the id keeps the URL apart (`?s=file_download&id=3` is a file)
+ *
+ * A map without them reads as before. Applied before the platform's grammar (grammar.ts): a request's path under a
+ * learned prefix is reduced to its id form; a query naming an id that no key knows is asked as `/?id=N` alone (the
+ * id is the page's identity on that site, whatever path or other parameter carries it) and, unknown, answers 404.
+ * Never on a URL the new site serves: prefixes are stored decoded and never under a route of the server
+ * (isReservedPrefix); the id query is not read on a server route nor on a page the map sends to (map.ts).
+ */
+
+import { isIgnoredParam } from "./grammar";
+import { routeOf } from "../tenancy/routes";
+
+export const ID_PATHS_KEY = "$idPaths";
+export const ID_QUERY_KEY = "$idQuery";
+export const ID_QUERY_WITH_KEY = "$idQueryWith";
+
+export interface LearnedGrammar {
+  /** Prefixes (decoded, lower-cased, no final slash) under which `/prefix/N[/anything]` is the page of id N. */
+  idPaths: string[];
+  /** The query parameter naming a page by its id, and whether it does so on any path or on the front controller only. */
+  idQuery: { name: string; anyPath: boolean; with: string[] } | null;
+}
+
+export const NO_LEARNED: LearnedGrammar = { idPaths: [], idQuery: null };
+
+const PREFIX = /^(?:\/[^/?#\s$]+)+$/;
+
+/**
+ * A learned prefix in its one stored form: decoded (`/actualit%C3%A9s` is `/actualités`), NFC, lower-cased; null for
+ * a malformed escape, an escaped slash, or a `.`/`..` segment.
+ */
+export function prefixForm(prefix: string): string | null {
+  if (/%2f/i.test(prefix)) return null;
+  const text = decoded(prefix);
+  if (text === null || !PREFIX.test(text) || text.split("/").some((s) => s === "." || s === "..")) return null;
+  return text.normalize("NFC").toLowerCase();
+}
+
+/** A prefix the server answers itself (`/api`, `/media`, `/build`...: tenancy/routes.ts): never an old site's ids. */
+export function isReservedPrefix(prefix: string): boolean {
+  const first = prefix.split("/")[1] ?? "";
+  return routeOf("GET", `/${encodeURIComponent(first)}/1/`) !== "page" || GLOBAL_ROUTES.has(first);
+}
+
+/** The global endpoints answered before tenancy, on any host (not a practice's routes: routes.ts). */
+const GLOBAL_ROUTES: ReadonlySet<string> = new Set(["healthz", "readyz", "build", "assets"]);
+const PARAM = /^[a-z_][a-z0-9_]{0,30}$/;
+
+/** The learned grammar of a map's `$idPaths` and `$idQuery` values; problems named for the loader. */
+export function parseLearned(idPaths: unknown, idQuery: unknown, idQueryWith?: unknown): { learned: LearnedGrammar; errors: { key: string; message: string }[] } {
+  const errors: { key: string; message: string }[] = [];
+  const learned: LearnedGrammar = { idPaths: [], idQuery: null };
+  if (idPaths !== undefined) {
+    const prefixes = typeof idPaths === "string" ? idPaths.split(/\s+/).filter(Boolean) : null;
+    const forms = prefixes?.map(prefixForm) ?? null;
+    if (forms === null || forms.some((p) => p === null)) errors.push({ key: ID_PATHS_KEY, message: 'must be paths separated by spaces ("/actualites /file_download")' });
+    else if (forms.some((p) => isReservedPrefix(p!)))
+      errors.push({ key: ID_PATHS_KEY, message: `a prefix under a route the server answers itself (${forms.filter((p) => isReservedPrefix(p!)).join(", ")}) cannot be an old site's` });
+    else learned.idPaths = [...new Set(forms as string[])];
+  }
+  if (idQuery !== undefined) {
+    const m = typeof idQuery === "string" ? /^\/(\*)?\?([^=&]+)$/.exec(idQuery) : null;
+    if (m === null || !PARAM.test(m[2].toLowerCase())) errors.push({ key: ID_QUERY_KEY, message: 'must be "/?<name>" (the front controller) or "/*?<name>" (any path)' });
+    else learned.idQuery = { name: m[2].toLowerCase(), anyPath: m[1] === "*", with: [] };
+  }
+  if (idQueryWith !== undefined) {
+    const pairs = typeof idQueryWith === "string" ? idQueryWith.split(/\s+/).filter(Boolean) : null;
+    if (pairs === null || learned.idQuery === null || pairs.some((p) => !/^[^=&\s]+=[^=&\s]*$/.test(p))) errors.push({ key: ID_QUERY_WITH_KEY, message: 'must be parameters "name=value" separated by spaces, beside a "$idQuery"' });
+    else learned.idQuery!.with = pairs.map((p) => p.toLowerCase());
+  }
+  return { learned, errors };
+}
+
+/** The map's values of a learned grammar (undefined when there is nothing to write). */
+export function learnedValues(learned: LearnedGrammar): { [ID_PATHS_KEY]?: string; [ID_QUERY_KEY]?: string; [ID_QUERY_WITH_KEY]?: string } {
+  return {
+    ...(learned.idPaths.length ? { [ID_PATHS_KEY]: learned.idPaths.join(" ") } : {}),
+    ...(learned.idQuery ? { [ID_QUERY_KEY]: `/${learned.idQuery.anyPath ? "*" : ""}?${learned.idQuery.name}` } : {}),
+    ...(learned.idQuery?.with.length ? { [ID_QUERY_WITH_KEY]: learned.idQuery.with.join(" ") } : {}),
+  };
+}
+
+function decoded(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A URL with its path reduced to the id form when it falls under a learned prefix (`/Actualites/55/any-title/` is
+ * `/actualites/55`); `id` the prefix and number when it does. The URL as given otherwise.
+ */
+export function idPathOf(url: string, learned: LearnedGrammar): { url: string; id: string | null } {
+  if (!learned.idPaths.length) return { url, id: null };
+  const cut = url.search(/[?#]/);
+  const rawPath = cut === -1 ? url : url.slice(0, cut);
+  // An escaped slash inside a segment, or a `.`/`..` segment (`/actualites/55/..` is `/actualites`): no id path.
+  if (/%2f/i.test(rawPath)) return { url, id: null };
+  const path = decoded(rawPath)?.normalize("NFC").toLowerCase().replace(/\/{2,}/g, "/");
+  if (!path || path.split("/").some((s) => s === "." || s === "..")) return { url, id: null };
+  for (const prefix of learned.idPaths) {
+    if (!path.startsWith(`${prefix}/`)) continue;
+    const m = /^(\d{1,15})(?:\/[^/]*)?\/?$/.exec(path.slice(prefix.length + 1));
+    if (m) {
+      const id = `${prefix}/${Number(m[1])}`;
+      return { url: `${id}${cut === -1 ? "" : url.slice(cut)}`, id };
+    }
+  }
+  return { url, id: null };
+}
+
+/**
+ * The page a query names by its learned id parameter (`/soins/?id=14&s=soins` -> `/?id=14` on a grammar learned on
+ * any path; `/index.php?id=14` on the front controller's), or null when it names none. The parameters grammar.ts
+ * drops when the form is read (tracking, language, session, `stage=live`: isIgnoredParam) are no part of it.
+ */
+export function idQueryOf(url: string, learned: LearnedGrammar): string | null {
+  const rule = learned.idQuery;
+  if (!rule) return null;
+  const hash = url.indexOf("#");
+  const raw = hash === -1 ? url : url.slice(0, hash);
+  const q = raw.indexOf("?");
+  if (q === -1) return null;
+  const path = decoded(raw.slice(0, q))?.toLowerCase().replace(/\/{2,}/g, "/");
+  if (path === undefined || path === null) return null;
+  if (!rule.anyPath && !/^\/(?:index\.php\/?)?$/.test(path)) return null;
+  let id: string | null = null;
+  for (const param of raw.slice(q + 1).replace(/&(?:amp|#0*38|#x0*26);/gi, "&").split(/[&;]/)) {
+    if (!param || isIgnoredParam(param)) continue;
+    const eq = param.indexOf("=");
+    const name = decoded(param.slice(0, eq === -1 ? param.length : eq))?.toLowerCase();
+    const value = eq === -1 ? "" : decoded(param.slice(eq + 1).replace(/\+/g, " "));
+    if (name === undefined || value === null) return null;
+    if (name === rule.name && id === null && /^\d{1,15}$/.test(value)) id = String(Number(value));
+    // Another parameter the old site was not found to ignore beside the id: another URL (`?s=file_download&id=3`).
+    else if (!rule.with.includes(`${name}=${value.toLowerCase()}`)) return null;
+  }
+  return id === null ? null : `/?${rule.name}=${id}`;
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { answerRequest, formatProblem, parseRedirects } from "./map";
+import { idPathOf, idQueryOf, parseLearned } from "./learned";
+
+const FILE = "migrations/bernard/redirects.json";
+const LEARNED = {
+  $platform: "static",
+  $idPaths: "/actualites /file_download",
+  $idQuery: "/*?id",
+  $idQueryWith: "s=cabinet s=soins",
+  "/actualites/55/lucas-moreau": "/equipe/lucas-moreau/",
+  "/file_download/3/questionnaire.pdf": "/premiere-visite/",
+  "/actualites/12/fermeture-estivale": null,
+  "/?id=14": "/orthodontie/orthodontie-enfant/",
+  "/?id=55": "/equipe/lucas-moreau/",
+  "/?s=file_download&id=3": "/premiere-visite/",
+  "/soins": null,
+};
+
+describe("a map's id grammar learned by probing the old site ($idPaths, $idQuery, $idQueryWith)", () => {
+  const { map, errors } = parseRedirects(LEARNED, FILE);
+  const table = new Map([["bernard", map]]);
+  const ask = (url: string) => answerRequest(table, "bernard", url);
+
+  it("loads, and answers every spelling of a page's id with its target", () => {
+    expect(errors.map(formatProblem)).toEqual([]);
+    for (const url of ["/actualites/55", "/Actualites/55/lucas-moreau/", "/actualites/55/any-title", "/?id=55", "/index.php?id=55&utm_source=x"])
+      expect(ask(url), url).toMatchObject({ status: 301, location: expect.stringMatching(/^\/equipe\/lucas-moreau\//) });
+    expect(ask("/file_download/3")).toEqual({ status: 301, location: "/premiere-visite/" });
+    expect(ask("/soins/?id=14")).toEqual({ status: 301, location: "/orthodontie/orthodontie-enfant/" });
+    expect(ask("/index.php?s=soins&id=14")).toEqual({ status: 301, location: "/orthodontie/orthodontie-enfant/" });
+    // The key spelled with another parameter is its own URL (a file, not article 3).
+    expect(ask("/?s=file_download&id=3")).toEqual({ status: 301, location: "/premiere-visite/" });
+  });
+
+  it("answers an unknown id, a dropped one, and an id beside a parameter the old site was not found to ignore with one 404", () => {
+    for (const url of ["/actualites/999", "/actualites/999/x", "/actualites/12", "/?id=312", "/index.php?id=19", "/soins/?id=999", "/?s=file_download&id=14", "/?id=14&s=file_download"])
+      expect(ask(url), url).toEqual({ status: 404 });
+  });
+
+  it("leaves a map without them as it was, and refuses malformed values", () => {
+    const plain = parseRedirects({ $platform: "static", "/actualites/55/lucas-moreau": "/equipe/lucas-moreau/" }, FILE).map;
+    expect(answerRequest(new Map([["b", plain]]), "b", "/actualites/55")).toBeNull();
+    expect(parseRedirects({ $idPaths: "actualites", $idQuery: "?id" }, FILE).errors.map((e) => e.key)).toEqual(["$idPaths", "$idQuery"]);
+    expect(parseLearned(undefined, undefined, "s=x").errors.map((e) => e.key)).toEqual(["$idQueryWith"]);
+  });
+
+  it("reduces a path or a query only by a learned rule", () => {
+    const learned = parseLearned("/actualites", "/?id").learned;
+    expect(idPathOf("/actualites/0055/x?a=1", learned)).toEqual({ url: "/actualites/55?a=1", id: "/actualites/55" });
+    expect(idPathOf("/actualites/2019-bilan", learned).id).toBeNull();
+    expect(idPathOf("/actualites/55/a/b", learned).id).toBeNull();
+    expect(idQueryOf("/index.php?id=7", learned)).toBe("/?id=7");
+    // Learned on the front controller only: another path's `?id=` is the visitor's.
+    expect(idQueryOf("/soins/?id=7", learned)).toBeNull();
+  });
+});
+
+describe("the learned grammar's review fixes", () => {
+  const { map, errors } = parseRedirects({ ...LEARNED, "/contact": "/contact/" }, FILE);
+  const table = new Map([["bernard", map]]);
+  const ask = (url: string) => answerRequest(table, "bernard", url);
+
+  it("answers an id path with a parameter that is no part of its identity as the map without $idPaths did: 301 to the page", () => {
+    expect(errors.map(formatProblem)).toEqual([]);
+    for (const url of ["/actualites/55/lucas-moreau?print=1", "/actualites/55?page=2"]) expect(ask(url), url).toEqual({ status: 301, location: "/equipe/lucas-moreau/" });
+    // Known neither with its query nor by its path alone: one 404.
+    expect(ask("/actualites/999/x?print=1")).toEqual({ status: 404 });
+  });
+
+  it("never takes a route the server answers itself, nor a page of the new site, by a learned rule", () => {
+    expect(parseLearned("/api /media/docs /build /actualites", undefined).errors.map((e) => e.key)).toEqual(["$idPaths"]);
+    expect(parseLearned("/Robots.txt", undefined).errors.map((e) => e.key)).toEqual(["$idPaths"]);
+    // The id query: not on a server route, not on a page the map sends to (the front controller is its own path).
+    for (const url of ["/media/bernard/logo.svg?id=55", "/api/og?id=55", "/api/media?id=55", "/contact/?id=55", "/equipe/lucas-moreau/?id=14"]) expect(ask(url), url).toBeNull();
+    expect(ask("/?id=55")).toEqual({ status: 301, location: "/equipe/lucas-moreau/" });
+    // A new-site page under a learned prefix is not its own key's loop (the request compared as sent, not reduced).
+    const page = parseRedirects({ $platform: "static", $idPaths: "/actualites", "/actualites/2024": "/actualites/2024/" }, FILE);
+    expect(page.errors.map(formatProblem)).toEqual([]);
+    expect(answerRequest(new Map([["b", page.map]]), "b", "/actualites/2024/")).toBeNull();
+    expect(answerRequest(new Map([["b", page.map]]), "b", "/actualites/2024")).toEqual({ status: 301, location: "/actualites/2024/" });
+  });
+
+  it("stores and compares prefixes decoded: an accented or escaped prefix applies", () => {
+    expect(parseLearned("/actualit%C3%A9s /Nouveaut\u0065\u0301s", undefined).learned.idPaths).toEqual(["/actualités", "/nouveautés"]);
+    const accented = parseRedirects({ $platform: "static", $idPaths: "/actualit%C3%A9s", "/actualités/55/lucas": "/equipe/lucas/" }, FILE);
+    expect(accented.errors).toEqual([]);
+    for (const url of ["/actualit%C3%A9s/55", "/Actualités/55/autre-titre", "/actualit%c3%a9s/55/x/"])
+      expect(answerRequest(new Map([["b", accented.map]]), "b", url), url).toEqual({ status: 301, location: "/equipe/lucas/" });
+  });
+
+  it("reads the id query without the parameters grammar.ts ignores (language, session, stage=live, tracking)", () => {
+    const learned = parseLearned(undefined, "/*?id").learned;
+    expect(idQueryOf("/?id=55&lang=fr&PHPSESSID=abc&stage=Live&utm_source=x", learned)).toBe("/?id=55");
+    expect(idQueryOf("/soins/?hl=fr&id=55&jsessionid=1", learned)).toBe("/?id=55");
+  });
+
+  it("reduces no path with a dot segment or an escaped slash", () => {
+    const learned = parseLearned("/actualites", undefined).learned;
+    for (const url of ["/actualites/55/..", "/actualites/55/.", "/actualites/55%2Fx", "/actualites/55/a%2Fb", "/actualites/../actualites/55"]) expect(idPathOf(url, learned).id, url).toBeNull();
+    expect(parseLearned("/a%2Fb", undefined).errors.map((e) => e.key)).toEqual(["$idPaths"]);
+  });
+});
