@@ -309,8 +309,11 @@ const HOME_NAME = /^\/(?:accueil|home|index|default)$/;
 
 const noTrailingSlash = (path: string) => (path.length > 1 && path.endsWith("/") ? path.replace(/\/+$/, "") || "/" : path);
 
-/** The parameters of a query as `[name, value]`, names lower-cased, `&amp;` read as `&`; null on a bad escape. */
-function params(query: string): [string, string][] | null {
+/**
+ * The parameters of a query as `[name, value]`, names and values lower-cased, `&amp;` read as `&`, the ignored ones
+ * (isIgnoredParam) left out; null on a bad escape. The learned id query (learned.ts) reads a query so too.
+ */
+export function params(query: string): [string, string][] | null {
   const out: [string, string][] = [];
   for (const raw of query.replace(/&(?:amp|#0*38|#x0*26);/gi, "&").split(/[&;]/)) {
     if (!raw || isIgnoredParam(raw)) continue;

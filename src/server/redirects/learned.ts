@@ -21,7 +21,7 @@
  * (isReservedPrefix); the id query is not read on a server route nor on a page the map sends to (map.ts).
  */
 
-import { isIgnoredParam } from "./grammar";
+import { params } from "./grammar";
 import { routeOf } from "../tenancy/routes";
 
 export const ID_PATHS_KEY = "$idPaths";
@@ -128,7 +128,7 @@ export function idPathOf(url: string, learned: LearnedGrammar): { url: string; i
 /**
  * The page a query names by its learned id parameter (`/soins/?id=14&s=soins` -> `/?id=14` on a grammar learned on
  * any path; `/index.php?id=14` on the front controller's), or null when it names none. The parameters grammar.ts
- * drops when the form is read (tracking, language, session, `stage=live`: isIgnoredParam) are no part of it.
+ * drops when the form is read (tracking, language, session, `stage=live`: grammar.ts's params) are no part of it.
  */
 export function idQueryOf(url: string, learned: LearnedGrammar): string | null {
   const rule = learned.idQuery;
@@ -140,16 +140,13 @@ export function idQueryOf(url: string, learned: LearnedGrammar): string | null {
   const path = decoded(raw.slice(0, q))?.toLowerCase().replace(/\/{2,}/g, "/");
   if (path === undefined || path === null) return null;
   if (!rule.anyPath && !/^\/(?:index\.php\/?)?$/.test(path)) return null;
+  const parsed = params(raw.slice(q + 1));
+  if (parsed === null) return null;
   let id: string | null = null;
-  for (const param of raw.slice(q + 1).replace(/&(?:amp|#0*38|#x0*26);/gi, "&").split(/[&;]/)) {
-    if (!param || isIgnoredParam(param)) continue;
-    const eq = param.indexOf("=");
-    const name = decoded(param.slice(0, eq === -1 ? param.length : eq))?.toLowerCase();
-    const value = eq === -1 ? "" : decoded(param.slice(eq + 1).replace(/\+/g, " "));
-    if (name === undefined || value === null) return null;
+  for (const [name, value] of parsed) {
     if (name === rule.name && id === null && /^\d{1,15}$/.test(value)) id = String(Number(value));
     // Another parameter the old site was not found to ignore beside the id: another URL (`?s=file_download&id=3`).
-    else if (!rule.with.includes(`${name}=${value.toLowerCase()}`)) return null;
+    else if (!rule.with.includes(`${name}=${value}`)) return null;
   }
   return id === null ? null : `/?${rule.name}=${id}`;
 }

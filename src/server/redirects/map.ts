@@ -112,8 +112,7 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
   const hash = url.indexOf("#");
   const unreduced = hash === -1 ? url : url.slice(0, hash);
   // An id path the old site was found to answer by its number alone (learned.ts): its id form.
-  const { url: reduced, id: idPath } = idPathOf(unreduced, map.learned);
-  const raw = reduced;
+  const { url: raw, id: idPath } = idPathOf(unreduced, map.learned);
   const form = oldUrlForm(raw, map.platform);
   if (form === null) return null;
   const q = raw.indexOf("?");
