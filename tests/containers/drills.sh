@@ -5,6 +5,16 @@
 # removed at the end, also on failure or Ctrl-C; the images are kept (the next run is warm).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# One run of the drills at a time on a machine. They own fixed names and ports (pf-drill-*, 42100-42199, the
+# backend's 42140) and their cleanup removes every pf-drill-* container: a second run beside this one (a second
+# CI run on the same machine) would take the backend's port, or remove this run's containers under it. A CI
+# run's first deploy failed so (its candidate found no backend: ECONNREFUSED); the second run waits instead.
+LOCK=${PF_DRILL_LOCK:-/tmp/pf-drill.lock}
+exec 9>>"$LOCK"
+if ! flock -n 9; then
+  echo "drills: another run of the drills holds $LOCK; waiting for it (at most 45 min)"
+  flock -w 2700 9 || { echo "drills: $LOCK still held after 45 min" >&2; exit 1; }
+fi
 WORK=$(mktemp -d /tmp/pf-drill.XXXXXX)
 BACKEND_PID="" DRILLS_PID=""
 kill_tree() { local child; for child in $(pgrep -P "$1"); do kill_tree "$child"; done; kill "$1" 2>/dev/null || true; }
@@ -71,10 +81,31 @@ for step in "${steps[@]}"; do
   started=$SECONDS
   if ! eval "$step" >> "$WORK/first-deploy.log" 2>&1; then
     tail -n 40 "$WORK/first-deploy.log" >&2
+    # The backend's side of the same minutes (a candidate that cannot reach it says only ECONNREFUSED).
+    if [[ -f demo-backend.log ]]; then
+      state="not started by this run"
+      [[ -n "$BACKEND_PID" ]] && { kill -0 "$BACKEND_PID" 2>/dev/null && state="pid $BACKEND_PID, running" || state="pid $BACKEND_PID, exited"; }
+      echo "drills: demo-backend.log (the backend: $state):" >&2
+      tail -n 20 demo-backend.log >&2
+    fi
     echo "drills: the first deploy of docs/operations.md failed at: $step" >&2
     exit 1
   fi
-  [[ "$step" == *"npm run demo-backend"* ]] && BACKEND_PID=$!
+  if [[ "$step" == *"npm run demo-backend"* ]]; then
+    BACKEND_PID=$!
+    # The backend is started in the background: the next step's container must find it listening. It prints
+    # its address once it listens; if it exits first (its port taken, a broken install), say so here with its
+    # own words, not three minutes later as a candidate that cannot reach it.
+    until grep -q '^demo backend listening on' demo-backend.log 2>/dev/null; do
+      if ! kill -0 "$BACKEND_PID" 2>/dev/null; then
+        cat demo-backend.log >&2
+        echo "drills: the demo backend exited before listening on port $BACKEND_PORT (above)" >&2
+        exit 1
+      fi
+      (( SECONDS - started < 120 )) || { cat demo-backend.log >&2; echo "drills: the demo backend is not listening after 120 s" >&2; exit 1; }
+      sleep 0.2
+    done
+  fi
   [[ "$step" == *".env.example"* ]] && sed -i "s/:4000\//:$BACKEND_PORT\//" "$DEPLOY_ROOT/.env.dev"
   echo "drills: first deploy: $((SECONDS - started)) s: ${step%%#*}"
 done
