@@ -26,7 +26,7 @@ import {
 } from "./files";
 import { MAX_URL_CHARS, pathOf, readPage, readSitemap, safeUrl } from "./page";
 import type { StepIo } from "./io";
-import { LEARNED_FILE, probeIds } from "./probe";
+import { probeIds, saveLearned, type ProbeResult } from "./probe";
 import { detectPlatform } from "./platform";
 
 export const crawlSpec: StepSpec = {
@@ -268,8 +268,7 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
 
   const entries = crawlSchema.parse(state.done.map(orderedEntry)).sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   // A platform the toolkit does not recognise (read as a static site): its ids learned by asking it (probe.ts).
-  const learnedFile = join(dir, LEARNED_FILE);
-  rmSync(learnedFile, { force: true });
+  let probed: ProbeResult | null = null;
   if (!capped && detectPlatform(entries).platform === "static") {
     const probeGet = async (path: string) => {
       const answer = await call(base, host, path, {
@@ -277,16 +276,16 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
         deadlineMs: PAGE_DEADLINE_MS,
         maxBytes: MAX_PAGE_BYTES,
       });
-      return { status: answer.status, text: answer.text, type: header(answer, "content-type").split(";")[0].trim() };
+      return { status: answer.status, text: answer.text, type: header(answer, "content-type").split(";")[0].trim(), location: header(answer, "location") };
     };
-    const probed = await probeIds(entries, probeGet, allowed);
+    probed = await probeIds(entries, probeGet, allowed);
     for (const e of entries) {
       const more = probed.ownUrls.get(e.url);
       if (more) e.own_urls = [...new Set([...(e.own_urls ?? []), ...more])];
     }
-    if (probed.learned.idPaths.length || probed.learned.idQuery) writeJson(learnedFile, probed.learned);
     if (probed.probes) io.log(`crawl: ${probed.probes} probes of the old site's ids: ${probed.notes.join("; ") || "nothing learned"}`);
   }
+  saveLearned(dir, probed);
   const file = join(dir, CRAWL_FILE);
   writeJson(file, entries);
   // A capped crawl keeps its progress: the next run with a higher --max-pages extends it instead of starting over.

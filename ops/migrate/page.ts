@@ -31,6 +31,12 @@ export interface PageFacts {
   /** The pages its breadcrumb names above it (same host, in order; at most MAX_TRAIL). */
   trail: string[];
   /**
+   * The numbers its markup names it by, each as `<where>=<number>` (`@data-tilda-page-id=3901342`, `input:entry_id=65`,
+   * `article#soin=21`, `body.page-id=12`): candidates of its id on the old platform, which probe.ts asks the old site
+   * about. At most MAX_PRINTED_IDS.
+   */
+  printed_ids: string[];
+  /**
    * The date it states it was published (YYYY-MM-DD, or YYYY from a date in words): its metadata, else the `<time>`
    * beside its headline; "" when none. What dates a post (a job offer of its time).
    */
@@ -122,6 +128,7 @@ export const MAX_URL_CHARS = 2048;
 export const MAX_PARSE_CHARS = 1_000_000;
 /** A breadcrumb's links kept: deeper trails are no site's. */
 const MAX_TRAIL = 10;
+const MAX_PRINTED_IDS = 12;
 export const MAX_ELEMENTS = 10_000;
 
 /** The page cut before its (MAX_ELEMENTS + 1)th tag and at MAX_PARSE_CHARS, and why it was cut ("" if whole). */
@@ -316,6 +323,7 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
     anchors,
     own_urls: idUrls,
     trail,
+    printed_ids: printedIds($),
     published: publishedDate($, headlineNode),
     truncated,
     refresh: refreshTarget($('meta[http-equiv="refresh" i]').attr("content") ?? "", base, wordCount(body)),
@@ -342,6 +350,45 @@ const MOVED_PAGE_WORDS = 50;
  * never one elsewhere on the page (a sidebar's latest posts, a comment's, a header's date of the day: the outside
  * review's counter-examples).
  */
+/**
+ * The numbers a page's markup names it by, wherever a template prints an id (decision 0052, amended 2026-11-28, "ids
+ * printed in a page's markup"): a `data-…id` attribute (Tilda's `data-tilda-page-id`), a hidden field named `…id`
+ * (ExpressionEngine's comment form's `entry_id`), and the `<word>-<number>` of the body's, main's or an article's id or
+ * classes (`<article id="soin-21">`, WordPress's `page-id-12`, Umbraco's `node-1057`). A place naming several numbers
+ * on one page (a list's items, form fields) names none of them: no id of the page. Which of them is the page's id, and
+ * in which URL, only the old site can say (probe.ts asks it); nothing here is an old URL yet.
+ */
+function printedIds($: CheerioAPI): string[] {
+  const found = new Map<string, Set<string>>();
+  const add = (where: string, id: string) => {
+    if (!/^\d{1,15}$/.test(id)) return;
+    const ids = found.get(where) ?? new Set<string>();
+    found.set(where, ids.add(String(Number(id))));
+  };
+  $("*").each((_, el) => {
+    const node = el as TreeNode;
+    for (const [name, value] of Object.entries(node.attribs ?? {})) if (/^data-(?:[a-z0-9]+[-_])*[a-z0-9]*id$/i.test(name)) add(`@${name.toLowerCase()}`, value.trim());
+  });
+  $('input[type="hidden" i][name]').each((_, el) => {
+    const name = ($(el).attr("name") ?? "").toLowerCase();
+    if (/^[a-z][a-z0-9]*[-_]?id$/.test(name)) add(`input:${name}`, ($(el).attr("value") ?? "").trim());
+  });
+  $("body, main, article").each((_, el) => {
+    const tag = (el as TreeNode).name!.toLowerCase();
+    const named = /^([a-z][a-z0-9_-]*?)[-_](\d{1,15})$/i;
+    const id = named.exec($(el).attr("id") ?? "");
+    if (id) add(`${tag}#${id[1].toLowerCase()}`, id[2]);
+    for (const token of ($(el).attr("class") ?? "").split(/\s+/)) {
+      const m = named.exec(token);
+      if (m) add(`${tag}.${m[1].toLowerCase()}`, m[2]);
+    }
+  });
+  return [...found]
+    .filter(([, ids]) => ids.size === 1)
+    .slice(0, MAX_PRINTED_IDS)
+    .map(([where, ids]) => `${where}=${[...ids][0]}`);
+}
+
 function publishedDate($: CheerioAPI, headline: TreeNode | undefined): string {
   const jsonLd = $('script[type="application/ld+json" i]')
     .map((_, el) => /"datePublished"\s*:\s*"([^"]+)"/.exec($(el).text())?.[1] ?? "")

@@ -121,6 +121,17 @@ describe("readPage", () => {
     expect(concrete("var CCM_CID = x;").own_urls).toEqual([]);
   });
 
+  it("reads the numbers its markup names it by, as candidates of its id: a data-…id attribute, a hidden …id field, the body's, main's or an article's <word>-<number>; none where a place names several", () => {
+    const printed = (body: string) => readPage(`<html><body class="t-body page-id-12 col-4">${body}</body></html>`, "http://www.cabinet.fr/le-centre").printed_ids;
+    expect(
+      printed(
+        '<div id="allrecords" data-tilda-page-id="3901342" data-tilda-project-id="1184263" data-tilda-page-alias="le-centre"></div><article class="soin" id="soin-021"><h1>Implants</h1></article><form><input type="hidden" name="entry_id" value="65"><input type="hidden" name="XID" value="ab12"></form>',
+      ),
+    ).toEqual(["@data-tilda-page-id=3901342", "@data-tilda-project-id=1184263", "input:entry_id=65", "body.page-id=12", "body.col=4", "article#soin=21"]);
+    // Several numbers in one place (a list's items, a form's fields): no page's id. No number: nothing.
+    expect(printed('<ul><li data-item-id="3"></li><li data-item-id="4"></li></ul><div data-page-id="x12"></div><div data-input-lid="7"></div>')).toEqual(["@data-input-lid=7", "body.page-id=12", "body.col=4"]);
+  });
+
   it("names the French version a translation names in its head, on its own host only", () => {
     const read = (lang: string, alternates: string) => readPage(`<html lang="${lang}"><head>${alternates}</head><body><h1>Dental implants</h1></body></html>`, "http://www.cabinet.fr/en/dental-implants/");
     const both = `<link rel="alternate" href="http://www.cabinet.fr/soins/implants/" hreflang="fr" /><link rel="alternate" href="http://www.cabinet.fr/en/dental-implants/" hreflang="en" />`;

@@ -18,20 +18,39 @@
  *   page's own URLs (`own_urls`: the map gives it the page's target, redirect-map.ts). An unknown id stays no key:
  *   the map answers it 404.
  *
+ * - an id printed in a page's markup (page.ts's printed_ids: `data-tilda-page-id`, an `<article id="soin-21">`): the
+ *   spellings of ID_FORMS (`/page<id>.html`, `/soins/<id>` in the place of the slug) asked for two pages, and kept where
+ *   they show those pages and an unknown id does not; then asked for every number so printed (probePrintedIds).
+ *
  * "The same page": a page's title, headline and text as page.ts reads them, equal and not empty; a document's bytes.
+ * A same-site redirect is followed (two hops at most): what the old site shows at the end is its answer.
  * At most MAX_PROBES requests per site, every one allowed by robots.txt; nothing is learned of a site that answers
  * every URL with one page (the unknown number's control), nor of a parameter naming a section when a value naming
  * none answers a page (the section probe's control). Five failed requests in a row (timeouts, errors) end the probes.
  */
 import { readPage, pathOf } from "./page";
 import { isTrackingParam } from "../../src/server/redirects/grammar";
-import type { CrawlEntry } from "./files";
-import { isReservedPrefix, prefixForm, type LearnedGrammar } from "../../src/server/redirects/learned";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { writeJson, type CrawlEntry } from "./files";
+import { idFormOf, isReservedPrefix, prefixForm, type LearnedGrammar } from "../../src/server/redirects/learned";
 
 export const LEARNED_FILE = "learned-grammar.json";
 
-/** What the probe asks with: GET of a path on the old site (no redirect followed). */
-export type ProbeGet = (path: string) => Promise<{ status: number; text: string; type: string }>;
+/**
+ * The crawl's LEARNED_FILE: what the probes confirmed, written even when that is nothing, so that a rule the last crawl
+ * no longer confirms is withdrawn (the redirects step reads the file over the map's values). Removed when the probes
+ * did not run (a capped crawl, a recognised platform) or stopped on the old site's failures (a site down refutes
+ * nothing): the map's values then stand.
+ */
+export function saveLearned(dir: string, probed: ProbeResult | null): void {
+  const file = join(dir, LEARNED_FILE);
+  if (probed === null || probed.stopped) rmSync(file, { force: true });
+  else writeJson(file, probed.learned);
+}
+
+/** What the probe asks with: GET of a path on the old site (no redirect followed: `location` is the answer's header). */
+export type ProbeGet = (path: string) => Promise<{ status: number; text: string; type: string; location?: string }>;
 
 /** Every request the probes make on one site, at most. */
 export const MAX_PROBES = 250;
@@ -51,6 +70,18 @@ const UNKNOWN_SECTION = "zz-no-such-section-987654321";
 const UNKNOWN_ID = 987654321;
 /** The query parameters CMSs name a page by its id with (Textpattern's, MODX's, TYPO3's, hand-made scripts'). */
 const ID_PARAMS = ["id"] as const;
+/** Same-site redirects followed per question (a page's old address, a slash added, then the page). */
+const MAX_HOPS = 2;
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+/**
+ * The spellings of a page by the id its markup prints (page.ts's printed_ids) that CMSs answer: Tilda's
+ * `/page<id>.html` (every page, whatever its address), ExpressionEngine's entry id in the place of its url_title
+ * (`{parent}`: the page's path without its last segment, `/soins/21` for `/soins/implants-dentaires`), a node id at the
+ * root (Umbraco's ContentFinderByIdPath, `/1057`). Each asked of the old site before it is kept (probeIds).
+ */
+const ID_FORMS = ["/page{id}.html", "{parent}/{id}", "/{id}"] as const;
+/** Places of printed ids asked about (the most pages first). */
+const MAX_PRINTED_PLACES = 4;
 /** `/prefix/N/slug`: a number, then one last segment with a letter in it. */
 const ID_PATH = /^((?:\/[^/]+)+)\/(\d{1,15})\/([^/]*\p{L}[^/]*)\/?$/u;
 
@@ -62,6 +93,8 @@ export interface ProbeResult {
   probes: number;
   /** What was asked and concluded, for the crawl's log. */
   notes: string[];
+  /** Whether the probes stopped on the old site's failures (then their silence refutes nothing). */
+  stopped: boolean;
 }
 
 /** A page's identity as the probes compare it: its title, headline and text (empty when it is no page). */
@@ -73,21 +106,37 @@ export function fingerprint(text: string, type: string, url: string): string {
 }
 
 export async function probeIds(entries: CrawlEntry[], get: ProbeGet, allowed: (url: string) => boolean): Promise<ProbeResult> {
-  const result: ProbeResult = { learned: { idPaths: [], idQuery: null }, ownUrls: new Map(), probes: 0, notes: [] };
+  const result: ProbeResult = { learned: { idPaths: [], idQuery: null, idForms: [] }, ownUrls: new Map(), probes: 0, notes: [], stopped: false };
   const pages = entries.filter((e) => e.status === 200 && e.redirects.length === 0 && e.error === "");
   if (!pages.length) return result;
   const origin = new URL(pages[0].url).origin;
   let failures = 0;
+  /**
+   * The fingerprint of what the old site shows at a path: "" for no page, null when it could not be asked. A redirect
+   * to the same site is followed (MAX_HOPS, each hop a request, each allowed by robots.txt): a CMS sending an id's
+   * spelling to the page's address (`/?id=55` -> 301 `/actualites/55/lucas-moreau`) shows that page there. A redirect
+   * elsewhere (another host, another scheme) is no page of this site.
+   */
   const ask = async (path: string): Promise<string | null> => {
-    if (failures >= MAX_FAILURES || result.probes >= MAX_PROBES || !allowed(`${origin}${path}`)) return null;
-    result.probes++;
-    try {
-      const answer = await get(path);
-      failures = 0;
-      return answer.status === 200 ? fingerprint(answer.text, answer.type, `${origin}${path}`) : "";
-    } catch {
-      if (++failures === MAX_FAILURES) result.notes.push(`${MAX_FAILURES} requests failed in a row: probing stopped`);
-      return null;
+    let current = path;
+    for (let hop = 0; ; hop++) {
+      if (failures >= MAX_FAILURES || result.probes >= MAX_PROBES || !allowed(`${origin}${current}`)) return null;
+      result.probes++;
+      let answer: Awaited<ReturnType<ProbeGet>>;
+      try {
+        answer = await get(current);
+        failures = 0;
+      } catch {
+        if (++failures === MAX_FAILURES) {
+          result.stopped = true;
+          result.notes.push(`${MAX_FAILURES} requests failed in a row: probing stopped`);
+        }
+        return null;
+      }
+      if (answer.status === 200) return fingerprint(answer.text, answer.type, `${origin}${current}`);
+      const next = REDIRECT_STATUSES.has(answer.status) && hop < MAX_HOPS ? sameSitePath(answer.location, `${origin}${current}`) : null;
+      if (next === null) return "";
+      current = next;
     }
   };
   /** A crawled page's own fingerprint, asked anew (a document's body is not kept by the crawl). */
@@ -245,7 +294,102 @@ export async function probeIds(entries: CrawlEntry[], get: ProbeGet, allowed: (u
     }
     break;
   }
+
+  await probePrintedIds(pages, ask, origin, result);
   return result;
+}
+
+/**
+ * Ids printed in a page's markup (page.ts's printed_ids), confirmed by asking the old site: for a place that names a
+ * number on several pages, a different one on at least two (`@data-tilda-page-id`; not the project's id, the same
+ * on every page), each spelling of ID_FORMS is asked for up to two of its pages (per parent folder for `{parent}`): it
+ * must show that page, and the same spelling with an unknown id must not. Then the spelling is asked for every number
+ * of that place, and each answer that is a crawled page, and that page only, adds the spelling to its own URLs (a post
+ * printing its blog's page id gets nothing: `/page<blog>.html` shows the blog). The form is kept in the learned grammar
+ * (`$idForms`: an unknown id in it answers one 404).
+ */
+async function probePrintedIds(pages: CrawlEntry[], ask: (path: string) => Promise<string | null>, origin: string, result: ProbeResult): Promise<void> {
+  const byPlace = new Map<string, Map<CrawlEntry, string>>();
+  for (const e of pages) {
+    if (!keptPrint(e)) continue;
+    for (const printed of e.printed_ids ?? []) {
+      const at = printed.lastIndexOf("=");
+      const place = byPlace.get(printed.slice(0, at)) ?? new Map<CrawlEntry, string>();
+      byPlace.set(printed.slice(0, at), place.set(e, printed.slice(at + 1)));
+    }
+  }
+  // Places naming another number on another page; two places naming the same numbers on the same pages are one.
+  const seen = new Set<string>();
+  const places = [...byPlace]
+    .filter(([, ids]) => new Set(ids.values()).size >= 2)
+    .filter(([, ids]) => {
+      const key = [...ids].map(([e, id]) => `${e.url} ${id}`).sort().join("\n");
+      return !seen.has(key) && seen.add(key);
+    })
+    .sort(([, a], [, b]) => b.size - a.size)
+    .slice(0, MAX_PRINTED_PLACES);
+  if (!places.length) return;
+  const byPrint = new Map<string, CrawlEntry[]>();
+  for (const e of pages) byPrint.set(keptPrint(e), [...(byPrint.get(keptPrint(e)) ?? []), e]);
+  const asked = new Map<string, string | null>();
+  const askOnce = async (path: string) => {
+    if (!asked.has(path)) asked.set(path, await ask(path));
+    return asked.get(path)!;
+  };
+  for (const [place, ids] of places) {
+    for (const form of ID_FORMS) {
+      // The pages asked together: per parent folder where the form names one, else all (the home page aside: its
+      // path has no parent, and every CMS answers `/` whatever was asked of it).
+      // (Grouped by the form as stored: `/Soins/x` and `/soins/y` are asked as one folder.)
+      const groups = new Map<string, CrawlEntry[]>();
+      for (const e of ids.keys()) {
+        const path = new URL(e.url).pathname.replace(/\/$/, "");
+        if (new URL(e.url).search || path === "") continue;
+        const parent = form.includes("{parent}") ? path.slice(0, path.lastIndexOf("/")) : "";
+        const spelled = form.includes("{parent}") && parent === "" ? null : idFormOf(form.replace("{parent}", parent));
+        if (spelled !== null) groups.set(spelled, [...(groups.get(spelled) ?? []), e]);
+      }
+      for (const [spelled, members] of [...groups].slice(0, MAX_PREFIXES)) {
+        if (result.learned.idForms.includes(spelled)) continue;
+        const spell = (id: string | number) => spelled.replace("{id}", String(id));
+        // (A page whose address is its id's spelling already, `/page4412876.html`, shows nothing by being asked again.)
+        const samples = members.filter((e) => spell(ids.get(e)!) !== pathOf(e.url).toLowerCase()).slice(0, PAGES_PER_PREFIX);
+        let confirmed = samples.length > 0;
+        for (const e of samples) {
+          if ((await askOnce(spell(ids.get(e)!))) !== keptPrint(e)) {
+            confirmed = false;
+            break;
+          }
+        }
+        const control = confirmed ? await askOnce(spell(UNKNOWN_ID)) : null;
+        if (!confirmed || control === null || control === keptPrint(samples[0])) continue;
+        result.learned.idForms.push(spelled);
+        result.notes.push(`${spelled}: the id ${place} prints (the old site shows the page there, and no page for an unknown id)`);
+        // Every number the place names on the whole site, where the form may spell it: which page each is, asked.
+        const numbers = new Set([...ids].filter(([e]) => !form.includes("{parent}") || members.includes(e)).map(([, id]) => id));
+        for (const id of numbers) {
+          const print = await askOnce(spell(id));
+          if (!print || print === control) continue;
+          for (const e of byPrint.get(print) ?? []) {
+            const url = `${origin}${spell(id)}`;
+            const urls = result.ownUrls.get(e.url) ?? [];
+            if (url !== e.url && !urls.includes(url)) result.ownUrls.set(e.url, [...urls, url]);
+          }
+        }
+      }
+    }
+  }
+}
+
+/** A same-site redirect's path and query (the old site's origin only), null for any other or none. */
+function sameSitePath(location: string | undefined, from: string): string | null {
+  if (!location) return null;
+  try {
+    const to = new URL(location, from);
+    return to.origin === new URL(from).origin ? `${to.pathname}${to.search}` : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A crawled HTML page's fingerprint from what the crawl kept (no request): what an id query's answer is compared with. */

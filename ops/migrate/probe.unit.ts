@@ -1,19 +1,20 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { StepError, type CrawlEntry } from "./files";
-import { learnedGrammarOf } from "./redirect-map";
+import { LEARNED_IN_MAP_FILE, learnedGrammarOf } from "./redirect-map";
 import { readPage } from "./page";
-import { LEARNED_FILE, MAX_PROBES, probeIds, type ProbeGet } from "./probe";
+import { LEARNED_FILE, MAX_PROBES, probeIds, saveLearned, type ProbeGet } from "./probe";
 
 const ORIGIN = "http://old.example";
-type Answer = { status: number; text: string; type: string };
-const page = (title: string, text: string): Answer => ({
+type Answer = { status: number; text: string; type: string; location?: string };
+const page = (title: string, text: string, markup = ""): Answer => ({
   status: 200,
   type: "text/html",
-  text: `<!DOCTYPE html><html><head><title>Cabinet | ${title}</title></head><body><nav><a href="/">Accueil</a></nav><main><h1>${title}</h1><p>${text}</p></main></body></html>`,
+  text: `<!DOCTYPE html><html><head><title>Cabinet | ${title}</title></head><body><nav><a href="/">Accueil</a></nav><main>${markup}<h1>${title}</h1><p>${text}</p></main></body></html>`,
 });
+const moved = (location: string, status = 301): Answer => ({ status, type: "text/html", text: "", location });
 const NOT_FOUND: Answer = { status: 404, type: "text/html", text: "<html><head><title>Page introuvable</title></head><body><h1>Erreur 404</h1></body></html>" };
 
 /** A crawled entry of a fake site's answer, read as the crawl reads it. */
@@ -78,7 +79,7 @@ describe("probeIds: an old site's ids learned by asking it", () => {
     };
     const { run } = probe(site, ["/", "/blog/2019/implant-ou-bridge", "/?id=2019"]);
     const result = await run();
-    expect(result.learned).toEqual({ idPaths: [], idQuery: null });
+    expect(result.learned).toEqual({ idPaths: [], idQuery: null, idForms: [] });
     expect(result.ownUrls.size).toBe(0);
   });
 
@@ -86,7 +87,7 @@ describe("probeIds: an old site's ids learned by asking it", () => {
     const site = (path: string): Answer => (path.startsWith("/") ? page("Cabinet du Dr Martin", "Une application d'une seule page.") : NOT_FOUND);
     const { run } = probe(site, ["/", "/actualites/55/lucas-moreau"]);
     const result = await run();
-    expect(result.learned).toEqual({ idPaths: [], idQuery: null });
+    expect(result.learned).toEqual({ idPaths: [], idQuery: null, idForms: [] });
     expect(result.ownUrls.size).toBe(0);
   });
 });
@@ -120,7 +121,7 @@ describe("probeIds: the review's fixes", () => {
     const { run } = probe(spa, ["/", "/contact/", "/soins/", "/?page=2"]);
     const result = await run();
     expect(result.ownUrls.size).toBe(0);
-    expect(result.learned).toEqual({ idPaths: [], idQuery: null });
+    expect(result.learned).toEqual({ idPaths: [], idQuery: null, idForms: [] });
   });
 
   it("stops asking after five failed requests in a row", async () => {
@@ -137,6 +138,117 @@ describe("probeIds: the review's fixes", () => {
     expect(asked.length - asked.indexOf("/?id=1")).toBe(5);
     expect(result.probes).toBe(asked.length);
     expect(result.notes.join("; ")).toMatch(/5 requests failed in a row/);
+  });
+});
+
+/** A block builder's pages: each prints its page id, each served at its address and at `/page<id>.html`; a post prints its blog's. */
+const BUILDER: Record<string, { id: number; title: string; text: string }> = {
+  "/": { id: 100, title: "Accueil", text: "Bienvenue au centre." },
+  "/le-centre": { id: 342, title: "Le centre", text: "Une équipe aux Chartrons." },
+  "/tarifs": { id: 780, title: "Tarifs", text: "Honoraires et remboursements." },
+  "/actualites": { id: 900, title: "Actualités", text: "Les nouvelles du centre." },
+};
+function builderSite(path: string): Answer {
+  const u = new URL(path, ORIGIN);
+  const at = (p: { id: number; title: string; text: string }, id = p.id) => page(p.title, p.text, `<div id="allrecords" data-cms-project-id="77" data-cms-page-id="${id}"></div>`);
+  if (u.pathname === "/actualites/post/arrivee-du-dr-moreau") return at({ id: 900, title: "Arrivée du Dr Moreau", text: "Parodontologie." });
+  const byId = /^\/page(\d+)\.html$/.exec(u.pathname);
+  const found = byId ? Object.values(BUILDER).find((p) => p.id === Number(byId[1])) : BUILDER[u.pathname];
+  return found ? at(found) : NOT_FOUND;
+}
+
+describe("probeIds: ids printed in a page's markup, confirmed by asking the old site", () => {
+  const paths = ["/", "/le-centre", "/tarifs", "/actualites", "/actualites/post/arrivee-du-dr-moreau"];
+
+  it("learns the id form the old site answers each page at, and gives each page its spelling: the page the old site shows, never a post printing its blog's id", async () => {
+    const { asked, run } = probe(builderSite, paths);
+    const result = await run();
+    expect(result.learned.idForms).toEqual(["/page{id}.html"]);
+    expect(result.ownUrls.get(`${ORIGIN}/le-centre`)).toEqual([`${ORIGIN}/page342.html`]);
+    expect(result.ownUrls.get(`${ORIGIN}/`)).toEqual([`${ORIGIN}/page100.html`]);
+    // The post prints its blog's id: `/page900.html` shows the blog, so it is the blog's spelling, not the post's.
+    expect(result.ownUrls.get(`${ORIGIN}/actualites`)).toEqual([`${ORIGIN}/page900.html`]);
+    expect(result.ownUrls.get(`${ORIGIN}/actualites/post/arrivee-du-dr-moreau`)).toBeUndefined();
+    // The project's id, the same on every page, is no page's: never asked.
+    expect(asked).not.toContain("/page77.html");
+    expect(asked).toContain("/page987654321.html");
+  });
+
+  it("learns an id in the place of a page's last segment per folder (`/soins/21` for `/soins/implants`), whatever case the folder is crawled in", async () => {
+    const soins: Record<number, [string, string]> = { 21: ["Implants", "Remplacer une dent."], 25: ["Parodontologie", "Soigner les gencives."] };
+    const slugs: Record<string, number> = { implants: 21, parodontologie: 25 };
+    const site = (path: string): Answer => {
+      const m = /^\/soins\/([^/]+)$/i.exec(new URL(path, ORIGIN).pathname);
+      const id = m ? (/^\d+$/.test(m[1]) ? Number(m[1]) : slugs[m[1].toLowerCase()]) : undefined;
+      if (id !== undefined && soins[id]) return page(...soins[id], `<article class="soin" id="soin-${id}"></article>`);
+      return path === "/" ? page("Accueil", "Bienvenue.") : NOT_FOUND;
+    };
+    const result = await probe(site, ["/", "/Soins/implants", "/soins/parodontologie"]).run();
+    expect(result.learned.idForms).toEqual(["/soins/{id}"]);
+    expect(result.ownUrls.get(`${ORIGIN}/Soins/implants`)).toEqual([`${ORIGIN}/soins/21`]);
+    expect(result.ownUrls.get(`${ORIGIN}/soins/parodontologie`)).toEqual([`${ORIGIN}/soins/25`]);
+  });
+
+  it("learns nothing where an unknown id shows the page too, or where the id's spelling shows another page", async () => {
+    // One page for every URL (an application drawing its pages in the browser), its markup naming the route's id: each
+    // id's spelling shows "the page", and so does an unknown id's; the control refutes it.
+    const app = (path: string): Answer => {
+      const id = /^\/page(\d+)\.html$/.exec(path)?.[1] ?? BUILDER[path]?.id ?? 1;
+      return page("Centre dentaire", "Une application d'une seule page.", `<div data-cms-page-id="${id}"></div>`);
+    };
+    const refuted = await probe(app, paths).run();
+    expect(refuted.learned.idForms).toEqual([]);
+    expect(refuted.ownUrls.size).toBe(0);
+    // Every id spelling showing one page (the pages' ids are not the platform's).
+    const other = (path: string): Answer => (/^\/page\d+\.html$/.test(path) ? (path === "/page987654321.html" ? NOT_FOUND : builderSite("/tarifs")) : builderSite(path));
+    const wrong = await probe(other, paths).run();
+    expect(wrong.learned.idForms).toEqual([]);
+    expect(wrong.ownUrls.size).toBe(0);
+  });
+});
+
+describe("probeIds: the old site's same-site redirects followed", () => {
+  /** idSite, whose `?id=N` answers a 301 (or 302) to the article's address. */
+  const redirecting = (status: number, to = ORIGIN) => (path: string): Answer => {
+    const u = new URL(path, ORIGIN);
+    const id = u.searchParams.get("id");
+    if (id !== null && [...u.searchParams].length === 1) return ARTICLES[Number(id)] ? moved(`${to}/actualites/${id}/article`, status) : NOT_FOUND;
+    return idSite(path);
+  };
+  const paths = ["/", "/contact/", "/actualites/34/gencives-qui-saignent", "/actualites/55/lucas-moreau"];
+
+  it("takes a page the old site redirects an id's spelling to (one or two hops, same origin) as the page shown there", async () => {
+    for (const status of [301, 302]) {
+      const result = await probe(redirecting(status), paths).run();
+      expect(result.learned.idQuery, String(status)).toMatchObject({ name: "id" });
+      expect(result.ownUrls.get(`${ORIGIN}/actualites/55/lucas-moreau`)).toEqual([`${ORIGIN}/?id=55`]);
+    }
+    // Two hops: `/?id=55` -> `/actualites/55` -> `/actualites/55/article`.
+    const twice = (path: string): Answer => {
+      const m = /^\/actualites\/(\d+)$/.exec(new URL(path, ORIGIN).pathname);
+      return m ? moved(`/actualites/${m[1]}/article`) : redirecting(301)(path).location ? moved(`/actualites/${new URL(path, ORIGIN).searchParams.get("id")}`) : redirecting(301)(path);
+    };
+    expect((await probe(twice, paths).run()).learned.idQuery).toMatchObject({ name: "id" });
+  });
+
+  it("follows no redirect to another host, nor a third hop, nor one robots.txt disallows", async () => {
+    expect((await probe(redirecting(301, "http://other.example"), paths).run()).learned.idQuery).toBeNull();
+    const chain = (path: string): Answer => {
+      const u = new URL(path, ORIGIN);
+      const hop = Number(u.searchParams.get("hop") ?? 0);
+      if (u.searchParams.has("id") && [...u.searchParams].length <= 2) return hop < 3 ? moved(`/?id=${u.searchParams.get("id")}&hop=${hop + 1}`) : idSite(`/actualites/${u.searchParams.get("id")}/x`);
+      return idSite(path);
+    };
+    expect((await probe(chain, paths).run()).learned.idQuery).toBeNull();
+    // A hop robots.txt disallows is not asked: that id's page stays unknown, another id's is learned.
+    const asked: string[] = [];
+    const get: ProbeGet = async (path) => (asked.push(path), redirecting(301)(path));
+    const result = await probeIds(paths.map((p) => crawled(idSite, p)), get, (url) => new URL(url).pathname !== "/actualites/55/article");
+    expect(result.learned.idQuery).toMatchObject({ name: "id" });
+    expect(result.ownUrls.get(`${ORIGIN}/actualites/34/gencives-qui-saignent`)).toEqual([`${ORIGIN}/?id=34`]);
+    expect(result.ownUrls.get(`${ORIGIN}/actualites/55/lucas-moreau`)).toBeUndefined();
+    expect(asked).toContain("/?id=55");
+    expect(asked).not.toContain("/actualites/55/article");
   });
 });
 
@@ -157,8 +269,59 @@ describe("learnedGrammarOf: the grammar the map is drafted with", () => {
     expect(notes).toEqual([expect.stringMatching(/\/actualites dropped: the new site's page \/actualites\/2024\/bilan\//)]);
   });
 
+  it("drops a learned id form a page of the new site is spelled in, with a note", () => {
+    const { learned, notes } = withFile(JSON.stringify({ idPaths: [], idQuery: null, idForms: ["/soins/{id}", "/page{id}.html"] }), ["/", "/soins/2024/"]);
+    expect(learned.idForms).toEqual(["/page{id}.html"]);
+    expect(notes).toEqual([expect.stringMatching(/\/soins\/\{id\} dropped: the new site's page \/soins\/2024\//)]);
+  });
+
   it("refuses a malformed learned-grammar.json, or one whose values do not load, with a StepError", () => {
     for (const content of ["[]", JSON.stringify({ idPaths: "/actualites", idQuery: null }), JSON.stringify({ idPaths: [], idQuery: { name: "id" } }), JSON.stringify({ idPaths: ["/api"], idQuery: null }), JSON.stringify({ idPaths: ["actualites"], idQuery: null })])
       expect(() => withFile(content, ["/"]), content).toThrow(StepError);
+  });
+});
+
+describe("the learned grammar across runs: a re-crawl withdraws a rule, an operator's edit wins", () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), "learned-runs-"));
+    dirs.push(dir);
+    return dir;
+  };
+  const put = (dir: string, file: string, json: unknown) => writeFileSync(join(dir, file), JSON.stringify(json));
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  it("withdraws a rule the last crawl's probes no longer confirm; keeps the map's when the probes stopped on failures", async () => {
+    const dir = tempDir();
+    // The toolkit wrote `$idPaths: /actualites` into the map last time, and the map still holds it as written.
+    put(dir, LEARNED_IN_MAP_FILE, { $idPaths: "/actualites" });
+    const previous = { $platform: "static", $idPaths: "/actualites" };
+    // The old site now names its articles by their slug only: `/actualites/55` is no page.
+    const slugOnly = (path: string): Answer => (/^\/actualites\/\d+$/.test(new URL(path, ORIGIN).pathname) ? NOT_FOUND : idSite(path));
+    const result = await probe(slugOnly, ["/", "/actualites/34/gencives-qui-saignent", "/actualites/55/lucas-moreau"]).run();
+    expect(result.learned.idPaths).toEqual([]);
+    saveLearned(dir, result);
+    expect(learnedGrammarOf(dir, previous, ["/"]).learned.idPaths).toEqual([]);
+    // The old site down mid-probes: its silence refutes nothing.
+    saveLearned(dir, { ...result, stopped: true });
+    expect(learnedGrammarOf(dir, previous, ["/"]).learned.idPaths).toEqual(["/actualites"]);
+  });
+
+  it("keeps an operator's edit of the map's learned keys over the crawl's, with a note; follows the crawl where the map holds what the toolkit wrote", () => {
+    const dir = tempDir();
+    put(dir, LEARNED_FILE, { idPaths: ["/actualites"], idQuery: null, idForms: ["/page{id}.html"] });
+    put(dir, LEARNED_IN_MAP_FILE, { $idPaths: "/actualites" });
+    expect(learnedGrammarOf(dir, { $idPaths: "/actualites" }, ["/"])).toMatchObject({ operator: false, learned: { idPaths: ["/actualites"], idForms: ["/page{id}.html"] } });
+    // A prefix added by hand, or the keys removed: the operator's.
+    const edited = learnedGrammarOf(dir, { $idPaths: "/actualites /nouvelles" }, ["/"]);
+    expect(edited).toMatchObject({ operator: true, learned: { idPaths: ["/actualites", "/nouvelles"], idForms: [] } });
+    expect(edited.notes).toEqual([expect.stringMatching(/as edited in .*redirects\.json kept/)]);
+    expect(learnedGrammarOf(dir, {}, ["/"])).toMatchObject({ operator: true, learned: { idPaths: [], idForms: [] } });
+    // --fresh drafts anew: the crawl's.
+    expect(learnedGrammarOf(dir, {}, ["/"], { fresh: true })).toMatchObject({ operator: false, learned: { idPaths: ["/actualites"] } });
+    // No record of the toolkit's writing: keys in the map are an operator's; no keys, the crawl's.
+    rmSync(join(dir, LEARNED_IN_MAP_FILE));
+    expect(learnedGrammarOf(dir, { $idPaths: "/nouvelles" }, ["/"]).learned.idPaths).toEqual(["/nouvelles"]);
+    expect(learnedGrammarOf(dir, {}, ["/"]).learned.idPaths).toEqual(["/actualites"]);
   });
 });

@@ -21,7 +21,7 @@ import { pathOf } from "./page";
 import { aliasesOf, detectPlatform } from "./platform";
 import { formatTable } from "./table";
 import { LEARNED_FILE } from "./probe";
-import { ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, idPathOf, learnedValues, parseLearned, type LearnedGrammar } from "../../src/server/redirects/learned";
+import { ID_FORMS_KEY, ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, idPathOf, LEARNED_KEYS, learnedValues, parseLearned, type LearnedGrammar } from "../../src/server/redirects/learned";
 
 export const redirectsSpec: StepSpec = {
   name: "redirects",
@@ -84,8 +84,8 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   // The old site's URL grammar: the operator's declaration kept, else recognised from the crawl.
   const detected = detectPlatform(entries);
   const platform: Platform = isPlatform(previous[PLATFORM_KEY]) ? previous[PLATFORM_KEY] : detected.platform;
-  // The ids the crawl learned by asking the old site (probe.ts), else those the map already holds.
-  const { learned, notes: learnedNotes } = learnedGrammarOf(dir, previous, newPaths);
+  // The ids the crawl learned by asking the old site (probe.ts), unless the operator edited the map's; else the map's.
+  const { learned, notes: learnedNotes, operator: learnedByOperator } = learnedGrammarOf(dir, previous, newPaths, { fresh: parsed.flags.has("fresh") });
   for (const note of learnedNotes) io.log(`redirects: ${note}`);
   const form = (path: string) => normaliseRedirectPath(idPathOf(path, learned).url, platform);
   const byUrl = new Map(entries.map((e) => [e.url, e]));
@@ -234,7 +234,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   const keptGone = new Map<string, string>();
   const invalid: string[] = [];
   for (const [key, target] of Object.entries(previous)) {
-    if (key === PLATFORM_KEY || key === ID_PATHS_KEY || key === ID_QUERY_KEY || key === ID_QUERY_WITH_KEY) continue;
+    if (key === PLATFORM_KEY || LEARNED_KEYS.includes(key)) continue;
     const keyForm = form(key);
     if (keyForm === null) continue; // readMap refused the file if a key did not load
     // A dropped URL (null) is drafted anew from the verdicts each run: a page to drop is marked skip.
@@ -375,6 +375,9 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   if (missing.length) throw new StepError(`targets that are not pages of the new site: ${missing.map(([, t]) => t).join(", ")}`);
 
   writeJson(file, sorted);
+  // What the toolkit itself wrote of the learned grammar: how the next run tells an operator's edit from it. Not
+  // rewritten when the operator's values were kept, so the map still differs from it and the edit keeps winning.
+  if (!learnedByOperator) writeJson(join(dir, LEARNED_IN_MAP_FILE), learnedValues(learned));
   // What `migrate review` walks: every unmatched old URL, and every match under REVIEW_BELOW, best guess first.
   const titleOf = (path: string) => byUrl.get(`${origin}${path}`)?.title ?? "";
   const toReview: ReviewItem[] = [
@@ -523,25 +526,73 @@ export function readMap(dir: string): Record<string, string | null> {
 }
 
 /**
- * The old site's id grammar the map is drafted with: learned-grammar.json (the crawl's probes, probe.ts) when there is
- * one, else the map's own values. A learned prefix some page of the new site falls under (`/actualites/2024/` under
- * `/actualites`) is dropped, with a note: the map is consulted before the new site's pages, and would take it.
+ * The learned grammar's values the redirects step last wrote into redirects.json itself (not the operator): what tells
+ * an operator's edit of the map's learned keys from the toolkit's own output.
  */
-export function learnedGrammarOf(dir: string, previous: Record<string, string | null>, newPaths: Iterable<string>): { learned: LearnedGrammar; notes: string[] } {
+export const LEARNED_IN_MAP_FILE = "learned-grammar-in-map.json";
+
+/**
+ * The old site's id grammar the map is drafted with:
+ * - the map's own values when the operator edited them: they differ from what the toolkit last wrote there
+ *   (LEARNED_IN_MAP_FILE), or the map has some and the toolkit never recorded writing any (a map drafted before the
+ *   record, or written by hand); removing the keys is an edit too. `--fresh` drafts anew: no edit is kept;
+ * - else learned-grammar.json, the crawl's probes (probe.ts): what the last crawl confirmed, nothing when it confirmed
+ *   nothing (a rule no longer confirmed is withdrawn);
+ * - else (a crawl that did not probe: capped, a recognised platform, an older toolkit) the map's values.
+ * A learned prefix or id form some page of the new site falls under (`/actualites/2024/` under `/actualites`) is
+ * dropped, with a note: the map is consulted before the new site's pages, and would take it.
+ */
+export function learnedGrammarOf(
+  dir: string,
+  previous: Record<string, string | null>,
+  newPaths: Iterable<string>,
+  options: { fresh?: boolean } = {},
+): { learned: LearnedGrammar; notes: string[]; operator: boolean } {
   const file = join(dir, LEARNED_FILE);
-  const { learned, errors } = existsSync(file)
-    ? parseLearned(...learnedInput(readJsonInput(file, "crawl"), file))
-    : parseLearned(previous[ID_PATHS_KEY] ?? undefined, previous[ID_QUERY_KEY] ?? undefined, previous[ID_QUERY_WITH_KEY] ?? undefined);
-  const source = existsSync(file) ? file : join(dir, REDIRECTS_FILE);
-  if (errors.length) throw new StepError(`${source}: the learned id grammar does not load:\n${errors.map((e) => `  - ${e.key}: ${e.message}`).join("\n")}`);
+  const mapFile = join(dir, REDIRECTS_FILE);
+  const inMap = loadLearned(() => parseLearned(previous[ID_PATHS_KEY] ?? undefined, previous[ID_QUERY_KEY] ?? undefined, previous[ID_QUERY_WITH_KEY] ?? undefined, previous[ID_FORMS_KEY] ?? undefined), mapFile);
+  const recordFile = join(dir, LEARNED_IN_MAP_FILE);
+  const record = existsSync(recordFile) ? readRecord(recordFile) : null;
+  const same = (a: LearnedGrammar, b: LearnedGrammar) => JSON.stringify(learnedValues(a)) === JSON.stringify(learnedValues(b));
+  const hasValues = Object.keys(learnedValues(inMap)).length > 0;
+  const operator = !options.fresh && (record === null ? hasValues : !same(record, inMap));
   const notes: string[] = [];
+  let learned: LearnedGrammar;
+  if (operator) {
+    learned = inMap;
+    const crawled = existsSync(file) ? loadLearned(() => parseLearned(...learnedInput(readJsonInput(file, "crawl"), file)), file) : null;
+    if (crawled !== null && !same(crawled, inMap))
+      notes.push(`the learned id grammar as edited in ${mapFile} kept (${JSON.stringify(learnedValues(inMap))}), not the crawl's (${JSON.stringify(learnedValues(crawled))})`);
+  } else if (existsSync(file)) learned = loadLearned(() => parseLearned(...learnedInput(readJsonInput(file, "crawl"), file)), file);
+  else learned = inMap;
   const paths = [...newPaths].map((p) => decodedPath(p)?.normalize("NFC").toLowerCase() ?? p.toLowerCase());
   const idPaths = learned.idPaths.filter((prefix) => {
     const shadowed = paths.find((p) => p.startsWith(`${prefix}/`) && /^\d+(?:\/|$)/.test(p.slice(prefix.length + 1)));
     if (shadowed !== undefined) notes.push(`learned id prefix ${prefix} dropped: the new site's page ${shadowed} falls under ${prefix}/<number>`);
     return shadowed === undefined;
   });
-  return { learned: { ...learned, idPaths }, notes };
+  const idForms = learned.idForms.filter((form) => {
+    const shadowed = paths.find((p) => idPathOf(p, { idPaths: [], idQuery: null, idForms: [form] }).id !== null);
+    if (shadowed !== undefined) notes.push(`learned id form ${form} dropped: the new site's page ${shadowed} is spelled so`);
+    return shadowed === undefined;
+  });
+  return { learned: { ...learned, idPaths, idForms }, notes, operator };
+}
+
+/** A learned grammar, or a StepError naming the file whose values do not load. */
+function loadLearned(parse: () => ReturnType<typeof parseLearned>, source: string): LearnedGrammar {
+  const { learned, errors } = parse();
+  if (errors.length) throw new StepError(`${source}: the learned id grammar does not load:\n${errors.map((e) => `  - ${e.key}: ${e.message}`).join("\n")}`);
+  return learned;
+}
+
+/** LEARNED_IN_MAP_FILE: the map's learned values as the toolkit wrote them; a StepError naming it when malformed. */
+function readRecord(file: string): LearnedGrammar {
+  const json = readJsonInput(file, "redirects");
+  if (json === null || typeof json !== "object" || Array.isArray(json) || Object.values(json).some((v) => typeof v !== "string"))
+    throw new StepError(`${file} is not the record of a map's learned keys: remove it (the map's learned keys are then taken as the operator's)`);
+  const values = json as Record<string, string>;
+  return loadLearned(() => parseLearned(values[ID_PATHS_KEY], values[ID_QUERY_KEY], values[ID_QUERY_WITH_KEY], values[ID_FORMS_KEY]), file);
 }
 
 function decodedPath(path: string): string | null {
@@ -553,7 +604,7 @@ function decodedPath(path: string): string | null {
 }
 
 /** learned-grammar.json (probe.ts) as the map's three values; a StepError naming the file when it is not its shape. */
-function learnedInput(json: unknown, file: string): [unknown, unknown, unknown] {
+function learnedInput(json: unknown, file: string): [unknown, unknown, unknown, unknown] {
   const bad = (what: string) => new StepError(`${file} is not a learned id grammar (${what}): run the crawl step again`);
   if (json === null || typeof json !== "object" || Array.isArray(json)) throw bad("not a JSON object");
   const l = json as Record<string, unknown>;
@@ -563,7 +614,15 @@ function learnedInput(json: unknown, file: string): [unknown, unknown, unknown] 
   const query = q as Record<string, unknown> | null;
   if (query && (typeof query.name !== "string" || typeof query.anyPath !== "boolean" || !Array.isArray(query.with) || query.with.some((w) => typeof w !== "string")))
     throw bad('"idQuery" must have a "name", an "anyPath" and a list "with"');
+  // (An older crawl's file has no "idForms": none learned.)
+  if (l.idForms !== undefined && (!Array.isArray(l.idForms) || l.idForms.some((f) => typeof f !== "string"))) throw bad('"idForms" must be a list of paths');
   const idPaths = l.idPaths as string[];
   const withs = (query?.with ?? []) as string[];
-  return [idPaths.length ? idPaths.join(" ") : undefined, query ? `/${query.anyPath ? "*" : ""}?${query.name as string}` : undefined, withs.length ? withs.join(" ") : undefined];
+  const idForms = (l.idForms ?? []) as string[];
+  return [
+    idPaths.length ? idPaths.join(" ") : undefined,
+    query ? `/${query.anyPath ? "*" : ""}?${query.name as string}` : undefined,
+    withs.length ? withs.join(" ") : undefined,
+    idForms.length ? idForms.join(" ") : undefined,
+  ];
 }

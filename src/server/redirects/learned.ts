@@ -13,6 +13,11 @@
  *   "$idQueryWith": "s=cabinet s=soins"        parameters the old site was found to ignore beside the id
  *                                               (`/index.php?s=soins&id=14` is article 14); any other parameter beside
  *                                               the id keeps the URL apart (`?s=file_download&id=3` is a file)
+ *   "$idForms": "/page{id}.html /soins/{id}"   spellings of a page by the id its markup prints (Tilda's page id,
+ *                                               ExpressionEngine's entry id in the place of its url_title): the old
+ *                                               site answered `/page3901342.html` with the page printing 3901342, and
+ *                                               an unknown id with another answer; the keys spelled so are written per
+ *                                               page, as the old site answered them
  *
  * A map without them reads as before. Applied before the platform's grammar (grammar.ts): a request's path under a
  * learned prefix is reduced to its id form; a query naming an id that no key knows is asked as `/?id=N` alone (the
@@ -27,15 +32,23 @@ import { routeOf } from "../tenancy/routes";
 export const ID_PATHS_KEY = "$idPaths";
 export const ID_QUERY_KEY = "$idQuery";
 export const ID_QUERY_WITH_KEY = "$idQueryWith";
+export const ID_FORMS_KEY = "$idForms";
+/** Every key of a map that holds the learned grammar, not an old URL. */
+export const LEARNED_KEYS: readonly string[] = [ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, ID_FORMS_KEY];
 
 export interface LearnedGrammar {
   /** Prefixes (decoded, lower-cased, no final slash) under which `/prefix/N[/anything]` is the page of id N. */
   idPaths: string[];
   /** The query parameter naming a page by its id, and whether it does so on any path or on the front controller only. */
   idQuery: { name: string; anyPath: boolean; with: string[] } | null;
+  /**
+   * Paths naming a page by the id its markup prints, the id's place written `{id}` (decoded, lower-cased, in its last
+   * segment: `/page{id}.html`, `/soins/{id}`): `/Page03901342.html/` is `/page3901342.html`.
+   */
+  idForms: string[];
 }
 
-export const NO_LEARNED: LearnedGrammar = { idPaths: [], idQuery: null };
+export const NO_LEARNED: LearnedGrammar = { idPaths: [], idQuery: null, idForms: [] };
 
 const PREFIX = /^(?:\/[^/?#\s$]+)+$/;
 
@@ -60,10 +73,38 @@ export function isReservedPrefix(prefix: string): boolean {
 const GLOBAL_ROUTES: ReadonlySet<string> = new Set(["healthz", "readyz", "build", "assets"]);
 const PARAM = /^[a-z_][a-z0-9_]{0,30}$/;
 
-/** The learned grammar of a map's `$idPaths` and `$idQuery` values; problems named for the loader. */
-export function parseLearned(idPaths: unknown, idQuery: unknown, idQueryWith?: unknown): { learned: LearnedGrammar; errors: { key: string; message: string }[] } {
+/**
+ * A learned id form in its one stored form (`/Page{id}.html` is `/page{id}.html`): decoded, NFC, lower-cased, as
+ * prefixForm reads a prefix. Null unless it is a path with one `{id}` in its last segment and no digit beside it (the
+ * digits read there are the id's alone), or when it falls under a route the server answers itself.
+ */
+export function idFormOf(form: string): string | null {
+  const parts = form.split("{id}");
+  if (parts.length !== 2) return null;
+  const [head, tail] = parts;
+  if (!head.startsWith("/") || tail.includes("/") || /\d$/.test(head) || /^\d/.test(tail)) return null;
+  const path = prefixForm(`${head}1${tail}`);
+  if (path === null || isReservedPrefix(path) || routeOf("GET", path) !== "page") return null;
+  // (Each side decodes alone: an escape never spans the `{id}`.)
+  return `${decoded(head)!.normalize("NFC").toLowerCase()}{id}${decoded(tail)!.normalize("NFC").toLowerCase()}`;
+}
+
+/** A learned id form's pattern: the id's digits (leading zeros too) where `{id}` stands, one final slash either way. */
+const FORM_PATTERNS = new Map<string, RegExp>();
+function formPattern(form: string): RegExp {
+  let pattern = FORM_PATTERNS.get(form);
+  if (pattern === undefined) {
+    const [head, tail] = form.split("{id}").map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    pattern = new RegExp(`^${head}(\\d{1,15})${tail}/?$`);
+    FORM_PATTERNS.set(form, pattern);
+  }
+  return pattern;
+}
+
+/** The learned grammar of a map's `$idPaths`, `$idQuery`, `$idQueryWith` and `$idForms` values; problems named for the loader. */
+export function parseLearned(idPaths: unknown, idQuery: unknown, idQueryWith?: unknown, idForms?: unknown): { learned: LearnedGrammar; errors: { key: string; message: string }[] } {
   const errors: { key: string; message: string }[] = [];
-  const learned: LearnedGrammar = { idPaths: [], idQuery: null };
+  const learned: LearnedGrammar = { idPaths: [], idQuery: null, idForms: [] };
   if (idPaths !== undefined) {
     const prefixes = typeof idPaths === "string" ? idPaths.split(/\s+/).filter(Boolean) : null;
     const forms = prefixes?.map(prefixForm) ?? null;
@@ -82,15 +123,22 @@ export function parseLearned(idPaths: unknown, idQuery: unknown, idQueryWith?: u
     if (pairs === null || learned.idQuery === null || pairs.some((p) => !/^[^=&\s]+=[^=&\s]*$/.test(p))) errors.push({ key: ID_QUERY_WITH_KEY, message: 'must be parameters "name=value" separated by spaces, beside a "$idQuery"' });
     else learned.idQuery!.with = pairs.map((p) => p.toLowerCase());
   }
+  if (idForms !== undefined) {
+    const forms = typeof idForms === "string" ? idForms.split(/\s+/).filter(Boolean).map(idFormOf) : null;
+    if (forms === null || forms.some((f) => f === null))
+      errors.push({ key: ID_FORMS_KEY, message: 'must be paths with one "{id}" in their last segment, separated by spaces ("/page{id}.html /soins/{id}"), under no route the server answers itself' });
+    else learned.idForms = [...new Set(forms as string[])];
+  }
   return { learned, errors };
 }
 
 /** The map's values of a learned grammar (undefined when there is nothing to write). */
-export function learnedValues(learned: LearnedGrammar): { [ID_PATHS_KEY]?: string; [ID_QUERY_KEY]?: string; [ID_QUERY_WITH_KEY]?: string } {
+export function learnedValues(learned: LearnedGrammar): { [ID_PATHS_KEY]?: string; [ID_QUERY_KEY]?: string; [ID_QUERY_WITH_KEY]?: string; [ID_FORMS_KEY]?: string } {
   return {
     ...(learned.idPaths.length ? { [ID_PATHS_KEY]: learned.idPaths.join(" ") } : {}),
     ...(learned.idQuery ? { [ID_QUERY_KEY]: `/${learned.idQuery.anyPath ? "*" : ""}?${learned.idQuery.name}` } : {}),
     ...(learned.idQuery?.with.length ? { [ID_QUERY_WITH_KEY]: learned.idQuery.with.join(" ") } : {}),
+    ...(learned.idForms.length ? { [ID_FORMS_KEY]: learned.idForms.join(" ") } : {}),
   };
 }
 
@@ -104,10 +152,11 @@ function decoded(text: string): string | null {
 
 /**
  * A URL with its path reduced to the id form when it falls under a learned prefix (`/Actualites/55/any-title/` is
- * `/actualites/55`); `id` the prefix and number when it does. The URL as given otherwise.
+ * `/actualites/55`) or matches a learned id form (`/Page03901342.html/` is `/page3901342.html`); `id` that form when
+ * it does. The URL as given otherwise.
  */
 export function idPathOf(url: string, learned: LearnedGrammar): { url: string; id: string | null } {
-  if (!learned.idPaths.length) return { url, id: null };
+  if (!learned.idPaths.length && !learned.idForms.length) return { url, id: null };
   const cut = url.search(/[?#]/);
   const rawPath = cut === -1 ? url : url.slice(0, cut);
   // An escaped slash inside a segment, or a `.`/`..` segment (`/actualites/55/..` is `/actualites`): no id path.
@@ -119,6 +168,13 @@ export function idPathOf(url: string, learned: LearnedGrammar): { url: string; i
     const m = /^(\d{1,15})(?:\/[^/]*)?\/?$/.exec(path.slice(prefix.length + 1));
     if (m) {
       const id = `${prefix}/${Number(m[1])}`;
+      return { url: `${id}${cut === -1 ? "" : url.slice(cut)}`, id };
+    }
+  }
+  for (const form of learned.idForms) {
+    const m = formPattern(form).exec(path);
+    if (m) {
+      const id = form.replace("{id}", String(Number(m[1])));
       return { url: `${id}${cut === -1 ? "" : url.slice(cut)}`, id };
     }
   }

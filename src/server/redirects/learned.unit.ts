@@ -101,3 +101,45 @@ describe("the learned grammar's review fixes", () => {
     expect(parseLearned("/a%2Fb", undefined).errors.map((e) => e.key)).toEqual(["$idPaths"]);
   });
 });
+
+describe("ids printed in a page's markup: a map's learned id forms ($idForms)", () => {
+  const { map, errors } = parseRedirects(
+    {
+      $platform: "static",
+      $idForms: "/page{id}.html /soins/{id}",
+      "/le-centre": "/philosophie/",
+      "/page3901342.html": "/philosophie/",
+      "/soins/implants-dentaires": "/implantologie/",
+      "/soins/21": "/implantologie/",
+      "/page4412876.html": "/mentions-legales/",
+    },
+    FILE,
+  );
+  const table = new Map([["martin", map]]);
+  const ask = (url: string) => answerRequest(table, "martin", url);
+
+  it("answers every spelling of an id form the map knows with one 301 to its page's target", () => {
+    expect(errors.map(formatProblem)).toEqual([]);
+    for (const url of ["/page3901342.html", "/Page3901342.html", "/page03901342.html/", "/page3901342.html?utm_source=instagram&utm_medium=bio"])
+      expect(ask(url), url).toEqual({ status: 301, location: expect.stringMatching(/^\/philosophie\//) });
+    for (const url of ["/soins/21", "/Soins/021/", "/soins/21?fbclid=x"]) expect(ask(url), url).toEqual({ status: 301, location: expect.stringMatching(/^\/implantologie\//) });
+  });
+
+  it("answers an id in a learned form that the map does not know with one 404, and leaves other paths alone", () => {
+    for (const url of ["/page3901224.html", "/page31415926.html", "/soins/999"]) expect(ask(url), url).toEqual({ status: 404 });
+    // Not the form: a slug under the folder, another page's name, the id with a suffix of its own.
+    expect(idPathOf("/soins/implants", map.learned).id).toBeNull();
+    expect(idPathOf("/page3901342.htm", map.learned).id).toBeNull();
+    expect(idPathOf("/soins/21/x", map.learned).id).toBeNull();
+    // A map without the key: an unknown id in the folder is left to the site, a known one with leading zeros is unknown.
+    const plain = parseRedirects({ $platform: "static", "/soins/21": "/implantologie/" }, FILE).map;
+    expect(answerRequest(new Map([["m", plain]]), "m", "/soins/999")).toBeNull();
+    expect(answerRequest(new Map([["m", plain]]), "m", "/soins/021")).toBeNull();
+  });
+
+  it("refuses a form without one {id} in its last segment, with a digit beside it, or under a route the server answers itself", () => {
+    for (const bad of ["/page.html", "/page{id}{id}.html", "/{id}/x", "/page1{id}.html", "/p{id}2", "/api/{id}", "/media/{id}", "soins/{id}", "/a/../{id}"])
+      expect(parseLearned(undefined, undefined, undefined, bad).errors.map((e) => e.key), bad).toEqual(["$idForms"]);
+    expect(parseLearned(undefined, undefined, undefined, "/Page{id}.HTML /actualit%C3%A9s/{id}").learned.idForms).toEqual(["/page{id}.html", "/actualités/{id}"]);
+  });
+});

@@ -4,8 +4,8 @@
  * `"$platform": "joomla"` (one of grammar.ts's PLATFORMS, `static` included): the old site's URL grammar
  * (grammar.ts), by which every spelling of an old URL meets its one key, and under which an old CMS query URL
  * the map does not know answers 404. A file without it reads as before (the common rules only). It may also hold the
- * id grammar the migration toolkit learned by probing the old site (`"$idPaths"`, `"$idQuery"`, `"$idQueryWith"`:
- * learned.ts); a file without them reads as before. Loaded and
+ * id grammar the migration toolkit learned by probing the old site (`"$idPaths"`, `"$idQuery"`, `"$idQueryWith"`,
+ * `"$idForms"`: learned.ts); a file without them reads as before. Loaded and
  * validated once at start; each old URL then answers 301 to its new path on the same host (http/redirects.ts;
  * the cache's fast path asks answerRequest too). The format alone, without Express: the migration toolkit
  * (ops/migrate/) writes and checks the same maps.
@@ -24,7 +24,7 @@ import { join } from "node:path";
 import { isInternalPath, PRACTICE_CODE } from "../tenancy";
 import { routeOf } from "../tenancy/routes";
 import { isPlatform, isTrackingParam, oldUrlForm, PLATFORMS, type Platform } from "./grammar";
-import { ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, idPathOf, idQueryOf, NO_LEARNED, parseLearned, type LearnedGrammar } from "./learned";
+import { ID_FORMS_KEY, ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, idPathOf, idQueryOf, LEARNED_KEYS, NO_LEARNED, parseLearned, type LearnedGrammar } from "./learned";
 
 export { isTrackingParam } from "./grammar";
 
@@ -111,7 +111,7 @@ export type OldUrlAnswer = { status: 301; target: string; matchedQuery: boolean 
 export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer {
   const hash = url.indexOf("#");
   const unreduced = hash === -1 ? url : url.slice(0, hash);
-  // An id path the old site was found to answer by its number alone (learned.ts): its id form.
+  // An id path the old site was found to answer by its number alone, or a learned id form (learned.ts): its id form.
   const { url: raw, id: idPath } = idPathOf(unreduced, map.learned);
   const form = oldUrlForm(raw, map.platform);
   if (form === null) return null;
@@ -148,8 +148,8 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
     if (byPath !== undefined) return sentPath === decodePath(byPath) ? null : { status: 301, target: byPath, matchedQuery: false };
     if (map.gone.has(form.path)) return { status: 404 };
   }
-  // An id under a learned prefix that the map knows neither with its query nor by its path alone: the old site
-  // answered no page there.
+  // An id under a learned prefix, or in a learned id form, that the map knows neither with its query nor by its path
+  // alone: the old site answered no page there.
   if (idPath !== null) return { status: 404 };
   if (map.platform !== null && rawPath !== null && form.path !== "/" && (form.cmsPath || OLD_FILE_SUFFIX.test(rawPath))) return { status: 404 };
   // A query on the home path that named another path (Drupal's `/?q=contact`) the map does not know: the home
@@ -191,7 +191,7 @@ function lookup(map: PracticeRedirects, url: string): { from: string; target: st
  */
 export class PracticeRedirects extends Map<string, string> {
   platform: Platform | null = null;
-  /** The id grammar learned by probing the old site (`$idPaths`, `$idQuery`: learned.ts); none by default. */
+  /** The id grammar learned by probing the old site (`$idPaths`, `$idQuery`, `$idForms`: learned.ts); none by default. */
   learned: LearnedGrammar = NO_LEARNED;
   readonly gone = new Set<string>();
   /** The new site's pages the map sends to (pagePathForm): paths a learned id query never takes. */
@@ -226,13 +226,14 @@ export function parseRedirects(json: unknown, file: string): { map: PracticeRedi
     if (isPlatform(declared)) map.platform = declared;
     else errors.push({ file, key: PLATFORM_KEY, message: `the old site's platform must be one of ${PLATFORMS.join(", ")}` });
   }
-  const learned = parseLearned((json as Record<string, unknown>)[ID_PATHS_KEY], (json as Record<string, unknown>)[ID_QUERY_KEY], (json as Record<string, unknown>)[ID_QUERY_WITH_KEY]);
+  const values = json as Record<string, unknown>;
+  const learned = parseLearned(values[ID_PATHS_KEY], values[ID_QUERY_KEY], values[ID_QUERY_WITH_KEY], values[ID_FORMS_KEY]);
   map.learned = learned.learned;
   for (const e of learned.errors) errors.push({ file, ...e });
   const rawKeyOf = new Map<string, string>();
   const gone = new Map<string, string>();
   for (const [key, target] of entries) {
-    if (key === PLATFORM_KEY || key === ID_PATHS_KEY || key === ID_QUERY_KEY || key === ID_QUERY_WITH_KEY) continue;
+    if (key === PLATFORM_KEY || LEARNED_KEYS.includes(key)) continue;
     if (target !== null && typeof target !== "string") {
       errors.push({ file, key, message: "the new path must be a string (or null: the old URL answers 404)" });
       continue;
