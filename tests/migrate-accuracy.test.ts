@@ -65,6 +65,8 @@ import { HOSTINGER_HOST, HOSTINGER_SPELLINGS, HOSTINGER_TRUTH, HOSTINGER_UNKNOWN
 import { SILVERSTRIPE_HOST, SILVERSTRIPE_SPELLINGS, SILVERSTRIPE_TRUTH, SILVERSTRIPE_UNKNOWN_QUERIES, startSilverstripeSite } from "../ops/migrate/fixtures/silverstripe-site";
 import { TILDA_HOST, TILDA_SPELLINGS, TILDA_TRUTH, TILDA_UNKNOWN_QUERIES, startTildaSite } from "../ops/migrate/fixtures/tilda-site";
 import { TEXTPATTERN_HOST, TEXTPATTERN_SPELLINGS, TEXTPATTERN_TRUTH, TEXTPATTERN_UNKNOWN_QUERIES, startTextpatternSite } from "../ops/migrate/fixtures/textpattern-site";
+import { FRAMER_HOST, FRAMER_SPELLINGS, FRAMER_TRUTH, FRAMER_UNKNOWN_QUERIES, startFramerSite } from "../ops/migrate/fixtures/framer-site";
+import { DOCVADIS_HOST, DOCVADIS_SPELLINGS, DOCVADIS_TRUTH, DOCVADIS_UNKNOWN_QUERIES, startDocvadisSite } from "../ops/migrate/fixtures/docvadis-site";
 import { DUPONT_TRUTH, formatAccuracy, measureAccuracy, type GroundTruth } from "../ops/migrate/fixtures/accuracy";
 import { answerRequest, normaliseRedirectPath, parseRedirects } from "../src/server/redirects/map";
 import { judgedPagePath } from "../src/server/site/path-index";
@@ -446,8 +448,10 @@ const BLIND: BlindCase[] = [
   // SilverStripe's `stage=Live` the page): EE 64.5 -> 85.5 % of spellings (left: its default group's `/site`, its entry
   // ids `/soins/21`), ProcessWire 71.9 -> 86.0 (left: old paths its PagePathHistory answered, which no page links, and
   // a post the map sends wrong), SilverStripe 88.5 -> 100; a post's "À lire aussi" cards no longer make it a listing
-  // (Hostinger: recall 71.1 -> 84.4), works at the practice a notice of their time (Hostinger's precision 95.0).
-  { code: "martin", url: `http://${EE_HOST}`, start: () => startExpressionengineSite(), truth: EE_TRUTH, spellings: EE_SPELLINGS, unknownQueries: EE_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.96, spellings: 0.85, ofRightBase: 0.85 } },
+  // (Hostinger: recall 71.1 -> 84.4), works at the practice a notice of their time (Hostinger's precision 95.0). Then the
+  // ids a page's markup prints, confirmed by asking the old site (decision 0052, 2026-11-28): EE 85.5 -> 93.5 % (its
+  // care pages' `soin-21` and its posts' `entry_id`; its team's and offers' ids, printed nowhere, and `/site` left).
+  { code: "martin", url: `http://${EE_HOST}`, start: () => startExpressionengineSite(), truth: EE_TRUTH, spellings: EE_SPELLINGS, unknownQueries: EE_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.96, spellings: 0.93, ofRightBase: 0.93 } },
   { code: "petit", url: `http://${PROCESSWIRE_HOST}`, start: () => startProcesswireSite(), truth: PROCESSWIRE_TRUTH, spellings: PROCESSWIRE_SPELLINGS, unknownQueries: PROCESSWIRE_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.93, spellings: 0.85, ofRightBase: 0.92 } },
   { code: "bernard", url: `http://${HOSTINGER_HOST}`, start: () => startHostingerSite(), truth: HOSTINGER_TRUTH, spellings: HOSTINGER_SPELLINGS, unknownQueries: HOSTINGER_UNKNOWN_QUERIES, floor: { precision: 0.95, recall: 0.84, spellings: 1.0, ofRightBase: 1.0 } },
   { code: "dupont", url: `http://${SILVERSTRIPE_HOST}`, start: () => startSilverstripeSite(), truth: SILVERSTRIPE_TRUTH, spellings: SILVERSTRIPE_SPELLINGS, unknownQueries: SILVERSTRIPE_UNKNOWN_QUERIES, floor: { precision: 0.97, recall: 0.93, spellings: 1.0, ofRightBase: 1.0 } },
@@ -456,9 +460,19 @@ const BLIND: BlindCase[] = [
   // 100/96.0/85.1. Both fall short on the same class: a page's id spellings that no crawled page prints (Textpattern's
   // `/?id=55`, `/actualites/55/anything`, `/file_download/3/any-name`; Tilda's `/page3901223.html` for a page with an
   // address). Then the id grammar learned by asking the old site (ops/migrate/probe.ts): Textpattern 69.0 -> 100 % of
-  // spellings; Tilda's `/page<id>.html` is no `/prefix/N/slug` and stays open.
+  // spellings; Tilda's `/page<id>.html` is no `/prefix/N/slug` and stays open. Then the id each page prints
+  // (`data-tilda-page-id`), its `/page<id>.html` confirmed by asking the old site: Tilda 85.1 -> 100 %.
   { code: "bernard", url: `http://${TEXTPATTERN_HOST}`, start: () => startTextpatternSite(), truth: TEXTPATTERN_TRUTH, spellings: TEXTPATTERN_SPELLINGS, unknownQueries: TEXTPATTERN_UNKNOWN_QUERIES, floor: { precision: 0.91, recall: 0.88, spellings: 1.0, ofRightBase: 1.0 } },
-  { code: "martin", url: `http://${TILDA_HOST}`, start: () => startTildaSite(), truth: TILDA_TRUTH, spellings: TILDA_SPELLINGS, unknownQueries: TILDA_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.96, spellings: 0.85, ofRightBase: 0.85 } },
+  { code: "martin", url: `http://${TILDA_HOST}`, start: () => startTildaSite(), truth: TILDA_TRUTH, spellings: TILDA_SPELLINGS, unknownQueries: TILDA_UNKNOWN_QUERIES, floor: { precision: 1.0, recall: 0.96, spellings: 1.0, ofRightBase: 1.0 } },
+  // A twelfth batch, written blind on 2026-11-28 after the id forms above (the toolkit at 0a3833c with decision 0052's
+  // id forms, not yet committed): Framer (bernard). First run: 90.2/86.0/100 (taken for a static site; its wrong and
+  // missed lines are posts of a member or an offer sent to the subject's page, a filled offer to the open one, and
+  // three pages matched under the threshold).
+  { code: "bernard", url: `http://${FRAMER_HOST}`, start: () => startFramerSite(), truth: FRAMER_TRUTH, spellings: FRAMER_SPELLINGS, unknownQueries: FRAMER_UNKNOWN_QUERIES, floor: { precision: 0.9, recall: 0.86, spellings: 1.0, ofRightBase: 1.0 } },
+  // And Docvadis (petit): first run 88.2/25.9/22.2 (of a right base 9/14), taken for a static site whose every page is a
+  // listing: its thin posts and pages are quoted whole by the listings they link to, and the home page is the
+  // practice's folder (`/cabinet-petit/`) the root redirects to.
+  { code: "petit", url: `http://${DOCVADIS_HOST}`, start: () => startDocvadisSite(), truth: DOCVADIS_TRUTH, spellings: DOCVADIS_SPELLINGS, unknownQueries: DOCVADIS_UNKNOWN_QUERIES, floor: { precision: 0.88, recall: 0.25, spellings: 0.22, ofRightBase: 0.64 } },
 ];
 
 describe("the sites written blind: no home-page answer, spellings of a right redirect in one 301; the issue's targets printed, floors held", () => {
