@@ -24,7 +24,7 @@ import {
   writeJson,
   type CrawlEntry,
 } from "./files";
-import { MAX_URL_CHARS, pathOf, readPage, readSitemap, safeUrl } from "./page";
+import { onSiteUrl, pathOf, readPage, readSitemap, safeUrl } from "./page";
 import type { StepIo } from "./io";
 import { probeIds, saveLearned, type ProbeResult } from "./probe";
 import { detectPlatform } from "./platform";
@@ -60,8 +60,6 @@ const SAVE_TIME_SHARE = 10;
 const RETRY_5XX_MS = 500;
 const MAX_SITEMAPS = 20;
 const ROBOTS_MAX_CHARS = 500 * 1024;
-// Not pages: the crawl records images through the pages that show them, and skips other assets.
-const ASSET = /\.(?:jpe?g|png|gif|webp|avif|svg|ico|css|js|mjs|map|zip|gz|mp4|mp3|woff2?|ttf|eot|xml|txt|json)$/i;
 // Documents (a price list, a medical questionnaire): old URLs people keep and link to, recorded without their body.
 const DOCUMENT = /\.(?:pdf|docx?|odt|xlsx?|ods|pptx?)$/i;
 
@@ -97,15 +95,7 @@ export async function runCrawl(parsed: Parsed, io: StepIo): Promise<number> {
   const queueLimit = Math.max(2 * maxPages, 1000);
   let notQueued = 0;
 
-  /** Same site, the start URL's scheme, no fragment; null for another site or an asset. */
-  const onSite = (href: string): string | null => {
-    const url = safeUrl(href, startUrl);
-    if (!url || url.length > MAX_URL_CHARS) return null;
-    const u = new URL(url);
-    if (u.host !== start.host || ASSET.test(u.pathname)) return null;
-    u.protocol = start.protocol;
-    return u.href;
-  };
+  const onSite = (href: string): string | null => onSiteUrl(href, start);
 
   let state: CrawlState = { start_url: startUrl, done: [], queue: [], disallowed: [] };
   const previous = existsSync(stateFile) ? stateSchema.safeParse(JSON.parse(readFileSync(stateFile, "utf8"))) : null;

@@ -341,16 +341,6 @@ const MOVED_PAGE_S = 5;
 const MOVED_PAGE_WORDS = 50;
 
 /**
- * The URL a meta refresh's `content` (`0; url=/new/`, `0;URL='/new/'`, `0 url=/new/`) sends to, or null: none, one
- * naming no URL (`0;url=` reloads the page), or after longer than a redirect waits for a page of `words` words.
- */
-/**
- * PageFacts.published: the first of the page's own dates that is one (an ISO date at its start): its metadata, then
- * the `<time>` beside its headline (in the headline's element, or up to two above it: the post's header, the post),
- * never one elsewhere on the page (a sidebar's latest posts, a comment's, a header's date of the day: the outside
- * review's counter-examples).
- */
-/**
  * The numbers a page's markup names it by, wherever a template prints an id (decision 0052, amended 2026-11-28, "ids
  * printed in a page's markup"): a `data-…id` attribute (Tilda's `data-tilda-page-id`), a hidden field named `…id`
  * (ExpressionEngine's comment form's `entry_id`), and the `<word>-<number>` of the body's, main's or an article's id or
@@ -389,6 +379,12 @@ function printedIds($: CheerioAPI): string[] {
     .map(([where, ids]) => `${where}=${[...ids][0]}`);
 }
 
+/**
+ * PageFacts.published: the first of the page's own dates that is one (an ISO date at its start): its metadata, then
+ * the `<time>` beside its headline (in the headline's element, or up to two above it: the post's header, the post),
+ * never one elsewhere on the page (a sidebar's latest posts, a comment's, a header's date of the day: the outside
+ * review's counter-examples).
+ */
 function publishedDate($: CheerioAPI, headline: TreeNode | undefined): string {
   const jsonLd = $('script[type="application/ld+json" i]')
     .map((_, el) => /"datePublished"\s*:\s*"([^"]+)"/.exec($(el).text())?.[1] ?? "")
@@ -411,6 +407,10 @@ function publishedDate($: CheerioAPI, headline: TreeNode | undefined): string {
   return "";
 }
 
+/**
+ * The URL a meta refresh's `content` (`0; url=/new/`, `0;URL='/new/'`, `0 url=/new/`) sends to, or null: none, one
+ * naming no URL (`0;url=` reloads the page), or after longer than a redirect waits for a page of `words` words.
+ */
 export function refreshTarget(content: string, base: string, words = 0): string | null {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(?:[;,]\s*|\s+)(?:url\s*=\s*)?(['"]?)([^'"]*)\2\s*$/i.exec(content);
   if (!m || m[3].trim() === "") return null;
@@ -434,6 +434,23 @@ export function safeUrl(href: string, base: string): string | null {
   } catch {
     return null;
   }
+}
+
+// Not pages: the crawl records images through the pages that show them, and skips other assets.
+const ASSET = /\.(?:jpe?g|png|gif|webp|avif|svg|ico|css|js|mjs|map|zip|gz|mp4|mp3|woff2?|ttf|eot|xml|txt|json)$/i;
+
+/**
+ * The old site's own URL `href` names (resolved against `start`), or null for another site or an asset: the same host
+ * over either scheme (a site crawled over http:// whose CMS sends on to https://), written in the start URL's scheme,
+ * without its fragment. What the crawl follows and queues (crawl.ts), and where the probes follow a redirect (probe.ts).
+ */
+export function onSiteUrl(href: string, start: URL): string | null {
+  const url = safeUrl(href, start.href);
+  if (!url || url.length > MAX_URL_CHARS) return null;
+  const u = new URL(url);
+  if (u.host !== start.host || ASSET.test(u.pathname)) return null;
+  u.protocol = start.protocol;
+  return u.href;
 }
 
 /** The path and query of an absolute URL: how old URLs are written in the assessment and the map. */

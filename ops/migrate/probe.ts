@@ -26,27 +26,34 @@
  * A same-site redirect is followed (two hops at most): what the old site shows at the end is its answer.
  * At most MAX_PROBES requests per site, every one allowed by robots.txt; nothing is learned of a site that answers
  * every URL with one page (the unknown number's control), nor of a parameter naming a section when a value naming
- * none answers a page (the section probe's control). Five failed requests in a row (timeouts, errors) end the probes.
+ * none answers a page (the section probe's control). Five failed requests in a row (timeouts, errors, a 429 or a 5xx)
+ * end the probes. Silence refutes nothing (the review of the id forms): a question the old site left unanswered (a
+ * 429, a 5xx, a timeout, robots.txt, the bound reached) decides no rule, and a rule it leaves undecided is named in
+ * `undecided`: the redirects step then keeps the map's learned values beside what was confirmed (redirect-map.ts).
  */
-import { readPage, pathOf } from "./page";
+import { readPage, pathOf, onSiteUrl, safeUrl } from "./page";
 import { isTrackingParam } from "../../src/server/redirects/grammar";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeJson, type CrawlEntry } from "./files";
-import { idFormOf, isReservedPrefix, prefixForm, type LearnedGrammar } from "../../src/server/redirects/learned";
+import { idFormOf, isReservedPrefix, MAX_ID_FORMS, prefixForm, type LearnedGrammar } from "../../src/server/redirects/learned";
 
 export const LEARNED_FILE = "learned-grammar.json";
 
 /**
  * The crawl's LEARNED_FILE: what the probes confirmed, written even when that is nothing, so that a rule the last crawl
- * no longer confirms is withdrawn (the redirects step reads the file over the map's values). Removed when the probes
- * did not run (a capped crawl, a recognised platform) or stopped on the old site's failures (a site down refutes
- * nothing): the map's values then stand.
+ * refuted is withdrawn (the redirects step reads the file over the map's values), with what the old site left
+ * undecided (`undecided`: its silence refutes nothing, and the map's values then stand beside the confirmed ones).
+ * Removed when the probes did not run (a capped crawl, a recognised platform): the map's values then stand.
  */
 export function saveLearned(dir: string, probed: ProbeResult | null): void {
   const file = join(dir, LEARNED_FILE);
-  if (probed === null || probed.stopped) rmSync(file, { force: true });
-  else writeJson(file, probed.learned);
+  if (probed === null) rmSync(file, { force: true });
+  else {
+    // (A result stopped on failures says so even when no rule was being decided at that moment.)
+    const stopped = probed.stopped && !probed.undecided.length ? [`${MAX_FAILURES} requests failed in a row`] : [];
+    writeJson(file, { ...probed.learned, undecided: [...probed.undecided, ...stopped] });
+  }
 }
 
 /** What the probe asks with: GET of a path on the old site (no redirect followed: `location` is the answer's header). */
@@ -62,8 +69,26 @@ const MAX_PREFIXES = 6;
 const PAGES_PER_PREFIX = 2;
 /** The ids asked of the id query, from 1 (and never past a few times the highest id the crawl knows). */
 const MAX_ID_SWEEP = 150;
-/** Consecutive failed requests (timeouts, errors) after which the old site is taken as down: no more probes. */
+/** Consecutive failed requests (timeouts, errors, SILENT answers) after which the old site is taken as down: no more probes. */
 const MAX_FAILURES = 5;
+/**
+ * Answers that say nothing of the page asked about: the site is rate-limiting (429), timing out (408) or failing (5xx).
+ * Such an answer is no page's absence: the question stays unanswered (a site rate-limiting the probes refuted every
+ * rule, the review of the id forms).
+ */
+const isSilent = (status: number) => status === 429 || status === 408 || status >= 500;
+/**
+ * Requests kept from the id query's sweep for deciding the printed ids' forms (probePrintedIds): the sweep only adds
+ * spellings to pages, the forms are rules. A site with 130 crawled articles spent the whole bound on the sweep, and its
+ * `/page{id}.html` was never asked. Enough for four places of a few folders each; what the forms leave is theirs to
+ * spell every printed number with.
+ */
+const PRINTED_RESERVE = 60;
+/**
+ * Pages asked at a printed id's spelling beyond those needed, when one shows another page (a template's stale id). One:
+ * each is a request to the old site for every form it refutes.
+ */
+const MAX_MISMATCHES = 1;
 /** A value no section of a practice's site is named by (the section probe's soft-404 control). */
 const UNKNOWN_SECTION = "zz-no-such-section-987654321";
 /** A number no page of a practice's site has. */
@@ -95,6 +120,12 @@ export interface ProbeResult {
   notes: string[];
   /** Whether the probes stopped on the old site's failures (then their silence refutes nothing). */
   stopped: boolean;
+  /**
+   * The rules the old site left undecided, and why (`/page{id}.html: undecided (HTTP 429)`): a question it did not
+   * answer, or one never asked (the bound reached, robots.txt, past the prefixes or places asked about). What the map
+   * already holds of them stands (redirect-map.ts's learnedGrammarOf).
+   */
+  undecided: string[];
 }
 
 /** A page's identity as the probes compare it: its title, headline and text (empty when it is no page). */
@@ -106,43 +137,72 @@ export function fingerprint(text: string, type: string, url: string): string {
 }
 
 export async function probeIds(entries: CrawlEntry[], get: ProbeGet, allowed: (url: string) => boolean): Promise<ProbeResult> {
-  const result: ProbeResult = { learned: { idPaths: [], idQuery: null, idForms: [] }, ownUrls: new Map(), probes: 0, notes: [], stopped: false };
+  const result: ProbeResult = { learned: { idPaths: [], idQuery: null, idForms: [] }, ownUrls: new Map(), probes: 0, notes: [], stopped: false, undecided: [] };
   const pages = entries.filter((e) => e.status === 200 && e.redirects.length === 0 && e.error === "");
-  if (!pages.length) return result;
-  const origin = new URL(pages[0].url).origin;
+  if (!pages.length) {
+    // (A site down or failing during the crawl, read as static: nothing could be asked, so nothing is refuted.)
+    if (entries.length) result.undecided.push("every rule: no page of the old site was crawled");
+    return result;
+  }
+  const start = new URL(pages[0].url);
+  const origin = start.origin;
   let failures = 0;
+  /** Why the last question went unanswered: what an undecided rule's note says. */
+  let silence = "";
   /**
-   * The fingerprint of what the old site shows at a path: "" for no page, null when it could not be asked. A redirect
-   * to the same site is followed (MAX_HOPS, each hop a request, each allowed by robots.txt): a CMS sending an id's
-   * spelling to the page's address (`/?id=55` -> 301 `/actualites/55/lucas-moreau`) shows that page there. A redirect
-   * elsewhere (another host, another scheme) is no page of this site.
+   * The fingerprint of what the old site shows at a path (asked as the crawl found it spelled: its case, its escapes):
+   * "" for no page, null when the old site did not say (a failure, a SILENT answer, robots.txt, the bound). A redirect
+   * to the same site (the crawl's own notion of it: page.ts's onSiteUrl, the same host over either scheme) is followed
+   * (MAX_HOPS, each hop a request, each allowed by robots.txt): a CMS sending an id's spelling to the page's address
+   * (`/?id=55` -> 301 `/actualites/55/lucas-moreau`) shows that page there. A redirect elsewhere is no page of this site.
    */
   const ask = async (path: string): Promise<string | null> => {
     let current = path;
     for (let hop = 0; ; hop++) {
-      if (failures >= MAX_FAILURES || result.probes >= MAX_PROBES || !allowed(`${origin}${current}`)) return null;
+      if (failures >= MAX_FAILURES) return (silence = `${MAX_FAILURES} requests failed in a row`), null;
+      if (result.probes >= MAX_PROBES) return (silence = `the bound of ${MAX_PROBES} requests reached`), null;
+      if (!allowed(`${origin}${current}`)) return (silence = "disallowed by robots.txt"), null;
       result.probes++;
-      let answer: Awaited<ReturnType<ProbeGet>>;
+      let answer: Awaited<ReturnType<ProbeGet>> | null = null;
       try {
         answer = await get(current);
-        failures = 0;
-      } catch {
+        if (isSilent(answer.status)) silence = `HTTP ${answer.status}`;
+      } catch (error) {
+        silence = error instanceof Error ? error.message : String(error);
+      }
+      if (answer === null || isSilent(answer.status)) {
         if (++failures === MAX_FAILURES) {
           result.stopped = true;
           result.notes.push(`${MAX_FAILURES} requests failed in a row: probing stopped`);
         }
         return null;
       }
+      failures = 0;
       if (answer.status === 200) return fingerprint(answer.text, answer.type, `${origin}${current}`);
-      const next = REDIRECT_STATUSES.has(answer.status) && hop < MAX_HOPS ? sameSitePath(answer.location, `${origin}${current}`) : null;
+      const to = REDIRECT_STATUSES.has(answer.status) && hop < MAX_HOPS && answer.location ? safeUrl(answer.location, `${origin}${current}`) : null;
+      const next = to === null ? null : onSiteUrl(to, start);
       if (next === null) return "";
-      current = next;
+      current = pathOf(next);
     }
   };
-  /** A crawled page's own fingerprint, asked anew (a document's body is not kept by the crawl). */
+  /** A rule the old site left undecided: named, with why, for the redirects step and the crawl's log. */
+  const undecided = (rule: string) => {
+    const note = `${rule}: undecided (${silence || "not asked"})`;
+    if (!result.undecided.includes(note)) result.undecided.push(note);
+  };
+  /** Whether the old site shows `page` at `path`: null when it did not say. */
+  const shows = async (path: string, page: string): Promise<boolean | null> => {
+    const answer = await ask(path);
+    return answer === null ? null : answer === page;
+  };
+  /** A crawled page's own fingerprint, asked anew (a document's body is not kept by the crawl); null while unanswered. */
   const own = new Map<string, string>();
-  const ownOf = async (e: CrawlEntry): Promise<string> => {
-    if (!own.has(e.url)) own.set(e.url, (await ask(pathOf(e.url))) ?? "");
+  const ownOf = async (e: CrawlEntry): Promise<string | null> => {
+    if (!own.has(e.url)) {
+      const answer = await ask(pathOf(e.url));
+      if (answer === null) return null;
+      own.set(e.url, answer);
+    }
     return own.get(e.url)!;
   };
   /** The ids the crawl knows, apart per namespace (an id path's prefix, `?id` for the front controller's). */
@@ -164,20 +224,29 @@ export async function probeIds(entries: CrawlEntry[], get: ProbeGet, allowed: (u
     list.push({ e, id: m[2], slug: m[3] });
     byPrefix.set(m[1], list);
   }
+  for (const [prefix] of [...byPrefix].slice(MAX_PREFIXES)) {
+    silence = `not asked: only the first ${MAX_PREFIXES} prefixes are`;
+    undecided(`${prefix}/N/<slug>`);
+  }
   for (const [prefix, list] of [...byPrefix].slice(0, MAX_PREFIXES)) {
-    let confirmed = true;
+    // true, false (the old site answered otherwise), or null (it did not say: nothing refuted).
+    let confirmed: boolean | null = true;
     for (const { e, id } of list.slice(0, PAGES_PER_PREFIX)) {
       const page = await ownOf(e);
-      const removed = page ? await ask(`${prefix}/${id}`) : null;
-      const changed = removed === page ? await ask(`${prefix}/${id}/${"x".repeat(3)}-${id}`) : null;
-      if (!page || removed !== page || changed !== page) {
-        confirmed = false;
-        break;
-      }
+      confirmed = page === null ? null : page !== "" && (await shows(`${prefix}/${id}`, page));
+      if (confirmed === true) confirmed = await shows(`${prefix}/${id}/${"x".repeat(3)}-${id}`, page!);
+      if (confirmed !== true) break;
     }
     const sample = list[0];
-    const control = confirmed ? await ask(`${prefix}/${UNKNOWN_ID}/${sample.slug}`) : null;
-    if (!confirmed || control === null || control === (await ownOf(sample.e))) {
+    if (confirmed === true) {
+      const control = await ask(`${prefix}/${UNKNOWN_ID}/${sample.slug}`);
+      confirmed = control === null ? null : control !== (await ownOf(sample.e));
+    }
+    if (confirmed === null) {
+      undecided(`${prefix}/N/<slug>`);
+      continue;
+    }
+    if (!confirmed) {
       result.notes.push(`${prefix}/N/<slug>: not the page's id (the old site answered otherwise)`);
       continue;
     }
@@ -239,34 +308,43 @@ export async function probeIds(entries: CrawlEntry[], get: ProbeGet, allowed: (u
   const spaces = [...known].sort(([a], [b]) => (a === "?id" ? -1 : b === "?id" ? 1 : 0));
   for (const name of ID_PARAMS) {
     let confirmed: { ids: Map<number, CrawlEntry>; id: number; entry: CrawlEntry; page: string; control: string } | null = null;
+    let unanswered = false;
     for (const [, ids] of spaces) {
       const subject = [...ids].find(([, e]) => new URL(e.url).pathname !== "/" || new URL(e.url).search !== "");
       if (!subject) continue;
       const [id, entry] = subject;
       const page = await ownOf(entry);
+      if (page === null) unanswered = true;
       if (!page) continue;
-      const front = (await ask(`/?${name}=${id}`)) === page && (await ask(`/index.php?${name}=${id}`)) === page;
-      const control = front ? await ask(`/?${name}=${UNKNOWN_ID}`) : null;
-      if (front && control !== null && control !== page) {
+      let front = await shows(`/?${name}=${id}`, page);
+      if (front === true) front = await shows(`/index.php?${name}=${id}`, page);
+      const control = front === true ? await ask(`/?${name}=${UNKNOWN_ID}`) : null;
+      if (front === null || (front === true && control === null)) unanswered = true;
+      if (front === true && control !== null && control !== page) {
         confirmed = { ids, id, entry, page, control };
         break;
       }
     }
     if (confirmed === null) {
-      result.notes.push(`?${name}=N: no page's id (the old site answered otherwise)`);
+      if (unanswered) undecided(`?${name}=N`);
+      else result.notes.push(`?${name}=N: no page's id (the old site answered otherwise)`);
       continue;
     }
     const { ids, id, entry, page, control } = confirmed;
     // On any path: a crawled section's folder (another page's first segment), asked with the same id.
     const folder = pages.map((e) => new URL(e.url).pathname.split("/")[1]).find((s) => s && !s.includes(".") && !new URL(entry.url).pathname.startsWith(`/${s}/`));
-    const anyPath = folder !== undefined && (await ask(`/${folder}/?${name}=${id}`)) === page;
+    const onFolder = folder === undefined ? false : await shows(`/${folder}/?${name}=${id}`, page);
+    if (onFolder === null) undecided(`/*?${name}=N`);
+    const anyPath = onFolder === true;
     // The front controller's other parameters (`index.php?s=infos`), with the values the crawl saw them take and the
     // sections' names: asked beside the id, each pair kept where the old site answered the same page.
     const ignored: string[] = [];
     for (const [other, values] of frontParams) {
       if (other === name) continue;
       for (const value of [...new Set([...values, ...sections])].slice(0, MAX_VALUES)) {
-        if ((await ask(`/?${name}=${id}&${encodeURIComponent(other)}=${encodeURIComponent(value)}`)) === page) ignored.push(`${other}=${value.toLowerCase()}`);
+        const beside = await shows(`/?${name}=${id}&${encodeURIComponent(other)}=${encodeURIComponent(value)}`, page);
+        if (beside === null) undecided(`?${name}=N&${other}=${value}`);
+        if (beside === true) ignored.push(`${other}=${value.toLowerCase()}`);
       }
     }
     result.learned.idQuery = { name, anyPath, with: ignored };
@@ -278,12 +356,16 @@ export async function probeIds(entries: CrawlEntry[], get: ProbeGet, allowed: (u
       if (print) byPrint.set(print, [...(byPrint.get(print) ?? []), e]);
     }
     // Every id the crawl knows (of the subject's namespace) first, whatever its size; then the others from 1, with the
-    // requests left.
+    // requests left, less those kept for the printed ids' forms.
     const highest = Math.max(...ids.keys());
     const last = Math.min(MAX_ID_SWEEP, Math.max(50, 3 * highest));
     const order = [...new Set([...[...ids.keys()].sort((a, b) => a - b), ...Array.from({ length: last }, (_, i) => i + 1)])];
-    for (const n of order) {
-      if (result.probes >= MAX_PROBES || failures >= MAX_FAILURES) break;
+    const reserve = printedForms(pages).length ? PRINTED_RESERVE : 0;
+    for (const [i, n] of order.entries()) {
+      if (result.probes >= MAX_PROBES - reserve || failures >= MAX_FAILURES) {
+        result.notes.push(`?${name}=N: ${order.length - i} of ${order.length} ids not asked (${failures >= MAX_FAILURES ? "the old site failing" : `the bound of ${MAX_PROBES} requests, ${reserve} kept for the printed ids`})`);
+        break;
+      }
       const print = await ask(`/?${name}=${n}`);
       if (!print || print === control) continue;
       for (const e of byPrint.get(print) ?? []) {
@@ -295,20 +377,31 @@ export async function probeIds(entries: CrawlEntry[], get: ProbeGet, allowed: (u
     break;
   }
 
-  await probePrintedIds(pages, ask, origin, result);
+  await probePrintedIds(pages, ask, undecided, origin, result);
   return result;
 }
 
+/** A form of ID_FORMS as it applies to some crawled pages printing an id at one place (printedForms). */
+interface PrintedForm {
+  /** The place (`@data-tilda-page-id`, `article#soin`). */
+  place: string;
+  /** The form as stored (decoded, lower-cased: `/soins/{id}`). */
+  stored: string;
+  /** The pages it may spell, in crawl order, each with the id it prints there and the path to ask it at. */
+  members: { e: CrawlEntry; id: string; spell: (id: string | number) => string }[];
+  /** Every number of the place the form may spell, spelled (the home page's too for a form with no folder). */
+  spellings: string[];
+}
+
 /**
- * Ids printed in a page's markup (page.ts's printed_ids), confirmed by asking the old site: for a place that names a
- * number on several pages, a different one on at least two (`@data-tilda-page-id`; not the project's id, the same
- * on every page), each spelling of ID_FORMS is asked for up to two of its pages (per parent folder for `{parent}`): it
- * must show that page, and the same spelling with an unknown id must not. Then the spelling is asked for every number
- * of that place, and each answer that is a crawled page, and that page only, adds the spelling to its own URLs (a post
- * printing its blog's page id gets nothing: `/page<blog>.html` shows the blog). The form is kept in the learned grammar
- * (`$idForms`: an unknown id in it answers one 404).
+ * The printed ids' forms worth asking (probePrintedIds): for a place that names a number on several pages, a different
+ * one on at least two (`@data-tilda-page-id`; not the project's id, the same on every page), each form of ID_FORMS,
+ * grouped by its stored spelling (per parent folder for `{parent}`: `/Soins/x` and `/soins/y` are one). Each page's
+ * spelling is asked as the crawl found its folder spelled (its case, its escapes: a case-sensitive host answers
+ * `/Soins/21`, not `/soins/21`; `/c%C5%93ur/21`, never the raw `/cœur/21` Node's client refuses); the stored form is
+ * only what the map keeps.
  */
-async function probePrintedIds(pages: CrawlEntry[], ask: (path: string) => Promise<string | null>, origin: string, result: ProbeResult): Promise<void> {
+function printedForms(pages: CrawlEntry[]): PrintedForm[] {
   const byPlace = new Map<string, Map<CrawlEntry, string>>();
   for (const e of pages) {
     if (!keptPrint(e)) continue;
@@ -328,67 +421,99 @@ async function probePrintedIds(pages: CrawlEntry[], ask: (path: string) => Promi
     })
     .sort(([, a], [, b]) => b.size - a.size)
     .slice(0, MAX_PRINTED_PLACES);
-  if (!places.length) return;
-  const byPrint = new Map<string, CrawlEntry[]>();
-  for (const e of pages) byPrint.set(keptPrint(e), [...(byPrint.get(keptPrint(e)) ?? []), e]);
-  const asked = new Map<string, string | null>();
-  const askOnce = async (path: string) => {
-    if (!asked.has(path)) asked.set(path, await ask(path));
-    return asked.get(path)!;
-  };
+  const forms: PrintedForm[] = [];
   for (const [place, ids] of places) {
     for (const form of ID_FORMS) {
       // The pages asked together: per parent folder where the form names one, else all (the home page aside: its
       // path has no parent, and every CMS answers `/` whatever was asked of it).
-      // (Grouped by the form as stored: `/Soins/x` and `/soins/y` are asked as one folder.)
-      const groups = new Map<string, CrawlEntry[]>();
-      for (const e of ids.keys()) {
+      const groups = new Map<string, PrintedForm["members"]>();
+      for (const [e, id] of ids) {
         const path = new URL(e.url).pathname.replace(/\/$/, "");
         if (new URL(e.url).search || path === "") continue;
         const parent = form.includes("{parent}") ? path.slice(0, path.lastIndexOf("/")) : "";
-        const spelled = form.includes("{parent}") && parent === "" ? null : idFormOf(form.replace("{parent}", parent));
-        if (spelled !== null) groups.set(spelled, [...(groups.get(spelled) ?? []), e]);
+        if (form.includes("{parent}") && parent === "") continue;
+        const spelled = form.replace("{parent}", parent);
+        const stored = idFormOf(spelled);
+        if (stored !== null) groups.set(stored, [...(groups.get(stored) ?? []), { e, id, spell: (n) => spelled.replace("{id}", String(n)) }]);
       }
-      for (const [spelled, members] of [...groups].slice(0, MAX_PREFIXES)) {
-        if (result.learned.idForms.includes(spelled)) continue;
-        const spell = (id: string | number) => spelled.replace("{id}", String(id));
-        // (A page whose address is its id's spelling already, `/page4412876.html`, shows nothing by being asked again.)
-        const samples = members.filter((e) => spell(ids.get(e)!) !== pathOf(e.url).toLowerCase()).slice(0, PAGES_PER_PREFIX);
-        let confirmed = samples.length > 0;
-        for (const e of samples) {
-          if ((await askOnce(spell(ids.get(e)!))) !== keptPrint(e)) {
-            confirmed = false;
-            break;
-          }
-        }
-        const control = confirmed ? await askOnce(spell(UNKNOWN_ID)) : null;
-        if (!confirmed || control === null || control === keptPrint(samples[0])) continue;
-        result.learned.idForms.push(spelled);
-        result.notes.push(`${spelled}: the id ${place} prints (the old site shows the page there, and no page for an unknown id)`);
-        // Every number the place names on the whole site, where the form may spell it: which page each is, asked.
-        const numbers = new Set([...ids].filter(([e]) => !form.includes("{parent}") || members.includes(e)).map(([, id]) => id));
-        for (const id of numbers) {
-          const print = await askOnce(spell(id));
-          if (!print || print === control) continue;
-          for (const e of byPrint.get(print) ?? []) {
-            const url = `${origin}${spell(id)}`;
-            const urls = result.ownUrls.get(e.url) ?? [];
-            if (url !== e.url && !urls.includes(url)) result.ownUrls.set(e.url, [...urls, url]);
-          }
-        }
+      for (const [stored, members] of [...groups].slice(0, MAX_PREFIXES)) {
+        const all = form.includes("{parent}") ? members.map((m) => m.spell(m.id)) : [...ids.values()].map((id) => members[0].spell(id));
+        forms.push({ place, stored, members, spellings: [...new Set(all)] });
       }
     }
   }
+  return forms;
 }
 
-/** A same-site redirect's path and query (the old site's origin only), null for any other or none. */
-function sameSitePath(location: string | undefined, from: string): string | null {
-  if (!location) return null;
-  try {
-    const to = new URL(location, from);
-    return to.origin === new URL(from).origin ? `${to.pathname}${to.search}` : null;
-  } catch {
-    return null;
+/**
+ * Ids printed in a page's markup (page.ts's printed_ids), confirmed by asking the old site: each form of printedForms
+ * is asked for two of its pages, those whose id no other page prints first (a post printing its blog's id shows the
+ * blog there, and says nothing of the form), another page asked when one shows another page (MAX_MISMATCHES);
+ * the same spelling with an unknown id must show none of them. Then the spelling is asked for every number of that
+ * place, and each answer that is a crawled page, and that page only, adds the spelling to its own URLs (a post
+ * printing its blog's page id gets nothing: `/page<blog>.html` shows the blog). The form is kept in the learned grammar
+ * (`$idForms`: an unknown id in it answers one 404). A form the old site did not answer on is undecided.
+ */
+async function probePrintedIds(
+  pages: CrawlEntry[],
+  ask: (path: string) => Promise<string | null>,
+  undecided: (rule: string) => void,
+  origin: string,
+  result: ProbeResult,
+): Promise<void> {
+  const forms = printedForms(pages);
+  if (!forms.length) return;
+  const byPrint = new Map<string, CrawlEntry[]>();
+  for (const e of pages) byPrint.set(keptPrint(e), [...(byPrint.get(keptPrint(e)) ?? []), e]);
+  const asked = new Map<string, string>();
+  const askOnce = async (path: string) => {
+    if (!asked.has(path)) {
+      const answer = await ask(path);
+      if (answer === null) return null;
+      asked.set(path, answer);
+    }
+    return asked.get(path)!;
+  };
+  const stored = (path: string) => prefixForm(path.replace(/\/$/, "")) ?? path;
+  for (const { place, stored: form, members, spellings } of forms) {
+    if (result.learned.idForms.includes(form)) continue;
+    if (result.learned.idForms.length >= MAX_ID_FORMS) {
+      undecided(`${form} (at most ${MAX_ID_FORMS} id forms)`);
+      continue;
+    }
+    // (A page whose address is its id's spelling already, `/page4412876.html`, shows nothing by being asked again.)
+    const candidates = members.filter((m) => stored(m.spell(m.id)) !== stored(new URL(m.e.url).pathname));
+    const printedBy = new Map<string, number>();
+    for (const m of members) printedBy.set(m.id, (printedBy.get(m.id) ?? 0) + 1);
+    // Pages whose id no other page prints first (in crawl order otherwise).
+    const ordered = [...candidates.filter((m) => printedBy.get(m.id) === 1), ...candidates.filter((m) => printedBy.get(m.id) !== 1)];
+    const needed = Math.min(PAGES_PER_PREFIX, ordered.length);
+    const agreed: typeof members = [];
+    let unanswered = false;
+    for (const [tried, m] of ordered.entries()) {
+      if (agreed.length >= needed || tried >= needed + MAX_MISMATCHES) break;
+      const answer = await askOnce(m.spell(m.id));
+      if (answer === null) unanswered = true;
+      else if (answer === keptPrint(m.e)) agreed.push(m);
+    }
+    let confirmed: boolean | null = needed > 0 && agreed.length >= needed ? true : unanswered ? null : false;
+    const control = confirmed ? await askOnce(agreed[0].spell(UNKNOWN_ID)) : null;
+    if (confirmed) confirmed = control === null ? null : !agreed.some((m) => keptPrint(m.e) === control);
+    if (confirmed === null) undecided(form);
+    if (!confirmed) continue;
+    result.learned.idForms.push(form);
+    result.notes.push(`${form}: the id ${place} prints (the old site shows the page there, and no page for an unknown id)`);
+    // Every number the place names, where the form may spell it (each page's own folder for `{parent}`): which page
+    // each is, asked.
+    for (const path of spellings) {
+      const print = await askOnce(path);
+      if (!print || print === control) continue;
+      for (const e of byPrint.get(print) ?? []) {
+        const url = `${origin}${path}`;
+        const urls = result.ownUrls.get(e.url) ?? [];
+        if (url !== e.url && !urls.includes(url)) result.ownUrls.set(e.url, [...urls, url]);
+      }
+    }
   }
 }
 

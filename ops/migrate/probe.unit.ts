@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { StepError, type CrawlEntry } from "./files";
+import { REDIRECTS_FILE, StepError, type CrawlEntry } from "./files";
 import { LEARNED_IN_MAP_FILE, learnedGrammarOf } from "./redirect-map";
 import { readPage } from "./page";
 import { LEARNED_FILE, MAX_PROBES, probeIds, saveLearned, type ProbeGet } from "./probe";
@@ -24,13 +24,16 @@ function crawled(site: (path: string) => Answer, path: string): CrawlEntry {
   return { url: `${ORIGIN}${path}`, status: answer.status, redirects: [], final_url: `${ORIGIN}${path}`, content_type: answer.type, error: "", ...facts };
 }
 
+/** The entries in the order crawl.ts writes them (by URL), as the probes get them. */
+const inCrawlOrder = (entries: CrawlEntry[]) => [...entries].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+
 function probe(site: (path: string) => Answer, paths: string[]) {
   const asked: string[] = [];
   const get: ProbeGet = async (path) => {
     asked.push(path);
     return site(path);
   };
-  return { asked, run: () => probeIds(paths.map((p) => crawled(site, p)), get, () => true) };
+  return { asked, run: () => probeIds(inCrawlOrder(paths.map((p) => crawled(site, p))), get, () => true) };
 }
 
 const ARTICLES: Record<number, [string, string]> = {
@@ -100,15 +103,15 @@ describe("probeIds: the review's fixes", () => {
       const id = u.searchParams.get("id");
       if (id !== null) return articles[Number(id)] ? page(...articles[Number(id)]) : NOT_FOUND;
       if (u.pathname === "/") return page("Accueil", "Bienvenue au cabinet.");
-      const file = /^\/file_download\/(\d+)(?:\/[^/]*)?$/.exec(u.pathname);
+      const file = /^\/Fichiers\/(\d+)(?:\/[^/]*)?$/.exec(u.pathname);
       if (file && ["1", "2"].includes(file[1])) return { status: 200, type: "application/pdf", text: `%PDF fichier ${file[1]}` };
       const m = /^\/actualites\/(\d+)(?:\/[^/]*)?$/.exec(u.pathname);
       return m && articles[Number(m[1])] ? page(...articles[Number(m[1])]) : NOT_FOUND;
     };
-    // The files first: their numbers are no article's (`/?id=1` is no file).
-    const { asked, run } = probe(site, ["/", "/file_download/1/questionnaire.pdf", "/file_download/2/tarifs.pdf", "/actualites/55/arrivee", "/actualites/300/horaires"]);
+    // The files first in the crawl's order (`/F` before `/a`): their numbers are no article's (`/?id=1` is no file).
+    const { asked, run } = probe(site, ["/", "/Fichiers/1/questionnaire.pdf", "/Fichiers/2/tarifs.pdf", "/actualites/55/arrivee", "/actualites/300/horaires"]);
     const result = await run();
-    expect(result.learned.idPaths).toEqual(["/file_download", "/actualites"]);
+    expect(result.learned.idPaths).toEqual(["/fichiers", "/actualites"]);
     expect(result.learned.idQuery).toMatchObject({ name: "id" });
     expect(result.ownUrls.get(`${ORIGIN}/actualites/300/horaires`)).toEqual([`${ORIGIN}/?id=300`]);
     expect(result.ownUrls.get(`${ORIGIN}/actualites/55/arrivee`)).toEqual([`${ORIGIN}/?id=55`]);
@@ -185,7 +188,8 @@ describe("probeIds: ids printed in a page's markup, confirmed by asking the old 
     };
     const result = await probe(site, ["/", "/Soins/implants", "/soins/parodontologie"]).run();
     expect(result.learned.idForms).toEqual(["/soins/{id}"]);
-    expect(result.ownUrls.get(`${ORIGIN}/Soins/implants`)).toEqual([`${ORIGIN}/soins/21`]);
+    // (Each page's spelling as its folder was crawled: what a case-sensitive host answers too.)
+    expect(result.ownUrls.get(`${ORIGIN}/Soins/implants`)).toEqual([`${ORIGIN}/Soins/21`]);
     expect(result.ownUrls.get(`${ORIGIN}/soins/parodontologie`)).toEqual([`${ORIGIN}/soins/25`]);
   });
 
@@ -296,6 +300,7 @@ describe("the learned grammar across runs: a re-crawl withdraws a rule, an opera
     // The toolkit wrote `$idPaths: /actualites` into the map last time, and the map still holds it as written.
     put(dir, LEARNED_IN_MAP_FILE, { $idPaths: "/actualites" });
     const previous = { $platform: "static", $idPaths: "/actualites" };
+    put(dir, REDIRECTS_FILE, previous);
     // The old site now names its articles by their slug only: `/actualites/55` is no page.
     const slugOnly = (path: string): Answer => (/^\/actualites\/\d+$/.test(new URL(path, ORIGIN).pathname) ? NOT_FOUND : idSite(path));
     const result = await probe(slugOnly, ["/", "/actualites/34/gencives-qui-saignent", "/actualites/55/lucas-moreau"]).run();
@@ -311,6 +316,7 @@ describe("the learned grammar across runs: a re-crawl withdraws a rule, an opera
     const dir = tempDir();
     put(dir, LEARNED_FILE, { idPaths: ["/actualites"], idQuery: null, idForms: ["/page{id}.html"] });
     put(dir, LEARNED_IN_MAP_FILE, { $idPaths: "/actualites" });
+    put(dir, REDIRECTS_FILE, { $idPaths: "/actualites" });
     expect(learnedGrammarOf(dir, { $idPaths: "/actualites" }, ["/"])).toMatchObject({ operator: false, learned: { idPaths: ["/actualites"], idForms: ["/page{id}.html"] } });
     // A prefix added by hand, or the keys removed: the operator's.
     const edited = learnedGrammarOf(dir, { $idPaths: "/actualites /nouvelles" }, ["/"]);
@@ -323,5 +329,126 @@ describe("the learned grammar across runs: a re-crawl withdraws a rule, an opera
     rmSync(join(dir, LEARNED_IN_MAP_FILE));
     expect(learnedGrammarOf(dir, { $idPaths: "/nouvelles" }, ["/"]).learned.idPaths).toEqual(["/nouvelles"]);
     expect(learnedGrammarOf(dir, {}, ["/"]).learned.idPaths).toEqual(["/actualites"]);
+  });
+});
+
+describe("probeIds: the review of the id forms", () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const builderPaths = ["/", "/le-centre", "/tarifs", "/actualites", "/actualites/post/arrivee-du-dr-moreau"];
+  const live = (site: (path: string) => Answer, answer: (path: string) => Answer | undefined) => (path: string) => answer(path) ?? site(path);
+  /** Crawled from `site`, then probed while the old site answers as `now` does. */
+  async function probeNow(site: (path: string) => Answer, now: (path: string) => Answer, paths: string[]) {
+    const asked: string[] = [];
+    const get: ProbeGet = async (path) => (asked.push(path), now(path));
+    return { asked, result: await probeIds(inCrawlOrder(paths.map((p) => crawled(site, p))), get, () => true) };
+  }
+  /** A migration folder whose map and record hold what the toolkit last wrote: `/page{id}.html`. */
+  const drafted = () => {
+    const dir = mkdtempSync(join(tmpdir(), "learned-silence-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, REDIRECTS_FILE), JSON.stringify({ $platform: "static", $idForms: "/page{id}.html" }));
+    writeFileSync(join(dir, LEARNED_IN_MAP_FILE), JSON.stringify({ $idForms: "/page{id}.html" }));
+    return dir;
+  };
+
+  it("refutes nothing where the old site said nothing (429, 5xx, a timeout): the map's learned values stand, with a note", async () => {
+    const silent: [string, (path: string) => Answer][] = [
+      ["HTTP 429", () => ({ status: 429, type: "text/html", text: "Too many requests" })],
+      ["HTTP 503", () => ({ status: 503, type: "text/html", text: "Maintenance" })],
+      ["timeout", () => { throw new Error("no answer within 10000 ms (timeout)"); }],
+    ];
+    for (const [why, now] of silent) {
+      const { result } = await probeNow(builderSite, now, builderPaths);
+      expect(result.learned.idForms, why).toEqual([]);
+      expect(result.undecided.join("; "), why).toMatch(new RegExp(`undecided \\(.*${why.split(" ")[1] ?? why}`));
+      const dir = drafted();
+      saveLearned(dir, result);
+      const drafting = learnedGrammarOf(dir, { $platform: "static", $idForms: "/page{id}.html" }, ["/"]);
+      expect(drafting.learned.idForms, why).toEqual(["/page{id}.html"]);
+      expect(drafting.notes.join("\n"), why).toMatch(/undecided .*silence refutes nothing/);
+    }
+    // A page the old site answers 404 at its id's spelling, and 200 elsewhere: refuted, and withdrawn.
+    const { result } = await probeNow(builderSite, live(builderSite, (p) => (/^\/page\d+\.html$/.test(p) ? NOT_FOUND : undefined)), builderPaths);
+    expect(result.undecided).toEqual([]);
+    const dir = drafted();
+    saveLearned(dir, result);
+    expect(learnedGrammarOf(dir, { $platform: "static", $idForms: "/page{id}.html" }, ["/"]).learned.idForms).toEqual([]);
+  });
+
+  it("leaves every rule undecided when no page of the old site was crawled (a site answering 503 to the whole crawl)", async () => {
+    const down = (): Answer => ({ status: 503, type: "text/html", text: "Maintenance" });
+    const { result } = await probeNow(down, down, ["/"]);
+    expect(result.undecided).toEqual([expect.stringMatching(/no page of the old site was crawled/)]);
+    const dir = drafted();
+    saveLearned(dir, result);
+    expect(learnedGrammarOf(dir, { $platform: "static", $idForms: "/page{id}.html" }, ["/"]).learned.idForms).toEqual(["/page{id}.html"]);
+  });
+
+  it("keeps requests for the printed ids' forms however many ids the id query's sweep could ask", async () => {
+    // A CMS: articles `/actualites/N/slug` and `?id=N`, each printing its page id P = N + 5000 (`/page<P>.html`).
+    const ids = Array.from({ length: 130 }, (_, i) => 201 + i);
+    const article = (n: number) => page(`Article ${n}`, `Texte de l'article numéro ${n}.`, `<div data-cms-page-id="${n + 5000}"></div>`);
+    const site = (path: string): Answer => {
+      const u = new URL(`${ORIGIN}${path}`);
+      const id = u.searchParams.get("id");
+      if (id !== null) return ids.includes(Number(id)) ? article(Number(id)) : NOT_FOUND;
+      if (path === "/") return page("Accueil", "Bienvenue.", `<div data-cms-page-id="1"></div>`);
+      const m = /^\/actualites\/(\d+)(?:\/[^/]*)?$/.exec(path) ?? /^\/page(\d+)\.html$/.exec(path);
+      const n = m === null ? NaN : path.startsWith("/page") ? Number(m[1]) - 5000 : Number(m[1]);
+      return ids.includes(n) ? article(n) : NOT_FOUND;
+    };
+    const { asked, result } = await probeNow(site, site, ["/", ...ids.map((n) => `/actualites/${n}/article-${n}`)]);
+    expect(result.learned.idPaths).toEqual(["/actualites"]);
+    expect(result.learned.idQuery).toMatchObject({ name: "id" });
+    expect(result.learned.idForms).toEqual(["/page{id}.html"]);
+    expect(asked.length).toBeLessThanOrEqual(MAX_PROBES);
+    expect(result.notes.join("; ")).toMatch(/ids not asked \(the bound of 250 requests, 60 kept for the printed ids\)/);
+  });
+
+  it("confirms a printed id's form on pages whose id no other page prints, in the crawl's order, trying another after a mismatch", async () => {
+    // Sorted as the crawl writes them, `/actualites` and its post come first: both print the blog's id 900.
+    const { asked, result } = await probeNow(builderSite, builderSite, builderPaths);
+    expect(result.learned.idForms).toEqual(["/page{id}.html"]);
+    expect(result.ownUrls.get(`${ORIGIN}/actualites`)).toEqual([`${ORIGIN}/page900.html`]);
+    expect(asked.slice(asked.indexOf("/page342.html") - 1, asked.indexOf("/page342.html") + 1)).not.toContain("/page900.html");
+    // A page printing a number its spelling shows another page at (a template's stale id), first in the crawl's order:
+    // another page is asked, and the form is still the site's.
+    const stale = (path: string): Answer => (path === "/a-propos" ? page("À propos", "Notre histoire.", `<div data-cms-page-id="780"></div>`) : builderSite(path));
+    const staleSite = (path: string): Answer => (path === "/a-propos" ? stale(path) : builderSite(path));
+    const withStale = await probeNow(staleSite, staleSite, ["/a-propos", ...builderPaths]);
+    expect(withStale.result.learned.idForms).toEqual(["/page{id}.html"]);
+  });
+
+  it("asks a folder's spelling as the crawl found it: its case and its escapes, never a character the HTTP client refuses", async () => {
+    // A real server's view: the path as sent, compared byte for byte (no re-encoding, no case folding).
+    const soins: Record<string, [string, string, number]> = { implants: ["Implants", "Remplacer une dent.", 21], parodontologie: ["Parodontologie", "Soigner les gencives.", 25] };
+    const serving = (folder: string) => (path: string): Answer => {
+      if (path === "/") return page("Accueil", "Bienvenue.");
+      if (!path.startsWith(`${folder}/`)) return NOT_FOUND;
+      const last = path.slice(folder.length + 1);
+      const found = Object.values(soins).find(([, , id]) => String(id) === last) ?? soins[last];
+      return found ? page(found[0], found[1], `<article id="soin-${found[2]}"></article>`) : NOT_FOUND;
+    };
+    for (const [folder, stored] of [["/Soins", "/soins/{id}"], ["/actualit%C3%A9s", "/actualités/{id}"], ["/c%C5%93ur", "/cœur/{id}"]]) {
+      const site = serving(folder);
+      const { asked, result } = await probeNow(site, site, ["/", `${folder}/implants`, `${folder}/parodontologie`]);
+      expect(result.learned.idForms, folder).toEqual([stored]);
+      expect(result.ownUrls.get(`${ORIGIN}${folder}/implants`), folder).toEqual([`${ORIGIN}${folder}/21`]);
+      // Only what an HTTP request line may carry: printable ASCII.
+      expect(asked.filter((p) => !/^[\x21-\x7e]+$/.test(p)), folder).toEqual([]);
+    }
+  });
+
+  it("follows a redirect to the same host over the other scheme, as the crawl does", async () => {
+    const https = (path: string): Answer => {
+      const u = new URL(`${ORIGIN}${path}`);
+      const id = u.searchParams.get("id");
+      if (id !== null && [...u.searchParams].length === 1) return ARTICLES[Number(id)] ? moved(`https://old.example/actualites/${id}/article`) : NOT_FOUND;
+      return idSite(path);
+    };
+    const { result } = await probeNow(idSite, https, ["/", "/contact/", "/actualites/34/gencives-qui-saignent", "/actualites/55/lucas-moreau"]);
+    expect(result.learned.idQuery).toMatchObject({ name: "id" });
+    expect(result.ownUrls.get(`${ORIGIN}/actualites/55/lucas-moreau`)).toEqual([`${ORIGIN}/?id=55`]);
   });
 });

@@ -60,6 +60,10 @@ function callOnce(base: string, host: string, path: string, opts: CallOptions, f
   const maxBytes = opts.maxBytes ?? MAX_BYTES;
   const deadlineMs = opts.deadlineMs ?? DEADLINE_MS;
   return new Promise((resolve, reject) => {
+    // (Declared before the request is made: the deadline's timer and the answer's callback read them. A request the
+    // client refuses at once leaves no timer behind to fire on a request never made.)
+    let req: ReturnType<typeof send>;
+    let answered = false;
     const deadline = setTimeout(() => req.destroy(new Error(`not complete within ${deadlineMs} ms`)), deadlineMs);
     const settle = <T>(done: (value: T) => void) => (value: T) => {
       clearTimeout(deadline);
@@ -67,41 +71,47 @@ function callOnce(base: string, host: string, path: string, opts: CallOptions, f
     };
     resolve = settle(resolve);
     reject = settle(reject);
-    const req = send(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        method: opts.method ?? "GET",
-        headers: { host, "user-agent": "practice-frontend-ops", ...opts.headers },
-        servername: host.replace(/:\d+$/, ""),
-        timeout,
-        ...(freshConnection ? { agent: false } : {}),
-      },
-      (res) => {
-        answered = true;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let tooLarge = false;
-        res.on("data", (c: Buffer) => {
-          size += c.length;
-          if (size > maxBytes && !tooLarge) {
-            // Destroying the Node response (never a web stream) stops the download; the answer is refused.
-            tooLarge = true;
-            res.destroy();
-            reject(new Error(`body larger than ${maxBytes} bytes`));
-          }
-          if (!tooLarge) chunks.push(c);
-        });
-        res.on("error", reject);
-        res.on("end", () => {
-          if (tooLarge) return;
-          const body = Buffer.concat(chunks);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString("utf8") });
-        });
-      },
-    );
-    let answered = false;
+    try {
+      req = send(
+        {
+          host: url.hostname,
+          port: url.port,
+          path,
+          method: opts.method ?? "GET",
+          headers: { host, "user-agent": "practice-frontend-ops", ...opts.headers },
+          servername: host.replace(/:\d+$/, ""),
+          timeout,
+          ...(freshConnection ? { agent: false } : {}),
+        },
+        (res) => {
+          answered = true;
+          const chunks: Buffer[] = [];
+          let size = 0;
+          let tooLarge = false;
+          res.on("data", (c: Buffer) => {
+            size += c.length;
+            if (size > maxBytes && !tooLarge) {
+              // Destroying the Node response (never a web stream) stops the download; the answer is refused.
+              tooLarge = true;
+              res.destroy();
+              reject(new Error(`body larger than ${maxBytes} bytes`));
+            }
+            if (!tooLarge) chunks.push(c);
+          });
+          res.on("error", reject);
+          res.on("end", () => {
+            if (tooLarge) return;
+            const body = Buffer.concat(chunks);
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString("utf8") });
+          });
+        },
+      );
+    } catch (error) {
+      // Node's client throws synchronously on what it will not send (a path with unescaped characters, `/sœurs/21`; a
+      // header with a line break): a failed request like any other.
+      reject(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
     req.on("timeout", () => req.destroy(new Error(`no answer within ${timeout} ms`)));
     req.on("error", (error: NodeJS.ErrnoException) => {
       const closed = error.code === "ECONNRESET" || error.message === "socket hang up";

@@ -2,7 +2,7 @@
  * call() against a raw TCP server that closes a kept-alive connection as the next request arrives on it, the
  * way nginx's old workers do on a reload: a GET is sent again on a new connection, a POST is not.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { call } from "./request";
@@ -47,5 +47,18 @@ describe("call", () => {
     expect((await call(s.base, "a.fr", "/one")).status).toBe(200);
     await expect(call(s.base, "a.fr", "/form", { method: "POST", body: "x=1" })).rejects.toThrow(/socket hang up|ECONNRESET/);
     s.closeAll();
+  });
+
+  it("fails a request Node's client refuses at once (an unescaped path) like any other, leaving no timer to fire on it", async () => {
+    // Before: the deadline's timer, set before the client threw, fired on a request never made: a ReferenceError
+    // that killed the process 15 s after the probes asked `/sœurs/21` (the review of the id forms, defect 2).
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      await expect(call("http://127.0.0.1:9", "a.fr", "/sœurs/21", { deadlineMs: 50 })).rejects.toThrow(/unescaped characters/);
+      expect(vi.getTimerCount()).toBe(0);
+      expect(() => vi.runAllTimers()).not.toThrow();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -50,6 +50,16 @@ export interface LearnedGrammar {
 
 export const NO_LEARNED: LearnedGrammar = { idPaths: [], idQuery: null, idForms: [] };
 
+/**
+ * The learned prefixes and id forms a map may hold, at most. idPathOf tries each on every request of the practice's
+ * site (a form is a pattern run on the path): 5,000 forms cost about 1 ms per request, three 0.004 ms. The probes learn
+ * at most six prefixes (probe.ts's MAX_PREFIXES) and, on the forty-nine old sites measured, at most two forms; sixteen
+ * of each leaves an operator room to add some by hand and keeps the cost a few microseconds. The probes stop
+ * confirming at these bounds, so what they write always loads.
+ */
+export const MAX_ID_PATHS = 16;
+export const MAX_ID_FORMS = 16;
+
 const PREFIX = /^(?:\/[^/?#\s$]+)+$/;
 
 /**
@@ -59,7 +69,9 @@ const PREFIX = /^(?:\/[^/?#\s$]+)+$/;
 export function prefixForm(prefix: string): string | null {
   if (/%2f/i.test(prefix)) return null;
   const text = decoded(prefix);
-  if (text === null || !PREFIX.test(text) || text.split("/").some((s) => s === "." || s === "..")) return null;
+  // (A `%` left after decoding would decode again when the stored form is loaded back: `/a%2531` stored as `/a%31`
+  // loads as `/a1`. Only a form that is its own stored form is kept.)
+  if (text === null || text.includes("%") || !PREFIX.test(text) || text.split("/").some((s) => s === "." || s === "..")) return null;
   return text.normalize("NFC").toLowerCase();
 }
 
@@ -76,17 +88,22 @@ const PARAM = /^[a-z_][a-z0-9_]{0,30}$/;
 /**
  * A learned id form in its one stored form (`/Page{id}.html` is `/page{id}.html`): decoded, NFC, lower-cased, as
  * prefixForm reads a prefix. Null unless it is a path with one `{id}` in its last segment and no digit beside it (the
- * digits read there are the id's alone), or when it falls under a route the server answers itself.
+ * digits read there are the id's alone), or when it falls under a route the server answers itself. Checked on the
+ * decoded text, the one stored and compared with requests (the review of the id forms): `/page%7Bid%7D{id}.html` has
+ * two `{id}`, and `/page{id}%31.html` a digit beside it.
  */
 export function idFormOf(form: string): string | null {
-  const parts = form.split("{id}");
+  if (/%2f/i.test(form)) return null;
+  const text = decoded(form)?.normalize("NFC").toLowerCase();
+  if (text === undefined || text.includes("%")) return null;
+  const parts = text.split("{id}");
   if (parts.length !== 2) return null;
   const [head, tail] = parts;
-  if (!head.startsWith("/") || tail.includes("/") || /\d$/.test(head) || /^\d/.test(tail)) return null;
+  // (A brace left beside the `{id}`, `/page{{id}}`, is no spelling a CMS writes, and would read as a second `{id}`.)
+  if (!head.startsWith("/") || tail.includes("/") || /[{}]/.test(head + tail) || /\d$/.test(head) || /^\d/.test(tail)) return null;
   const path = prefixForm(`${head}1${tail}`);
   if (path === null || isReservedPrefix(path) || routeOf("GET", path) !== "page") return null;
-  // (Each side decodes alone: an escape never spans the `{id}`.)
-  return `${decoded(head)!.normalize("NFC").toLowerCase()}{id}${decoded(tail)!.normalize("NFC").toLowerCase()}`;
+  return `${head}{id}${tail}`;
 }
 
 /** A learned id form's pattern: the id's digits (leading zeros too) where `{id}` stands, one final slash either way. */
@@ -111,6 +128,8 @@ export function parseLearned(idPaths: unknown, idQuery: unknown, idQueryWith?: u
     if (forms === null || forms.some((p) => p === null)) errors.push({ key: ID_PATHS_KEY, message: 'must be paths separated by spaces ("/actualites /file_download")' });
     else if (forms.some((p) => isReservedPrefix(p!)))
       errors.push({ key: ID_PATHS_KEY, message: `a prefix under a route the server answers itself (${forms.filter((p) => isReservedPrefix(p!)).join(", ")}) cannot be an old site's` });
+    else if (new Set(forms).size > MAX_ID_PATHS)
+      errors.push({ key: ID_PATHS_KEY, message: `at most ${MAX_ID_PATHS} prefixes (${new Set(forms).size} given): each is tried on every request of the site` });
     else learned.idPaths = [...new Set(forms as string[])];
   }
   if (idQuery !== undefined) {
@@ -127,6 +146,8 @@ export function parseLearned(idPaths: unknown, idQuery: unknown, idQueryWith?: u
     const forms = typeof idForms === "string" ? idForms.split(/\s+/).filter(Boolean).map(idFormOf) : null;
     if (forms === null || forms.some((f) => f === null))
       errors.push({ key: ID_FORMS_KEY, message: 'must be paths with one "{id}" in their last segment, separated by spaces ("/page{id}.html /soins/{id}"), under no route the server answers itself' });
+    else if (new Set(forms).size > MAX_ID_FORMS)
+      errors.push({ key: ID_FORMS_KEY, message: `at most ${MAX_ID_FORMS} id forms (${new Set(forms).size} given): each is tried on every request of the site` });
     else learned.idForms = [...new Set(forms as string[])];
   }
   return { learned, errors };
