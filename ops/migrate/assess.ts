@@ -68,6 +68,8 @@ const MIN_LIST_TRIPLES = 30;
  * introduction, not a date and a byline on each card of a blog's list), a page is no listing: it says something.
  */
 const OWN_RUN = 20;
+/** A headline on this many pages is a section's heading, not a page's name. */
+const SECTION_HEADLINE = 3;
 
 /**
  * A text cut at the labels of its links (anchor texts of 2 to LABEL_WORDS words, matched as whole words; not its
@@ -158,6 +160,24 @@ function cardWhereSharingStarts(lister: { text: string; headline: string }, labe
 }
 
 /**
+ * Where a page's headline (`name`) opens its text: its first occurrence at most CARD_GAP words in (a category or a date
+ * above it), or a later one when the words before it, its earlier occurrences left out, are at most twice that: a
+ * breadcrumb ending in the page's title, the section's heading, then "Publié le 07/11/2016 dans Vie du cabinet"
+ * (Docvadis's news items, whose title is an <h3> under the section's <h2>). -1: none.
+ */
+function openingOf(own: readonly string[], name: readonly string[]): number {
+  let opening = -1;
+  let seen = 0;
+  for (let i = 0; name.length && i + name.length <= own.length && i - seen * name.length <= 2 * CARD_GAP; i++) {
+    if (!name.every((x, k) => own[i + k] === x)) continue;
+    if (i <= CARD_GAP || seen) opening = i;
+    seen++;
+    i += name.length - 1;
+  }
+  return opening;
+}
+
+/**
  * showsAsCard anywhere in the lister: a link to the page (2 to LABEL_WORDS words), then within CARD_GAP words the words
  * the page opens with (at most CARD_GAP words after its headline, where its headline opens its text; a category or a
  * date may stand above it), the lister's own headline not between them. For a lister that shares more than the card:
@@ -166,7 +186,7 @@ function cardWhereSharingStarts(lister: { text: string; headline: string }, labe
 function cardAfterALink(lister: { text: string; headline: string }, labels: readonly string[], shared: ReadonlySet<string>, page: { text: string; name: string }): boolean {
   const own = words(page.text);
   const name = words(page.name);
-  const opening = name.length ? own.findIndex((_, i) => i <= CARD_GAP && name.every((x, k) => own[i + k] === x)) : -1;
+  const opening = openingOf(own, name);
   const from = opening === -1 ? 0 : opening + name.length;
   const lead = new Set<string>();
   for (let i = from; i <= from + CARD_GAP && i + 3 <= own.length; i++) {
@@ -263,6 +283,11 @@ export interface SiteFacts {
   duplicateOf: Map<string, string>;
   /** The crawled pages linking to each URL. */
   linkedFrom: Map<string, string[]>;
+  /**
+   * The old home page where it is not at the root: the page the root redirects to on the same host (Docvadis's
+   * `/cabinet-petit/index.html`), its original and copies (`/cabinet-petit/`). The root itself is not in it.
+   */
+  homeUrls: Set<string>;
 }
 
 /**
@@ -324,6 +349,8 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
   const sameName = (a: CrawlEntry, b: CrawlEntry) =>
     a.h1 && b.h1 ? jaccard(new Set(words(a.h1)), new Set(words(b.h1))) >= 0.5 : jaccard(new Set(words(a.title)), new Set(words(b.title))) >= 0.5;
   const triples = new Map(pages.map((e) => [e.url, shingles(own.get(e.url)!.text)]));
+  const headlineCount = new Map<string, number>();
+  for (const e of pages) if (e.headline || e.h1) headlineCount.set(e.headline || e.h1, (headlineCount.get(e.headline || e.h1) ?? 0) + 1);
   for (const [i, page] of pages.entries()) {
     if (originalOf.has(page.url)) continue;
     const group = [page.url];
@@ -342,6 +369,13 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (group.length > 1) groups.push(group);
   }
 
+  // The home page where the root sends its visitors: a redirect from `/` to a page of the same host (a hosted site's
+  // folder, `/cabinet-petit/index.html`; a language's, `/fr/`) says that page is the site's home, as a browser shows it.
+  const root = entries.find((e) => new URL(e.url).pathname === "/" && !new URL(e.url).search && e.redirects.length);
+  const rootTarget = root && new URL(root.final_url).host === new URL(root.url).host && byUrl.get(root.final_url)?.status === 200 ? root.final_url : null;
+  const homeOriginal = rootTarget ? (originalOf.get(rootTarget)?.url ?? rootTarget) : null;
+  const homeUrls = new Set(homeOriginal ? [homeOriginal, ...[...originalOf].filter(([, o]) => o.url === homeOriginal).map(([url]) => url)] : []);
+
   /**
    * What a page quotes of the pages it links to (`linked`, its own words' triples `mine`): the triples it shares with
    * each, largest first.
@@ -354,11 +388,17 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     // (Not for a job's ad, "Offre d'emploi : assistant(e) dentaire": the blind truths split on an old ad for a job the
     // new site still offers, one sending it to the offer, one dropping it as filled; such a post is judged as before.)
     const mayBeQuoted = !namesAJob(pathOf(e.url), [e.title, e.h1, e.headline]);
+    // (Named by its headline, unless that is a section's, several pages' (Docvadis's "Actualités du cabinet" over each
+    // news item, whose own title is an <h3>): then by its own title.)
+    const nameOf = (p: CrawlEntry) => {
+      const headline = p.headline || p.h1;
+      return headline && (headlineCount.get(headline) ?? 0) < SECTION_HEADLINE ? headline : own.get(p.url)!.title;
+    };
     const labelsTo = (l: CrawlEntry) => (l.anchors ?? []).filter((a) => landing(a.url) === e.url).map((a) => a.text);
     return linked
       .filter((l) => group(l) !== group(e.url)) // not its own duplicate
       .map((l) => ({ page: byUrl.get(l)!, shared: [...mine].filter((t) => triples.get(l)!.has(t)) }))
-      .filter(({ page, shared }) => shared.length && !(mayBeQuoted && showsAsCard({ text: own.get(page.url)!.text, headline: page.headline || page.h1 }, labelsTo(page), new Set(shared), { text: own.get(e.url)!.text, name: e.headline || e.h1 })))
+      .filter(({ page, shared }) => shared.length && !(mayBeQuoted && showsAsCard({ text: own.get(page.url)!.text, headline: page.headline || page.h1 }, labelsTo(page), new Set(shared), { text: own.get(e.url)!.text, name: nameOf(e) })))
       .map(({ shared }) => shared)
       .sort((a, b) => b.length - a.length);
   };
@@ -384,7 +424,7 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
 
   /** A page made of the titles and excerpts of the pages it links to (a blog page, a category...). */
   const listingOf = (e: CrawlEntry): number | null => {
-    if (new URL(e.url).pathname === "/" && !new URL(e.url).search) return null; // the home page is the home page
+    if ((new URL(e.url).pathname === "/" && !new URL(e.url).search) || homeUrls.has(e.url)) return null; // the home page is the home page
     const linked = linkedOf(e);
     if (listingShaped.get(e.url)) return linked.length;
     if (LISTING_PAGE_QUERY.test(pathOf(e.url)) && linked.length >= 2) return linked.length;
@@ -475,7 +515,7 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     rows.set(e.url, { path: pathOf(e.url), status: e.status, words: isPage(e) ? wordsOf(e) : e.word_count, ...suggest(e), issues, notes: "" });
   }
   const duplicateOf = new Map([...originalOf].map(([url, o]) => [url, o.url]));
-  return { rows: [...rows.values()], groups: groups.map((g) => g.map(pathOf)), duplicateOf, linkedFrom };
+  return { rows: [...rows.values()], groups: groups.map((g) => g.map(pathOf)), duplicateOf, linkedFrom, homeUrls };
 }
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim();

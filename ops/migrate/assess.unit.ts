@@ -361,3 +361,36 @@ describe("a short post with an 'À lire aussi' card of a notice", () => {
   });
 });
 
+
+describe("Docvadis's news items and home page", () => {
+  it("showsAsCard: a news item whose title stands in a breadcrumb, then under the section's heading and a date line", () => {
+    const lead = "le cabinet accueille une nouvelle praticienne diplomee en chirurgie implantaire elle pose les implants";
+    const item = `Accueil Actualités Arrivée du Dr Nadia Haddad Actualités du cabinet Publié le 07/11/2016 dans Vie du cabinet Arrivée du Dr Nadia Haddad ${lead}`;
+    const list = { text: `Actualités du cabinet : Vie du cabinet 7 novembre 2016 Vie du cabinet Arrivée du Dr Nadia Haddad ${lead} Lire la suite`, headline: "Actualités du cabinet : Vie du cabinet" };
+    const triples = (a: string) => words(a).slice(0, -2).map((_, i) => words(a).slice(i, i + 3).join(" "));
+    // The words they share: the item's text, and the section's heading and category both print.
+    const shared = new Set([...triples(lead), "actualites du cabinet", "vie du cabinet"]);
+    expect(showsAsCard(list, ["Arrivée du Dr Nadia Haddad"], shared, { text: item, name: "Arrivée du Dr Nadia Haddad" })).toBe(true);
+    // Its title deep in its text is no opening.
+    const deep = `Accueil Actualités Arrivée du Dr Nadia Haddad ${long("x", 20)} Arrivée du Dr Nadia Haddad ${lead}`;
+    expect(showsAsCard(list, ["Arrivée du Dr Nadia Haddad"], shared, { text: deep, name: "Arrivée du Dr Nadia Haddad" })).toBe(false);
+  });
+
+  it("the page the root redirects to on the same host, and its copy, is the home page, not a listing of the pages it links to", () => {
+    const O = "http://old.example";
+    const targets = ["implants", "blanchiment", "facettes", "equipe", "contact", "tarifs"].map((t) => `/site/page/${t}.html`);
+    const labels = targets.map((t, i) => `${long(`lien${i}`, 5)} ${t.split("/").at(-1)!.replace(".html", "")}`);
+    const body = labels.join(" ");
+    const anchors = targets.map((t, i) => ({ url: `${O}${t}`, text: labels[i] }));
+    const home = (path: string) => entry(path, { body_text: body, links: targets.map((t) => `${O}${t}`), anchors });
+    const pages = targets.map((t) => entry(t));
+    const root = entry("/", { redirects: [{ url: `${O}/`, status: 302 }] as unknown as CrawlEntry["redirects"], final_url: `${O}/site/index.html`, body_text: body });
+    const facts = assessPages([root, home("/site/"), home("/site/index.html"), ...pages]);
+    expect([...facts.homeUrls].sort()).toEqual([`${O}/site/`, `${O}/site/index.html`]);
+    expect(facts.rows.find((r) => r.path === "/site/")!.reason).not.toMatch(/listing/);
+    // Without the root's redirect, the same page of links is a listing (a site map).
+    const alone = assessPages([home("/site/"), ...pages]);
+    expect(alone.homeUrls.size).toBe(0);
+    expect(alone.rows.find((r) => r.path === "/site/")!.reason).toMatch(/^listing of/);
+  });
+});

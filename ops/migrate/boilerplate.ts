@@ -90,17 +90,23 @@ export function ownContent(entries: CrawlEntry[]): Map<string, OwnContent> {
   }
   const siteCommon = (run: string) => (pagesWith.get(run) ?? 0) >= needed;
 
-  // Titles: a leading or trailing part (between separators) found on `needed` titles or more.
+  // Titles: leading or trailing parts (between separators) found on `needed` titles or more, peeled from either end
+  // while they are: the site's name and its tagline after it ("Arrivée du Dr Nadia Haddad - Cabinet dentaire du Dr
+  // Camille Petit - Chirurgien-dentiste à Lille", Docvadis's) are both the site's, not only the last.
   const parts = new Map<string, number>();
   for (const e of pages) {
     const split = e.title.split(TITLE_SEPARATOR);
     if (split.length < 2) continue;
-    for (const part of new Set([split[0], split.at(-1)!].map(fold))) parts.set(part, (parts.get(part) ?? 0) + 1);
+    for (const part of new Set(split.map(fold))) parts.set(part, (parts.get(part) ?? 0) + 1);
   }
   const ownTitle = (title: string) => {
     const split = title.split(TITLE_SEPARATOR);
     if (split.length < 2) return title;
-    const kept = split.filter((part, i) => !((i === 0 || i === split.length - 1) && (parts.get(fold(part)) ?? 0) >= needed));
+    const common = (part: string) => (parts.get(fold(part)) ?? 0) >= needed;
+    let [from, to] = [0, split.length];
+    while (from < to && common(split[from])) from++;
+    while (to > from && common(split[to - 1])) to--;
+    const kept = split.slice(from, to);
     return kept.length ? kept.join(" - ") : title;
   };
 

@@ -35,3 +35,17 @@ describe("ownContent: what a site or one of its sections repeats is not a page's
     expect([sectionOf("http://a.fr/blog/x.html"), sectionOf("http://a.fr/blog/tag/y/"), sectionOf("http://a.fr/contact"), sectionOf("http://a.fr/")]).toEqual(["/blog/", "/blog/tag/", "/", "/"]);
   });
 });
+
+describe("ownContent: the site's parts of a title", () => {
+  it("peels the site's name and its tagline after it, both on most titles, not only the last part", () => {
+    const titled = ["Arrivée du Dr Nadia Haddad", "Les implants", "Nos horaires", "Contact", "Le blanchiment"].map((t, i) => ({
+      ...page(`http://a.fr/p${i}.html`, `Texte ${i} de la page ${t}`),
+      title: `${t} - Cabinet dentaire du Dr Camille Petit - Chirurgien-dentiste à Lille`,
+    }));
+    const own = ownContent(titled);
+    expect(own.get(titled[0].url)!.title).toBe("Arrivée du Dr Nadia Haddad");
+    // A part of the page's own name that a separator cuts is kept.
+    const colon = { ...page("http://a.fr/q.html", "Texte q"), title: "Éclaircissement : au fauteuil ou à la maison ? - Cabinet dentaire du Dr Camille Petit - Chirurgien-dentiste à Lille" };
+    expect(ownContent([...titled, colon]).get(colon.url)!.title).toBe("Éclaircissement - au fauteuil ou à la maison ?");
+  });
+});

@@ -21,7 +21,7 @@ import { pathOf } from "./page";
 import { aliasesOf, detectPlatform } from "./platform";
 import { formatTable } from "./table";
 import { LEARNED_FILE } from "./probe";
-import { ID_FORMS_KEY, ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, idPathOf, LEARNED_KEYS, learnedValues, parseLearned, type LearnedGrammar } from "../../src/server/redirects/learned";
+import { ID_FORMS_KEY, ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, idPathOf, LEARNED_KEYS, learnedValues, MAX_ID_FORMS, MAX_ID_PATHS, parseLearned, type LearnedGrammar } from "../../src/server/redirects/learned";
 
 export const redirectsSpec: StepSpec = {
   name: "redirects",
@@ -92,7 +92,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   const origin = entries.length ? new URL(entries[0].url).origin : "http://old.invalid";
   // Each page's own title and text: the old site's title suffix, cookie banner and sidebars left out.
   const own = ownContent(entries);
-  const { duplicateOf, linkedFrom, rows: assessed } = assessPages(entries);
+  const { duplicateOf, linkedFrom, rows: assessed, homeUrls } = assessPages(entries);
   // Listings (a blog's pages, categories, tags, authors' pages): by their URL's shape or by what they hold.
   const listings = new Set(assessed.filter((r) => r.reason.startsWith("listing of")).map((r) => r.path));
   // Notices of their time (a closure, holidays, an open day): gone with it, whatever their words.
@@ -167,6 +167,11 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     if (!matchOf.has(url)) {
       const e = byUrl.get(url)!;
       seen.add(url);
+      // The page the old site's root redirects to, and its copies, is its home page (assess.ts homeUrls).
+      if (homeUrls.has(url) && home) {
+        matchOf.set(url, { match: { target: home, confidence: 1, by: "the old home page (the old site's root redirects to it)" }, best: null });
+        return matchOf.get(url)!;
+      }
       // A translation follows its French version as a duplicate follows its original (the new site is French).
       const translated = e.translation_of && byUrl.get(e.translation_of)?.status === 200 ? e.translation_of : undefined;
       const duplicated = duplicateOf.get(url);
@@ -266,8 +271,9 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
         const authorArchive = AUTHOR_ARCHIVE.test(path);
         const row = skippedPageRow({
           path,
-          form: shape?.form ?? null,
-          originalForm: original === undefined ? null : form(pathOf(original)),
+          // (The page the root redirects to, and its copies, are the home page's.)
+          form: homeUrls.has(e.url) ? "/" : (shape?.form ?? null),
+          originalForm: original === undefined ? null : homeUrls.has(original) ? "/" : form(pathOf(original)),
           // A copy of a listing is one too (Weebly's `/blog.html` of `/blog/`).
           listing: listings.has(path) || (original !== undefined && listings.has(pathOf(original))),
           platformListing: shape?.cmsPath ?? false,
@@ -534,10 +540,12 @@ export const LEARNED_IN_MAP_FILE = "learned-grammar-in-map.json";
 /**
  * The old site's id grammar the map is drafted with:
  * - the map's own values when the operator edited them: they differ from what the toolkit last wrote there
- *   (LEARNED_IN_MAP_FILE), or the map has some and the toolkit never recorded writing any (a map drafted before the
- *   record, or written by hand); removing the keys is an edit too. `--fresh` drafts anew: no edit is kept;
+ *   (LEARNED_IN_MAP_FILE), or the map has some, the toolkit never recorded writing any (a map drafted before the
+ *   record, or written by hand) and they are not the crawl's; removing the keys is an edit too. `--fresh` drafts
+ *   anew, and so does a missing map (deleted to be drafted again: no edit to keep);
  * - else learned-grammar.json, the crawl's probes (probe.ts): what the last crawl confirmed, nothing when it confirmed
- *   nothing (a rule no longer confirmed is withdrawn);
+ *   nothing (a rule refuted is withdrawn); where the old site left some rule undecided (a 429, a 5xx, a timeout, the
+ *   bound: silence refutes nothing), the map's values stand beside what it confirmed, with a note saying why;
  * - else (a crawl that did not probe: capped, a recognised platform, an older toolkit) the map's values.
  * A learned prefix or id form some page of the new site falls under (`/actualites/2024/` under `/actualites`) is
  * dropped, with a note: the map is consulted before the new site's pages, and would take it.
@@ -550,21 +558,33 @@ export function learnedGrammarOf(
 ): { learned: LearnedGrammar; notes: string[]; operator: boolean } {
   const file = join(dir, LEARNED_FILE);
   const mapFile = join(dir, REDIRECTS_FILE);
+  // (A map deleted to be drafted again holds no edit: read as --fresh, not as every learned key removed by hand.
+  // runRedirects reads a missing map as {}.)
+  const fresh = options.fresh === true || (!existsSync(mapFile) && Object.keys(previous).length === 0);
+  const crawled = existsSync(file) ? readCrawlLearned(file) : null;
   const inMap = loadLearned(() => parseLearned(previous[ID_PATHS_KEY] ?? undefined, previous[ID_QUERY_KEY] ?? undefined, previous[ID_QUERY_WITH_KEY] ?? undefined, previous[ID_FORMS_KEY] ?? undefined), mapFile);
   const recordFile = join(dir, LEARNED_IN_MAP_FILE);
   const record = existsSync(recordFile) ? readRecord(recordFile) : null;
   const same = (a: LearnedGrammar, b: LearnedGrammar) => JSON.stringify(learnedValues(a)) === JSON.stringify(learnedValues(b));
   const hasValues = Object.keys(learnedValues(inMap)).length > 0;
-  const operator = !options.fresh && (record === null ? hasValues : !same(record, inMap));
+  // (With no record, a map holding exactly the crawl's values is the toolkit's: the record is written again, and a
+  // later crawl's withdrawals apply.)
+  const operator = !fresh && (record === null ? hasValues && !(crawled !== null && same(crawled.learned, inMap)) : !same(record, inMap));
   const notes: string[] = [];
   let learned: LearnedGrammar;
   if (operator) {
     learned = inMap;
-    const crawled = existsSync(file) ? loadLearned(() => parseLearned(...learnedInput(readJsonInput(file, "crawl"), file)), file) : null;
-    if (crawled !== null && !same(crawled, inMap))
-      notes.push(`the learned id grammar as edited in ${mapFile} kept (${JSON.stringify(learnedValues(inMap))}), not the crawl's (${JSON.stringify(learnedValues(crawled))})`);
-  } else if (existsSync(file)) learned = loadLearned(() => parseLearned(...learnedInput(readJsonInput(file, "crawl"), file)), file);
-  else learned = inMap;
+    if (crawled !== null && !same(crawled.learned, inMap))
+      notes.push(`the learned id grammar as edited in ${mapFile} kept (${JSON.stringify(learnedValues(inMap))}), not the crawl's (${JSON.stringify(learnedValues(crawled.learned))})`);
+  } else if (crawled !== null && crawled.undecided.length && !fresh && hasValues) {
+    learned = alongside(crawled.learned, inMap);
+    notes.push(
+      `the old site left some of its id grammar undecided (${crawled.undecided.join("; ")}): its silence refutes nothing, so the map's learned values (${JSON.stringify(learnedValues(inMap))}) stand beside what the crawl confirmed (${JSON.stringify(learnedValues(crawled.learned))})`,
+    );
+  } else if (crawled !== null) {
+    learned = crawled.learned;
+    if (crawled.undecided.length) notes.push(`the old site left some of its id grammar undecided (${crawled.undecided.join("; ")}): nothing of it is learned`);
+  } else learned = inMap;
   const paths = [...newPaths].map((p) => decodedPath(p)?.normalize("NFC").toLowerCase() ?? p.toLowerCase());
   const idPaths = learned.idPaths.filter((prefix) => {
     const shadowed = paths.find((p) => p.startsWith(`${prefix}/`) && /^\d+(?:\/|$)/.test(p.slice(prefix.length + 1)));
@@ -577,6 +597,32 @@ export function learnedGrammarOf(
     return shadowed === undefined;
   });
   return { learned: { ...learned, idPaths, idForms }, notes, operator };
+}
+
+/** learned-grammar.json (probe.ts): the rules the crawl confirmed, and those the old site left undecided. */
+function readCrawlLearned(file: string): { learned: LearnedGrammar; undecided: string[] } {
+  const json = readJsonInput(file, "crawl");
+  const learned = loadLearned(() => parseLearned(...learnedInput(json, file)), file);
+  // (An older crawl's file has no "undecided": everything it asked was answered.)
+  const undecided = (json as { undecided?: unknown }).undecided;
+  if (undecided !== undefined && (!Array.isArray(undecided) || undecided.some((u) => typeof u !== "string")))
+    throw new StepError(`${file} is not a learned id grammar ("undecided" must be a list of notes): run the crawl step again`);
+  return { learned, undecided: (undecided ?? []) as string[] };
+}
+
+/**
+ * What the crawl confirmed, and beside it the map's values (the rules the old site left undecided, which its silence
+ * does not withdraw): prefixes and forms joined, the crawl's first, within the loader's bounds; the crawl's id query,
+ * else the map's, an id query on any path and the parameters beside it found by either kept.
+ */
+function alongside(crawled: LearnedGrammar, inMap: LearnedGrammar): LearnedGrammar {
+  const query = crawled.idQuery ?? inMap.idQuery;
+  const other = inMap.idQuery !== null && query !== null && inMap.idQuery.name === query.name ? inMap.idQuery : null;
+  return {
+    idPaths: [...new Set([...crawled.idPaths, ...inMap.idPaths])].slice(0, MAX_ID_PATHS),
+    idQuery: query === null ? null : { name: query.name, anyPath: query.anyPath || other?.anyPath === true, with: [...new Set([...query.with, ...(other?.with ?? [])])] },
+    idForms: [...new Set([...crawled.idForms, ...inMap.idForms])].slice(0, MAX_ID_FORMS),
+  };
 }
 
 /** A learned grammar, or a StepError naming the file whose values do not load. */

@@ -1,5 +1,10 @@
-import { describe, expect, it } from "vitest";
-import { followSection, isDeadLink, sectionHeads, skippedPageRow } from "./redirect-map";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { followSection, isDeadLink, LEARNED_IN_MAP_FILE, learnedGrammarOf, sectionHeads, skippedPageRow } from "./redirect-map";
+import { REDIRECTS_FILE } from "./files";
+import { LEARNED_FILE } from "./probe";
 import { namesAnObject } from "../../src/server/redirects/grammar";
 import { seasonal } from "./match";
 
@@ -125,5 +130,38 @@ describe("seasonal: the hours of a holiday or a season, gone with their time (no
     expect(seasonal("/blog/2019/12/horaires", "Horaires des vacances de Pâques")).toBe(true);
     expect(seasonal("/journal/nouveaux-horaires-rentree-2022", "Nouveaux horaires à la rentrée")).toBe(false);
     expect(seasonal("/actualites/le-cabinet-ferme-le-mercredi", "")).toBe(false);
+  });
+});
+
+describe("learnedGrammarOf: a missing map, a lost record (the review of the id forms)", () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  /** A migration folder after a normal run: the crawl learned `/page{id}.html`, and the toolkit wrote it into the map. */
+  const afterRun = (files: { map?: unknown; record?: unknown }) => {
+    const dir = mkdtempSync(join(tmpdir(), "learned-map-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, LEARNED_FILE), JSON.stringify({ idPaths: [], idQuery: null, idForms: ["/page{id}.html"] }));
+    if (files.record !== undefined) writeFileSync(join(dir, LEARNED_IN_MAP_FILE), JSON.stringify(files.record));
+    if (files.map !== undefined) writeFileSync(join(dir, REDIRECTS_FILE), JSON.stringify(files.map));
+    return dir;
+  };
+
+  it("drafts a deleted map anew: the crawl's grammar, no edit of an operator's kept", () => {
+    // runRedirects reads a missing map as {}: that is no operator removing the learned keys.
+    const dir = afterRun({ record: { $idForms: "/page{id}.html" } });
+    const drafted = learnedGrammarOf(dir, {}, ["/"]);
+    expect(drafted).toMatchObject({ operator: false, learned: { idForms: ["/page{id}.html"] } });
+    expect(drafted.notes).toEqual([]);
+    // A map that exists with the keys removed is still an operator's edit.
+    const edited = afterRun({ record: { $idForms: "/page{id}.html" }, map: { $platform: "static" } });
+    expect(learnedGrammarOf(edited, { $platform: "static" }, ["/"])).toMatchObject({ operator: true, learned: { idForms: [] } });
+  });
+
+  it("takes a map holding the crawl's values, with its record lost, as the toolkit's (so a later withdrawal applies)", () => {
+    const map = { $platform: "static", $idForms: "/page{id}.html" };
+    expect(learnedGrammarOf(afterRun({ map }), map, ["/"])).toMatchObject({ operator: false, learned: { idForms: ["/page{id}.html"] } });
+    // Values the crawl did not write are an operator's, record or not.
+    const byHand = { $platform: "static", $idForms: "/page{id}.html /soins/{id}" };
+    expect(learnedGrammarOf(afterRun({ map: byHand }), byHand, ["/"])).toMatchObject({ operator: true, learned: { idForms: ["/page{id}.html", "/soins/{id}"] } });
   });
 });

@@ -103,7 +103,7 @@ export function forATime(list: readonly string[]): boolean {
 const FOR_A_TIME = /^(?:fetes?|vacances|noel|paques|toussaint|pentecote|ascension|assomption|armistice|conges|pont|ponts|feries?|estival|estivale|estivales|estivaux|hiver|hivernaux|reveillon|confinement|covid|temporaires?|provisoires?|exceptionnel|exceptionnelle|exceptionnels|exceptionnelles)$/;
 
 /** A CMS's listing URLs: blog pages, categories, tags, archives by date or author, searches, feeds. */
-export const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed|offset|category)=|[?&](?:amp;)?view=(?:category|tag|categories|featured)\b|\/(?:category|categories|categorie|tag|tags|etiquette|author|auteur|page|feed|archive|archives|taxonomy\/term)\/|\/(?:tag|category|page|author):[^/]+|\/component\/tags\/|\/\d{4}\/(?:\d{2}\/)?$/i;
+export const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed|offset|category)=|[?&](?:amp;)?view=(?:category|tag|categories|featured)\b|\/(?:category|categories|categorie|tag|tags|etiquette|author|auteur|feed|archive|archives|taxonomy\/term)\/|\/page\/\d+(?:\/|$|\?)|\/(?:tag|category|page|author):[^/]+|\/component\/tags\/|\/\d{4}\/(?:\d{2}\/)?$/i;
 
 /** The words of a practical information page's name ("Infos pratiques", "Informations utiles"; "infos" is a FILLER). */
 export const PRACTICAL = /^(?:pratiques?|utiles?)$/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastSegment, publishedYear, yearInUrl } from "./text";
+import { lastSegment, LISTING_URL, publishedYear, yearInUrl } from "./text";
 
 describe("yearInUrl and publishedYear", () => {
   it("reads the latest year a URL names, never inside a longer number", () => {
@@ -46,5 +46,12 @@ describe("lastSegment", () => {
     expect(lastSegment("/soins/implants.html?id=3/4")).toBe("implants");
     expect(lastSegment("/index.php?page=soins/implants")).toBe("");
     expect(lastSegment("/actualites/nouveau.php?static2")).toBe("nouveau");
+  });
+});
+
+describe("LISTING_URL", () => {
+  it("reads a listing's further page by its number, not a folder named page (Docvadis's `/page/<rubrique>/<title>.html`)", () => {
+    expect(["/page/2/", "/actualites/page/3/", "/tag/vie/page/2/", "/blog/page/2", "/category/conseils/"].map((p) => LISTING_URL.test(p))).toEqual([true, true, true, true, true]);
+    expect(["/cabinet-petit/page/nos_soins/implants_dentaires.html", "/page/premier-rendez-vous", "/page/le_cabinet/"].map((p) => LISTING_URL.test(p))).toEqual([false, false, false]);
   });
 });
