@@ -128,6 +128,8 @@ const DOCUMENT_PATH = /\.(?:pdf|docx?|odt|xlsx?|ods|pptx?|rtf|txt|zip|jpe?g|png|
  * A visitor's session or account carried in the URL (PHP, Java, ASP, Cold Fusion; Google's `authuser`, which Google
  * Sites writes on its internal links, and its `usp` and `pli`): never part of which page it is.
  */
+/** The servlet session's path parameter (`;jsessionid=...`, up to the next segment, query or parameter). */
+const SESSION_PATH_PARAM = /;jsessionid=[^/;?#]*/gi;
 const SESSION_PARAM = /^(?:phpsessid|jsessionid|aspsessionid[a-z]*|cfid|cftoken|sessionid|session_id|authuser|usp|pli)(?:=|$)/i;
 /** A page's language chosen by a parameter: the new site has one language, the old URL one page. */
 const LANGUAGE_PARAM = /^(?:lang|language|lng|hl|locale|wpml_lang|hslang)(?:=|$)/i;
@@ -347,7 +349,9 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
   if (decoded === null || list === null) return null;
   // Accents folded too: a builder that keeps them in its slugs answers them without (`/l-équipe` and `/l-equipe`).
   // (Only a path holding a character beyond ASCII is normalised: nearly every request's is plain ASCII.)
-  let path = folded(decoded).toLowerCase().replace(/\/{2,}/g, "/");
+  // A Java servlet's session in the path (`/contact.html;jsessionid=8F2C...`, URL rewriting for a visitor without
+  // cookies, copied into links and bookmarks) names no page, as its query spelling `?jsessionid=` (SESSION_PARAM) does not.
+  let path = folded(decoded).toLowerCase().replace(SESSION_PATH_PARAM, "").replace(/\/{2,}/g, "/");
   let cmsQuery = false;
   let anyIdentity = false;
   if (platform !== null) {

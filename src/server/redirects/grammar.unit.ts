@@ -70,6 +70,9 @@ describe("an old site's URL grammar: every spelling of one page has one form", (
     ["spip", "/-Implantologie-", ["/-Implantologie-.html", "/-implantologie-/"]],
     ["static", "/soins/implants.html", ["/Soins/Implants.HTM", "/soins/implants/", "/soins/implants.html?utm_source=x", "/soins/implants.php?PHPSESSID=3f9a1c0e", "/soins/implants?authuser=0"]],
     ["static", "/actualites.php?id=14", ["/actualites.php?id=14&PHPSESSID=3f9a1c0e", "/actualites.php?jsessionid=A1B2&id=14"]],
+    // A servlet's session in the path, on any platform and in any case.
+    ["static", "/cabinet-petit/contact.html", ["/cabinet-petit/contact.html;jsessionid=8F2C61A0D4E3", "/Cabinet-Petit/Contact.html;JSESSIONID=x?utm_source=y"]],
+    ["joomla", "/index.php?option=com_content&view=article&id=12", ["/index.php;jsessionid=1F?option=com_content&view=article&id=12"]],
     // A file's query is a cache buster or a token: the same document, on every platform.
     ["static", "/app/download/93/tarifs.pdf?t=1600876543", ["/app/download/93/tarifs.pdf", "/app/download/93/Tarifs.PDF?t=1", "/app/download/93/tarifs.pdf?ver=2&utm_source=x"]],
     ["wordpress", "/wp-content/uploads/2019/05/questionnaire.pdf", ["/wp-content/uploads/2019/05/questionnaire.pdf?ver=5.2"]],
