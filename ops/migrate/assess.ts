@@ -70,6 +70,10 @@ const MIN_LIST_TRIPLES = 30;
 const OWN_RUN = 20;
 /** A headline on this many pages is a section's heading, not a page's name. */
 const SECTION_HEADLINE = 3;
+/** A link's text naming the home page (its words). */
+const HOME_LABEL = /^(?:accueil|home|page d accueil|retour a l accueil|retour accueil)$/;
+/** Words of a page a root may redirect to that is not the site's home: maintenance, a login, a promotion. */
+const HOME_IMPOSTOR = /\b(?:maintenance|login|connexion|se connecter|identification|authentification|sign in|signin|log in|en construction|under construction|coming soon|promo|promotion|promotions|soldes)\b/;
 
 /**
  * A text cut at the labels of its links (anchor texts of 2 to LABEL_WORDS words, matched as whole words; not its
@@ -119,9 +123,10 @@ function firstShared(tokens: readonly string[], shared: ReadonlySet<string>): nu
  * is the page's own one-word name and the shared words start with it: "Parodontologie" linked, then its lead), the
  * lister's own headline not between them (a breadcrumb's "Nos actualités", then the page's own headline and lead: a
  * page under a section, no card of it). Such a page quotes the other: it is no source of the other's words.
- * `labels`: the texts of the lister's links to the page; `shared`: the word triples (triplesInOrder) they share.
+ * `labels`: the texts of the lister's links to the page; `shared`: the word triples (triplesInOrder) they share;
+ * `page.crumbs`: the texts of the page's links to other pages (a breadcrumb ending in its name: openingOf).
  */
-export function showsAsCard(lister: { text: string; headline: string }, labels: readonly string[], shared: ReadonlySet<string>, page: { text: string; name: string }): boolean {
+export function showsAsCard(lister: { text: string; headline: string }, labels: readonly string[], shared: ReadonlySet<string>, page: { text: string; name: string; crumbs?: readonly string[] }): boolean {
   return cardWhereSharingStarts(lister, labels, shared, page) || cardAfterALink(lister, labels, shared, page);
 }
 
@@ -160,21 +165,26 @@ function cardWhereSharingStarts(lister: { text: string; headline: string }, labe
 }
 
 /**
- * Where a page's headline (`name`) opens its text: its first occurrence at most CARD_GAP words in (a category or a date
- * above it), or a later one when the words before it, its earlier occurrences left out, are at most twice that: a
- * breadcrumb ending in the page's title, the section's heading, then "Publié le 07/11/2016 dans Vie du cabinet"
- * (Docvadis's news items, whose title is an <h3> under the section's <h2>). -1: none.
+ * Where a page's name opens its text: its first occurrence at most CARD_GAP words in (a category or a date above it);
+ * or, when that one ends a breadcrumb (right after the label of one of the page's links to another page, `crumbs`:
+ * "Accueil Actualités Arrivée du Dr Nadia Haddad"), its next occurrence, the words before it (the breadcrumb's
+ * occurrence left out) at most twice CARD_GAP: the page's own heading under the trail, a section's heading and a date
+ * line between ("Actualités du cabinet Publié le 07/11/2016 dans Vie du cabinet Arrivée du Dr Nadia Haddad",
+ * Docvadis's news items; the hand-made PHP site's trail, its archive box, then its H1). Only then: a name is repeated
+ * in the opening sentences of ordinary pages ("Implants Les implants remplacent...", a subheading repeating the
+ * headline), and moving the opening past the lead a listing shows would make the listing's card no card. -1: none.
  */
-function openingOf(own: readonly string[], name: readonly string[]): number {
-  let opening = -1;
-  let seen = 0;
-  for (let i = 0; name.length && i + name.length <= own.length && i - seen * name.length <= 2 * CARD_GAP; i++) {
-    if (!name.every((x, k) => own[i + k] === x)) continue;
-    if (i <= CARD_GAP || seen) opening = i;
-    seen++;
-    i += name.length - 1;
-  }
-  return opening;
+function openingOf(own: readonly string[], name: readonly string[], crumbs: readonly string[]): number {
+  const at = (i: number) => name.every((x, k) => own[i + k] === x);
+  const first = name.length ? own.findIndex((_, i) => i <= CARD_GAP && at(i)) : -1;
+  if (first <= 0) return first;
+  const endsACrumb = crumbs.some((label) => {
+    const w = words(label);
+    return w.length > 0 && w.length <= first && w.every((x, k) => own[first - w.length + k] === x);
+  });
+  if (!endsACrumb) return first;
+  for (let i = first + name.length; i - name.length <= 2 * CARD_GAP && i + name.length <= own.length; i++) if (at(i)) return i;
+  return first;
 }
 
 /**
@@ -183,10 +193,10 @@ function openingOf(own: readonly string[], name: readonly string[]): number {
  * date may stand above it), the lister's own headline not between them. For a lister that shares more than the card:
  * the blog page that also shows the posts a post's "À lire aussi" shows, another post showing this one among its own.
  */
-function cardAfterALink(lister: { text: string; headline: string }, labels: readonly string[], shared: ReadonlySet<string>, page: { text: string; name: string }): boolean {
+function cardAfterALink(lister: { text: string; headline: string }, labels: readonly string[], shared: ReadonlySet<string>, page: { text: string; name: string; crumbs?: readonly string[] }): boolean {
   const own = words(page.text);
   const name = words(page.name);
-  const opening = openingOf(own, name);
+  const opening = openingOf(own, name, page.crumbs ?? []);
   const from = opening === -1 ? 0 : opening + name.length;
   const lead = new Set<string>();
   for (let i = from; i <= from + CARD_GAP && i + 3 <= own.length; i++) {
@@ -285,7 +295,9 @@ export interface SiteFacts {
   linkedFrom: Map<string, string[]>;
   /**
    * The old home page where it is not at the root: the page the root redirects to on the same host (Docvadis's
-   * `/cabinet-petit/index.html`), its original and copies (`/cabinet-petit/`). The root itself is not in it.
+   * `/cabinet-petit/index.html`), or a crawl started below the root began at, when its shape or the site's "Accueil"
+   * links say it is the home page and the assessment keeps it; its original and copies (`/cabinet-petit/`). The root
+   * itself is not in it.
    */
   homeUrls: Set<string>;
 }
@@ -349,8 +361,6 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
   const sameName = (a: CrawlEntry, b: CrawlEntry) =>
     a.h1 && b.h1 ? jaccard(new Set(words(a.h1)), new Set(words(b.h1))) >= 0.5 : jaccard(new Set(words(a.title)), new Set(words(b.title))) >= 0.5;
   const triples = new Map(pages.map((e) => [e.url, shingles(own.get(e.url)!.text)]));
-  const headlineCount = new Map<string, number>();
-  for (const e of pages) if (e.headline || e.h1) headlineCount.set(e.headline || e.h1, (headlineCount.get(e.headline || e.h1) ?? 0) + 1);
   for (const [i, page] of pages.entries()) {
     if (originalOf.has(page.url)) continue;
     const group = [page.url];
@@ -368,13 +378,41 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     }
     if (group.length > 1) groups.push(group);
   }
+  // How many pages carry each headline, folded as boilerplate.ts folds text ("Notre Équipe " is "Notre équipe"), a
+  // page and its copies (a print view, an index.html) once: one page printed three times is no section.
+  const headlineKey = (e: CrawlEntry) => words(e.headline || e.h1).join(" ");
+  const headlineCount = new Map<string, number>();
+  for (const e of pages) if (!originalOf.has(e.url) && headlineKey(e)) headlineCount.set(headlineKey(e), (headlineCount.get(headlineKey(e)) ?? 0) + 1);
 
-  // The home page where the root sends its visitors: a redirect from `/` to a page of the same host (a hosted site's
-  // folder, `/cabinet-petit/index.html`; a language's, `/fr/`) says that page is the site's home, as a browser shows it.
-  const root = entries.find((e) => new URL(e.url).pathname === "/" && !new URL(e.url).search && e.redirects.length);
-  const rootTarget = root && new URL(root.final_url).host === new URL(root.url).host && byUrl.get(root.final_url)?.status === 200 ? root.final_url : null;
-  const homeOriginal = rootTarget ? (originalOf.get(rootTarget)?.url ?? rootTarget) : null;
-  const homeUrls = new Set(homeOriginal ? [homeOriginal, ...[...originalOf].filter(([, o]) => o.url === homeOriginal).map(([url]) => url)] : []);
+  // The home page where it is not at the root (SiteFacts.homeUrls): the page the root redirects to on the same host (a
+  // hosted site's folder, Docvadis's `/cabinet-petit/index.html`; a language's, `/fr/`), or where a crawl started below
+  // the root began (no `/` crawled). Only when it is the site's home by its shape or by its links, not by the redirect
+  // alone: a root may send its visitors to a closure notice, a maintenance or login page, a promotion (a redirect to the
+  // home page is then a soft 404). By its links: the page most pages' "Accueil" link points to (a link to the root
+  // itself says nothing of which page it shows); by its shape, where the links name none: a folder's index
+  // (`/x/`, `/x/index.*`). Never a page named for maintenance or a login (HOME_IMPOSTOR), nor one the assessment
+  // skips (a dated notice: checked on its verdict below).
+  const rootOf = (e: CrawlEntry) => new URL(e.url).pathname === "/" && !new URL(e.url).search;
+  const root = entries.find(rootOf);
+  const start = root ?? entries[0];
+  const sameHost = (a: string, b: string) => new URL(a).host === new URL(b).host;
+  const candidate = !start ? null : start.redirects.length ? (sameHost(start.final_url, start.url) ? start.final_url : null) : root ? null : start.url;
+  const candidatePage = candidate !== null ? byUrl.get(candidate) : undefined;
+  const homeOriginal = candidatePage && isPage(candidatePage) ? (originalOf.get(candidatePage.url)?.url ?? candidatePage.url) : null;
+  const homeGroup = homeOriginal ? [homeOriginal, ...[...originalOf].filter(([, o]) => o.url === homeOriginal).map(([url]) => url)] : [];
+  const linkedAsHome = new Map<string, number>();
+  let linkingHome = 0;
+  for (const e of pages) {
+    const to = new Set((e.anchors ?? []).filter((a) => HOME_LABEL.test(words(a.text).join(" ")) && !(root?.redirects.length && a.url === root.url)).map((a) => originalOf.get(a.url)?.url ?? a.url));
+    if (to.size) linkingHome++;
+    for (const url of to) linkedAsHome.set(url, (linkedAsHome.get(url) ?? 0) + 1);
+  }
+  const [byLinks, linkedCount] = [...linkedAsHome].sort((a, b) => b[1] - a[1])[0] ?? [null, 0];
+  const isHome =
+    homeOriginal !== null &&
+    (byLinks !== null && 2 * linkedCount > linkingHome ? byLinks === homeOriginal : homeGroup.some((url) => /\/(?:index\.[a-z0-9]+)?$/i.test(new URL(url).pathname) && !new URL(url).search)) &&
+    !homeGroup.some((url) => HOME_IMPOSTOR.test(words([pathOf(url), byUrl.get(url)!.title, byUrl.get(url)!.h1].join(" ")).join(" ")));
+  const homeUrls = new Set(isHome ? homeGroup : []);
 
   /**
    * What a page quotes of the pages it links to (`linked`, its own words' triples `mine`): the triples it shares with
@@ -392,13 +430,15 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     // news item, whose own title is an <h3>): then by its own title.)
     const nameOf = (p: CrawlEntry) => {
       const headline = p.headline || p.h1;
-      return headline && (headlineCount.get(headline) ?? 0) < SECTION_HEADLINE ? headline : own.get(p.url)!.title;
+      return headline && (headlineCount.get(headlineKey(p)) ?? 0) < SECTION_HEADLINE ? headline : own.get(p.url)!.title;
     };
     const labelsTo = (l: CrawlEntry) => (l.anchors ?? []).filter((a) => landing(a.url) === e.url).map((a) => a.text);
+    // (The texts of its own links to other pages: a breadcrumb ending in its name, openingOf.)
+    const crumbs = (e.anchors ?? []).filter((a) => landing(a.url) !== e.url).map((a) => a.text);
     return linked
       .filter((l) => group(l) !== group(e.url)) // not its own duplicate
       .map((l) => ({ page: byUrl.get(l)!, shared: [...mine].filter((t) => triples.get(l)!.has(t)) }))
-      .filter(({ page, shared }) => shared.length && !(mayBeQuoted && showsAsCard({ text: own.get(page.url)!.text, headline: page.headline || page.h1 }, labelsTo(page), new Set(shared), { text: own.get(e.url)!.text, name: nameOf(e) })))
+      .filter(({ page, shared }) => shared.length && !(mayBeQuoted && showsAsCard({ text: own.get(page.url)!.text, headline: page.headline || page.h1 }, labelsTo(page), new Set(shared), { text: own.get(e.url)!.text, name: nameOf(e), crumbs })))
       .map(({ shared }) => shared)
       .sort((a, b) => b.length - a.length);
   };
@@ -514,6 +554,8 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     }
     rows.set(e.url, { path: pathOf(e.url), status: e.status, words: isPage(e) ? wordsOf(e) : e.word_count, ...suggest(e), issues, notes: "" });
   }
+  // (A root's target the assessment skips, a dated notice, is no home page: homeUrls above.)
+  if (homeOriginal !== null && rows.get(homeOriginal)?.verdict === "skip") homeUrls.clear();
   const duplicateOf = new Map([...originalOf].map(([url, o]) => [url, o.url]));
   return { rows: [...rows.values()], groups: groups.map((g) => g.map(pathOf)), duplicateOf, linkedFrom, homeUrls };
 }

@@ -370,10 +370,24 @@ describe("Docvadis's news items and home page", () => {
     const triples = (a: string) => words(a).slice(0, -2).map((_, i) => words(a).slice(i, i + 3).join(" "));
     // The words they share: the item's text, and the section's heading and category both print.
     const shared = new Set([...triples(lead), "actualites du cabinet", "vie du cabinet"]);
-    expect(showsAsCard(list, ["Arrivée du Dr Nadia Haddad"], shared, { text: item, name: "Arrivée du Dr Nadia Haddad" })).toBe(true);
+    const crumbs = ["Accueil", "Actualités"];
+    expect(showsAsCard(list, ["Arrivée du Dr Nadia Haddad"], shared, { text: item, name: "Arrivée du Dr Nadia Haddad", crumbs })).toBe(true);
+    // The same words without a breadcrumb link before its first title: that one opens it, and the lead is too far.
+    expect(showsAsCard(list, ["Arrivée du Dr Nadia Haddad"], shared, { text: item, name: "Arrivée du Dr Nadia Haddad", crumbs: ["Accueil"] })).toBe(false);
     // Its title deep in its text is no opening.
     const deep = `Accueil Actualités Arrivée du Dr Nadia Haddad ${long("x", 20)} Arrivée du Dr Nadia Haddad ${lead}`;
-    expect(showsAsCard(list, ["Arrivée du Dr Nadia Haddad"], shared, { text: deep, name: "Arrivée du Dr Nadia Haddad" })).toBe(false);
+    expect(showsAsCard(list, ["Arrivée du Dr Nadia Haddad"], shared, { text: deep, name: "Arrivée du Dr Nadia Haddad", crumbs })).toBe(false);
+  });
+
+  it("showsAsCard: a page's name repeated in its opening sentences, no breadcrumb before it, opens it where it first stands", () => {
+    // (The review's repro: "Implants" said twice more in its lead; a listing showing that lead after a link.)
+    const lead = "Les implants remplacent une dent absente Un implant en titane porte une couronne et les implants tiennent des annees";
+    const other = "Le fil dentaire retire la plaque entre les dents la ou la brosse ne passe pas";
+    const page = { text: `Implants ${lead} Le bilan prealable comprend un scanner A lire aussi Le fil dentaire ${other}`, name: "Implants", crumbs: ["Le fil dentaire", "Accueil"] };
+    const lister = { text: `Nos soins Le fil dentaire ${other} Voir Les implants dentaires ${lead} En savoir plus`, headline: "Nos soins" };
+    const triples = (a: string) => words(a).slice(0, -2).map((_, i, w) => w.slice(i, i + 3).join(" "));
+    const shared = new Set(triples(page.text).filter((t) => new Set(triples(lister.text)).has(t)));
+    expect(showsAsCard(lister, ["Les implants dentaires"], shared, page)).toBe(true);
   });
 
   it("the page the root redirects to on the same host, and its copy, is the home page, not a listing of the pages it links to", () => {
@@ -388,9 +402,72 @@ describe("Docvadis's news items and home page", () => {
     const facts = assessPages([root, home("/site/"), home("/site/index.html"), ...pages]);
     expect([...facts.homeUrls].sort()).toEqual([`${O}/site/`, `${O}/site/index.html`]);
     expect(facts.rows.find((r) => r.path === "/site/")!.reason).not.toMatch(/listing/);
-    // Without the root's redirect, the same page of links is a listing (a site map).
-    const alone = assessPages([home("/site/"), ...pages]);
+    // With a root of its own (no redirect), the same page of links is a listing (a site map).
+    const alone = assessPages([entry("/"), home("/site/"), ...pages]);
     expect(alone.homeUrls.size).toBe(0);
     expect(alone.rows.find((r) => r.path === "/site/")!.reason).toMatch(/^listing of/);
+    // A crawl started below the root, at the practice's folder: that folder's index is the home page.
+    expect([...assessPages([home("/site/"), ...pages]).homeUrls]).toEqual([`${O}/site/`]);
+    // A root sent to a dated notice, a maintenance page or a promotion is no home page (a redirect there is a soft 404).
+    const sentTo = (path: string, over: Partial<CrawlEntry>) =>
+      assessPages([{ ...root, final_url: `${O}${path}` }, entry(path, over), home("/site/"), ...pages]).homeUrls;
+    const notice = { h1: "Fermeture du cabinet - Covid 19", title: "Fermeture du cabinet - Covid 19", body_text: "Le cabinet est fermé jusqu'au 11 mai 2020 en raison du confinement. Pour une urgence appelez le 15." };
+    expect(sentTo("/actualites/2020/fermeture-covid.html", notice).size).toBe(0);
+    // (Even a notice at a folder's index: the assessment skips it.)
+    expect(sentTo("/fermeture-covid/", notice).size).toBe(0);
+    expect(sentTo("/maintenance/", { h1: "Site en maintenance" }).size).toBe(0);
+    expect(sentTo("/promo-blanchiment.html", { h1: "Blanchiment -20 %" }).size).toBe(0);
+    // By its links: the page the pages' "Accueil" links point to, whatever its shape; not another one.
+    const accueil = (to: string) => targets.map((t) => entry(t, { links: [`${O}${to}`], anchors: [{ url: `${O}${to}`, text: "Accueil" }] }));
+    expect([...assessPages([{ ...root, final_url: `${O}/site/start.php` }, home("/site/start.php"), ...accueil("/site/start.php")]).homeUrls]).toEqual([`${O}/site/start.php`]);
+    expect(assessPages([root, home("/site/index.html"), ...accueil("/site/autre.html"), entry("/site/autre.html")]).homeUrls.size).toBe(0);
+  });
+});
+
+describe("a headline several pages share is a section's, not a page's name (Docvadis's news items, through assessPages)", () => {
+  const O = "http://old.example";
+  const items = [
+    { path: "/actualites/arrivee", title: "Arrivée du Dr Nadia Haddad", lead: "Le Dr Nadia Haddad rejoint le cabinet ce mois-ci diplômée en chirurgie implantaire elle prendra en charge la pose des implants" },
+    { path: "/actualites/anesthesie", title: "Nouveau l'anesthésie sans douleur", lead: "Le cabinet s'équipe d'un système d'anesthésie assistée par ordinateur le produit est injecté goutte à goutte sans douleur" },
+    { path: "/actualites/site", title: "Notre site fait peau neuve", lead: "Bienvenue sur le nouveau site du cabinet vous y trouverez nos horaires nos soins et des fiches santé pour mieux comprendre" },
+  ];
+  const more = (k: number) => `${long(`suite${k}`, 6)} la suite du texte de cette actualité`;
+  /**
+   * Each item: a breadcrumb ending in its title, the section's heading (its headline), a date line, its title and
+   * lead, then an "À lire aussi" card of the next item (a longer excerpt than the news page's). The news page shows
+   * each title and lead.
+   */
+  const site = (headlines: readonly string[]) => {
+    const next = (k: number) => items[(k + 1) % items.length];
+    const news = entry("/actualites", {
+      h1: "Actualités",
+      body_text: `Nos actualités ${items.map((i) => `${i.title} ${i.lead} Lire la suite`).join(" ")}`,
+      links: items.map((i) => `${O}${i.path}`),
+      anchors: items.map((i) => ({ url: `${O}${i.path}`, text: i.title })),
+    });
+    const pages = items.map((i, k) =>
+      entry(i.path, {
+        title: i.title,
+        h1: headlines[k],
+        body_text: `Accueil Actualités ${i.title} ${headlines[k]} Publié le 07/11/2016 dans Vie du cabinet ${i.title} ${i.lead} ${more(k)} À lire aussi ${next(k).title} ${next(k).lead} ${more(k + 1).split(" ").slice(0, 6).join(" ")}`,
+        links: [`${O}/`, `${O}/actualites`, `${O}${next(k).path}`],
+        anchors: [
+          { url: `${O}/`, text: "Accueil" },
+          { url: `${O}/actualites`, text: "Actualités" },
+          { url: `${O}${next(k).path}`, text: next(k).title },
+        ],
+      }),
+    );
+    return assessPages([entry("/", { h1: "Cabinet dentaire" }), news, ...pages]).rows;
+  };
+  const reasons = (rows: ReturnType<typeof site>) => items.map((i) => rows.find((r) => r.path === i.path)!.reason);
+
+  it("names each item by its own title: the news page shows it as a card, it is no listing", () => {
+    expect(reasons(site(items.map(() => "Actualités du cabinet")))).toEqual(items.map(() => expect.not.stringMatching(/^listing of/)));
+    // The headline folded as the site's text is (case, accents, spaces): still one section's heading.
+    expect(reasons(site(["Actualités du cabinet", "ACTUALITES du  Cabinet", "Actualités du cabinet "]))).toEqual(items.map(() => expect.not.stringMatching(/^listing of/)));
+    // Each item its own headline (not in its text as written): named by it, no card is found, and the first item,
+    // quoted whole by the news page and the previous item's card, is taken for a listing of them.
+    expect(reasons(site(items.map((i) => `${i.title} : l'actualité`)))[0]).toMatch(/^listing of/);
   });
 });

@@ -92,12 +92,17 @@ export function ownContent(entries: CrawlEntry[]): Map<string, OwnContent> {
 
   // Titles: leading or trailing parts (between separators) found on `needed` titles or more, peeled from either end
   // while they are: the site's name and its tagline after it ("Arrivée du Dr Nadia Haddad - Cabinet dentaire du Dr
-  // Camille Petit - Chirurgien-dentiste à Lille", Docvadis's) are both the site's, not only the last.
+  // Camille Petit - Chirurgien-dentiste à Lille", Docvadis's) are both the site's, not only the last. (A news item
+  // named by its own title, its headline being the section's, must find that name in its text: assess.ts openingOf.)
   const parts = new Map<string, number>();
+  // The same parts counted where they stand first or last only: a section's name is in the middle of its pages'
+  // titles ("Implants - Nos soins - Cabinet…") and at an end of its own ("Nos soins - Cabinet…").
+  const endParts = new Map<string, number>();
   for (const e of pages) {
     const split = e.title.split(TITLE_SEPARATOR);
     if (split.length < 2) continue;
     for (const part of new Set(split.map(fold))) parts.set(part, (parts.get(part) ?? 0) + 1);
+    for (const part of new Set([split[0], split.at(-1)!].map(fold))) endParts.set(part, (endParts.get(part) ?? 0) + 1);
   }
   const ownTitle = (title: string) => {
     const split = title.split(TITLE_SEPARATOR);
@@ -106,7 +111,10 @@ export function ownContent(entries: CrawlEntry[]): Map<string, OwnContent> {
     let [from, to] = [0, split.length];
     while (from < to && common(split[from])) from++;
     while (to > from && common(split[to - 1])) to--;
-    const kept = split.slice(from, to);
+    if (from < to) return split.slice(from, to).join(" - ");
+    // Every part is found on many titles (a section's hub, "Nos soins - Cabinet…"; a page titled like the tagline,
+    // "Dr Petit | Dentiste à Lille"): only its first and last parts common as first or last parts are the site's.
+    const kept = split.filter((part, i) => !((i === 0 || i === split.length - 1) && (endParts.get(fold(part)) ?? 0) >= needed));
     return kept.length ? kept.join(" - ") : title;
   };
 

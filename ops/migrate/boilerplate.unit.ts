@@ -48,4 +48,15 @@ describe("ownContent: the site's parts of a title", () => {
     const colon = { ...page("http://a.fr/q.html", "Texte q"), title: "Éclaircissement : au fauteuil ou à la maison ? - Cabinet dentaire du Dr Camille Petit - Chirurgien-dentiste à Lille" };
     expect(ownContent([...titled, colon]).get(colon.url)!.title).toBe("Éclaircissement - au fauteuil ou à la maison ?");
   });
+
+  it("keeps a title whose every part is the site's or a section's by its first and last parts (a hub, a page titled like the tagline)", () => {
+    const titled = (entries: { url: string; title: string }[]) => ownContent(entries.map((e, i) => ({ ...page(e.url, `Texte ${i} de ${e.title}`), title: e.title })));
+    const cares = ["Implants", "Parodontologie", "Orthodontie", "Blanchiment", "Prothèses", "Soins conservateurs"];
+    const hub = { url: "http://a.fr/nos-soins/", title: "Nos soins - Cabinet dentaire du Dr Martin" };
+    expect(titled([...cares.map((t, i) => ({ url: `http://a.fr/nos-soins/${i}`, title: `${t} - Nos soins - Cabinet dentaire du Dr Martin` })), hub]).get(hub.url)!.title).toBe("Nos soins");
+    const petit = { url: "http://b.fr/dr-petit", title: "Dr Petit | Dentiste à Lille" };
+    expect(titled([...["Implants", "Couronnes", "Contact", "Horaires", "Tarifs"].map((t, i) => ({ url: `http://b.fr/${i}`, title: `${t} | Dr Petit | Dentiste à Lille` })), petit]).get(petit.url)!.title).toBe("Dr Petit");
+    const news = { url: "http://c.fr/actualites/", title: "Cabinet Dupont · Actualités" };
+    expect(titled([...["Nouveau fauteuil", "Fermeture estivale", "Le fil dentaire", "Bien se brosser", "Arrivée"].map((t, i) => ({ url: `http://c.fr/actualites/${i}`, title: `Cabinet Dupont · Actualités · ${t}` })), news]).get(news.url)!.title).toBe("Actualités");
+  });
 });

@@ -92,7 +92,8 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   const origin = entries.length ? new URL(entries[0].url).origin : "http://old.invalid";
   // Each page's own title and text: the old site's title suffix, cookie banner and sidebars left out.
   const own = ownContent(entries);
-  const { duplicateOf, linkedFrom, rows: assessed, homeUrls } = assessPages(entries);
+  const { duplicateOf, linkedFrom, rows: assessed, homeUrls: assessedHome } = assessPages(entries);
+  const homeUrls = oldHomeUrls(assessedHome, duplicateOf, verdicts);
   // Listings (a blog's pages, categories, tags, authors' pages): by their URL's shape or by what they hold.
   const listings = new Set(assessed.filter((r) => r.reason.startsWith("listing of")).map((r) => r.path));
   // Notices of their time (a closure, holidays, an open day): gone with it, whatever their words.
@@ -445,6 +446,15 @@ export function isDeadLink(e: Pick<CrawlEntry, "status">): boolean {
  * auteur). Not a further page (`/author/chloe/page/2/`) nor a query's (`/blog?author=…`, `/?author=1`).
  */
 const AUTHOR_ARCHIVE = /^(?:\/author\/[^/?]+\/?|\/_[^/?]+_(?:\.html)?)$/;
+
+/**
+ * The old home page's URLs off the root (assess.ts homeUrls), unless the operator's assessment skips its original: a
+ * page the operator drops is no home page to send to `/` (its copies, skipped as copies, follow it).
+ */
+export function oldHomeUrls(homeUrls: ReadonlySet<string>, duplicateOf: ReadonlyMap<string, string>, verdicts: ReadonlyMap<string, { verdict: string }>): Set<string> {
+  const original = [...homeUrls].find((url) => !duplicateOf.has(url));
+  return original !== undefined && verdicts.get(pathOf(original))?.verdict === "skip" ? new Set() : new Set(homeUrls);
+}
 
 /**
  * Where a page marked skip still goes, or null (dropped: 404). An old URL that states an intent (`/rdv`, a 302

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { followSection, isDeadLink, LEARNED_IN_MAP_FILE, learnedGrammarOf, sectionHeads, skippedPageRow } from "./redirect-map";
+import { followSection, isDeadLink, LEARNED_IN_MAP_FILE, learnedGrammarOf, oldHomeUrls, sectionHeads, skippedPageRow } from "./redirect-map";
 import { REDIRECTS_FILE } from "./files";
 import { LEARNED_FILE } from "./probe";
 import { namesAnObject } from "../../src/server/redirects/grammar";
@@ -163,5 +163,18 @@ describe("learnedGrammarOf: a missing map, a lost record (the review of the id f
     // Values the crawl did not write are an operator's, record or not.
     const byHand = { $platform: "static", $idForms: "/page{id}.html /soins/{id}" };
     expect(learnedGrammarOf(afterRun({ map: byHand }), byHand, ["/"])).toMatchObject({ operator: true, learned: { idForms: ["/page{id}.html", "/soins/{id}"] } });
+  });
+});
+
+describe("oldHomeUrls: the old home page off the root, unless the operator skips it (Docvadis's /cabinet-petit/)", () => {
+  const O = "http://old.example";
+  const home = new Set([`${O}/cabinet-petit/`, `${O}/cabinet-petit/index.html`]);
+  const duplicateOf = new Map([[`${O}/cabinet-petit/index.html`, `${O}/cabinet-petit/`]]);
+  it("keeps the home page and its copy, whose skip as a copy is no operator's drop", () => {
+    const verdicts = new Map([["/cabinet-petit/", { verdict: "rewrite" }], ["/cabinet-petit/index.html", { verdict: "skip" }]]);
+    expect([...oldHomeUrls(home, duplicateOf, verdicts)].sort()).toEqual([...home].sort());
+  });
+  it("drops it when the operator's assessment skips its original: no redirect of it, nor of its copies, to /", () => {
+    expect(oldHomeUrls(home, duplicateOf, new Map([["/cabinet-petit/", { verdict: "skip" }]])).size).toBe(0);
   });
 });

@@ -102,8 +102,13 @@ export function forATime(list: readonly string[]): boolean {
 }
 const FOR_A_TIME = /^(?:fetes?|vacances|noel|paques|toussaint|pentecote|ascension|assomption|armistice|conges|pont|ponts|feries?|estival|estivale|estivales|estivaux|hiver|hivernaux|reveillon|confinement|covid|temporaires?|provisoires?|exceptionnel|exceptionnelle|exceptionnels|exceptionnelles)$/;
 
-/** A CMS's listing URLs: blog pages, categories, tags, archives by date or author, searches, feeds. */
-export const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed|offset|category)=|[?&](?:amp;)?view=(?:category|tag|categories|featured)\b|\/(?:category|categories|categorie|tag|tags|etiquette|author|auteur|feed|archive|archives|taxonomy\/term)\/|\/page\/\d+(?:\/|$|\?)|\/(?:tag|category|page|author):[^/]+|\/component\/tags\/|\/\d{4}\/(?:\d{2}\/)?$/i;
+/**
+ * A CMS's listing URLs: blog pages, categories, tags, archives by date or author, searches, feeds. A listing's further
+ * page is `/page/<number>` ending the path, as grammar.ts's platform rules read it (`\/page\/\d+$`), here with a final
+ * slash, `.html` or a query too (`/page/2/`, `/blog/page/2.html`); a folder named `page` is none (Docvadis's
+ * `/page/<rubrique>/<title>.html`, a page under `/page/12/`).
+ */
+export const LISTING_URL = /[?&](?:cat|tag|m|author|paged|s|year|monthnum|feed|offset|category)=|[?&](?:amp;)?view=(?:category|tag|categories|featured)\b|\/(?:category|categories|categorie|tag|tags|etiquette|author|auteur|feed|archive|archives|taxonomy\/term)\/|\/page\/\d+(?:\/|\.html?)?(?:$|\?)|\/(?:tag|category|page|author):[^/]+|\/component\/tags\/|\/\d{4}\/(?:\d{2}\/)?$/i;
 
 /** The words of a practical information page's name ("Infos pratiques", "Informations utiles"; "infos" is a FILLER). */
 export const PRACTICAL = /^(?:pratiques?|utiles?)$/;

@@ -53,5 +53,9 @@ describe("LISTING_URL", () => {
   it("reads a listing's further page by its number, not a folder named page (Docvadis's `/page/<rubrique>/<title>.html`)", () => {
     expect(["/page/2/", "/actualites/page/3/", "/tag/vie/page/2/", "/blog/page/2", "/category/conseils/"].map((p) => LISTING_URL.test(p))).toEqual([true, true, true, true, true]);
     expect(["/cabinet-petit/page/nos_soins/implants_dentaires.html", "/page/premier-rendez-vous", "/page/le_cabinet/"].map((p) => LISTING_URL.test(p))).toEqual([false, false, false]);
+    // The number ends the path (grammar.ts's `\/page\/\d+$`), a slash, `.html` or a query after it: a page under a
+    // numbered folder is no listing.
+    expect(["/blog/page/2.html", "/page/2.html", "/actualites/page/3?x=1"].map((p) => LISTING_URL.test(p))).toEqual([true, true, true]);
+    expect(["/cabinet/page/12/nos-horaires.html", "/page/1/implants.html", "/page/2-nos-soins/"].map((p) => LISTING_URL.test(p))).toEqual([false, false, false]);
   });
 });
