@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { formatProblem, normaliseRedirectPath, parseRedirects, PLATFORM_KEY } from "../../src/server/redirects/map";
-import { isPlatform, namesAnObject, oldUrlForm, type Platform } from "../../src/server/redirects/grammar";
+import { isHomeName, isPlatform, namesAnObject, oldUrlForm, type Platform } from "../../src/server/redirects/grammar";
 import type { Parsed, StepSpec } from "./args";
 import { assessPages, isDocument, readAssessment } from "./assess";
 import { ownContent } from "./boilerplate";
@@ -20,6 +20,7 @@ import { backendOption, newPages } from "./new-site";
 import { pathOf } from "./page";
 import { aliasesOf, detectPlatform } from "./platform";
 import { formatTable } from "./table";
+import { LISTING_URL } from "./text";
 import { LEARNED_FILE } from "./probe";
 import { ID_FORMS_KEY, ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, idPathOf, LEARNED_KEYS, learnedValues, MAX_ID_FORMS, MAX_ID_PATHS, parseLearned, type LearnedGrammar } from "../../src/server/redirects/learned";
 
@@ -275,8 +276,9 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
           // (The page the root redirects to, and its copies, are the home page's.)
           form: homeUrls.has(e.url) ? "/" : (shape?.form ?? null),
           originalForm: original === undefined ? null : homeUrls.has(original) ? "/" : form(pathOf(original)),
-          // A copy of a listing is one too (Weebly's `/blog.html` of `/blog/`).
-          listing: listings.has(path) || (original !== undefined && listings.has(pathOf(original))),
+          // A copy of a listing is one too (Weebly's `/blog.html` of `/blog/`); so is an archive only the platform makes
+          // (platformArchive), which the assessment may have skipped before asking (Yoast sets tags noindex).
+          listing: listings.has(path) || (original !== undefined && listings.has(pathOf(original))) || platformArchive(path, platform),
           platformListing: shape?.cmsPath ?? false,
           // A dated notice announcing the practice's hours for good ("Nouveaux horaires 2022", "Le cabinet ferme le
           // mercredi") still says them: the directions page, as eighteen blind truths of nineteen send theirs; the hours
@@ -294,6 +296,13 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
       continue;
     }
     const final = e.redirects.length ? byUrl.get(e.final_url) : e;
+    // An old URL the old site redirects to its home page is a copy of it only when it spells the home page (spellsHome):
+    // an archive or any other page the platform sends home was no page of the old site's (its own soft 404). No redirect.
+    if (final !== e && final !== undefined && (form(pathOf(final.url)) === "/" || homeUrls.has(final.url)) && !spellsHome(path, platform)) {
+      if (keptEntry) rows.push({ path, target: keptEntry.target, confidence: null, by: `kept from ${REDIRECTS_FILE}` });
+      else skipped.push(path);
+      continue;
+    }
     const result = final && final.status === 200 ? matchPage(final.url) : null;
     const found = result?.match ?? null;
     if (keptEntry && keptEntry.target !== found?.target) {
@@ -442,10 +451,41 @@ export function isDeadLink(e: Pick<CrawlEntry, "status">): boolean {
 }
 
 /**
- * An author's archive, its first page: `/author/<slug>/` (WordPress, Ghost), SPIP's `/_Name_` (its "URL propre" of an
- * auteur). Not a further page (`/author/chloe/page/2/`) nor a query's (`/blog?author=…`, `/?author=1`).
+ * An author's archive, its first page: `/author/<slug>/` (WordPress, Ghost), under WordPress's permalink front too
+ * (`/blog/%postname%/` puts it at `/blog/author/<slug>/`: grammar.ts's PLATFORM_PATHS), SPIP's `/_Name_` (its "URL
+ * propre" of an auteur). Not a further page (`/author/chloe/page/2/`) nor a query's (`/blog?author=…`, `/?author=1`).
  */
-const AUTHOR_ARCHIVE = /^(?:\/author\/[^/?]+\/?|\/_[^/?]+_(?:\.html)?)$/;
+export const AUTHOR_ARCHIVE = /^(?:(?:\/[^/?]+)*?\/author\/[^/?]+\/?|\/_[^/?]+_(?:\.html)?)$/;
+
+/**
+ * An archive only the platform makes, by its URL: a path of the platform's own (grammar.ts's PLATFORM_PATHS) shaped as
+ * a listing (text.ts's LISTING_URL: a tag's, a category's, an author's, a date's). WordPress's `/blog/tag/equipe/`
+ * lists the posts tagged so, whatever member their excerpts name, whether or not the assessment said so (it skips a
+ * noindex page before asking: Yoast sets tags noindex). Not a DNN tab's detail (`/Actualites/tabid/60/ctl/Detail/...`),
+ * whose path is its platform's but no listing's.
+ */
+export function platformArchive(path: string, platform: Platform | null): boolean {
+  return (oldUrlForm(path, platform)?.cmsPath ?? false) && LISTING_URL.test(path);
+}
+
+/**
+ * Whether an old URL spells the home page: its form in the platform's grammar is the home's (`/index.php`, `/accueil`,
+ * `/home/`, `/?lang=fr`), or its last word is one of the home page's names where the platform names a page by a code
+ * beside it (PluXml's `/index.php?static1/accueil`, SiteW's `/Accueil.A.htm`). Not an archive, a search or any other
+ * page the old site answers with a redirect to its home page (Yoast's disabled author archives, `/blog/author/x/`):
+ * that is the old site's own soft 404, no copy of the home page.
+ */
+export function spellsHome(path: string, platform: Platform | null): boolean {
+  if (normaliseRedirectPath(path, platform) === "/") return true;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path.split("#")[0]).toLowerCase();
+  } catch {
+    return false;
+  }
+  const last = decoded.split(/[/?&=]/).filter(Boolean).pop() ?? "";
+  return isHomeName(last.replace(/\.(?:html?|php|aspx?)$/, "").split(".")[0]);
+}
 
 /**
  * The old home page's URLs off the root (assess.ts homeUrls), unless the operator's assessment skips its original: a

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { followSection, isDeadLink, LEARNED_IN_MAP_FILE, learnedGrammarOf, oldHomeUrls, sectionHeads, skippedPageRow } from "./redirect-map";
+import { AUTHOR_ARCHIVE, followSection, isDeadLink, LEARNED_IN_MAP_FILE, learnedGrammarOf, oldHomeUrls, platformArchive, sectionHeads, skippedPageRow, spellsHome } from "./redirect-map";
 import { REDIRECTS_FILE } from "./files";
 import { LEARNED_FILE } from "./probe";
 import { namesAnObject } from "../../src/server/redirects/grammar";
@@ -55,6 +55,37 @@ describe("skippedPageRow: where a page marked skip still goes", () => {
     const intent = { target: "/contact/", confidence: 0.9, by: "intent: booking" };
     expect(skippedPageRow({ ...base, path: "/agenda/fermeture-estivale-2021.html", notice: true, intent })).toBeNull();
     expect(skippedPageRow({ ...base, path: "/agenda/fermeture-estivale-2021.html", notice: true, intent, member })).toMatchObject({ target: "/equipe/nadia-haddad/" });
+  });
+});
+
+describe("WordPress's front: archives under the permalink structure's front, and what the old site sends home", () => {
+  it("knows an author's archive under a front (`/blog/%postname%/` makes `/blog/author/x/`), not its further pages", () => {
+    expect(AUTHOR_ARCHIVE.test("/blog/author/centre-martin/")).toBe(true);
+    expect(AUTHOR_ARCHIVE.test("/articles/blog/author/agence-nautilus")).toBe(true);
+    expect(AUTHOR_ARCHIVE.test("/author/lucas/")).toBe(true);
+    expect(AUTHOR_ARCHIVE.test("/blog/author/centre-martin/page/2/")).toBe(false);
+    expect(AUTHOR_ARCHIVE.test("/blog/implant-ou-bridge/")).toBe(false);
+  });
+
+  it("takes a tag's or a category's archive under a front for a listing, whatever the assessment said (Yoast's noindex tags)", () => {
+    expect(platformArchive("/blog/tag/equipe/", "wordpress")).toBe(true);
+    expect(platformArchive("/blog/category/actualites/", "wordpress")).toBe(true);
+    expect(platformArchive("/blog/author/centre-martin/", "wordpress")).toBe(true);
+    expect(platformArchive("/blog/bienvenue-au-dr-hugo-lambert/", "wordpress")).toBe(false);
+    // A path of its platform's that is no listing (a DNN tab's detail), or a listing's shape on a platform that has none.
+    expect(platformArchive("/Actualites/tabid/60/ctl/Detail/mid/412/ItemId/15/Default.aspx", "dnn")).toBe(false);
+    expect(platformArchive("/blog/tag/equipe/", "static")).toBe(false);
+    // So a member its excerpts name does not take it: a listing is dropped.
+    const member = () => ({ target: "/equipe/hugo-lambert/", confidence: 0.9, by: "member's name" });
+    const row = { path: "/blog/tag/equipe/", form: "/blog/tag/equipe", originalForm: null, home: "/", intent: null, member };
+    expect(skippedPageRow({ ...row, listing: platformArchive(row.path, "wordpress"), platformListing: true })).toBeNull();
+  });
+
+  it("spells the home page by its form or its name, not by where the old site sends it (an archive sent home is no copy of it)", () => {
+    for (const path of ["/", "/index.php", "/accueil/", "/home", "/?lang=fr", "/index.html"]) expect(spellsHome(path, "wordpress"), path).toBe(true);
+    expect(spellsHome("/index.php?static1/accueil", "pluxml")).toBe(true);
+    expect(spellsHome("/Accueil.A.htm", "sitew")).toBe(true);
+    for (const path of ["/blog/author/centre-martin/", "/blog/tag/equipe/", "/?s=implant", "/le-centre/", "/blog/2016/"]) expect(spellsHome(path, "wordpress"), path).toBe(false);
   });
 });
 

@@ -16,7 +16,10 @@
  *   wordpress    `page_id=N` is `p=N` (one id space), on any path; a post's slug names it with or without its
  *                date (`/2017/03/14/slug/`, `?name=slug`, `/slug/`), a page's path its `?pagename=parent/child`; `replytocom` dropped (a comment form),
  *                and `?amp` and a final `/amp/` (the AMP plugin's view of the page);
- *                `/index.php/` (PATHINFO permalinks) and a language prefix (`/fr/`) dropped
+ *                `/index.php/` (PATHINFO permalinks) and a language prefix (`/fr/`) dropped; its archives of a category,
+ *                a tag or an author are the platform's at the root or under the permalink's front (`/blog/tag/x/`); a
+ *                post under a front or a post type's base named by its query var (`?name=slug` of `/blog/slug/`,
+ *                `?soin=slug` of `/soins/slug/`) is the map's one key ending in that slug (wordpressQuerySlug, map.ts)
  *   joomla       `option/view/id` on any path (`/index.php?...`), `id=12:alias` is `id=12`, `Itemid`,
  *                `tmpl`, `print`, `format=html`, `layout=default` dropped (menu position, print view); the SEF
  *                spellings `/component/content/article/12-alias` and `/any/category/12-alias` are article 12;
@@ -207,7 +210,10 @@ const namesAPage = ([name, value]: [string, string]): boolean =>
  * not know answers 404 at once, as an unknown CMS query does. Matched on the normalised path.
  */
 const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
-  wordpress: /^\/(?:wp-content|wp-includes|wp-admin|wp-json|category|tag|author|feed)(?:\/|$)|^\/wp-login|\/feed$/,
+  // Its archives of a category, a tag or an author at the root or under the permalink structure's front: WordPress
+  // puts them after the front (`with_front`, true by default), so `/blog/%postname%/` makes `/blog/tag/x/` and
+  // `/blog/author/x/` (a front is static segments, any number of them: `/articles/blog/tag/x/`).
+  wordpress: /^(?:\/[^/]+)*?\/(?:category|tag|author)(?:\/|$)|^\/(?:wp-content|wp-includes|wp-admin|wp-json|feed)(?:\/|$)|^\/wp-login|\/feed$/,
   joomla: /^\/(?:component|images|media|templates|modules|plugins|administrator|cache)(?:\/|$)/,
   drupal: /^\/(?:node|taxonomy\/term|user|comment|sites\/[^/]+\/files|filter\/tips)(?:\/|$)/,
   wix: /^\/(?:_files|_api|post|blog\/(?:categories|tags|hashtags|page)|service-page|booking-calendar|product-page|event-details)(?:\/|$)|^\/copy-of-/,
@@ -308,6 +314,8 @@ function commonPath(decoded: string): string {
 
 /** The home page by its name (`/accueil.html`, `/home`, `/index`, IIS's `/default`): a site builder's, or a hand-made site's, home. */
 const HOME_NAME = /^\/(?:accueil|home|index|default)$/;
+/** Whether a page's name (a path segment, its suffix dropped) is one of the home page's names (HOME_NAME). */
+export const isHomeName = (name: string): boolean => HOME_NAME.test(`/${name}`);
 
 const noTrailingSlash = (path: string) => (path.length > 1 && path.endsWith("/") ? path.replace(/\/+$/, "") || "/" : path);
 
@@ -404,6 +412,45 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
   const query = list.map(([name, value]) => (value === "" ? name : `${name}=${value}`)).join("&");
   const shape = platform === null ? null : PLATFORM_PATHS[platform];
   return { form: query ? `${path}?${query}` : path, path, cmsQuery, cmsPath: shape !== null && shape.test(path) };
+}
+
+/**
+ * WordPress's own query vars (WP::$public_query_vars, and those of its sitemaps and REST API): a parameter that is none
+ * of them, alone on the front controller, is a query var WordPress registered for a post type (under the type's name:
+ * `register_post_type('soin')` reads `/?soin=<slug>`) or a taxonomy.
+ */
+const WORDPRESS_QUERY_VARS: ReadonlySet<string> = new Set([
+  "m", "p", "posts", "w", "cat", "withcomments", "withoutcomments", "s", "search", "exact", "sentence", "calendar", "page", "paged",
+  "more", "tb", "pb", "author", "order", "orderby", "year", "monthnum", "day", "hour", "minute", "second", "name", "category_name",
+  "tag", "tag_id", "feed", "author_name", "pagename", "page_id", "error", "attachment", "attachment_id", "subpost", "subpost_id",
+  "preview", "preview_id", "preview_nonce", "robots", "favicon", "taxonomy", "term", "cpage", "post_type", "embed", "rest_route",
+  "sitemap", "sitemap-subtype", "sitemap-stylesheet", "customize_changeset_uuid",
+]);
+/** WordPress's front controller: `/`, `/index.php`, under a language prefix. */
+const WORDPRESS_FRONT = /^\/(?:index\.php\/?)?$/;
+
+/**
+ * The slug a WordPress query names one post or page by on the front controller: `?name=<slug>` (a post), the last
+ * segment of `?pagename=<path>` (a page), or a single `?<var>=<slug>` whose var is none of WordPress's own (a custom
+ * post type's: `?soin=implants-dentaires`, `?membre=dr-julien-martin`). WordPress answers each with a 301 to the
+ * permalink, wherever the structure puts it: under its front (`/blog/%postname%/` makes `/blog/<slug>/`) or the post
+ * type's rewrite slug (`/soins/<slug>/`), which the form oldUrlForm gives (`?name=x` is `/x`) cannot know; the map
+ * finds the key ending in that slug (map.ts). The slug as a path segment's form (lower-cased, accents folded); null
+ * for anything else (another path, another parameter beside it, an empty value, a path where a slug is meant).
+ */
+export function wordpressQuerySlug(raw: string): string | null {
+  const hash = raw.indexOf("#");
+  const url = hash === -1 ? raw : raw.slice(0, hash);
+  const q = url.indexOf("?");
+  if (q === -1) return null;
+  const path = decode(url.slice(0, q));
+  if (path === null || !WORDPRESS_FRONT.test(path.toLowerCase().replace(/\/{2,}/g, "/").replace(LANGUAGE_PREFIX, "") || "/")) return null;
+  const noise = NOISE_PARAMS.wordpress as ReadonlySet<string>;
+  const list = params(url.slice(q + 1))?.filter(([name]) => !noise.has(name));
+  if (list?.length !== 1) return null;
+  const [name, value] = list[0];
+  const slug = name === "pagename" ? value.replace(/^\/+|\/+$/g, "").split("/").pop()! : name === "name" || !WORDPRESS_QUERY_VARS.has(name) ? value : null;
+  return slug !== null && /^[^/?#\s]+$/.test(slug) ? folded(slug) : null;
 }
 
 /** The parameters naming an object by its id, in the grammar's form (`id=31`, `p=12`, `cid=4`, SPIP's `article=3`). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerRequest, findRedirect, parseRedirects, PLATFORM_KEY, type RedirectTable } from "./map";
-import { oldUrlForm, type Platform } from "./grammar";
+import { oldUrlForm, type Platform, wordpressQuerySlug } from "./grammar";
 
 const FILE = "migrations/x/redirects.json";
 const table = (json: Record<string, string | null>): RedirectTable => {
@@ -671,3 +671,28 @@ describe("the front controller's spellings on the server (map.ts), after an outs
   });
 });
 
+
+describe("a WordPress site's front and query vars", () => {
+  it("knows its archives under the permalink structure's front (`/blog/%postname%/`): an unknown one answers one 404", () => {
+    for (const path of ["/blog/tag/equipe/", "/blog/author/centre-martin/", "/blog/category/actualites/", "/articles/blog/tag/x", "/tag/equipe/"]) {
+      expect(oldUrlForm(path, "wordpress")?.cmsPath, path).toBe(true);
+    }
+    for (const path of ["/blog/implant-ou-bridge/", "/blog/tagada/", "/soins/authorise/", "/blog/"]) expect(oldUrlForm(path, "wordpress")?.cmsPath, path).toBe(false);
+    const wordpress = table({ [PLATFORM_KEY]: "wordpress", "/blog/implant-ou-bridge/": "/remplacer-une-dent/" });
+    expect(answerRequest(wordpress, "x", "/blog/author/agence-nautilus/")).toEqual({ status: 404 });
+    expect(answerRequest(wordpress, "x", "/blog/tag/orthodontie/")).toEqual({ status: 404 });
+    expect(answerRequest(wordpress, "x", "/blog/nouveau-billet/")).toBeNull();
+  });
+
+  it("reads the slug a front controller's query names one post or page by: `?name=`, `?pagename=`'s last segment, a post type's var", () => {
+    expect(wordpressQuerySlug("/?name=implant-ou-bridge-que-choisir")).toBe("implant-ou-bridge-que-choisir");
+    expect(wordpressQuerySlug("/index.php?pagename=le-centre/notre-equipe/")).toBe("notre-equipe");
+    expect(wordpressQuerySlug("/?soin=Implants-Dentaires")).toBe("implants-dentaires");
+    expect(wordpressQuerySlug("/?membre=dr-amelie-perrin&fbclid=IwAR0pQz&utm_source=x")).toBe("dr-amelie-perrin");
+    expect(wordpressQuerySlug("/fr/?soin=r%C3%A9paration")).toBe("reparation");
+    expect(wordpressQuerySlug("/?membre=dr-julien-martin&replytocom=3")).toBe("dr-julien-martin");
+    // WordPress's other parameters, two of them, another path, an empty value, a path where a slug is meant: none.
+    for (const url of ["/?s=implant", "/?cat=3", "/?tag=equipe", "/?author=2", "/?m=2016", "/?paged=2", "/?feed=rss2", "/?p=12", "/?page_id=26"]) expect(wordpressQuerySlug(url), url).toBeNull();
+    for (const url of ["/?soin=a&membre=b", "/soins/?soin=implants", "/?soin=", "/?soin=a/b", "/", "/?utm_source=x"]) expect(wordpressQuerySlug(url), url).toBeNull();
+  });
+});

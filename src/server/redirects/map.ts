@@ -23,7 +23,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isInternalPath, PRACTICE_CODE } from "../tenancy";
 import { routeOf } from "../tenancy/routes";
-import { isPlatform, isTrackingParam, oldUrlForm, PLATFORMS, type Platform } from "./grammar";
+import { isPlatform, isTrackingParam, oldUrlForm, PLATFORMS, type Platform, wordpressQuerySlug } from "./grammar";
 import { ID_FORMS_KEY, ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, idPathOf, idQueryOf, LEARNED_KEYS, NO_LEARNED, parseLearned, type LearnedGrammar } from "./learned";
 
 export { isTrackingParam } from "./grammar";
@@ -98,7 +98,8 @@ export type OldUrlAnswer = { status: 301; target: string; matchedQuery: boolean 
  * lookups (it runs on every request of a migrated practice):
  * 1. its form (grammar.ts) is a key: 301 to the target, unless the request is the target itself
  *    (`/contact.html` -> `/contact/` leaves `/contact/` to the site though both have the same form);
- * 2. its form is a dropped old URL (a key whose value is null): 404;
+ * 2. its form is a dropped old URL (a key whose value is null): 404; on a WordPress map, a query var naming a post by
+ *    its slug (`/?name=x`, `/?soin=x`) whose permalink is not at the root: 301 to the one key ending in that slug;
  * 3. on a map that declares its old platform, a query URL of that platform (`?p=`, `?option=`, `?q=`), any CMS's
  *    on the home path of a platform that reads no query (Wix, Ghost, Hugo, CM4all, Odoo, Grav: `/?p=12` on a Hugo site,
  *    `/?post/2019/05/14/x` on an Odoo site), or any
@@ -131,6 +132,14 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
   if (exact === undefined && map.platform !== null && form.form === "/" && rawPath !== "/") return { status: 301, target: "/", matchedQuery: false };
   if (exact !== undefined) return asked === decodePath(exact) ? null : { status: 301, target: exact, matchedQuery: form.form !== form.path };
   if (map.gone.has(form.form)) return { status: 404 };
+  // WordPress's query vars of a post or a page whose permalink is not at the root (`/?name=x` of `/blog/x/`, a custom
+  // post type's `/?soin=x` of `/soins/x/`: grammar.ts's wordpressQuerySlug): WordPress answers them with a 301 to the
+  // permalink, so the key ending in that slug, when it is the only one or every key ending in it goes to one page
+  // (slugKeys, built at load: one Map lookup here). Keys with that slug going to different pages, or a dropped one: as
+  // before (one 404, never the home page).
+  const slug = map.slugKeys.size ? wordpressQuerySlug(raw) : null;
+  const slugTarget = slug === null ? undefined : map.get(map.slugKeys.get(slug) ?? "");
+  if (slugTarget !== undefined) return { status: 301, target: slugTarget, matchedQuery: true };
   // A page's id in the query the old site was found to read (learned.ts), on whatever path or beside whatever other
   // parameter: that page, or one 404 for an id the map does not know (the old site answered no page of it).
   // Never on a path the new site serves: one of its pages (a target of the map; the front controller, `/`, excepted:
@@ -196,6 +205,26 @@ export class PracticeRedirects extends Map<string, string> {
   readonly gone = new Set<string>();
   /** The new site's pages the map sends to (pagePathForm): paths a learned id query never takes. */
   readonly targetPaths = new Set<string>();
+  /**
+   * On a WordPress map, each key's last segment (a slug) -> that key's form, or null when keys ending in it go to
+   * different pages or one of them is dropped: what WordPress's query vars name a post by (`?name=x`, `?soin=x`:
+   * answerOldUrl). Keys ending in it that all go to one page are one answer (an old URL and the new page's own spelling
+   * the toolkit writes: `/soins/parodontologie` and `/parodontologie`, both to `/parodontologie/`). Built once at load
+   * (indexSlugs), one entry per key at most.
+   */
+  readonly slugKeys = new Map<string, string | null>();
+
+  /** Fills slugKeys from the keys and the dropped URLs (WordPress only: no other platform names a post by a slug alone). */
+  indexSlugs(): void {
+    if (this.platform !== "wordpress") return;
+    for (const form of [...this.keys(), ...this.gone]) {
+      if (form.includes("?") || form === "/") continue;
+      const slug = form.slice(form.lastIndexOf("/") + 1);
+      const previous = this.slugKeys.get(slug);
+      if (previous === undefined) this.slugKeys.set(slug, form);
+      else if (previous !== null && (this.get(previous) === undefined || this.get(previous) !== this.get(form))) this.slugKeys.set(slug, null);
+    }
+  }
 
   override set(key: string, target: string): this {
     // (Map's constructor may call set before the fields exist: a map built empty, as here, never does.)
@@ -320,6 +349,7 @@ export function parseRedirects(json: unknown, file: string): { map: PracticeRedi
     }
     resolved.set(from, current);
   }
+  resolved.indexSlugs();
   return { map: resolved, errors, warnings };
 }
 

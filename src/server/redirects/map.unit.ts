@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findRedirect, formatProblem, loadRedirects, normaliseRedirectPath, parseRedirects, RedirectsError } from "./map";
+import { answerRequest, findRedirect, formatProblem, loadRedirects, normaliseRedirectPath, parseRedirects, PLATFORM_KEY, RedirectsError } from "./map";
 
 const FILE = "migrations/dupont/redirects.json";
 const messages = (problems: { file: string; key: string | null; message: string }[]) => problems.map(formatProblem);
@@ -164,6 +164,63 @@ describe("findRedirect", () => {
 
   it("keeps each practice's map to itself", () => {
     expect(findRedirect(table, "martin", "/cabinet.html")).toBeNull();
+  });
+});
+
+describe("WordPress's query vars of posts and pages under a front or a post type's base", () => {
+  const wordpress = (json: Record<string, string | null>) => {
+    const { map, errors } = parseRedirects({ [PLATFORM_KEY]: "wordpress", ...json }, FILE);
+    expect(errors).toEqual([]);
+    return new Map([["martin", map]]);
+  };
+  const divi = wordpress({
+    "/blog/implant-ou-bridge-que-choisir/": "/remplacer-une-dent/",
+    "/soins/implants-dentaires/": "/implantologie/",
+    "/soins/parodontologie/": "/parodontologie/",
+    // The new page's own spelling the toolkit writes: the same page, so no second answer.
+    "/parodontologie": "/parodontologie/",
+    "/equipe/dr-julien-martin/": "/equipe/julien-martin/",
+    "/le-centre/notre-equipe/": "/equipe/",
+    // Two keys ending in one slug to different pages, a dropped one beside a kept one.
+    "/soins/bilan/": "/premiere-visite/",
+    "/blog/bilan/": "/philosophie/",
+    "/blog/au-revoir-dr-claire-vidal/": null,
+    "/equipe/au-revoir-dr-claire-vidal/": "/equipe/",
+  });
+
+  it.each([
+    ["/?name=implant-ou-bridge-que-choisir", "/remplacer-une-dent/"],
+    ["/?soin=implants-dentaires", "/implantologie/"],
+    ["/index.php?soin=Implants-Dentaires", "/implantologie/"],
+    ["/?soin=parodontologie", "/parodontologie/"],
+    ["/?membre=dr-julien-martin&fbclid=IwAR0pQz", "/equipe/julien-martin/?fbclid=IwAR0pQz"],
+    ["/?pagename=le-centre/notre-equipe", "/equipe/"],
+    ["/?pagename=notre-equipe", "/equipe/"],
+  ])("%s -> %s (WordPress's 301 to the permalink)", (url, target) => {
+    expect(findRedirect(divi, "martin", url)).toBe(target);
+  });
+
+  it("answers one 404 as before when no key, several keys or a dropped one end in the slug, and for WordPress's own parameters", () => {
+    for (const url of ["/?soin=invisalign", "/?name=bilan", "/?name=au-revoir-dr-claire-vidal", "/?s=implants-dentaires", "/?tag=implants-dentaires", "/?soin=implants-dentaires&membre=dr-julien-martin"]) {
+      expect(answerRequest(divi, "martin", url), url).toEqual({ status: 404 });
+    }
+    // On another path the query is no WordPress query var of the front controller.
+    expect(findRedirect(divi, "martin", "/contact/?soin=implants-dentaires")).toBeNull();
+  });
+
+  it("is WordPress's only: another platform's map, or one without a platform, reads such a query as before", () => {
+    for (const platform of [null, "drupal"] as const) {
+      const json = { ...(platform ? { [PLATFORM_KEY]: platform } : {}), "/soins/implants-dentaires/": "/implantologie/" };
+      const other = new Map([["martin", parseRedirects(json, FILE).map]]);
+      expect(findRedirect(other, "martin", "/?soin=implants-dentaires"), String(platform)).toBeNull();
+    }
+  });
+
+  it("builds its index once, at load, bounded by the map", () => {
+    const map = divi.get("martin")!;
+    expect(map.slugKeys.size).toBeLessThanOrEqual(map.size + map.gone.size);
+    expect(map.slugKeys.get("implants-dentaires")).toBe("/soins/implants-dentaires");
+    expect(map.slugKeys.get("bilan")).toBeNull();
   });
 });
 
