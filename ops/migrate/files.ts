@@ -57,6 +57,8 @@ export const crawlEntrySchema = z.object({
    * body class): aliases of its redirect. Absent from a crawl.json of an earlier version.
    */
   own_urls: z.array(z.string()).optional(),
+  /** WordPress's post type of a single post (page.ts's post_type), "" when none; absent from a crawl.json of an earlier version. */
+  post_type: z.string().optional(),
   /** The numbers the page's markup names it by (page.ts's printed_ids), which probe.ts asks the old site about; absent from a crawl.json of an earlier version. */
   printed_ids: z.array(z.string()).optional(),
   trail: z.array(z.string()).optional(),

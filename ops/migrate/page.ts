@@ -28,6 +28,11 @@ export interface PageFacts {
   anchors: { url: string; text: string }[];
   /** Other URLs the page names as its own without linking to them (WordPress's `?page_id=N` of its body class). */
   own_urls: string[];
+  /**
+   * WordPress's post type of a single post its body class names (`single-soin` beside `postid-45`), "" when none: the
+   * type's name is the query var WordPress registers for it (`/?soin=<slug>`: redirect-map.ts's `$queryVars`).
+   */
+  post_type: string;
   /** The pages its breadcrumb names above it (same host, in order; at most MAX_TRAIL). */
   trail: string[];
   /**
@@ -180,6 +185,10 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
   // `?page_id=12`/`?p=34` is an old URL of that page too (older menus, shares). Not crawled: an old site may
   // answer an id it does not redirect with its home page.
   const wpId = /(?:^|\s)(page-id|postid)-(\d+)(?=\s|$)/.exec($("body").attr("class") ?? "");
+  // WordPress's body_class names a single post's type beside its id (`single single-soin postid-45`; a post's is
+  // `single-post`, its format's `single-format-standard`): register_post_type gives a type its name as its query var
+  // unless told otherwise, so the old site read `/?soin=<slug>` (redirect-map.ts writes the types seen: `$queryVars`).
+  const postType = wpId?.[1] === "postid" ? (/(?:^|\s)single-(?!format-)([a-z0-9_-]{1,20})(?=\s|$)/.exec($("body").attr("class") ?? "")?.[1] ?? "") : "";
   // TYPO3 names the page's uid in the body's id (`<body id="p12">`, its default template's idiom): its
   // `/index.php?id=12` is an old URL of that page too (the URLs before speaking URLs, old links and bookmarks).
   const typo3Id = /^typo3\b/i.test($('meta[name="generator" i]').attr("content") ?? "") ? /^p(\d+)$/.exec($("body").attr("id") ?? "") : null;
@@ -322,6 +331,7 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
     og_title: clean($('meta[property="og:title" i]').attr("content") ?? "").slice(0, 1000),
     anchors,
     own_urls: idUrls,
+    post_type: postType,
     trail,
     printed_ids: printedIds($),
     published: publishedDate($, headlineNode),

@@ -23,6 +23,16 @@ describe("readPage", () => {
     expect(page.own_urls).toEqual([]);
   });
 
+  it("names a WordPress single post's type of its body classes (the query var WordPress registers for it), not a page's nor a format's", () => {
+    const wp = (classes: string) => readPage(`<html><body class="${classes}"><h1>Implants</h1></body></html>`, "http://www.cabinet.fr/soins/implants/").post_type;
+    expect(wp("soin-template-default single single-soin postid-45 et_pb_pagebuilder_layout")).toBe("soin");
+    expect(wp("post-template-default single single-post postid-34 single-format-standard")).toBe("post");
+    expect(wp("single-format-standard single single-membre postid-9")).toBe("membre");
+    // A page, or a class alike without the post's id: none.
+    expect(wp("page-template-default page page-id-12")).toBe("");
+    expect(wp("single single-soin")).toBe("");
+  });
+
   it("reads the date a page states it was published: its metadata, else the <time datetime> beside its headline, none elsewhere", () => {
     const at = (head: string, body: string) => readPage(`<html><head>${head}</head><body>${body}</body></html>`, "http://www.cabinet.fr/blog/post").published;
     expect(at('<meta property="article:published_time" content="2024-03-04T09:00:00+01:00">', '<time datetime="2020-01-01">1er janvier</time>')).toBe("2024-03-04");

@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { formatProblem, normaliseRedirectPath, parseRedirects, PLATFORM_KEY } from "../../src/server/redirects/map";
-import { isHomeName, isPlatform, namesAnObject, oldUrlForm, type Platform } from "../../src/server/redirects/grammar";
+import { isPlatform, namesAnObject, oldUrlForm, type Platform } from "../../src/server/redirects/grammar";
 import type { Parsed, StepSpec } from "./args";
 import { assessPages, isDocument, readAssessment } from "./assess";
 import { ownContent } from "./boilerplate";
@@ -22,7 +22,7 @@ import { aliasesOf, detectPlatform } from "./platform";
 import { formatTable } from "./table";
 import { LISTING_URL } from "./text";
 import { LEARNED_FILE } from "./probe";
-import { ID_FORMS_KEY, ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, idPathOf, LEARNED_KEYS, learnedValues, MAX_ID_FORMS, MAX_ID_PATHS, parseLearned, type LearnedGrammar } from "../../src/server/redirects/learned";
+import { ID_FORMS_KEY, ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, idPathOf, isPostTypeVar, LEARNED_KEYS, learnedValues, MAX_ID_FORMS, MAX_ID_PATHS, MAX_QUERY_VARS, parseLearned, parseQueryVars, QUERY_VARS_KEY, type LearnedGrammar } from "../../src/server/redirects/learned";
 
 export const redirectsSpec: StepSpec = {
   name: "redirects",
@@ -270,7 +270,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
         const shape = oldUrlForm(path, platform);
         // (By its URL only: a skipped listing's heading may name any topic. A gallery's album says what it shows.)
         const intent = match({ path, title: "", h1: "", text: "", albums: e.status === 200 ? albumsOf(e) : [] }).match;
-        const authorArchive = AUTHOR_ARCHIVE.test(path);
+        const authorArchive = isAuthorArchive(path, platform);
         const row = skippedPageRow({
           path,
           // (The page the root redirects to, and its copies, are the home page's.)
@@ -296,9 +296,10 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
       continue;
     }
     const final = e.redirects.length ? byUrl.get(e.final_url) : e;
-    // An old URL the old site redirects to its home page is a copy of it only when it spells the home page (spellsHome):
-    // an archive or any other page the platform sends home was no page of the old site's (its own soft 404). No redirect.
-    if (final !== e && final !== undefined && (form(pathOf(final.url)) === "/" || homeUrls.has(final.url)) && !spellsHome(path, platform)) {
+    // An old URL the old site redirects to its home page is a copy of it (WordPress's own 301 of the static front
+    // page's permalink, `/accueil-2/`, `/?page_id=2`), unless it is an archive or a listing (copiesHome): the old
+    // site's own soft 404 (Yoast's disabled author archives), no page of its. No redirect then.
+    if (final !== e && final !== undefined && (form(pathOf(final.url)) === "/" || homeUrls.has(final.url)) && !copiesHome(path, platform)) {
       if (keptEntry) rows.push({ path, target: keptEntry.target, confidence: null, by: `kept from ${REDIRECTS_FILE}` });
       else skipped.push(path);
       continue;
@@ -383,7 +384,10 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
     keyOf.set(pathForm, path);
   }
   const file = existing;
-  const sorted = { [PLATFORM_KEY]: platform, ...learnedValues(learned), ...Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : 1))) };
+  // WordPress's custom post types the crawl saw (a single post's body class) and those the map already named (an
+  // operator's, or a crawl's since gone): their query vars name a post by its slug (map.ts). Bounded as the loader is.
+  const queryVars = platform === "wordpress" ? postTypeVars(entries, previous[QUERY_VARS_KEY]) : [];
+  const sorted = { [PLATFORM_KEY]: platform, ...learnedValues(learned), ...(queryVars.length ? { [QUERY_VARS_KEY]: queryVars.join(" ") } : {}), ...Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : 1))) };
   const { errors, warnings } = parseRedirects(sorted, file);
   const problems = [...errors, ...warnings];
   if (problems.length) throw new StepError(`the drafted map would not load cleanly:\n${problems.map((p) => `  - ${formatProblem(p)}`).join("\n")}`);
@@ -451,11 +455,20 @@ export function isDeadLink(e: Pick<CrawlEntry, "status">): boolean {
 }
 
 /**
- * An author's archive, its first page: `/author/<slug>/` (WordPress, Ghost), under WordPress's permalink front too
- * (`/blog/%postname%/` puts it at `/blog/author/<slug>/`: grammar.ts's PLATFORM_PATHS), SPIP's `/_Name_` (its "URL
- * propre" of an auteur). Not a further page (`/author/chloe/page/2/`) nor a query's (`/blog?author=…`, `/?author=1`).
+ * An author's archive, its first page: `/author/<slug>/` (WordPress, Ghost, and an unrecognised old site, as before
+ * WordPress's front was read), under WordPress's permalink front too (`/blog/%postname%/` puts it at
+ * `/blog/author/<slug>/`; one front segment at most, as grammar.ts's PLATFORM_PATHS reads it), SPIP's `/_Name_` (its
+ * "URL propre" of an auteur). Not a further page (`/author/chloe/page/2/`) nor a query's (`/blog?author=…`,
+ * `/?author=1`), nor a section of another platform's that holds a folder so named (`/equipe/author/dr-x/`).
  */
-export const AUTHOR_ARCHIVE = /^(?:(?:\/[^/?]+)*?\/author\/[^/?]+\/?|\/_[^/?]+_(?:\.html)?)$/;
+export function isAuthorArchive(path: string, platform: Platform | null): boolean {
+  if (SPIP_AUTHOR.test(path)) return true;
+  if (platform === "wordpress") return FRONT_AUTHOR.test(path);
+  return (platform === "ghost" || platform === "static" || platform === null) && ROOT_AUTHOR.test(path);
+}
+const SPIP_AUTHOR = /^\/_[^/?]+_(?:\.html)?$/;
+const ROOT_AUTHOR = /^\/author\/[^/?]+\/?$/;
+const FRONT_AUTHOR = /^(?:\/[^/?]+)?\/author\/[^/?]+\/?$/;
 
 /**
  * An archive only the platform makes, by its URL: a path of the platform's own (grammar.ts's PLATFORM_PATHS) shaped as
@@ -469,22 +482,28 @@ export function platformArchive(path: string, platform: Platform | null): boolea
 }
 
 /**
- * Whether an old URL spells the home page: its form in the platform's grammar is the home's (`/index.php`, `/accueil`,
- * `/home/`, `/?lang=fr`), or its last word is one of the home page's names where the platform names a page by a code
- * beside it (PluXml's `/index.php?static1/accueil`, SiteW's `/Accueil.A.htm`). Not an archive, a search or any other
- * page the old site answers with a redirect to its home page (Yoast's disabled author archives, `/blog/author/x/`):
- * that is the old site's own soft 404, no copy of the home page.
+ * Whether an old URL the old site redirects to its home page is a copy of the home page: yes, unless its URL has an
+ * archive's or a listing's shape (platformArchive, isAuthorArchive, text.ts's LISTING_URL: a tag, a category, an
+ * author, a date, a further page, a search `?s=`, a feed). WordPress itself 301s its static front page's permalink
+ * (`/accueil-2/`, `/page-d-accueil/`) and `/?page_id=<front>` to `/`, whatever the page was called, and a builder its
+ * language's home (`/fr`, `/en/`): those are the home page; an archive the old site sends home (Yoast's disabled
+ * author archives, `/blog/author/x/`) was no page of its, its own soft 404. (By the URL's shape alone, never by its
+ * words: `/blog/category/home/` is an archive, `/?s=accueil` a search.)
  */
-export function spellsHome(path: string, platform: Platform | null): boolean {
+export function copiesHome(path: string, platform: Platform | null): boolean {
   if (normaliseRedirectPath(path, platform) === "/") return true;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(path.split("#")[0]).toLowerCase();
-  } catch {
-    return false;
-  }
-  const last = decoded.split(/[/?&=]/).filter(Boolean).pop() ?? "";
-  return isHomeName(last.replace(/\.(?:html?|php|aspx?)$/, "").split(".")[0]);
+  return !(platformArchive(path, platform) || isAuthorArchive(path, platform) || LISTING_URL.test(path));
+}
+
+/**
+ * WordPress's custom post types a crawl saw (page.ts's post_type: a single post's body class) and those a map already
+ * names (`$queryVars`, when it loads), each a query var (isPostTypeVar), sorted; at most MAX_QUERY_VARS, the crawl's
+ * first (the loader refuses more).
+ */
+export function postTypeVars(entries: readonly Pick<CrawlEntry, "post_type" | "status">[], inMap: unknown): string[] {
+  const crawled = entries.flatMap((e) => (e.status === 200 && e.post_type && isPostTypeVar(e.post_type) ? [e.post_type] : []));
+  const kept = parseQueryVars(inMap, true).vars;
+  return [...new Set([...[...new Set(crawled)].sort(), ...kept])].slice(0, MAX_QUERY_VARS).sort();
 }
 
 /**
@@ -522,7 +541,7 @@ export function skippedPageRow(o: {
   intent: Match | null;
   /** The page's match on what it says (asked only when it may count). */
   member: () => Match | null;
-  /** An author's archive, its first page (AUTHOR_ARCHIVE); `member` then reads its own name alone. */
+  /** An author's archive, its first page (isAuthorArchive); `member` then reads its own name alone. */
   authorArchive?: boolean;
 }): DraftRow | null {
   const homeCopy = o.form === "/" || (!o.listing && o.originalForm === "/");

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { AUTHOR_ARCHIVE, followSection, isDeadLink, LEARNED_IN_MAP_FILE, learnedGrammarOf, oldHomeUrls, platformArchive, sectionHeads, skippedPageRow, spellsHome } from "./redirect-map";
+import { copiesHome, followSection, isAuthorArchive, isDeadLink, LEARNED_IN_MAP_FILE, learnedGrammarOf, oldHomeUrls, platformArchive, postTypeVars, sectionHeads, skippedPageRow } from "./redirect-map";
 import { REDIRECTS_FILE } from "./files";
 import { LEARNED_FILE } from "./probe";
 import { namesAnObject } from "../../src/server/redirects/grammar";
@@ -60,11 +60,21 @@ describe("skippedPageRow: where a page marked skip still goes", () => {
 
 describe("WordPress's front: archives under the permalink structure's front, and what the old site sends home", () => {
   it("knows an author's archive under a front (`/blog/%postname%/` makes `/blog/author/x/`), not its further pages", () => {
-    expect(AUTHOR_ARCHIVE.test("/blog/author/centre-martin/")).toBe(true);
-    expect(AUTHOR_ARCHIVE.test("/articles/blog/author/agence-nautilus")).toBe(true);
-    expect(AUTHOR_ARCHIVE.test("/author/lucas/")).toBe(true);
-    expect(AUTHOR_ARCHIVE.test("/blog/author/centre-martin/page/2/")).toBe(false);
-    expect(AUTHOR_ARCHIVE.test("/blog/implant-ou-bridge/")).toBe(false);
+    expect(isAuthorArchive("/blog/author/centre-martin/", "wordpress")).toBe(true);
+    expect(isAuthorArchive("/author/lucas/", "wordpress")).toBe(true);
+    expect(isAuthorArchive("/blog/author/centre-martin/page/2/", "wordpress")).toBe(false);
+    expect(isAuthorArchive("/blog/implant-ou-bridge/", "wordpress")).toBe(false);
+  });
+
+  it("reads an author's archive at one front segment at most, the front on WordPress only, the root form where it was read before (review 110, 6)", () => {
+    // Two segments deep is no WordPress front; a folder so named on another platform is a section's.
+    expect(isAuthorArchive("/articles/blog/author/agence-nautilus", "wordpress")).toBe(false);
+    for (const platform of ["static", "ghost", null, "drupal"] as const) expect(isAuthorArchive("/equipe/author/dr-x/", platform), String(platform)).toBe(false);
+    for (const platform of ["static", "ghost", null] as const) expect(isAuthorArchive("/author/lucas/", platform), String(platform)).toBe(true);
+    expect(isAuthorArchive("/author/lucas/", "joomla")).toBe(false);
+    // SPIP's "URL propre" of an auteur, as before.
+    expect(isAuthorArchive("/_Dr-Martin_", "spip")).toBe(true);
+    expect(isAuthorArchive("/_Dr-Martin_.html", "static")).toBe(true);
   });
 
   it("takes a tag's or a category's archive under a front for a listing, whatever the assessment said (Yoast's noindex tags)", () => {
@@ -81,11 +91,39 @@ describe("WordPress's front: archives under the permalink structure's front, and
     expect(skippedPageRow({ ...row, listing: platformArchive(row.path, "wordpress"), platformListing: true })).toBeNull();
   });
 
-  it("spells the home page by its form or its name, not by where the old site sends it (an archive sent home is no copy of it)", () => {
-    for (const path of ["/", "/index.php", "/accueil/", "/home", "/?lang=fr", "/index.html"]) expect(spellsHome(path, "wordpress"), path).toBe(true);
-    expect(spellsHome("/index.php?static1/accueil", "pluxml")).toBe(true);
-    expect(spellsHome("/Accueil.A.htm", "sitew")).toBe(true);
-    for (const path of ["/blog/author/centre-martin/", "/blog/tag/equipe/", "/?s=implant", "/le-centre/", "/blog/2016/"]) expect(spellsHome(path, "wordpress"), path).toBe(false);
+  it("takes a URL the old site sends home for a copy of the home page: its form, WordPress's front page, a language's home (review 110, 3)", () => {
+    for (const path of ["/", "/index.php", "/accueil/", "/home", "/?lang=fr", "/index.html"]) expect(copiesHome(path, "wordpress"), path).toBe(true);
+    // WordPress 301s its static front page's permalink and its ids to `/`, whatever the page was called.
+    for (const path of ["/accueil-2/", "/page-d-accueil/", "/homepage/", "/home-page/", "/acceuil/", "/?page_id=2", "/?p=2"]) expect(copiesHome(path, "wordpress"), path).toBe(true);
+    for (const platform of ["static", "wix"] as const) for (const path of ["/fr", "/en/"]) expect(copiesHome(path, platform), `${platform} ${path}`).toBe(true);
+    expect(copiesHome("/index.php?static1/accueil", "pluxml")).toBe(true);
+    expect(copiesHome("/Accueil.A.htm", "sitew")).toBe(true);
+  });
+
+  it("never takes an archive, a listing or a search the old site sends home for the home page, whatever its words (review 110, 3 and 4)", () => {
+    for (const path of ["/blog/author/centre-martin/", "/blog/tag/equipe/", "/?s=implant", "/blog/2016/", "/?s=accueil", "/blog/tag/accueil/", "/blog/category/home/", "/blog/author/home/", "/blog/page/2/", "/author/accueil/"]) {
+      expect(copiesHome(path, "wordpress"), path).toBe(false);
+    }
+  });
+});
+
+describe("postTypeVars: WordPress's custom post types the crawl saw, for the map's $queryVars", () => {
+  it("keeps the types of the crawled single posts and the map's own, none of WordPress's, bounded", () => {
+    const entries = [
+      { status: 200, post_type: "soin" },
+      { status: 200, post_type: "membre" },
+      { status: 200, post_type: "soin" },
+      // A post's `single-post`, a page that failed, a type named like one of WordPress's own vars, a crawl of an earlier version.
+      { status: 200, post_type: "post" },
+      { status: 404, post_type: "promo" },
+      { status: 200, post_type: "tag" },
+      { status: 200 },
+    ];
+    expect(postTypeVars(entries, undefined)).toEqual(["membre", "soin"]);
+    expect(postTypeVars(entries, "projet soin")).toEqual(["membre", "projet", "soin"]);
+    // A map's malformed value is not kept (the loader would refuse it).
+    expect(postTypeVars(entries, "Projet s")).toEqual(["membre", "soin"]);
+    expect(postTypeVars(Array.from({ length: 40 }, (_, i) => ({ status: 200, post_type: `t${i}` })), undefined)).toHaveLength(16);
   });
 });
 

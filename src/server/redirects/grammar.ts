@@ -17,9 +17,10 @@
  *                date (`/2017/03/14/slug/`, `?name=slug`, `/slug/`), a page's path its `?pagename=parent/child`; `replytocom` dropped (a comment form),
  *                and `?amp` and a final `/amp/` (the AMP plugin's view of the page);
  *                `/index.php/` (PATHINFO permalinks) and a language prefix (`/fr/`) dropped; its archives of a category,
- *                a tag or an author are the platform's at the root or under the permalink's front (`/blog/tag/x/`); a
+ *                a tag or an author are the platform's at the root or under a one-segment front (`/blog/tag/x/`); a
  *                post under a front or a post type's base named by its query var (`?name=slug` of `/blog/slug/`,
- *                `?soin=slug` of `/soins/slug/`) is the map's one key ending in that slug (wordpressQuerySlug, map.ts)
+ *                `?soin=slug` of `/soins/slug/`, the var one the map learned: `$queryVars`) is the map's one key
+ *                ending in that slug (OldUrlForm.frontVar, map.ts)
  *   joomla       `option/view/id` on any path (`/index.php?...`), `id=12:alias` is `id=12`, `Itemid`,
  *                `tmpl`, `print`, `format=html`, `layout=default` dropped (menu position, print view); the SEF
  *                spellings `/component/content/article/12-alias` and `/any/category/12-alias` are article 12;
@@ -212,8 +213,12 @@ const namesAPage = ([name, value]: [string, string]): boolean =>
 const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   // Its archives of a category, a tag or an author at the root or under the permalink structure's front: WordPress
   // puts them after the front (`with_front`, true by default), so `/blog/%postname%/` makes `/blog/tag/x/` and
-  // `/blog/author/x/` (a front is static segments, any number of them: `/articles/blog/tag/x/`).
-  wordpress: /^(?:\/[^/]+)*?\/(?:category|tag|author)(?:\/|$)|^\/(?:wp-content|wp-includes|wp-admin|wp-json|feed)(?:\/|$)|^\/wp-login|\/feed$/,
+  // `/blog/author/x/`. Only with the archive's slug after the base (its rewrite rules are `tag/([^/]+)/?$`...: a
+  // bare `/tag/` or `/equipe/author` is a page's path to WordPress), and under one front segment at most: the front
+  // a dental practice's blog uses is one word (`/blog/`, `/actualites/`), and each deeper reading took pages of the
+  // new site for archives (`/conseils/prevention/category/x/`; an outside review's finding). A one-segment front
+  // still reads like a page under a section (`/soins/tag/implants/`): the new site's own pages are exempt (map.ts).
+  wordpress: /^(?:\/[^/]+)?\/(?:category|tag|author)\/[^/]|^\/(?:wp-content|wp-includes|wp-admin|wp-json|feed)(?:\/|$)|^\/wp-login|\/feed$/,
   joomla: /^\/(?:component|images|media|templates|modules|plugins|administrator|cache)(?:\/|$)/,
   drupal: /^\/(?:node|taxonomy\/term|user|comment|sites\/[^/]+\/files|filter\/tips)(?:\/|$)/,
   wix: /^\/(?:_files|_api|post|blog\/(?:categories|tags|hashtags|page)|service-page|booking-calendar|product-page|event-details)(?:\/|$)|^\/copy-of-/,
@@ -293,6 +298,13 @@ export interface OldUrlForm {
   cmsQuery: boolean;
   /** Whether its path is one only the platform makes (PLATFORM_PATHS): `/component/...`, `/node/12`, `/s/x.pdf`. */
   cmsPath: boolean;
+  /**
+   * WordPress only: the one query var on its front controller (`/`, `/index.php`, under a language prefix) beside its
+   * noise (`replytocom`, `amp`) and the ignored parameters, its name as sent (case kept) and its value in a path
+   * segment's form (lower-cased, accents folded): `?soin=Implants` is `{ name: "soin", value: "implants" }`. What
+   * WordPress may answer with a 301 to a post's permalink wherever its structure puts it (map.ts decides which vars).
+   */
+  frontVar?: { name: string; value: string };
 }
 
 function decode(text: string): string | null {
@@ -314,16 +326,14 @@ function commonPath(decoded: string): string {
 
 /** The home page by its name (`/accueil.html`, `/home`, `/index`, IIS's `/default`): a site builder's, or a hand-made site's, home. */
 const HOME_NAME = /^\/(?:accueil|home|index|default)$/;
-/** Whether a page's name (a path segment, its suffix dropped) is one of the home page's names (HOME_NAME). */
-export const isHomeName = (name: string): boolean => HOME_NAME.test(`/${name}`);
 
 const noTrailingSlash = (path: string) => (path.length > 1 && path.endsWith("/") ? path.replace(/\/+$/, "") || "/" : path);
 
 /**
  * The parameters of a query as `[name, value]`, names and values lower-cased, `&amp;` read as `&`, the ignored ones
- * (isIgnoredParam) left out; null on a bad escape. The learned id query (learned.ts) reads a query so too.
+ * (isIgnoredParam) left out; null on a bad escape. `names`, when given, receives each kept name decoded as sent. The learned id query (learned.ts) reads a query so too.
  */
-export function params(query: string): [string, string][] | null {
+export function params(query: string, names?: string[]): [string, string][] | null {
   const out: [string, string][] = [];
   for (const raw of query.replace(/&(?:amp|#0*38|#x0*26);/gi, "&").split(/[&;]/)) {
     if (!raw || isIgnoredParam(raw)) continue;
@@ -331,6 +341,9 @@ export function params(query: string): [string, string][] | null {
     const name = decode((eq === -1 ? raw : raw.slice(0, eq)).replace(/\+/g, " "));
     const value = decode((eq === -1 ? "" : raw.slice(eq + 1)).replace(/\+/g, " "));
     if (name === null || value === null) return null;
+    // (Each kept name as sent, at the same index, for a caller that must tell `soin` from `Soin`: WordPress's query
+    // vars are PHP's $_GET keys, case-sensitive.)
+    names?.push(name);
     out.push([name.toLowerCase(), value.toLowerCase()]);
   }
   return out;
@@ -353,8 +366,11 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
   const url = hash === -1 ? raw : raw.slice(0, hash);
   const q = url.indexOf("?");
   const decoded = decode(q === -1 ? url : url.slice(0, q));
-  let list = params(q === -1 ? "" : url.slice(q + 1));
+  // (The names as sent, for WordPress's front controller's query var: frontVar.)
+  const names: string[] | undefined = platform === "wordpress" && q !== -1 ? [] : undefined;
+  let list = params(q === -1 ? "" : url.slice(q + 1), names);
   if (decoded === null || list === null) return null;
+  let frontVar: OldUrlForm["frontVar"];
   // Accents folded too: a builder that keeps them in its slugs answers them without (`/l-équipe` and `/l-equipe`).
   // (Only a path holding a character beyond ASCII is normalised: nearly every request's is plain ASCII.)
   // A Java servlet's session in the path (`/contact.html;jsessionid=8F2C...`, URL rewriting for a visitor without
@@ -380,6 +396,12 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
     // path is known: on another path the query is the visitor's, `/implantologie/?id=3` the page).
     anyIdentity = noise === "all" && list.some(namesAPage);
     const all = list;
+    // WordPress's one query var on its front controller (frontVar), read from this parse: counted first, so a long
+    // query costs no second walk (WordPress's two noise parameters beside it at most).
+    if (names !== undefined && home && all.length <= 3 && noise !== "all") {
+      const at = all.findIndex(([name]) => !noise.has(name));
+      if (at !== -1 && all.every(([name], i) => i === at || noise.has(name))) frontVar = { name: names[at], value: folded(all[at][1]) };
+    }
     list = noise === "all" ? [] : list.filter(([name, value]) => !noise.has(name) || keep(name) || other(name, value));
     cmsQuery = list.some(([name]) => identity.has(name));
     // `/index.php/contact` (PATHINFO URLs) is `/contact` on every platform: a PHP script answers the path after it
@@ -411,13 +433,14 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
   list.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
   const query = list.map(([name, value]) => (value === "" ? name : `${name}=${value}`)).join("&");
   const shape = platform === null ? null : PLATFORM_PATHS[platform];
-  return { form: query ? `${path}?${query}` : path, path, cmsQuery, cmsPath: shape !== null && shape.test(path) };
+  const form: OldUrlForm = { form: query ? `${path}?${query}` : path, path, cmsQuery, cmsPath: shape !== null && shape.test(path) };
+  if (frontVar !== undefined) form.frontVar = frontVar;
+  return form;
 }
 
 /**
- * WordPress's own query vars (WP::$public_query_vars, and those of its sitemaps and REST API): a parameter that is none
- * of them, alone on the front controller, is a query var WordPress registered for a post type (under the type's name:
- * `register_post_type('soin')` reads `/?soin=<slug>`) or a taxonomy.
+ * WordPress's own query vars (WP::$public_query_vars, and those of its sitemaps and REST API): none of them is a post
+ * type's (a map's `$queryVars`, learned.ts): each names something else (a search, an archive, an id, a feed).
  */
 const WORDPRESS_QUERY_VARS: ReadonlySet<string> = new Set([
   "m", "p", "posts", "w", "cat", "withcomments", "withoutcomments", "s", "search", "exact", "sentence", "calendar", "page", "paged",
@@ -426,32 +449,8 @@ const WORDPRESS_QUERY_VARS: ReadonlySet<string> = new Set([
   "preview", "preview_id", "preview_nonce", "robots", "favicon", "taxonomy", "term", "cpage", "post_type", "embed", "rest_route",
   "sitemap", "sitemap-subtype", "sitemap-stylesheet", "customize_changeset_uuid",
 ]);
-/** WordPress's front controller: `/`, `/index.php`, under a language prefix. */
-const WORDPRESS_FRONT = /^\/(?:index\.php\/?)?$/;
-
-/**
- * The slug a WordPress query names one post or page by on the front controller: `?name=<slug>` (a post), the last
- * segment of `?pagename=<path>` (a page), or a single `?<var>=<slug>` whose var is none of WordPress's own (a custom
- * post type's: `?soin=implants-dentaires`, `?membre=dr-julien-martin`). WordPress answers each with a 301 to the
- * permalink, wherever the structure puts it: under its front (`/blog/%postname%/` makes `/blog/<slug>/`) or the post
- * type's rewrite slug (`/soins/<slug>/`), which the form oldUrlForm gives (`?name=x` is `/x`) cannot know; the map
- * finds the key ending in that slug (map.ts). The slug as a path segment's form (lower-cased, accents folded); null
- * for anything else (another path, another parameter beside it, an empty value, a path where a slug is meant).
- */
-export function wordpressQuerySlug(raw: string): string | null {
-  const hash = raw.indexOf("#");
-  const url = hash === -1 ? raw : raw.slice(0, hash);
-  const q = url.indexOf("?");
-  if (q === -1) return null;
-  const path = decode(url.slice(0, q));
-  if (path === null || !WORDPRESS_FRONT.test(path.toLowerCase().replace(/\/{2,}/g, "/").replace(LANGUAGE_PREFIX, "") || "/")) return null;
-  const noise = NOISE_PARAMS.wordpress as ReadonlySet<string>;
-  const list = params(url.slice(q + 1))?.filter(([name]) => !noise.has(name));
-  if (list?.length !== 1) return null;
-  const [name, value] = list[0];
-  const slug = name === "pagename" ? value.replace(/^\/+|\/+$/g, "").split("/").pop()! : name === "name" || !WORDPRESS_QUERY_VARS.has(name) ? value : null;
-  return slug !== null && /^[^/?#\s]+$/.test(slug) ? folded(slug) : null;
-}
+/** Whether a parameter is one of WordPress's own query vars (WORDPRESS_QUERY_VARS), as WordPress spells them. */
+export const isWordPressQueryVar = (name: string): boolean => WORDPRESS_QUERY_VARS.has(name);
 
 /** The parameters naming an object by its id, in the grammar's form (`id=31`, `p=12`, `cid=4`, SPIP's `article=3`). */
 const OBJECT_ID = new RegExp(`^(?:id|p|cid|[a-z]+_id|id_[a-z]+|${SPIP_OBJECTS.join("|")})=\\d`);

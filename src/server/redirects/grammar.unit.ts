@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerRequest, findRedirect, parseRedirects, PLATFORM_KEY, type RedirectTable } from "./map";
-import { oldUrlForm, type Platform, wordpressQuerySlug } from "./grammar";
+import { oldUrlForm, type Platform } from "./grammar";
 
 const FILE = "migrations/x/redirects.json";
 const table = (json: Record<string, string | null>): RedirectTable => {
@@ -674,7 +674,7 @@ describe("the front controller's spellings on the server (map.ts), after an outs
 
 describe("a WordPress site's front and query vars", () => {
   it("knows its archives under the permalink structure's front (`/blog/%postname%/`): an unknown one answers one 404", () => {
-    for (const path of ["/blog/tag/equipe/", "/blog/author/centre-martin/", "/blog/category/actualites/", "/articles/blog/tag/x", "/tag/equipe/"]) {
+    for (const path of ["/blog/tag/equipe/", "/blog/author/centre-martin/", "/blog/category/actualites/", "/tag/equipe/", "/author/x"]) {
       expect(oldUrlForm(path, "wordpress")?.cmsPath, path).toBe(true);
     }
     for (const path of ["/blog/implant-ou-bridge/", "/blog/tagada/", "/soins/authorise/", "/blog/"]) expect(oldUrlForm(path, "wordpress")?.cmsPath, path).toBe(false);
@@ -684,15 +684,34 @@ describe("a WordPress site's front and query vars", () => {
     expect(answerRequest(wordpress, "x", "/blog/nouveau-billet/")).toBeNull();
   });
 
-  it("reads the slug a front controller's query names one post or page by: `?name=`, `?pagename=`'s last segment, a post type's var", () => {
-    expect(wordpressQuerySlug("/?name=implant-ou-bridge-que-choisir")).toBe("implant-ou-bridge-que-choisir");
-    expect(wordpressQuerySlug("/index.php?pagename=le-centre/notre-equipe/")).toBe("notre-equipe");
-    expect(wordpressQuerySlug("/?soin=Implants-Dentaires")).toBe("implants-dentaires");
-    expect(wordpressQuerySlug("/?membre=dr-amelie-perrin&fbclid=IwAR0pQz&utm_source=x")).toBe("dr-amelie-perrin");
-    expect(wordpressQuerySlug("/fr/?soin=r%C3%A9paration")).toBe("reparation");
-    expect(wordpressQuerySlug("/?membre=dr-julien-martin&replytocom=3")).toBe("dr-julien-martin");
-    // WordPress's other parameters, two of them, another path, an empty value, a path where a slug is meant: none.
-    for (const url of ["/?s=implant", "/?cat=3", "/?tag=equipe", "/?author=2", "/?m=2016", "/?paged=2", "/?feed=rss2", "/?p=12", "/?page_id=26"]) expect(wordpressQuerySlug(url), url).toBeNull();
-    for (const url of ["/?soin=a&membre=b", "/soins/?soin=implants", "/?soin=", "/?soin=a/b", "/", "/?utm_source=x"]) expect(wordpressQuerySlug(url), url).toBeNull();
+  it("takes `category`, `tag`, `author` for an archive only first or after one front segment, and followed by the archive's slug (review 110, 5)", () => {
+    // A bare base is a page's path to WordPress (its rules are `tag/([^/]+)/?$`...), two segments deep is no front.
+    for (const path of ["/equipe/author", "/soins/category", "/tag", "/author/", "/articles/blog/tag/x", "/conseils/prevention/category/x/", "/a/b/author/x"]) {
+      expect(oldUrlForm(path, "wordpress")?.cmsPath, path).toBe(false);
+    }
+    const wordpress = table({ [PLATFORM_KEY]: "wordpress", "/blog/implant-ou-bridge/": "/remplacer-une-dent/" });
+    for (const url of ["/equipe/author", "/soins/category/", "/conseils/prevention/category/x/"]) expect(answerRequest(wordpress, "x", url), url).toBeNull();
+  });
+
+  it("loads a map sending to a page of the new site spelled like an archive, and leaves that page to the site (review 110, 5)", () => {
+    const { errors } = parseRedirects({ [PLATFORM_KEY]: "wordpress", "/conseils-prevention/": "/conseils/category/prevention/", "/le-cabinet/equipe/": "/equipe/author/" }, FILE);
+    expect(errors).toEqual([]);
+    const wordpress = table({ [PLATFORM_KEY]: "wordpress", "/conseils-prevention/": "/conseils/category/prevention/" });
+    expect(answerRequest(wordpress, "x", "/conseils/category/prevention/")).toBeNull();
+    // Another archive under that front is still the old platform's.
+    expect(answerRequest(wordpress, "x", "/conseils/category/hygiene/")).toEqual({ status: 404 });
+  });
+
+  it("reads the one query var on the front controller from the form's own parse, its name as sent (frontVar)", () => {
+    const frontVar = (url: string) => oldUrlForm(url, "wordpress")?.frontVar;
+    expect(frontVar("/?name=implant-ou-bridge-que-choisir")).toEqual({ name: "name", value: "implant-ou-bridge-que-choisir" });
+    expect(frontVar("/?soin=Implants-Dentaires")).toEqual({ name: "soin", value: "implants-dentaires" });
+    expect(frontVar("/?Soin=implants-dentaires")).toEqual({ name: "Soin", value: "implants-dentaires" });
+    expect(frontVar("/?membre=dr-amelie-perrin&fbclid=IwAR0pQz&utm_source=x")).toEqual({ name: "membre", value: "dr-amelie-perrin" });
+    expect(frontVar("/fr/?soin=r%C3%A9paration")).toEqual({ name: "soin", value: "reparation" });
+    expect(frontVar("/index.php/?membre=dr-julien-martin&replytocom=3")).toEqual({ name: "membre", value: "dr-julien-martin" });
+    // Two vars, another path, no query, only ignored parameters, another platform, a long query: none.
+    for (const url of ["/?soin=a&membre=b", "/soins/?soin=implants", "/", "/?utm_source=x", `/?${Array.from({ length: 50 }, (_, i) => `v${i}=1`).join("&")}`]) expect(frontVar(url), url).toBeUndefined();
+    expect(oldUrlForm("/?soin=implants", "drupal")?.frontVar).toBeUndefined();
   });
 });

@@ -19,6 +19,12 @@
  *                                               an unknown id with another answer; the keys spelled so are written per
  *                                               page, as the old site answered them
  *
+ *   "$queryVars": "membre soin"                WordPress only: its custom post types' query vars the toolkit saw the old
+ *                                               site use (a single post's body class `single-<type>`: WordPress
+ *                                               registers a type's name as its query var), so `/?soin=<slug>` names
+ *                                               the post of that slug wherever its permalink is (map.ts); any other
+ *                                               single parameter on the front controller stays what it was
+ *
  * A map without them reads as before. Applied before the platform's grammar (grammar.ts): a request's path under a
  * learned prefix is reduced to its id form; a query naming an id that no key knows is asked as `/?id=N` alone (the
  * id is the page's identity on that site, whatever path or other parameter carries it) and, unknown, answers 404.
@@ -26,15 +32,44 @@
  * (isReservedPrefix); the id query is not read on a server route nor on a page the map sends to (map.ts).
  */
 
-import { params } from "./grammar";
+import { isWordPressQueryVar, params } from "./grammar";
 import { routeOf } from "../tenancy/routes";
 
 export const ID_PATHS_KEY = "$idPaths";
 export const ID_QUERY_KEY = "$idQuery";
 export const ID_QUERY_WITH_KEY = "$idQueryWith";
 export const ID_FORMS_KEY = "$idForms";
+export const QUERY_VARS_KEY = "$queryVars";
 /** Every key of a map that holds the learned grammar, not an old URL. */
-export const LEARNED_KEYS: readonly string[] = [ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, ID_FORMS_KEY];
+export const LEARNED_KEYS: readonly string[] = [ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, ID_FORMS_KEY, QUERY_VARS_KEY];
+
+/**
+ * The post types' query vars a map may hold, at most: a practice's site has a few (the blind Divi site two, `soin` and
+ * `membre`); the toolkit writes no more (redirect-map.ts), so what it writes always loads.
+ */
+export const MAX_QUERY_VARS = 16;
+
+/**
+ * Whether a name can be a custom post type's query var: a post type's name as WordPress keeps it (sanitize_key:
+ * lower-case letters, digits, `_` and `-`; at most 20 characters, register_post_type's limit) and none of WordPress's
+ * own query vars (`s`, `cat`, `name`, `p`...: each names something else), nor its built-in `post`, which registers none.
+ */
+export const isPostTypeVar = (name: string): boolean => /^[a-z0-9_-]{1,20}$/.test(name) && name !== "post" && !isWordPressQueryVar(name);
+
+/**
+ * A map's `$queryVars` (names separated by spaces, each isPostTypeVar, at most MAX_QUERY_VARS), on a WordPress map
+ * only: the vars, or the problem for the loader.
+ */
+export function parseQueryVars(value: unknown, wordpress: boolean): { vars: string[]; error: string | null } {
+  if (value === undefined) return { vars: [], error: null };
+  const names = typeof value === "string" ? value.split(/\s+/).filter(Boolean) : null;
+  if (!wordpress) return { vars: [], error: 'only a WordPress map ("$platform": "wordpress") reads post types\' query vars' };
+  if (names === null || !names.length || !names.every(isPostTypeVar))
+    return { vars: [], error: 'must be post types\' query vars separated by spaces ("membre soin"): lower-case letters, digits, "_" or "-", none of WordPress\'s own (s, p, name...)' };
+  const vars = [...new Set(names)];
+  if (vars.length > MAX_QUERY_VARS) return { vars: [], error: `at most ${MAX_QUERY_VARS} query vars (${vars.length} given)` };
+  return { vars, error: null };
+}
 
 export interface LearnedGrammar {
   /** Prefixes (decoded, lower-cased, no final slash) under which `/prefix/N[/anything]` is the page of id N. */

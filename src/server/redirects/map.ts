@@ -23,8 +23,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isInternalPath, PRACTICE_CODE } from "../tenancy";
 import { routeOf } from "../tenancy/routes";
-import { isPlatform, isTrackingParam, oldUrlForm, PLATFORMS, type Platform, wordpressQuerySlug } from "./grammar";
-import { ID_FORMS_KEY, ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, idPathOf, idQueryOf, LEARNED_KEYS, NO_LEARNED, parseLearned, type LearnedGrammar } from "./learned";
+import { isPlatform, isTrackingParam, oldUrlForm, PLATFORMS, type Platform } from "./grammar";
+import { ID_FORMS_KEY, ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, idPathOf, idQueryOf, LEARNED_KEYS, NO_LEARNED, parseLearned, parseQueryVars, QUERY_VARS_KEY, type LearnedGrammar } from "./learned";
 
 export { isTrackingParam } from "./grammar";
 
@@ -99,7 +99,8 @@ export type OldUrlAnswer = { status: 301; target: string; matchedQuery: boolean 
  * 1. its form (grammar.ts) is a key: 301 to the target, unless the request is the target itself
  *    (`/contact.html` -> `/contact/` leaves `/contact/` to the site though both have the same form);
  * 2. its form is a dropped old URL (a key whose value is null): 404; on a WordPress map, a query var naming a post by
- *    its slug (`/?name=x`, `/?soin=x`) whose permalink is not at the root: 301 to the one key ending in that slug;
+ *    its slug (`/?name=x`, a learned post type's `/?soin=x`) whose permalink is not at the root: 301 to the one key
+ *    ending in that slug;
  * 3. on a map that declares its old platform, a query URL of that platform (`?p=`, `?option=`, `?q=`), any CMS's
  *    on the home path of a platform that reads no query (Wix, Ghost, Hugo, CM4all, Odoo, Grav: `/?p=12` on a Hugo site,
  *    `/?post/2019/05/14/x` on an Odoo site), or any
@@ -132,13 +133,11 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
   if (exact === undefined && map.platform !== null && form.form === "/" && rawPath !== "/") return { status: 301, target: "/", matchedQuery: false };
   if (exact !== undefined) return asked === decodePath(exact) ? null : { status: 301, target: exact, matchedQuery: form.form !== form.path };
   if (map.gone.has(form.form)) return { status: 404 };
-  // WordPress's query vars of a post or a page whose permalink is not at the root (`/?name=x` of `/blog/x/`, a custom
-  // post type's `/?soin=x` of `/soins/x/`: grammar.ts's wordpressQuerySlug): WordPress answers them with a 301 to the
-  // permalink, so the key ending in that slug, when it is the only one or every key ending in it goes to one page
-  // (slugKeys, built at load: one Map lookup here). Keys with that slug going to different pages, or a dropped one: as
-  // before (one 404, never the home page).
-  const slug = map.slugKeys.size ? wordpressQuerySlug(raw) : null;
-  const slugTarget = slug === null ? undefined : map.get(map.slugKeys.get(slug) ?? "");
+  // WordPress's query vars of a post whose permalink is not at the root (`/?name=x` of `/blog/x/`, a custom post type's
+  // `/?soin=x` of `/soins/x/`: the one var on the front controller, grammar.ts's frontVar, read in the parse above):
+  // WordPress answers them with a 301 to the permalink, so the key ending in that slug (postBySlug). (`?pagename=` is
+  // a page's whole path, which the form above already is: `/le-centre/notre-equipe`, parents included.)
+  const slugTarget = form.frontVar === undefined ? undefined : map.postBySlug(form.frontVar.name, form.frontVar.value);
   if (slugTarget !== undefined) return { status: 301, target: slugTarget, matchedQuery: true };
   // A page's id in the query the old site was found to read (learned.ts), on whatever path or beside whatever other
   // parameter: that page, or one 404 for an id the map does not know (the old site answered no page of it).
@@ -160,7 +159,9 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
   // An id under a learned prefix, or in a learned id form, that the map knows neither with its query nor by its path
   // alone: the old site answered no page there.
   if (idPath !== null) return { status: 404 };
-  if (map.platform !== null && rawPath !== null && form.path !== "/" && (form.cmsPath || OLD_FILE_SUFFIX.test(rawPath))) return { status: 404 };
+  // (Never a page the map sends to: the new site's `/conseils/category/prevention/` is its own, whatever the old
+  // platform's archives looked like; a map sending there loads.)
+  if (map.platform !== null && rawPath !== null && form.path !== "/" && ((form.cmsPath && !map.targetPaths.has(pagePathForm(rawPath)!)) || OLD_FILE_SUFFIX.test(rawPath))) return { status: 404 };
   // A query on the home path that named another path (Drupal's `/?q=contact`) the map does not know: the home
   // page would answer it (a soft 404). So does any CMS query the map does not know, whatever spelling of the front
   // controller carries it (`/index.php/?url=/x`, `//?it=x`: one 404, not the site's answer to that path).
@@ -195,6 +196,13 @@ function lookup(map: PracticeRedirects, url: string): { from: string; target: st
 }
 
 /**
+ * A post's slug as WordPress writes it (sanitize_title: letters, digits, `-`, `_`, never a `.` nor a `/`), in a path
+ * segment's form; not all digits (WordPress suffixes a numeric slug, `2-2`, since it would read as a page number or
+ * a date): a number or a file name is no post's.
+ */
+const SLUG = /^(?!\d+$)[^/?#\s.]+$/u;
+
+/**
  * One practice's map: normalised old URL -> new path, the dropped old URLs (404 in one answer), and the old
  * site's platform when the file declares it (`"$platform": "joomla"`: its URL grammar, grammar.ts).
  */
@@ -206,20 +214,43 @@ export class PracticeRedirects extends Map<string, string> {
   /** The new site's pages the map sends to (pagePathForm): paths a learned id query never takes. */
   readonly targetPaths = new Set<string>();
   /**
-   * On a WordPress map, each key's last segment (a slug) -> that key's form, or null when keys ending in it go to
-   * different pages or one of them is dropped: what WordPress's query vars name a post by (`?name=x`, `?soin=x`:
-   * answerOldUrl). Keys ending in it that all go to one page are one answer (an old URL and the new page's own spelling
+   * On a WordPress map, the custom post types' query vars the old site was seen to use (`$queryVars`, learned.ts):
+   * the only single parameters besides `name` that name a post by its slug. Any other one WordPress ignores (an
+   * unregistered var: it shows the home page), so it keeps its answer as before (`/?v=2`, `/?q=contact`: one 404).
+   */
+  queryVars: ReadonlySet<string> = new Set();
+  /**
+   * On a WordPress map, each post's slug (a key's last segment) -> that key's form, or null when keys ending in it go
+   * to different pages or one of them is dropped: what WordPress's query vars name a post by (`?name=x`, `?soin=x`:
+   * postBySlug). Keys ending in it that all go to one page are one answer (an old URL and the new page's own spelling
    * the toolkit writes: `/soins/parodontologie` and `/parodontologie`, both to `/parodontologie/`). Built once at load
    * (indexSlugs), one entry per key at most.
    */
   readonly slugKeys = new Map<string, string | null>();
 
-  /** Fills slugKeys from the keys and the dropped URLs (WordPress only: no other platform names a post by a slug alone). */
+  /**
+   * The target of the post a WordPress query var names by its slug: `name` or a learned post type's var (queryVars),
+   * spelled as WordPress reads it (case-sensitive: `?Soin=` is no var of WordPress's), its value a slug (SLUG); the one
+   * key ending in it (slugKeys). Undefined otherwise.
+   */
+  postBySlug(name: string, value: string): string | undefined {
+    if ((name !== "name" && !this.queryVars.has(name)) || !SLUG.test(value)) return undefined;
+    const key = this.slugKeys.get(value);
+    return key ? this.get(key) : undefined;
+  }
+
+  /**
+   * Fills slugKeys from the keys and the dropped URLs (WordPress only: no other platform names a post by a slug alone).
+   * Only keys a post's permalink can be: not a path of the platform's own (an archive, `/blog/tag/x`, `/blog/author/x`),
+   * nor one whose last segment is no slug (SLUG: a number, `/blog/page/2`, `/2019/05`, `/soins/1`; a document,
+   * `/tarifs.pdf`): `/?v=2` or `/?soin=tarifs.pdf` would answer them.
+   */
   indexSlugs(): void {
     if (this.platform !== "wordpress") return;
     for (const form of [...this.keys(), ...this.gone]) {
       if (form.includes("?") || form === "/") continue;
       const slug = form.slice(form.lastIndexOf("/") + 1);
+      if (!SLUG.test(slug) || oldUrlForm(form, "wordpress")?.cmsPath !== false) continue;
       const previous = this.slugKeys.get(slug);
       if (previous === undefined) this.slugKeys.set(slug, form);
       else if (previous !== null && (this.get(previous) === undefined || this.get(previous) !== this.get(form))) this.slugKeys.set(slug, null);
@@ -259,6 +290,9 @@ export function parseRedirects(json: unknown, file: string): { map: PracticeRedi
   const learned = parseLearned(values[ID_PATHS_KEY], values[ID_QUERY_KEY], values[ID_QUERY_WITH_KEY], values[ID_FORMS_KEY]);
   map.learned = learned.learned;
   for (const e of learned.errors) errors.push({ file, ...e });
+  const queryVars = parseQueryVars(values[QUERY_VARS_KEY], map.platform === "wordpress");
+  if (queryVars.error !== null) errors.push({ file, key: QUERY_VARS_KEY, message: queryVars.error });
+  map.queryVars = new Set(queryVars.vars);
   const rawKeyOf = new Map<string, string>();
   const gone = new Map<string, string>();
   for (const [key, target] of entries) {
@@ -314,6 +348,7 @@ export function parseRedirects(json: unknown, file: string): { map: PracticeRedi
   const resolved = new PracticeRedirects();
   resolved.platform = map.platform;
   resolved.learned = map.learned;
+  resolved.queryVars = map.queryVars;
   for (const form of map.gone) resolved.gone.add(form);
   for (const [from, target] of map) {
     const key = rawKeyOf.get(from)!;

@@ -169,7 +169,7 @@ describe("findRedirect", () => {
 
 describe("WordPress's query vars of posts and pages under a front or a post type's base", () => {
   const wordpress = (json: Record<string, string | null>) => {
-    const { map, errors } = parseRedirects({ [PLATFORM_KEY]: "wordpress", ...json }, FILE);
+    const { map, errors } = parseRedirects({ [PLATFORM_KEY]: "wordpress", "$queryVars": "membre soin", ...json }, FILE);
     expect(errors).toEqual([]);
     return new Map([["martin", map]]);
   };
@@ -195,7 +195,6 @@ describe("WordPress's query vars of posts and pages under a front or a post type
     ["/?soin=parodontologie", "/parodontologie/"],
     ["/?membre=dr-julien-martin&fbclid=IwAR0pQz", "/equipe/julien-martin/?fbclid=IwAR0pQz"],
     ["/?pagename=le-centre/notre-equipe", "/equipe/"],
-    ["/?pagename=notre-equipe", "/equipe/"],
   ])("%s -> %s (WordPress's 301 to the permalink)", (url, target) => {
     expect(findRedirect(divi, "martin", url)).toBe(target);
   });
@@ -206,6 +205,59 @@ describe("WordPress's query vars of posts and pages under a front or a post type
     }
     // On another path the query is no WordPress query var of the front controller.
     expect(findRedirect(divi, "martin", "/contact/?soin=implants-dentaires")).toBeNull();
+  });
+
+  it("answers a single var only where it is `name` or a post type's the map learned ($queryVars), spelled as WordPress reads it (review 110, 1)", () => {
+    const map = wordpress({
+      "/contact.html": "/contact/",
+      "/blog/page/2/": "/blog/",
+      "/soins/1": "/soins/",
+      "/equipe/": "/equipe-soignante/",
+      "/soins/implants-dentaires/": "/implantologie/",
+    });
+    // WordPress ignores a var it did not register (it shows the home page): one 404, as before the front was read.
+    const unknown = ["/?q=contact", "/?foo=contact", "/?id=contact", "/?action=contact", "/?format=contact", "/?v=2", "/?ver=2", "/?nocache=2", "/?x=1", "/?et_fb=1", "/?hsa_cam=equipe", "/?view=equipe", "/?share=equipe"];
+    // Its query vars are PHP's $_GET keys: `Soin` is not `soin`.
+    for (const url of [...unknown, "/?Soin=implants-dentaires", "/?SOIN=Implants-Dentaires", "/?NAME=implants-dentaires"]) expect(answerRequest(map, "martin", url), url).toEqual({ status: 404 });
+    expect(findRedirect(map, "martin", "/?soin=implants-dentaires")).toBe("/implantologie/");
+    // A WordPress map that learned no post type answers `?name=` alone.
+    const bare = new Map([["martin", parseRedirects({ [PLATFORM_KEY]: "wordpress", "/soins/implants-dentaires/": "/implantologie/" }, FILE).map]]);
+    expect(answerRequest(bare, "martin", "/?soin=implants-dentaires")).toEqual({ status: 404 });
+    expect(findRedirect(bare, "martin", "/?name=implants-dentaires")).toBe("/implantologie/");
+  });
+
+  it("indexes only keys a post's permalink can be: no platform path, no number, no document (review 110, 2)", () => {
+    const map = wordpress({
+      "/blog/page/2/": "/blog/",
+      "/2019/05/": "/blog/",
+      "/soins/1": "/soins/",
+      "/tarifs.pdf": "/tarifs/",
+      "/blog/tag/detartrage/": "/detartrage/",
+      "/blog/author/dr-x/": null,
+    });
+    const index = map.get("martin")!.slugKeys;
+    for (const slug of ["2", "05", "1", "tarifs.pdf", "tarifs", "detartrage", "dr-x"]) expect(index.has(slug), slug).toBe(false);
+    // (`/?name=tarifs.pdf` is `/tarifs.pdf` in the grammar, as before WordPress's front was read: the key itself.)
+    for (const url of ["/?soin=tarifs.pdf", "/?soin=2", "/?name=05", "/?membre=1", "/?name=detartrage", "/?soin=dr-x"]) {
+      expect(answerRequest(map, "martin", url), url).toEqual({ status: 404 });
+    }
+  });
+
+  it("reads `?pagename=` as a page's whole path, parents included, never its last segment nor a dot segment (review 110, 7)", () => {
+    for (const url of ["/?pagename=notre-equipe", "/?pagename=x/le-centre/notre-equipe", "/?pagename=../../notre-equipe", "/?pagename=..%2F..%2Fnotre-equipe", "/?pagename=le-centre/../notre-equipe", "/?pagename=x/y/implants-dentaires"]) {
+      expect(answerRequest(divi, "martin", url), url).toEqual({ status: 404 });
+    }
+    expect(findRedirect(divi, "martin", "/index.php?pagename=le-centre/notre-equipe/")).toBe("/equipe/");
+  });
+
+  it("refuses a malformed $queryVars at load: not a string of post types' vars, WordPress's own, too many, another platform", () => {
+    const problems = (json: Record<string, unknown>) => messages(parseRedirects(json, FILE).errors);
+    for (const value of [["soin"], "", "Soin", "name", "s soin", "p", "post", "a.b", Array.from({ length: 17 }, (_, i) => `t${i}`).join(" ")]) {
+      expect(problems({ [PLATFORM_KEY]: "wordpress", "$queryVars": value }), JSON.stringify(value)).toHaveLength(1);
+    }
+    expect(problems({ [PLATFORM_KEY]: "drupal", "$queryVars": "soin" })).toHaveLength(1);
+    expect(problems({ "$queryVars": "soin" })).toHaveLength(1);
+    expect(problems({ [PLATFORM_KEY]: "wordpress", "$queryVars": " membre  soin membre " })).toEqual([]);
   });
 
   it("is WordPress's only: another platform's map, or one without a platform, reads such a query as before", () => {
