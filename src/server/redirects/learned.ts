@@ -175,6 +175,8 @@ export function parseLearned(idPaths: unknown, idQuery: unknown, idQueryWith?: u
   if (idQueryWith !== undefined) {
     const pairs = typeof idQueryWith === "string" ? idQueryWith.split(/\s+/).filter(Boolean) : null;
     if (pairs === null || learned.idQuery === null || pairs.some((p) => !/^[^=&\s]+=[^=&\s]*$/.test(p))) errors.push({ key: ID_QUERY_WITH_KEY, message: 'must be parameters "name=value" separated by spaces, beside a "$idQuery"' });
+    // (Bounded as the forms and prefixes are: each request's parameters are looked up in them.)
+    else if (new Set(pairs).size > MAX_ID_FORMS) errors.push({ key: ID_QUERY_WITH_KEY, message: `at most ${MAX_ID_FORMS} parameters (${new Set(pairs).size} given): each request's parameters are looked up in them` });
     else learned.idQuery!.with = pairs.map((p) => p.toLowerCase());
   }
   if (idForms !== undefined) {

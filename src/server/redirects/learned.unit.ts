@@ -167,3 +167,11 @@ describe("the learned grammar: the review of the id forms", () => {
     expect(parseRedirects({ $platform: "static", $idForms: forms(300), "/a": "/b/" }, FILE).errors.map((p) => p.key)).toEqual(["$idForms"]);
   });
 });
+
+describe("$idQueryWith is bounded as the forms and prefixes are (an outside review's finding)", () => {
+  it("loads 16 parameters and refuses 17", () => {
+    const pairs = (n: number) => Array.from({ length: n }, (_, i) => `s=v${i}`).join(" ");
+    expect(parseLearned(undefined, "/*?id", pairs(16)).errors).toEqual([]);
+    expect(parseLearned(undefined, "/*?id", pairs(17)).errors.map((e) => e.key)).toEqual(["$idQueryWith"]);
+  });
+});

@@ -113,6 +113,10 @@ export type OldUrlAnswer = { status: 301; target: string; matchedQuery: boolean 
 export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer {
   const hash = url.indexOf("#");
   const unreduced = hash === -1 ? url : url.slice(0, hash);
+  // A page the map sends to is the new site's, and so is its data (`<page>/q-data.json`, what Qwik's navigation asks
+  // for): neither an archive's shape (`/conseils/category/x/`) nor a learned id prefix over it may take that request
+  // (an outside review found the page served and its data answering 404 or 301).
+  if (map.targetPaths.size && isTargetData(map, unreduced)) return null;
   // An id path the old site was found to answer by its number alone, or a learned id form (learned.ts): its id form.
   const { url: raw, id: idPath } = idPathOf(unreduced, map.learned);
   const form = oldUrlForm(raw, map.platform);
@@ -170,6 +174,15 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
 }
 
 /** A path as the new site's pages are compared: decoded, NFC, lower-cased, no final slash. */
+/** Whether `url` asks for the data file of a page the map sends to (`/conseils/category/x/q-data.json`). */
+function isTargetData(map: PracticeRedirects, url: string): boolean {
+  const q = url.indexOf("?");
+  const path = q === -1 ? url : url.slice(0, q);
+  if (!path.endsWith("/q-data.json")) return false;
+  const page = pagePathForm(decodePath(path.slice(0, -"q-data.json".length)));
+  return page !== null && map.targetPaths.has(page);
+}
+
 function pagePathForm(path: string | null): string | null {
   if (path === null) return null;
   const p = path.normalize("NFC").toLowerCase().replace(/\/{2,}/g, "/");
@@ -250,7 +263,8 @@ export class PracticeRedirects extends Map<string, string> {
     for (const form of [...this.keys(), ...this.gone]) {
       if (form.includes("?") || form === "/") continue;
       const slug = form.slice(form.lastIndexOf("/") + 1);
-      if (!SLUG.test(slug) || oldUrlForm(form, "wordpress")?.cmsPath !== false) continue;
+      // (Nor a key sending to the home page, `/accueil-2/`: `/?membre=accueil-2` would answer the home page, a soft 404.)
+      if (!SLUG.test(slug) || oldUrlForm(form, "wordpress")?.cmsPath !== false || this.get(form) === "/") continue;
       const previous = this.slugKeys.get(slug);
       if (previous === undefined) this.slugKeys.set(slug, form);
       else if (previous !== null && (this.get(previous) === undefined || this.get(previous) !== this.get(form))) this.slugKeys.set(slug, null);

@@ -276,6 +276,28 @@ describe("WordPress's query vars of posts and pages under a front or a post type
   });
 });
 
+describe("a page the map sends to keeps its data file, and the slug index never answers the home page (an outside review's findings)", () => {
+  const ask = (json: Record<string, unknown>, url: string) => answerRequest(new Map([["dupont", parseRedirects(json, FILE).map]]), "dupont", url);
+
+  it("leaves a target's q-data.json to the site under an archive's shape and under a learned id prefix", () => {
+    const wordpress = { $platform: "wordpress", "/conseils/prevention/": "/conseils/category/prevention/", "/equipe/dr-martin.html": "/equipe/author/dr-martin/" };
+    expect(ask(wordpress, "/conseils/category/prevention/")).toBeNull();
+    expect(ask(wordpress, "/conseils/category/prevention/q-data.json")).toBeNull();
+    expect(ask(wordpress, "/equipe/author/dr-martin/q-data.json")).toBeNull();
+    // Another archive of the same shape, and its data, stay the old platform's: one 404.
+    expect(ask(wordpress, "/conseils/category/hygiene/q-data.json")).toEqual({ status: 404 });
+    const learned = { $platform: "static", $idPaths: "/actualites", "/actualites/55": "/equipe/", "/actualites/2024": "/actualites/2024/" };
+    expect(ask(learned, "/actualites/2024/q-data.json")).toBeNull();
+    expect(ask(learned, "/actualites/55/q-data.json")).toEqual({ status: 301, location: "/equipe/" });
+  });
+
+  it("does not answer a post type's var with a key that sends to the home page", () => {
+    const map = { $platform: "wordpress", $queryVars: "soin membre", "/accueil-2/": "/", "/soins/implants/": "/implantologie/" };
+    expect(ask(map, "/?membre=accueil-2")).toEqual({ status: 404 });
+    expect(ask(map, "/?soin=implants")).toEqual({ status: 301, location: "/implantologie/" });
+  });
+});
+
 describe("loadRedirects", () => {
   function dirWith(files: Record<string, string>) {
     const dir = mkdtempSync(join(tmpdir(), "migrations-"));
