@@ -5,6 +5,7 @@
  * and whether the page asks not to be indexed. Also the URL lists of an XML sitemap.
  */
 import { load, type CheerioAPI } from "cheerio";
+import { notionId } from "../../src/server/redirects/grammar";
 import { DATED, wordCount, words } from "./text";
 
 export interface PageFacts {
@@ -240,6 +241,11 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
   const solocalPost = /^solocal\b/i.test(($('meta[name="generator" i]').attr("content") ?? "").trim())
     ? /^(\/[^/?#]+\/\d+)-[^/?#]+\.html$/i.exec(new URL(pageUrl).pathname)
     : null;
+  // A Notion publisher names the Notion page it shows in its markup (Super: its `__NEXT_DATA__`'s `"pageId"`, the dashed
+  // UUID), and answers that page at its id too (`/<32 hex>`, the dashed UUID, `/<Title-words>-<id>`, with a 308 to its
+  // pretty URL): an old URL of that page too (links pasted from the Notion app, the page before it had a pretty URL),
+  // which the crawl reached by its pretty URL only.
+  const notionPage = notionPageId($);
   // A translation (its <html lang> another language than French, the new sites' one) naming its French version in
   // its head (`<link rel="alternate" hreflang="fr" href>`, Polylang's, WPML's, any multilingual CMS's): an English
   // page goes where its French version goes (redirect-map.ts).
@@ -265,6 +271,7 @@ export function readPage(fullHtml: string, pageUrl: string): PageFacts & { trunc
     idUrl ?? (modxId ? bounded(safeUrl(`/index.php?id=${modxId[1]}`, pageUrl)) : null),
     joomlaHomeItem ? bounded(safeUrl(`/index.php?Itemid=${joomlaHomeItem[1]}`, pageUrl)) : null,
     solocalPost ? bounded(safeUrl(`${solocalPost[1]}.html`, pageUrl)) : null,
+    notionPage ? bounded(safeUrl(`/${notionPage}`, pageUrl)) : null,
     ...(umbracoNode ? [`/${umbracoNode[1]}.aspx`, `/?umbPageId=${umbracoNode[1]}`].map((u) => bounded(safeUrl(u, pageUrl))) : [])].filter(
     (u): u is string => !!u,
   );
@@ -387,6 +394,25 @@ function printedIds($: CheerioAPI): string[] {
     .filter(([, ids]) => ids.size === 1)
     .slice(0, MAX_PRINTED_IDS)
     .map(([where, ids]) => `${where}=${[...ids][0]}`);
+}
+
+/**
+ * The Notion page a page of a Notion publisher shows, by the id its markup prints (32 lower-case hex digits): Super's
+ * `__NEXT_DATA__` names it as its pageProps' `"pageId"`. Only on a page with Notion's markup (an element of a
+ * `notion-` class: a Next.js site of another kind names other ids so), and only when the page names one id there (a
+ * page listing several pages' ids names none of them as its own). Null otherwise.
+ */
+function notionPageId($: CheerioAPI): string | null {
+  if ($('[class^="notion-"], [class*=" notion-"]').length === 0) return null;
+  const data = $("script#__NEXT_DATA__").first().text();
+  const ids = new Set<string | null>();
+  // (Read up to a second id: one pass over the script at most.)
+  for (const m of data.matchAll(/"pageId"\s*:\s*"([0-9a-fA-F-]{32,36})"/g)) {
+    ids.add(notionId(m[1]));
+    if (ids.size > 1) break;
+  }
+  const [id] = ids;
+  return ids.size === 1 ? (id ?? null) : null;
 }
 
 /**

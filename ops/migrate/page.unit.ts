@@ -292,3 +292,21 @@ describe("readSitemap", () => {
     expect(readSitemap(`<urlset><url><loc>http://a.fr/1</loc></url>${"<url><loc>".repeat(100_000)}</urlset>`).locs).toEqual(["http://a.fr/1"]);
   });
 });
+
+describe("readPage: the Notion page a Notion publisher's page prints as its own", () => {
+  const next = (pageProps: object) => `<script id="__NEXT_DATA__" type="application/json">${JSON.stringify({ props: { pageProps }, page: "/[[...slug]]" })}</script>`;
+  const page = (body: string) => `<html><head><title>Infos</title></head><body><main class="super-content"><article class="notion-root"><p class="notion-text">Horaires</p></article></main>${body}</body></html>`;
+
+  it("names Super's pageId (a dashed UUID) as the page's id URL, `/<32 hex>`", () => {
+    const facts = readPage(page(next({ siteId: "6c2f9a4e-81d3-4b7a-9e05-3d8c1f72ab46", pageId: "2843B478-41EC-550F-C8B9-DA70B299DE17", path: "/infos-pratiques" })), "http://a.fr/infos-pratiques");
+    expect(facts.own_urls).toEqual(["http://a.fr/2843b47841ec550fc8b9da70b299de17"]);
+  });
+
+  it("names none on a page without Notion's markup (another Next.js site), nor where several pageIds are named", () => {
+    const data = next({ pageId: "2843b478-41ec-550f-c8b9-da70b299de17" });
+    expect(readPage(`<html><body><main><p>Texte</p></main>${data}</body></html>`, "http://a.fr/x").own_urls).toEqual([]);
+    const two = `<script id="__NEXT_DATA__" type="application/json">{"a":{"pageId":"2843b47841ec550fc8b9da70b299de17"},"b":{"pageId":"c4a19e7b2d5f4c8a9e1b3d6f7a2c5e80"}}</script>`;
+    expect(readPage(page(two), "http://a.fr/x").own_urls).toEqual([]);
+    expect(readPage(page(next({ pageId: "not-an-id" })), "http://a.fr/x").own_urls).toEqual([]);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Which platform the old site ran on, recognised from what the crawl saw (its URLs, the links of its pages,
  * the addresses of its images): WordPress, Joomla, Drupal, Wix, Squarespace, TYPO3, SPIP, Blogger, Ghost, Hugo, CM4all
- * (IONOS MyWebsite), Concrete CMS, Dotclear, PluXml, Odoo, Grav, SiteW, Webador, GoDaddy's builder, DotNetNuke, Craft CMS, Contao, or a static site. The redirect map declares it
+ * (IONOS MyWebsite), Concrete CMS, Dotclear, PluXml, Odoo, Grav, SiteW, Webador, GoDaddy's builder, DotNetNuke, Craft CMS, Contao, a
+ * Notion workspace published as a site (Super, notion.site), or a static site. The redirect map declares it
  * (`"$platform"`), and the server then reads every old URL in that platform's grammar
  * (src/server/redirects/grammar.ts): `?page_id=12` and `?p=12` are one page, `id=12:alias` is `id=12`...
  *
@@ -11,6 +12,14 @@
  */
 import type { Platform } from "../../src/server/redirects/grammar";
 import type { CrawlEntry } from "./files";
+
+/**
+ * A page URL whose last segment is a Notion id (no extension, no other folder's file: `/<32 hex>`, the dashed UUID,
+ * `/<Title-words>-<32 hex>`), on the site's host.
+ */
+const NOTION_ID_URL = /\/\/[^/]+\/(?:[^/?#]*\/)?(?:[^/?#.]*-)?(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?(?:[?#]|$)/i;
+/** Notion's and its publishers' hosts: Super's images and assets, a notion.site, Notion's image proxy and its file storage. */
+const NOTION_HOST = /\/\/(?:images\.spr\.so|assets\.super\.so|[^/]+\.notion\.site|(?:www\.)?notion\.so\/image|file\.notion\.so|prod-files-secure\.s3\.us-west-2\.amazonaws\.com|s3\.us-west-2\.amazonaws\.com\/secure\.notion-static\.com)\//i;
 
 const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
   wordpress: /\/wp-(?:content|includes|json|admin|login\.php)\b|[?&](?:p|page_id|cat|attachment_id)=\d/i,
@@ -55,6 +64,11 @@ const MARKS: Record<Exclude<Platform, "static">, RegExp> = {
   // bundles' and extensions' folders. (Its generator meta and its `mod_article`/`ce_text` markup are no URL.)
   contao:
     /\/assets\/images\/[0-9a-f]\/[^/?#]+-[0-9a-f]{6,}\.[a-z]{3,4}(?:[?#]|$)|[?&](?:amp;)?page_[a-z]\d+=\d|[?&](?:amp;)?auto_item=|[?&](?:amp;)?file=files(?:\/|%2f)|\/bundles\/contao|\/system\/modules\//i,
+  // A Notion workspace published as a site (Super, notion.site): a page named by its Notion id (`/<32 hex>`, the
+  // dashed UUID, `/<Title-words>-<id>`: a link to a page nobody gave a pretty URL, a link pasted from the app, or the
+  // id a page's markup prints as its own, page.ts), and its publishers' hosts (Super's images and assets, notion.site,
+  // Notion's image proxy and file storage).
+  notion: new RegExp(`${NOTION_ID_URL.source}|${NOTION_HOST.source}`, "i"),
 };
 const MIN_MARKS = 2;
 /**
@@ -88,12 +102,16 @@ const KINDS: Partial<Record<Platform, RegExp[]>> = {
   craft: [/\/_(?:\d+|AUTO)x(?:\d+|AUTO)_[a-z]+_[a-z]+-[a-z]+|\/cpresources\/|x-craft-(?:live-)?preview=/i],
   // Contao's images, listings or download links, not only a folder of its extensions' kind.
   contao: [/\/assets\/images\/[0-9a-f]\/|page_[a-z]\d+=|auto_item=|file=files(?:\/|%2f)/i],
+  // Both: pages named by a 32-hex id alone may be another tool's (a share link's hash), and a publisher's image host
+  // alone a page embedding one Notion image.
+  notion: [NOTION_ID_URL, NOTION_HOST],
 };
 
 export function detectPlatform(entries: CrawlEntry[]): { platform: Platform; marks: number } {
   const counts = new Map<Platform, number>();
   const seen = new Set<string>();
-  const urls = entries.flatMap((e) => [e.url, e.final_url, ...e.links, ...e.images.map((i) => i.src)]);
+  // (And the URLs a page's markup names as its own, page.ts's own_urls: a Notion page's id printed by its publisher.)
+  const urls = entries.flatMap((e) => [e.url, e.final_url, ...e.links, ...e.images.map((i) => i.src), ...(e.own_urls ?? [])]);
   const marked = new Map<Platform, string[]>();
   for (const url of urls) {
     if (seen.has(url)) continue;
@@ -173,6 +191,8 @@ const ITEM_URL: Record<Platform, RegExp | null> = {
   craft: null,
   // A reader's item named in the query (`/actualites.html?auto_item=slug`); in the path it is shaped as a subpage is.
   contao: /[?&](?:amp;)?auto_item=[^&]/,
+  // Its pages, its database items and its ids share one shape (a path): none is known by its URL.
+  notion: null,
   static: null,
 };
 

@@ -172,3 +172,27 @@ describe("detectPlatform: the old site's platform from what the crawl saw", () =
     expect(isItemUrl("typo3", "/fr/actualites/")).toBe(false);
   });
 });
+
+describe("detectPlatform: a Notion workspace published as a site (Super, notion.site)", () => {
+  const id = "2843b47841ec550fc8b9da70b299de17";
+  const spr = "https://images.spr.so/cdn-cgi/imagedelivery/Qm7vT2xLk9NpR4wEhs3cYd/6b43ce55-d0b1-fe66-984f-371fea55946b/cabinet.jpg/w=1920";
+
+  it("recognises it by pages named by a Notion id (linked, or printed as a page's own) beside a Notion publisher's host", () => {
+    const linked = [entry("http://a.fr/", [`http://a.fr/${id}`, "http://a.fr/Questionnaire-c4a19e7b2d5f4c8a9e1b3d6f7a2c5e80", "http://a.fr/honoraires"], [spr])];
+    expect(detectPlatform(linked).platform).toBe("notion");
+    // Every page reached by its pretty URL: the ids its markup prints as its own (page.ts's own_urls).
+    const printed = [
+      { ...entry("http://a.fr/honoraires", [], [spr]), own_urls: [`http://a.fr/${id}`] },
+      { ...entry("http://a.fr/contact"), own_urls: ["http://a.fr/c4a19e7b2d5f4c8a9e1b3d6f7a2c5e80"] },
+    ] as CrawlEntry[];
+    expect(detectPlatform(printed).platform).toBe("notion");
+    expect(isItemUrl("notion", `/${id}`)).toBe(false);
+  });
+
+  it("needs both kinds: 32-hex paths alone (another tool's share links) or one embedded Notion image are no Notion site", () => {
+    expect(detectPlatform([entry("http://a.fr/", [`http://a.fr/${id}`, "http://a.fr/share/c4a19e7b2d5f4c8a9e1b3d6f7a2c5e80"])]).platform).toBe("static");
+    expect(detectPlatform([entry("http://a.fr/", ["http://a.fr/soins"], [spr, "https://images.spr.so/x/y.jpg"])]).platform).toBe("static");
+    // A hash in a file's name is no page's id.
+    expect(detectPlatform([entry("http://a.fr/", [`http://a.fr/static/${id}.css`, `http://a.fr/static/app-${id}.js`], [spr])]).platform).toBe("static");
+  });
+});

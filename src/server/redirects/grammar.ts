@@ -110,11 +110,15 @@
  *                after the page's alias into `auto_item`); a listing's pagination `?page_n12=2` (`page_` + the
  *                module's letter and id: `page_n` news, `page_e` events...) names a page of the listing, an unknown one
  *                404; `/assets/`, `/bundles/`, `/system/` and `/contao` (its back end) are the platform's
+ *   notion       a Notion workspace published as a site (Super, notion.site): a page is its pretty URL (a path its owner
+ *                typed) or its Notion id, in whichever spelling (notionId: `/<32 hex>`, the dashed UUID, `/<Title-words>-<id>`,
+ *                any case: the id's 32 lower-case hex digits in the last segment); Notion's view parameters `pvs` and `v`
+ *                dropped; an id is the platform's path (one the map does not know answers 404); no language prefix dropped
  *   static       the common rules, and on a PHP script (`/index.php`, `/telecharger.php`, the root) a number's zeros dropped
  *                (`id=03` is `id=3`: PHP reads an id through intval())
  */
 
-export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "pluxml", "odoo", "grav", "sitew", "webador", "godaddy", "dnn", "craft", "contao", "static"] as const;
+export const PLATFORMS = ["wordpress", "joomla", "drupal", "wix", "squarespace", "typo3", "spip", "blogger", "ghost", "hugo", "cm4all", "concrete", "dotclear", "pluxml", "odoo", "grav", "sitew", "webador", "godaddy", "dnn", "craft", "contao", "notion", "static"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const isPlatform = (value: unknown): value is Platform => typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
@@ -188,6 +192,7 @@ const IDENTITY_PARAMS: Record<Platform, ReadonlySet<string>> = {
   craft: new Set(["p"]),
   // Its `auto_item` (byIdentity: a path) and a listing's `page_n12` (a name with the module's id: byIdentity).
   contao: new Set(["auto_item"]),
+  notion: new Set(),
   static: new Set(),
 };
 /**
@@ -241,6 +246,9 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   // Its controllers, its control panel's resources and the panel; a listing's further page by the pageTrigger (`/p2`).
   craft: /^\/(?:actions|cpresources|admin)(?:\/|$)|^\/.+\/p\d+$/,
   contao: /^\/(?:assets|bundles|system|contao)(?:\/|$)/,
+  // A page by its id (the form notionIdentity leaves: the 32 hex digits alone as the last segment): an id the map does
+  // not know answers one 404, not the page of the new site at that path (there is none) after a slash redirect.
+  notion: /(?:^|\/)[0-9a-f]{32}$/,
   static: null,
 };
 
@@ -272,6 +280,9 @@ const NOISE_PARAMS: Record<Platform, ReadonlySet<string> | "all"> = {
   // A preview's share link (`?x-craft-preview=...&token=...`): the live entry.
   craft: new Set(["token", "x-craft-preview", "x-craft-live-preview"]),
   contao: new Set(),
+  // Notion's own leaves on a link copied from its app: `pvs` ("page view source", `?pvs=4`) and `v` (a database view's
+  // id, `?v=<32 hex>`): the same page, in whichever view (Super and notion.site answer both with the page).
+  notion: new Set(["pvs", "v"]),
   static: new Set(),
 };
 /**
@@ -408,7 +419,8 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
     // (a CMS's front controller routes it; a hand-made script shows what it shows for `/contact`, or itself).
     path = path.replace(/^\/index\.php(?=\/|$)/, "") || "/";
     // `/fr/contact` is the one-language site's `/contact` (not a static site's, whose `/fr/` may be a folder of its own).
-    if (platform !== "static" && platform !== "wix") path = path.replace(LANGUAGE_PREFIX, "") || "/";
+    // (Nor a Notion site's: a pretty URL is any path its owner typed, `/en/` a page of its own.)
+    if (platform !== "static" && platform !== "wix" && platform !== "notion") path = path.replace(LANGUAGE_PREFIX, "") || "/";
     const named = byIdentity(platform, path, list, all);
     cmsQuery ||= named.cmsQuery === true;
     ({ path, list } = named);
@@ -546,6 +558,8 @@ function byIdentity(platform: Platform, path: string, list: [string, string][], 
       return craftIdentity(path, list);
     case "contao":
       return contaoIdentity(path, list);
+    case "notion":
+      return { path: notionIdentity(path), list };
     case "webador": {
       // A post by its number (`/blog/<number>_<slug>`), whatever the slug.
       const post = /^\/blog\/(\d+)(?:_[^/]*)?\/?$/.exec(path);
@@ -643,6 +657,34 @@ function contaoIdentity(path: string, list: [string, string][]): Identity {
   if (!item) return { path, list, cmsQuery: paged };
   const page = commonPath(path);
   return { path: `${page === "/" ? "" : page}/${folded(item[1])}`, list: list.filter((p) => p !== item), cmsQuery: true };
+}
+
+/**
+ * A Notion page's id in a path's last segment, in every spelling Notion and its publishers (Super, notion.site) answer:
+ * the 32 hex digits (`/2843b478...de17`), the dashed UUID the API and the block ids write (`/2843b478-41ec-...`), either
+ * after Notion's `<Title-words>-` (`/Infos-pratiques-2843b478...de17`, the form Notion's own links take: the words are
+ * the title when the link was copied, any words answer), in any case. The id as 32 lower-case hex digits, else null.
+ * Read from the segment's end only (the id's length is fixed): linear whatever a visitor sends.
+ */
+export function notionId(segment: string): string | null {
+  const hex = segment.slice(-32).toLowerCase();
+  if (NOTION_HEX.test(hex) && (segment.length === 32 || segment[segment.length - 33] === "-")) return hex;
+  const dashed = segment.slice(-36).toLowerCase();
+  if (NOTION_UUID.test(dashed) && (segment.length === 36 || segment[segment.length - 37] === "-")) return dashed.replace(/-/g, "");
+  return null;
+}
+const NOTION_HEX = /^[0-9a-f]{32}$/;
+const NOTION_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Notion's identity of a page (the table at the top): a last segment naming a page's id (notionId) is that id alone,
+ * its folder kept (`/Infos-pratiques-<id>/` is `/<id>`); any other path is itself (a pretty URL).
+ */
+function notionIdentity(path: string): string {
+  const clean = commonPath(path);
+  const at = clean.lastIndexOf("/");
+  const id = notionId(clean.slice(at + 1));
+  return id === null ? path : `${clean.slice(0, at + 1)}${id}`;
 }
 
 /**

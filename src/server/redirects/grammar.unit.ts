@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerRequest, findRedirect, parseRedirects, PLATFORM_KEY, type RedirectTable } from "./map";
-import { oldUrlForm, type Platform } from "./grammar";
+import { notionId, oldUrlForm, type Platform } from "./grammar";
 
 const FILE = "migrations/x/redirects.json";
 const table = (json: Record<string, string | null>): RedirectTable => {
@@ -713,5 +713,51 @@ describe("a WordPress site's front and query vars", () => {
     // Two vars, another path, no query, only ignored parameters, another platform, a long query: none.
     for (const url of ["/?soin=a&membre=b", "/soins/?soin=implants", "/", "/?utm_source=x", `/?${Array.from({ length: 50 }, (_, i) => `v${i}=1`).join("&")}`]) expect(frontVar(url), url).toBeUndefined();
     expect(oldUrlForm("/?soin=implants", "drupal")?.frontVar).toBeUndefined();
+  });
+});
+
+describe("Notion's page ids: a page published from Notion (Super, notion.site) by its id, in every spelling", () => {
+  const id = "2843b47841ec550fc8b9da70b299de17";
+  const form = (url: string) => oldUrlForm(url, "notion")?.form;
+
+  it("reads the 32 hex digits, the dashed UUID, Notion's `Title-words-<id>`, in any case, with a final slash, as one id", () => {
+    for (const spelling of [`/${id}`, `/${id.toUpperCase()}`, "/2843b478-41ec-550f-c8b9-da70b299de17", `/Infos-pratiques-${id}`, `/Horaires-et-acces-${id}/`, "/Infos-2843B478-41EC-550F-C8B9-DA70B299DE17", `/${id}?pvs=4`, `/Infos-pratiques-${id}?v=08323bd5a8c388eb0abc17ad3c709647&utm_source=x`]) {
+      expect(form(spelling), spelling).toBe(`/${id}`);
+    }
+    // The id in the last segment only, its folder kept (a Notion id is the page's, the folder the publisher's path).
+    expect(form(`/blog/Un-titre-${id}`)).toBe(`/blog/${id}`);
+  });
+
+  it("leaves a pretty URL as it is, and any other hex as it is (a 31- or 33-digit run, a number glued to words, a file)", () => {
+    expect(form("/infos-pratiques?pvs=4")).toBe("/infos-pratiques");
+    expect(form("/soins/orthodontie-enfant")).toBe("/soins/orthodontie-enfant");
+    expect(form(`/${id.slice(1)}`)).toBe(`/${id.slice(1)}`);
+    expect(form(`/a${id}`)).toBe(`/a${id}`);
+    expect(form(`/Infos${id}`)).toBe(`/infos${id}`);
+    expect(form(`/${id}.pdf`)).toBe(`/${id}.pdf`);
+    // (No language prefix dropped: a pretty URL is any path its owner typed.)
+    expect(form("/en/soins")).toBe("/en/soins");
+    // Other platforms do not read a Notion id.
+    expect(oldUrlForm(`/Infos-pratiques-${id}`, "static")?.form).toBe(`/infos-pratiques-${id}`);
+  });
+
+  it("answers every spelling of a mapped id with the map's one 301, and an id it does not know with one 404, never the home page", () => {
+    const map = table({ [PLATFORM_KEY]: "notion", [`/${id}`]: "/acces/", "/infos-pratiques": "/acces/", "/soins/detartrage": null });
+    for (const spelling of ["/2843B478-41EC-550F-C8B9-DA70B299DE17", `/Infos-pratiques-${id}?pvs=4`, `/${id}/`, "/infos-pratiques?v=1"]) {
+      expect(answerRequest(map, "x", spelling), spelling).toEqual({ status: 301, location: "/acces/" });
+    }
+    for (const unknown of ["/0b7e2c1d9f8a4e3b8c6d5a4f3e2d1c0b", "/Blanchiment-dentaire-5d41c8e2a7b94f06b3e1d2c9a8f70e65?pvs=4", "/5d41c8e2-a7b9-4f06-b3e1-d2c9a8f70e65"]) {
+      expect(answerRequest(map, "x", unknown), unknown).toEqual({ status: 404 });
+    }
+    // A pretty URL the map does not know is the new site's to answer, as on any platform.
+    expect(answerRequest(map, "x", "/blog")).toBeNull();
+  });
+
+  it("reads any segment a visitor sends in linear time", () => {
+    const long = `/${"a-".repeat(50_000)}${"f".repeat(31)}`;
+    const started = performance.now();
+    expect(form(long)).toBe(long.toLowerCase());
+    expect(notionId(`${"-".repeat(100_000)}${id}`)).toBe(id);
+    expect(performance.now() - started).toBeLessThan(200);
   });
 });
