@@ -280,7 +280,14 @@ function datedNotice(e: CrawlEntry, text: string, short: () => boolean): string 
   const what = NOTICE.exec(named) ?? (works && short() ? works : null);
   if (!what) return null;
   if (keepsHours(named)) return null;
-  const year = YEAR.exec(named)?.[1] ?? DATED.exec(words(text.slice(0, 600)).join(" "))?.[1];
+  const namedYear = YEAR.exec(named)?.[1];
+  // The practical information page ("Infos pratiques", by its own name: its title, H1, headline or URL's last segment)
+  // dated by its text alone ("Fermé le mercredi depuis avril 2024", "Le samedi de 9 h à 12 h 30, depuis septembre
+  // 2023"): a standing page giving the hours a change began, not a notice of its time, as the short pages' rule below
+  // reads it. Notion's and Divi's truths send theirs to the directions page. A name dating itself ("Infos pratiques :
+  // fermeture d'août 2023") is still a notice.
+  if (!namedYear && namesPracticalInfo(words([e.title, e.h1, e.headline, lastSegment(pathOf(e.url))].join(" ")))) return null;
+  const year = namedYear ?? DATED.exec(words(text.slice(0, 600)).join(" "))?.[1];
   return year && Number(year) < new Date().getFullYear() ? `${what[0]} ${year}` : null;
 }
 

@@ -130,6 +130,11 @@ describe("assessPages: two short posts of one template, a standing page carrying
     entry("/infos-pratiques", { h1: "Infos pratiques", body_text: "Adresse, parking, tram. Le cabinet sera fermé du 3 au 10 janvier 2022.", word_count: 14 }),
     // (The second review's: a notice filed under a section "infos pratiques"; a print view without its H1.)
     entry("/infos-pratiques/a-noter", { h1: "À noter", title: "À noter - Cabinet Petit", body_text: "Le cabinet sera fermé du 1er au 20 août 2021.", word_count: 10 }),
+    // Its title says hours (a notice's word) and its text the month a change of them began, in a past year: still the
+    // standing page (Notion's and Divi's); a name dating itself is a notice however it is filed.
+    entry("/infos-pratiques-du-cabinet", { h1: "Infos pratiques", title: "Horaires et accès - Cabinet du Dr Bernard", body_text: "7 rue Crébillon, au deuxième étage. Lundi, mardi, jeudi et vendredi de 9 h à 18 h 30. Fermé le mercredi depuis avril 2024. Tram 1, arrêt Commerce.", word_count: 30 }),
+    entry("/centre/infos-pratiques/", { title: "Horaires et accès - Centre dentaire Martin", headline: "Nous trouver", body_text: "48 quai des Chartrons, de plain-pied. Du lundi au vendredi de 8 h 30 à 19 h 30, le samedi de 9 h à 12 h 30 (depuis septembre 2023).", word_count: 30 }),
+    entry("/infos-pratiques-fermeture-aout-2023", { h1: "Infos pratiques : fermeture d'août 2023", body_text: "Le cabinet ferme ses portes pour les congés d'été, retour le lundi suivant avec les horaires habituels.", word_count: 18 }),
     entry("/implants", { h1: "L'implant dentaire", title: "Implants dentaires - Cabinet du Dr Martin", body_text: long("implant"), word_count: 240 }),
     entry("/implants?print=1", { h1: "", title: "Implants dentaires - Cabinet du Dr Martin", body_text: `${long("implant")} Imprimer`, word_count: 241 }),
   ]);
@@ -145,6 +150,13 @@ describe("assessPages: two short posts of one template, a standing page carrying
     expect(by("/infos-pratiques").verdict).not.toBe("skip");
     // A notice filed under that section is still news of its time.
     expect(by("/infos-pratiques/a-noter").reason).toMatch(/news of its time/);
+  });
+
+  it("reads the practical information page whose text dates a change of hours still in force as a standing page, not a dated notice", () => {
+    expect(by("/infos-pratiques-du-cabinet").verdict).not.toBe("skip");
+    expect(by("/centre/infos-pratiques/").verdict).not.toBe("skip");
+    // Named by its date: a notice.
+    expect(by("/infos-pratiques-fermeture-aout-2023").reason).toMatch(/dated notice: fermeture 2023/);
   });
 
   it("merges a copy that is its page's words whatever it calls itself (a print view without its H1)", () => {

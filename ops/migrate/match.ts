@@ -1060,6 +1060,28 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
         promote(at, "the detail page its lay name names");
       }
     }
+    // A hub's page first (its title the field: "Parodontologie"), but the page's own names (its URL's last segment,
+    // title, H1, headline) name, by its word as it is, the condition a detail page of that hub is titled as treating
+    // ("La parodontite", "Soigner une parodontite", "Parodontite et diabète" for "Le traitement de la parodontite"):
+    // that detail. The hub led by the stem its field's name shares with the condition ("parodon", seven letters, is
+    // "parodontologie" and "parodontite"), in the URL and the title, not by its subject. Three blind truths (Notion's,
+    // Hostinger's, Textpattern's); SiteW's takes either; every other page so named already reached that detail by its
+    // text. Not where the text is clearly the hub's, twice as close as the detail's ("Gingivite, parodontite : les
+    // maladies des gencives", every disease of the gums: e-monsite's truth keeps the hub), the mirror of a page naming
+    // the hub, whose text must be twice as close to a detail's to reach it (above).
+    if (scored[0] && layHub === null) {
+      const hub = scored[0].target;
+      const own = new Set(ownWordList.map(unpluralised));
+      const treating = candidates.filter((p) => {
+        const condition = isDetailOf(hub, p) ? treatedCondition(p.title) : [];
+        return condition.length > 0 && condition.every((w) => own.has(unpluralised(w)));
+      });
+      if (treating.length === 1 && textOf.get(treating[0].path)! * 2 >= textOf.get(hub)!) {
+        layHub = hub;
+        const at = scored.findIndex((s) => s.target === treating[0].path);
+        promote(at, "the detail page treating the condition its names name");
+      }
+    }
     // A page in the old site's section of one treatment (`/soins/implants/remplacer-une-dent`), its best guess a need
     // page (which weighs every way of meeting the need): the page said how the practice meets it, the section's
     // treatment. The detail page of that treatment's hub its text is closest to, when that text is close (three blind
@@ -1073,7 +1095,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       }
     }
     const best = scored[0] ?? null;
-    // (Not the hub a lay name's detail page was chosen over, above: the detail is that hub's subject, named.)
+    // (Not the hub a lay name's or a named condition's detail page was chosen over, above: the detail is that hub's
+    // subject, named.)
     const runnerUp = scored.find((s) => s.target !== best?.target && s.target !== layHub)?.confidence ?? 0;
     /** Whether one of the page's own names (its URL's last segment, its title, H1, headline) says what `says` reads. */
     const ownNameSays = (says: (set: string[]) => boolean) => [urlWords(old.path), ...ownNames].some((set) => set.length > 0 && says(set));
@@ -1590,6 +1613,19 @@ const LAY_NAMES: [(own: string[]) => boolean, string][] = [
   [(own) => own.includes("os"), "osseuse"],
   [inOfficeWhitening, "fauteuil"],
 ];
+/** A title's words saying its page treats what it names ("Le traitement de la parodontite", "Soigner une carie"). */
+const TREATING = /^(?:traitement|traitements|traiter|soigner)$/;
+/**
+ * The condition a page's title says it treats, as its words ("Le traitement de la parodontite": parodontite); none
+ * when the title names no treating ("L'implant unitaire", "La greffe osseuse": a treatment's own name, which a page
+ * about the whole field uses too).
+ */
+function treatedCondition(title: string): string[] {
+  const list = keywords(title);
+  return list.some((w) => TREATING.test(w)) ? list.filter((w) => !TREATING.test(w) && !GENERIC.test(w)) : [];
+}
+/** A word without a plural's final s ("parodontites" is "parodontite"), for words compared whole, not by stems. */
+const unpluralised = (word: string) => (word.length > 3 ? word.replace(/s$/, "") : word);
 /** Why a page speaking of both subjects its name joins was taken. */
 const JOINED = "the page speaking of both subjects its name joins";
 /** A graft, and the gums' words: a gum graft (gumGraft). */

@@ -428,6 +428,36 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(createMatcher(site.filter((p) => p.slug !== "traitement-parodontite"))({ path: "/deschaussement-dentaire", title: "Le déchaussement dentaire", h1: "", text }).match?.target).toBe("/parodontologie/");
   });
 
+  it("sends a page naming the condition a hub's detail is titled as treating ('La parodontite') to that detail, not to the hub its field's stem leads to", () => {
+    const site: NewPage[] = [
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/parodontologie/", slug: "parodontologie", title: "Parodontologie", kind: "service_hub", text: "Les maladies des gencives : gingivite, parodontite, déchaussement des dents. Un bilan parodontal, puis leur traitement ; le tabac et le diabète les aggravent" },
+      { path: "/parodontologie/traitement-parodontite/", slug: "traitement-parodontite", title: "Le traitement de la parodontite", kind: "service_detail", text: "Le traitement d'une parodontite assainit les poches sous la gencive, puis un suivi régulier" },
+      { path: "/parodontologie/detartrage-surfacage/", slug: "detartrage-surfacage", title: "Le surfaçage radiculaire", kind: "service_detail", text: "Nettoyer les racines sous la gencive, sous anesthésie locale, en une à quatre séances" },
+      { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "Les implants dentaires en titane : pose, cicatrisation, couronne, durée de vie" },
+      { path: "/implantologie/implant-unitaire/", slug: "implant-unitaire", title: "L'implant unitaire", kind: "service_detail", text: "Remplacer une seule dent par un implant et une couronne" },
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires et devis" },
+    ];
+    const match = createMatcher(site);
+    // (Its text as close to the hub's as to the detail's, or closer: the detail's text rule does not take it.)
+    const text = "La parodontite est une maladie des gencives qui déchausse les dents. Un bilan parodontal la dépiste ; son traitement assainit les poches.";
+    // Hostinger's, Notion's and Textpattern's (a name joining the condition and a disease it goes with).
+    for (const [path, title] of [["/parodontite", "La parodontite"], ["/soins/parodontite", "Soigner une parodontite"], ["/actualites/57/parodontite-et-diabete", "Parodontite et diabète"]]) {
+      const found = match({ path, title, h1: title, text: path.includes("diabete") ? `${text} Le diabète l'aggrave.` : text });
+      expect(found.match?.target, path).toBe("/parodontologie/traitement-parodontite/");
+      expect(found.match?.by, path).toMatch(/treating the condition its names name/);
+    }
+    // The field itself, and every disease of the gums whose text is the hub's (e-monsite's truth): the hub.
+    expect(match({ path: "/soins/parodontologie", title: "La parodontologie", h1: "", text }).match?.target).toBe("/parodontologie/");
+    const hubText = "Gingivite et parodontite sont les maladies des gencives ; le déchaussement des dents en est le dernier stade. Un bilan parodontal les dépiste, le tabac et le diabète les aggravent.";
+    expect(match({ path: "/pages/soins/maladies-des-gencives.html", title: "Gingivite, parodontite : les maladies des gencives", h1: "", text: hubText }).match?.target).toBe("/parodontologie/");
+    // A detail named by its treatment's own name, not as treating a condition ("L'implant unitaire"): the hub for a
+    // page on implants in general (fifteen blind truths send "Combien de temps dure un implant ?" there).
+    expect(match({ path: "/blog/combien-de-temps-dure-un-implant", title: "Combien de temps dure un implant ?", h1: "", text: "Un implant dentaire en titane dure des années : sa durée de vie dépend de l'hygiène et des contrôles" }).match?.target).toBe("/implantologie/");
+    // No detail titled for it: the hub.
+    expect(createMatcher(site.filter((p) => p.slug !== "traitement-parodontite"))({ path: "/parodontite", title: "La parodontite", h1: "La parodontite", text }).match?.target).toBe("/parodontologie/");
+  });
+
   it("sends an in-office whitening ('au cabinet') to the hub's chair-side detail ('au fauteuil'), not a name weighing both ways", () => {
     const site: NewPage[] = [
       { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
