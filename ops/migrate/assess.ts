@@ -12,7 +12,7 @@ import { ASSESSMENT_FILE, migrationDir, practiceCode, readCrawl, writeFileAtomic
 import type { StepIo } from "./io";
 import { pathOf } from "./page";
 import { ownContent } from "./boilerplate";
-import { DATED, forATime, WEEKDAYS, jaccard, lastSegment, LISTING_URL, namesPracticalInfo, shingles, triplesInOrder, words } from "./text";
+import { DATED, forATime, WEEKDAYS, jaccard, lastSegment, LISTING_URL, namesPracticalInfo, shingles, triplesInOrder, words, yearInUrl } from "./text";
 import { detectPlatform, isIdOnlyUrl, isItemUrl } from "./platform";
 import { namesAJob } from "./match";
 import { oldUrlForm } from "../../src/server/redirects/grammar";
@@ -273,23 +273,36 @@ function keepsHours(named: string, dayOnly = false): boolean {
   return newHours || (REGULAR_DAY.test(named) && notices.every((n) => HOURS_NOTICES.has(n)));
 }
 
-/** `short`: whether the page says little in its own words (the cards of other pages it shows left out). */
-function datedNotice(e: CrawlEntry, text: string, short: () => boolean): string | null {
+/**
+ * `short`: whether the page says little in its own words (the cards of other pages it shows left out). `ownNames`: its
+ * own names, each as its words (ownNamesOf).
+ */
+function datedNotice(e: CrawlEntry, text: string, short: () => boolean, ownNames: string[][]): string | null {
   const named = words(`${e.title} ${e.headline} ${e.h1} ${pathOf(e.url).replace(/[-_/.]/g, " ")}`).join(" ");
   const works = WORKS.exec(named);
   const what = NOTICE.exec(named) ?? (works && short() ? works : null);
   if (!what) return null;
   if (keepsHours(named)) return null;
-  const namedYear = YEAR.exec(named)?.[1];
-  // The practical information page ("Infos pratiques", by its own name: its title, H1, headline or URL's last segment)
-  // dated by its text alone ("Fermé le mercredi depuis avril 2024", "Le samedi de 9 h à 12 h 30, depuis septembre
-  // 2023"): a standing page giving the hours a change began, not a notice of its time, as the short pages' rule below
-  // reads it. Notion's and Divi's truths send theirs to the directions page. A name dating itself ("Infos pratiques :
-  // fermeture d'août 2023") is still a notice.
-  if (!namedYear && namesPracticalInfo(words([e.title, e.h1, e.headline, lastSegment(pathOf(e.url))].join(" ")))) return null;
+  // The year its names say: its title's, headline's or H1's, or its URL's as yearInUrl reads a URL (not a segment's
+  // leading id, Joomla's `/2015-infos-pratiques`, nor a figure inside a longer one: an outside review's case).
+  const namedYear = YEAR.exec(words(`${e.title} ${e.headline} ${e.h1}`).join(" "))?.[1] ?? yearInUrl(pathOf(e.url))?.toString();
+  // The practical information page ("Infos pratiques", by one of its own names alone: its title, H1, headline or URL's
+  // last segment, as the matcher reads it) dated by its text alone ("Fermé le mercredi depuis avril 2024", "Le samedi
+  // de 9 h à 12 h 30, depuis septembre 2023"): a standing page giving the hours a change began, not a notice of its
+  // time, as the short pages' rule below reads it. Notion's and Divi's truths send theirs to the directions page.
+  // Only where the notice its names say is the hours alone and for no limited time: "Infos pratiques : fermeture
+  // exceptionnelle du 24 décembre", "Horaires d'été" under a template's title "Infos pratiques", "Info utile :
+  // fermeture pour congés", a move, are notices of their time however they are filed (an outside review's cases); so is
+  // a name dating itself ("Infos pratiques : horaires 2020").
+  const notices = [...named.matchAll(NOTICES)].map((m) => m[0]);
+  const hoursOnly = notices.length > 0 && notices.every((n) => n === "horaires") && !WORKS.test(named) && !forATime(named.split(" "));
+  if (!namedYear && hoursOnly && ownNames.some(namesPracticalInfo)) return null;
   const year = namedYear ?? DATED.exec(words(text.slice(0, 600)).join(" "))?.[1];
   return year && Number(year) < new Date().getFullYear() ? `${what[0]} ${year}` : null;
 }
+
+/** A page's own names, each as its words (words()): its title, H1, headline and its URL's last segment. */
+const ownNamesOf = (e: CrawlEntry): string[][] => [e.title, e.h1, e.headline, lastSegment(pathOf(e.url))].map((n) => words(n));
 
 export const isDocument = (e: CrawlEntry) => e.status === 200 && e.redirects.length === 0 && DOCUMENT_TYPE.test(e.content_type);
 
@@ -526,9 +539,12 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
     if (original) return { verdict: "rewrite", reason: `near-duplicate of ${pathOf(original.url)} (similarity ${original.similarity.toFixed(2)}): merge into one page` };
     const count = wordsOf(e);
     if (count === 0) return { verdict: "skip", reason: "no text of its own" };
-    const notice = datedNotice(e, own.get(e.url)?.text ?? e.body_text, () => unquoted(e).split(" ").filter((w) => w !== ".").length < THIN_WORDS);
+    // (Its own names, read by the notice, event and short pages' rules: cut once.)
+    const ownNames = ownNamesOf(e);
+    const ownName = ownNames.flat();
+    const notice = datedNotice(e, own.get(e.url)?.text ?? e.body_text, () => unquoted(e).split(" ").filter((w) => w !== ".").length < THIN_WORDS, ownNames);
     if (notice) return { verdict: "skip", reason: `dated notice: ${notice}, past` };
-    const event = EVENT.exec(words([e.title, e.h1, e.headline, lastSegment(pathOf(e.url))].join(" ")).join(" "));
+    const event = EVENT.exec(ownName.join(" "));
     if (event) return { verdict: "skip", reason: `an event of its time: ${event[0]}` };
     if (count < THIN_WORDS) {
       // A short notice (its text says what: a closure, holidays...) dated in a past year; a short advice post stays.
@@ -540,7 +556,6 @@ export function assessPages(entries: CrawlEntry[]): SiteFacts {
       // (Its own name and its URL's last segment: a section "infos pratiques" holds dated notices too.)
       // (Nor a regular day it keeps: "À partir de septembre, le cabinet ferme le mercredi". Short news of new hours
       // dated in a past year, "Nouveaux horaires" of 2014, are of their time: two blind truths drop theirs.)
-      const ownName = words([e.title, e.h1, e.headline, lastSegment(pathOf(e.url))].join(" "));
       const standing = namesPracticalInfo(ownName) || keepsHours(ownName.join(" "), true);
       if (dated && !standing && NOTICE.test(text) && Number(dated[1]) < new Date().getFullYear()) return { verdict: "skip", reason: `news of its time: ${count} words about ${dated[0]}` };
       return { verdict: "rewrite", reason: `thin: ${count} words (fewer than ${THIN_WORDS})${from.length ? "" : ", linked from no page"}` };

@@ -164,6 +164,46 @@ describe("assessPages: two short posts of one template, a standing page carrying
   });
 });
 
+describe("assessPages: a notice filed as practical information is still a notice (an outside review's cases)", () => {
+  // Each text long enough not to be a short page, its own words (no template to take out), its date a past year's.
+  const notice = (path: string, over: Partial<CrawlEntry>, said: string) => entry(path, { ...over, body_text: `${said} ${long(path.replace(/\W/g, ""), 80)}` });
+  const { rows } = assessPages([
+    notice("/infos-pratiques-fermeture-24-decembre", { title: "Infos pratiques : fermeture exceptionnelle du 24 décembre", h1: "Infos pratiques : fermeture exceptionnelle du 24 décembre" }, "Le cabinet sera exceptionnellement fermé le mardi 24 décembre 2023. Réouverture le 26 décembre."),
+    // A template's title "Infos pratiques" over summer's hours.
+    notice("/horaires-ete", { title: "Infos pratiques - Cabinet Martin", h1: "Horaires d'été" }, "Du 15 juillet au 20 août 2023, le cabinet est ouvert de 9 h à 13 h."),
+    // A theme's section header as its H1 and headline.
+    notice("/actualites/fermeture-estivale", { title: "Fermeture estivale - Cabinet Martin", h1: "Infos pratiques", headline: "Infos pratiques" }, "Le cabinet sera fermé du 1er au 15 août 2022. En cas d'urgence appelez le 15."),
+    notice("/actualites/info-utile", { title: "Info utile : fermeture pour congés", h1: "Info utile : fermeture pour congés" }, "Le cabinet sera fermé pour congés du 23 décembre 2022 au 2 janvier 2023."),
+    notice("/infos-pratiques/vacances-noel", { title: "Vacances de Noël", h1: "Vacances de Noël", headline: "Informations pratiques" }, "Le cabinet sera fermé du 24 décembre 2022 au 2 janvier 2023."),
+    notice("/infos-pratiques-demenagement", { title: "Infos pratiques : le cabinet déménage", h1: "Infos pratiques : le cabinet déménage" }, "Depuis le 3 mai 2021, le cabinet vous accueille au 12 rue Neuve."),
+    // "Info" in one name, "pratique" in another: no name calls it the practical information.
+    notice("/horaires-du-cabinet", { title: "Horaires - Info", h1: "Un cabinet pratique", headline: "" }, "Le cabinet sera fermé le vendredi 14 octobre 2022 pour une formation."),
+    // A Joomla article's leading id is no year (yearInUrl): its names carry none, its text dates a change in force.
+    notice("/index.php/2015-infos-pratiques", { title: "Infos pratiques", h1: "Horaires et accès" }, "12 avenue Foch, tram B. Du lundi au jeudi de 8 h à 19 h. Fermé le vendredi depuis mars 2024."),
+    // A year its URL does name.
+    notice("/infos-pratiques/horaires-2019", { title: "Infos pratiques", h1: "Horaires" }, "Du lundi au jeudi de 8 h à 19 h."),
+  ]);
+  const by = (path: string) => rows.find((r) => r.path === path)!;
+
+  it("skips a closure, summer's hours, holidays or a move, whichever name says practical information", () => {
+    expect(by("/infos-pratiques-fermeture-24-decembre").reason).toMatch(/dated notice: fermeture 2023/);
+    expect(by("/horaires-ete").reason).toMatch(/dated notice: horaires 2023/);
+    expect(by("/actualites/fermeture-estivale").reason).toMatch(/dated notice: fermeture 2022/);
+    expect(by("/actualites/info-utile").reason).toMatch(/dated notice: fermeture 2022/);
+    expect(by("/infos-pratiques/vacances-noel").reason).toMatch(/dated notice: vacances 2022/);
+    expect(by("/infos-pratiques-demenagement").reason).toMatch(/dated notice: demenage 2021/);
+  });
+
+  it("reads each name on its own: 'Info' in the title and 'pratique' in the H1 name no practical information page", () => {
+    expect(by("/horaires-du-cabinet").reason).toMatch(/dated notice: horaires 2022/);
+  });
+
+  it("reads a URL's year as yearInUrl does: a leading id is none, a year ending the slug is one", () => {
+    expect(by("/index.php/2015-infos-pratiques").verdict).not.toBe("skip");
+    expect(by("/infos-pratiques/horaires-2019").reason).toMatch(/dated notice: horaires 2019/);
+  });
+});
+
 describe("assessPages", () => {
   const base = long("implant");
   const { rows, groups } = assessPages([

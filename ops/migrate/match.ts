@@ -665,6 +665,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
   };
   // A title without its parenthesis ("Le bridge complet sur implants (All-on-4)"): its name, the aside left out.
   const mainTitleSets = candidates.map((p) => stems(p.title.replace(/\([^)]*\)/g, " ")));
+  /** The condition each page's title and slug name (conditionNames), once for every old page. */
+  const conditionSets = candidates.map(conditionNames);
   /** A page of the new site titled for brushing or hygiene (none on the demo's sites): where brushing advice would go. */
   const hygienePage = candidates.some((p) => words(`${p.title} ${p.slug.replace(/-/g, " ")}`).some((w) => BRUSHING.test(w) || /^hygiene$/.test(w)));
   /** The need pages whose text speaks of stained teeth (the whiter teeth's). */
@@ -1061,23 +1063,32 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       }
     }
     // A hub's page first (its title the field: "Parodontologie"), but the page's own names (its URL's last segment,
-    // title, H1, headline) name, by its word as it is, the condition a detail page of that hub is titled as treating
-    // ("La parodontite", "Soigner une parodontite", "Parodontite et diabète" for "Le traitement de la parodontite"):
-    // that detail. The hub led by the stem its field's name shares with the condition ("parodon", seven letters, is
-    // "parodontologie" and "parodontite"), in the URL and the title, not by its subject. Three blind truths (Notion's,
-    // Hostinger's, Textpattern's); SiteW's takes either; every other page so named already reached that detail by its
-    // text. Not where the text is clearly the hub's, twice as close as the detail's ("Gingivite, parodontite : les
-    // maladies des gencives", every disease of the gums: e-monsite's truth keeps the hub), the mirror of a page naming
-    // the hub, whose text must be twice as close to a detail's to reach it (above).
+    // title, H1, headline) name, by its word as it is, the condition a detail page of that hub is the page of: titled
+    // (or slugged) as treating it, whatever the verb ("Le traitement de la parodontite", "Prise en charge de la
+    // parodontite", "Soins de la parodontite"), or as the condition alone ("La parodontite", `/parodontologie/parodontite/`).
+    // That detail ("La parodontite", "Soigner une parodontite", "Parodontite et diabète"). The hub led by the stem its
+    // field's name shares with the condition ("parodon", seven letters, is "parodontologie" and "parodontite"), in the
+    // URL and the title, not by its subject. Three blind truths (Notion's, Hostinger's, Textpattern's); SiteW's takes
+    // either; every other page so named already reached that detail by its text.
+    // The condition named alone must be named in a name joining no subjects, every word of it, as the rule of the
+    // detail its names name all of reads them ("Orthodontie adulte et enfant" names no adult's detail): a detail
+    // named by its treatment and a qualifier ("L'implant unitaire") is not the page of one on the treatment in general
+    // (21 blind truths send "Combien de temps dure un implant ?" to the implants hub).
+    // Not where the text is clearly the hub's, twice as close as the detail's ("Gingivite, parodontite : les maladies
+    // des gencives", every disease of the gums: e-monsite's truth keeps the hub), the mirror of a page naming the hub,
+    // whose text must be twice as close to a detail's to reach it (above); nor where the names hold the hub's title
+    // whole ("Parodontologie : traitement de la gingivite et de la parodontite", the old site's page of the field), nor
+    // where they weigh options ("Gingivite ou parodontite : quelle différence ?": a page named for one option answers
+    // no question between them, above). The hub stays the runner-up at its score, so that the choice between them is
+    // shown (an outside review's cases).
     if (scored[0] && layHub === null) {
       const hub = scored[0].target;
-      const own = new Set(ownWordList.map(unpluralised));
-      const treating = candidates.filter((p) => {
-        const condition = isDetailOf(hub, p) ? treatedCondition(p.title) : [];
-        return condition.length > 0 && condition.every((w) => own.has(unpluralised(w)));
-      });
+      const own = new Set(ownWordList.map(singular));
+      const ownSingle = new Set([...(joins(lastWords) ? [] : words(lastWords)), ...single.flatMap((n) => words(n))].map(singular));
+      const namesHub = keywords(pageAt(hub).title).every((w) => GENERIC.test(w) || own.has(singular(w)));
+      const weighs = optionsOf([lastWords, old.title, old.h1, old.headline ?? ""].filter(Boolean)) !== null;
+      const treating = namesHub || weighs ? [] : candidates.filter((p, i) => isDetailOf(hub, p) && conditionSets[i].some((c) => c.words.every((w) => (c.treats ? own : ownSingle).has(singular(w)))));
       if (treating.length === 1 && textOf.get(treating[0].path)! * 2 >= textOf.get(hub)!) {
-        layHub = hub;
         const at = scored.findIndex((s) => s.target === treating[0].path);
         promote(at, "the detail page treating the condition its names name");
       }
@@ -1095,8 +1106,8 @@ export function createMatcher(pages: NewPage[], options: { platform?: Platform |
       }
     }
     const best = scored[0] ?? null;
-    // (Not the hub a lay name's or a named condition's detail page was chosen over, above: the detail is that hub's
-    // subject, named.)
+    // (Not the hub a lay name's detail page was chosen over, above: the detail is that hub's subject, named. A named
+    // condition's hub stays: its field's name may be what the page is about.)
     const runnerUp = scored.find((s) => s.target !== best?.target && s.target !== layHub)?.confidence ?? 0;
     /** Whether one of the page's own names (its URL's last segment, its title, H1, headline) says what `says` reads. */
     const ownNameSays = (says: (set: string[]) => boolean) => [urlWords(old.path), ...ownNames].some((set) => set.length > 0 && says(set));
@@ -1613,19 +1624,30 @@ const LAY_NAMES: [(own: string[]) => boolean, string][] = [
   [(own) => own.includes("os"), "osseuse"],
   [inOfficeWhitening, "fauteuil"],
 ];
-/** A title's words saying its page treats what it names ("Le traitement de la parodontite", "Soigner une carie"). */
-const TREATING = /^(?:traitement|traitements|traiter|soigner)$/;
 /**
- * The condition a page's title says it treats, as its words ("Le traitement de la parodontite": parodontite); none
- * when the title names no treating ("L'implant unitaire", "La greffe osseuse": a treatment's own name, which a page
- * about the whole field uses too).
+ * A name's words saying its page treats what it names ("Le traitement de la parodontite", "Soigner une carie", "Prise
+ * en charge de la parodontite", "Soins de la parodontite").
  */
-function treatedCondition(title: string): string[] {
-  const list = keywords(title);
-  return list.some((w) => TREATING.test(w)) ? list.filter((w) => !TREATING.test(w) && !GENERIC.test(w)) : [];
+const TREATING = /^(?:traitement|traitements|traiter|soigner|soin|soins|prise|charge)$/;
+/** What a page's title or slug names as the condition it is the page of (conditionNames). */
+interface Condition {
+  /** Its words, as words() spells them ("parodontite"). */
+  words: string[];
+  /** Whether the name says it treats them ("Le traitement de la parodontite"), or names them alone ("La parodontite"). */
+  treats: boolean;
 }
-/** A word without a plural's final s ("parodontites" is "parodontite"), for words compared whole, not by stems. */
-const unpluralised = (word: string) => (word.length > 3 ? word.replace(/s$/, "") : word);
+/**
+ * What a page's title and its slug each name, without a treating word, the dental words or an aside in parentheses
+ * ("Le traitement de la parodontite", `traitement-parodontite`, "La parodontite": parodontite; "L'implant unitaire":
+ * implant and unitaire, both to be named).
+ */
+function conditionNames(p: NewPage): Condition[] {
+  return [p.title.replace(/\([^)]*\)/g, " "), p.slug.replace(/-/g, " ")].flatMap((name) => {
+    const list = keywords(name).filter((w) => !GENERIC.test(w));
+    const condition = list.filter((w) => !TREATING.test(w));
+    return condition.length > 0 ? [{ words: condition, treats: condition.length < list.length }] : [];
+  });
+}
 /** Why a page speaking of both subjects its name joins was taken. */
 const JOINED = "the page speaking of both subjects its name joins";
 /** A graft, and the gums' words: a gum graft (gumGraft). */

@@ -458,6 +458,48 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
     expect(createMatcher(site.filter((p) => p.slug !== "traitement-parodontite"))({ path: "/parodontite", title: "La parodontite", h1: "La parodontite", text }).match?.target).toBe("/parodontologie/");
   });
 
+  describe("the condition's detail over its hub: an outside review's cases", () => {
+    const site: NewPage[] = [
+      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+      { path: "/parodontologie/", slug: "parodontologie", title: "Parodontologie", kind: "service_hub", text: "Les maladies des gencives : gingivite, parodontite, déchaussement des dents. Un bilan parodontal, puis leur traitement ; le tabac et le diabète les aggravent" },
+      { path: "/parodontologie/traitement-parodontite/", slug: "traitement-parodontite", title: "Le traitement de la parodontite", kind: "service_detail", text: "Le traitement d'une parodontite assainit les poches sous la gencive, puis un suivi régulier" },
+      { path: "/parodontologie/detartrage-surfacage/", slug: "detartrage-surfacage", title: "Le surfaçage radiculaire", kind: "service_detail", text: "Nettoyer les racines sous la gencive, sous anesthésie locale, en une à quatre séances" },
+      { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "Les implants dentaires en titane : pose, cicatrisation, couronne, durée de vie" },
+      { path: "/implantologie/implant-unitaire/", slug: "implant-unitaire", title: "L'implant unitaire", kind: "service_detail", text: "Remplacer une seule dent par un implant et une couronne" },
+      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires et devis" },
+    ];
+    const field = "La parodontologie soigne les maladies des gencives : la gingivite, puis la parodontite. Bilan parodontal, surfaçage, greffe de gencive, maintenance.";
+    const text = "La parodontite est une maladie des gencives qui déchausse les dents. Un bilan parodontal la dépiste ; son traitement assainit les poches.";
+
+    it("keeps the old site's page of the field, its names holding the hub's title whole, with the hub", () => {
+      const match = createMatcher(site);
+      expect(match({ path: "/nos-soins/paro", title: "Parodontologie", h1: "Parodontologie", headline: "Gingivite, parodontite : soigner vos gencives", text: field }).match?.target).toBe("/parodontologie/");
+      expect(match({ path: "/nos-soins/paro", title: "Parodontologie : traitement de la gingivite et de la parodontite", h1: "", text: field }).match?.target).toBe("/parodontologie/");
+    });
+
+    it("keeps a question between options, one of them the condition, with the hub", () => {
+      expect(createMatcher(site)({ path: "/blog/gingivite-ou-parodontite", title: "Gingivite ou parodontite : quelle différence ?", h1: "", text }).match?.target).toBe("/parodontologie/");
+    });
+
+    it("keeps the hub it passed over as the runner-up, so that the choice shows", () => {
+      const found = createMatcher(site)({ path: "/parodontite", title: "La parodontite", h1: "La parodontite", text });
+      expect(found.match?.target).toBe("/parodontologie/traitement-parodontite/");
+      expect(found.runnerUp).toBeGreaterThanOrEqual(0.2);
+    });
+
+    it("takes a detail titled or slugged as the condition, whatever its verb, not only 'traitement de'", () => {
+      for (const title of ["Prise en charge de la parodontite", "Soins de la parodontite", "La parodontite"]) {
+        const pages = site.map((p) => (p.slug === "traitement-parodontite" ? { ...p, title } : p));
+        expect(createMatcher(pages)({ path: "/parodontite", title: "La parodontite", h1: "La parodontite", text }).match?.target, title).toBe("/parodontologie/traitement-parodontite/");
+      }
+      const named = site.map((p) => (p.slug === "traitement-parodontite" ? { ...p, title: "La parodontite", slug: "parodontite", path: "/parodontologie/parodontite/" } : p));
+      const match = createMatcher(named);
+      expect(match({ path: "/maladies/parodontite.html", title: "La parodontite", h1: "La parodontite", text }).match?.target).toBe("/parodontologie/parodontite/");
+      // A detail named by its treatment and a qualifier is not the page of one on the treatment in general.
+      expect(match({ path: "/blog/combien-de-temps-dure-un-implant", title: "Combien de temps dure un implant ?", h1: "", text: "Un implant dentaire en titane dure des années : sa durée de vie dépend de l'hygiène et des contrôles" }).match?.target).toBe("/implantologie/");
+    });
+  });
+
   it("sends an in-office whitening ('au cabinet') to the hub's chair-side detail ('au fauteuil'), not a name weighing both ways", () => {
     const site: NewPage[] = [
       { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
