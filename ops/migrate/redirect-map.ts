@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { formatProblem, normaliseRedirectPath, parseRedirects, PLATFORM_KEY } from "../../src/server/redirects/map";
-import { isPlatform, namesAnObject, oldUrlForm, type Platform } from "../../src/server/redirects/grammar";
+import { isPlatform, joomlaCategoryPaths, namesAnObject, oldUrlForm, type Platform } from "../../src/server/redirects/grammar";
 import type { Parsed, StepSpec } from "./args";
 import { assessPages, isDocument, readAssessment } from "./assess";
 import { ownContent } from "./boilerplate";
@@ -88,7 +88,10 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
   // The ids the crawl learned by asking the old site (probe.ts), unless the operator edited the map's; else the map's.
   const { learned, notes: learnedNotes, operator: learnedByOperator } = learnedGrammarOf(dir, previous, newPaths, { fresh: parsed.flags.has("fresh") });
   for (const note of learnedNotes) io.log(`redirects: ${note}`);
-  const form = (path: string) => normaliseRedirectPath(idPathOf(path, learned).url, platform);
+  // A Joomla site's categories, from the crawl (a numbered segment with numbered children): their pages are theirs,
+  // not the articles of their numbers; the server reads them from the map's keys alike (map.ts).
+  const categories = platform === "joomla" ? joomlaCategoryPaths(entries.map((e) => pathOf(e.url))) : undefined;
+  const form = (path: string) => normaliseRedirectPath(idPathOf(path, learned).url, platform, categories);
   const byUrl = new Map(entries.map((e) => [e.url, e]));
   const origin = entries.length ? new URL(entries[0].url).origin : "http://old.invalid";
   // Each page's own title and text: the old site's title suffix, cookie banner and sidebars left out.
@@ -267,7 +270,7 @@ export async function runRedirects(parsed: Parsed, io: StepIo): Promise<number> 
       else {
         // A translation of a skipped page is what its French version is (a notice, a listing, a copy).
         const original = duplicateOf.get(e.url) ?? (translationOfSkipped ? e.translation_of : undefined);
-        const shape = oldUrlForm(path, platform);
+        const shape = oldUrlForm(path, platform, categories);
         // (By its URL only: a skipped listing's heading may name any topic. A gallery's album says what it shows.)
         const intent = match({ path, title: "", h1: "", text: "", albums: e.status === 200 ? albumsOf(e) : [] }).match;
         const authorArchive = isAuthorArchive(path, platform);

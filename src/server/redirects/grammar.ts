@@ -224,7 +224,8 @@ const PLATFORM_PATHS: Record<Platform, RegExp | null> = {
   // new site for archives (`/conseils/prevention/category/x/`; an outside review's finding). A one-segment front
   // still reads like a page under a section (`/soins/tag/implants/`): the new site's own pages are exempt (map.ts).
   wordpress: /^(?:\/[^/]+)?\/(?:category|tag|author)\/[^/]|^\/(?:wp-content|wp-includes|wp-admin|wp-json|feed)(?:\/|$)|^\/wp-login|\/feed$/,
-  joomla: /^\/(?:component|images|media|templates|modules|plugins|administrator|cache)(?:\/|$)/,
+  // And a list's feed by its extension (`/actualites.feed`, JOOMLA_FEED): no page.
+  joomla: /^\/(?:component|images|media|templates|modules|plugins|administrator|cache)(?:\/|$)|\.feed$/,
   drupal: /^\/(?:node|taxonomy\/term|user|comment|sites\/[^/]+\/files|filter\/tips)(?:\/|$)/,
   wix: /^\/(?:_files|_api|post|blog\/(?:categories|tags|hashtags|page)|service-page|booking-calendar|product-page|event-details)(?:\/|$)|^\/copy-of-/,
   squarespace: /^\/(?:s|static|config|universal|blog\/(?:tag|category|page|\d{4}))(?:\/|$)/,
@@ -370,9 +371,10 @@ const ZERO_PADDED = /^0\d{1,14}$/;
 
 /**
  * The one form an old URL is compared in, for `platform` (null: a map that declares none, the common rules).
- * Null for a malformed escape, which matches nothing.
+ * Null for a malformed escape, which matches nothing. `categories`: a Joomla site's category paths
+ * (joomlaCategoryPaths of its URLs), whose SEF pages are categories, not the articles of their numbers.
  */
-export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm | null {
+export function oldUrlForm(raw: string, platform: Platform | null, categories?: ReadonlySet<string>): OldUrlForm | null {
   const hash = raw.indexOf("#");
   const url = hash === -1 ? raw : raw.slice(0, hash);
   const q = url.indexOf("?");
@@ -421,7 +423,7 @@ export function oldUrlForm(raw: string, platform: Platform | null): OldUrlForm |
     // `/fr/contact` is the one-language site's `/contact` (not a static site's, whose `/fr/` may be a folder of its own).
     // (Nor a Notion site's: a pretty URL is any path its owner typed, `/en/` a page of its own.)
     if (platform !== "static" && platform !== "wix" && platform !== "notion") path = path.replace(LANGUAGE_PREFIX, "") || "/";
-    const named = byIdentity(platform, path, list, all);
+    const named = byIdentity(platform, path, list, all, categories);
     cmsQuery ||= named.cmsQuery === true;
     ({ path, list } = named);
     // Every platform: a front controller's query that is a path (the rule at frontControllerPath).
@@ -489,7 +491,7 @@ interface Identity {
 }
 
 /** The platform's own identity of a page (see the table at the top). */
-function byIdentity(platform: Platform, path: string, list: [string, string][], raw: [string, string][]): Identity {
+function byIdentity(platform: Platform, path: string, list: [string, string][], raw: [string, string][], categories?: ReadonlySet<string>): Identity {
   switch (platform) {
     case "wordpress": {
       const renamed = list.map(([name, value]): [string, string] => [name === "page_id" ? "p" : name, value]);
@@ -514,9 +516,17 @@ function byIdentity(platform: Platform, path: string, list: [string, string][], 
       // SEF: `/component/content/article/12-alias` and an article under its category, `/actualites/12-alias`
       // or `/actualites/12` (the id without its alias).
       const clean = commonPath(path);
-      const sef = /^\/component\/content\/article\/(?:[^/]+\/)*?(\d+)(?:-[^/]*)?$/.exec(clean) ?? (/^\/component\//.test(clean) ? null : /^\/[^/]+(?:\/[^/]+)*\/(\d+)(?:-[^/]+)?$/.exec(clean));
-      if (sef) return { path: "/", list: [["id", sef[1]], ["option", "com_content"], ["view", "article"]] };
-      return { path, list: cleaned };
+      // A list's feed (`/actualites/6-vie-du-cabinet.feed?type=rss`: the router reads the extension as `format`) is
+      // no page, nor the article of that number: the path itself (PLATFORM_PATHS: one 404 unless the map knows it).
+      if (JOOMLA_FEED.test(clean)) return { path, list: cleaned };
+      const component = /^\/component\/content\/article\/(?:[^/]+\/)*?(\d+)(?:-[^/]*)?$/.exec(clean);
+      if (component) return { path: "/", list: [["id", component[1]], ["option", "com_content"], ["view", "article"]] };
+      const sef = /^\/component\//.test(clean) ? null : JOOMLA_SEF.exec(clean);
+      if (!sef) return { path, list: cleaned };
+      // A numbered segment the old site also shows with numbered children (`/actualites/6-vie-du-cabinet/31-...`)
+      // is a category (its blog or list), not the article of that number (joomlaCategoryPaths): category 6.
+      const view = categories?.has(`${sef[1]}/${Number(sef[2])}`) ? "category" : "article";
+      return { path: "/", list: [["id", sef[2]], ["option", "com_content"], ["view", view]] };
     }
     case "typo3": {
       // A news item is itself on whichever page shows it (`id` names the detail page, not the item).
@@ -809,4 +819,44 @@ function spipObject(path: string, list: [string, string][]): [string, string] | 
   const ids = list.filter(([n, v]) => n.startsWith("id_") && isSpipObject(n.slice(3)) && /^\d+$/.test(v));
   if (ids.length === 1 && (page === undefined || /^imprimer/.test(page))) return [ids[0][0].slice(3), ids[0][1]];
   return page === "sommaire" ? "home" : null;
+}
+
+/**
+ * Joomla's SEF path of a component's item: a menu item's route (`/actualites`, `/le-cabinet/equipe`), then a numbered
+ * segment (`6-vie-du-cabinet`, `12`): the route (lower-cased, its suffix dropped) and the number. Linear: segments
+ * without a slash, the last one numbered.
+ */
+const JOOMLA_SEF = /^(\/[^/]+(?:\/[^/]+)*)\/(\d+)(?:-[^/]+)?$/;
+/** A list's feed in Joomla's SEF URLs: the router reads a last extension as `format` (`.feed?type=rss|atom`). */
+const JOOMLA_FEED = /\.feed$/;
+/** A numbered segment of a Joomla SEF path (`6-vie-du-cabinet`, `31`): its number, the first `-` ending it. */
+const JOOMLA_NUMBERED = /^(\d+)(?:-|$)/;
+
+/**
+ * The category paths of a Joomla site, from its URLs (its crawl; a map's keys): a numbered segment followed, further
+ * down the same path, by another numbered one is a category, the last numbered segment the article
+ * (`/actualites/6-vie-du-cabinet/31-ouverture.html`: article 31 of category 6, whose own blog page is
+ * `/actualites/6-vie-du-cabinet.html`; Joomla 1.5's section blog, 3's categories shown in a blog). Each as its route
+ * and its number (`/actualites/6`), what oldUrlForm reads a SEF page of that number under that route as: category 6,
+ * never the article 6 of another menu item (`/le-cabinet/equipe/6-dr-thomas-dupont.html`). One pass over each path.
+ */
+export function joomlaCategoryPaths(urls: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const url of urls) {
+    const q = url.search(/[?#]/);
+    const decoded = decode(q === -1 ? url : url.slice(0, q));
+    if (decoded === null) continue;
+    const clean = commonPath(folded(decoded).toLowerCase().replace(/^\/index\.php(?=\/|$)/, "").replace(LANGUAGE_PREFIX, "") || "/");
+    if (/^\/component\//.test(clean)) continue;
+    const segments = clean.split("/").slice(1);
+    // From the end: a numbered segment with a numbered one after it; the first segment is a menu item's alias.
+    let after = false;
+    for (let i = segments.length - 1; i >= 1; i--) {
+      const numbered = JOOMLA_NUMBERED.exec(segments[i]);
+      if (!numbered) continue;
+      if (after) out.add(`/${segments.slice(0, i).join("/")}/${Number(numbered[1])}`);
+      after = true;
+    }
+  }
+  return out;
 }

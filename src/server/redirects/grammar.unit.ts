@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerRequest, findRedirect, parseRedirects, PLATFORM_KEY, type RedirectTable } from "./map";
-import { notionId, oldUrlForm, type Platform } from "./grammar";
+import { joomlaCategoryPaths, notionId, oldUrlForm, type Platform } from "./grammar";
 
 const FILE = "migrations/x/redirects.json";
 const table = (json: Record<string, string | null>): RedirectTable => {
@@ -759,5 +759,44 @@ describe("Notion's page ids: a page published from Notion (Super, notion.site) b
     expect(form(long)).toBe(long.toLowerCase());
     expect(notionId(`${"-".repeat(100_000)}${id}`)).toBe(id);
     expect(performance.now() - started).toBeLessThan(200);
+  });
+});
+
+describe("Joomla's categories in SEF URLs: a numbered segment with numbered children is a category, the last one the article", () => {
+  const crawled = [
+    "/actualites/6-vie-du-cabinet/31-ouverture-de-notre-site-internet.html",
+    "/index.php/actualites/7-conseils/35-dent-cassee-que-faire.html?utm_source=x",
+    "/le-cabinet/equipe/6-dr-thomas-dupont.html",
+    "/le-cabinet/equipements/1-presentation/9-hygiene-et-sterilisation.html",
+    "/component/content/article/3-cat/12-alias",
+  ];
+  const categories = joomlaCategoryPaths(crawled);
+
+  it("reads the categories from the URLs: route and number, not the article's own, nor `/component/`'s", () => {
+    expect([...categories].sort()).toEqual(["/actualites/6", "/actualites/7", "/le-cabinet/equipements/1"]);
+    // A single numbered segment says nothing; a malformed escape is skipped.
+    expect([...joomlaCategoryPaths(["/le-cabinet/equipe/6-dr-thomas-dupont.html", "/a/%E0%A4%A/1-x/2-y"])]).toEqual([]);
+  });
+
+  it("a category's blog page keeps its identity: never the article with the same number, in any spelling", () => {
+    const category = oldUrlForm("/actualites/6-vie-du-cabinet.html", "joomla", categories)!.form;
+    const article6 = oldUrlForm("/le-cabinet/equipe/6-dr-thomas-dupont.html", "joomla", categories)!.form;
+    expect(category).not.toBe(article6);
+    expect(article6).toBe(oldUrlForm("/index.php?option=com_content&view=article&id=6", "joomla")!.form);
+    expect(category).toBe(oldUrlForm("/index.php?option=com_content&view=category&id=6", "joomla")!.form);
+    for (const spelling of ["/actualites/6-vie-du-cabinet", "/index.php/actualites/6-Vie-du-cabinet.html", "/actualites/6", "/actualites/6-x/"]) {
+      expect(oldUrlForm(spelling, "joomla", categories)!.form, spelling).toBe(category);
+    }
+    // Its articles are theirs; without the crawl's categories the old reading stands (a map that names none).
+    expect(oldUrlForm("/actualites/6-vie-du-cabinet/31-x.html", "joomla", categories)!.form).toBe(oldUrlForm("/?option=com_content&view=article&id=31", "joomla")!.form);
+    expect(oldUrlForm("/actualites/6-vie-du-cabinet.html", "joomla")!.form).toBe(article6);
+  });
+
+  it("a list's feed is no page, nor the article of its number: a path only the platform makes", () => {
+    for (const feed of ["/actualites/6-vie-du-cabinet.feed?type=rss", "/actualites/7-conseils.feed?type=atom", "/actualites.feed?type=rss"]) {
+      const form = oldUrlForm(feed, "joomla", categories)!;
+      expect(form.form, feed).not.toContain("view=");
+      expect(form.cmsPath, feed).toBe(true);
+    }
   });
 });

@@ -23,7 +23,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isInternalPath, PRACTICE_CODE } from "../tenancy";
 import { routeOf } from "../tenancy/routes";
-import { isPlatform, isTrackingParam, oldUrlForm, PLATFORMS, type Platform } from "./grammar";
+import { isPlatform, isTrackingParam, joomlaCategoryPaths, oldUrlForm, PLATFORMS, type Platform } from "./grammar";
 import { ID_FORMS_KEY, ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, idPathOf, idQueryOf, LEARNED_KEYS, NO_LEARNED, parseLearned, parseQueryVars, QUERY_VARS_KEY, type LearnedGrammar } from "./learned";
 
 export { isTrackingParam } from "./grammar";
@@ -62,8 +62,8 @@ export function formatProblem(p: RedirectProblem): string {
  * tracking and language parameters dropped, parameters in name order), then the identity rules of the old
  * site's platform when the map declares one. Null for a malformed escape, which matches nothing.
  */
-export function normaliseRedirectPath(raw: string, platform: Platform | null = null): string | null {
-  return oldUrlForm(raw, platform)?.form ?? null;
+export function normaliseRedirectPath(raw: string, platform: Platform | null = null, categories?: ReadonlySet<string>): string | null {
+  return oldUrlForm(raw, platform, categories)?.form ?? null;
 }
 
 /** A query (without "?") split into the parameters that identify a page and the tracking ones. */
@@ -119,7 +119,7 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
   if (map.targetPaths.size && isTargetData(map, unreduced)) return null;
   // An id path the old site was found to answer by its number alone, or a learned id form (learned.ts): its id form.
   const { url: raw, id: idPath } = idPathOf(unreduced, map.learned);
-  const form = oldUrlForm(raw, map.platform);
+  const form = oldUrlForm(raw, map.platform, map.categories);
   if (form === null) return null;
   const q = raw.indexOf("?");
   const rawPath = decodePath(q === -1 ? raw : raw.slice(0, q));
@@ -149,7 +149,7 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
   // the id query's own path) or a route the server answers itself (`/media/<code>/logo.svg?id=55`, `/api/og?id=55`).
   const byId = map.learned.idQuery && idQueryApplies(map, sentRawPath, sentPath) ? idQueryOf(raw, map.learned) : null;
   if (byId !== null) {
-    const idForm = oldUrlForm(byId, map.platform)?.form;
+    const idForm = oldUrlForm(byId, map.platform, map.categories)?.form;
     const target = idForm === undefined ? undefined : map.get(idForm);
     return target === undefined ? { status: 404 } : { status: 301, target, matchedQuery: true };
   }
@@ -204,7 +204,7 @@ function idQueryApplies(map: PracticeRedirects, rawPath: string, path: string | 
 function lookup(map: PracticeRedirects, url: string): { from: string; target: string } | null {
   const answer = answerOldUrl(map, url);
   if (answer?.status !== 301) return null;
-  const form = oldUrlForm(idPathOf(url, map.learned).url, map.platform)!;
+  const form = oldUrlForm(idPathOf(url, map.learned).url, map.platform, map.categories)!;
   return { from: answer.matchedQuery || map.has(form.form) ? form.form : form.path, target: answer.target };
 }
 
@@ -224,6 +224,11 @@ export class PracticeRedirects extends Map<string, string> {
   /** The id grammar learned by probing the old site (`$idPaths`, `$idQuery`, `$idForms`: learned.ts); none by default. */
   learned: LearnedGrammar = NO_LEARNED;
   readonly gone = new Set<string>();
+  /**
+   * On a Joomla map, its category paths (grammar.ts's joomlaCategoryPaths of its keys, dropped ones included): a SEF
+   * page numbered under one of them is that category (`/actualites/6-vie-du-cabinet.html`), not article 6.
+   */
+  categories: ReadonlySet<string> = new Set();
   /** The new site's pages the map sends to (pagePathForm): paths a learned id query never takes. */
   readonly targetPaths = new Set<string>();
   /**
@@ -307,6 +312,8 @@ export function parseRedirects(json: unknown, file: string): { map: PracticeRedi
   const queryVars = parseQueryVars(values[QUERY_VARS_KEY], map.platform === "wordpress");
   if (queryVars.error !== null) errors.push({ file, key: QUERY_VARS_KEY, message: queryVars.error });
   map.queryVars = new Set(queryVars.vars);
+  // (Joomla: read from every key first, as the toolkit read them from the crawl, so each key's form knows them.)
+  if (map.platform === "joomla") map.categories = joomlaCategoryPaths(entries.map(([key]) => key));
   const rawKeyOf = new Map<string, string>();
   const gone = new Map<string, string>();
   for (const [key, target] of entries) {
@@ -319,7 +326,7 @@ export function parseRedirects(json: unknown, file: string): { map: PracticeRedi
       errors.push({ file, key, message: 'the old path must start with a single "/"' });
       continue;
     }
-    const from = normaliseRedirectPath(idPathOf(key, map.learned).url, map.platform);
+    const from = normaliseRedirectPath(idPathOf(key, map.learned).url, map.platform, map.categories);
     if (from === null) {
       errors.push({ file, key, message: "the old path has a malformed percent-escape" });
       continue;
@@ -363,6 +370,7 @@ export function parseRedirects(json: unknown, file: string): { map: PracticeRedi
   resolved.platform = map.platform;
   resolved.learned = map.learned;
   resolved.queryVars = map.queryVars;
+  resolved.categories = map.categories;
   for (const form of map.gone) resolved.gone.add(form);
   for (const [from, target] of map) {
     const key = rawKeyOf.get(from)!;

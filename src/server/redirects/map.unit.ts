@@ -343,3 +343,25 @@ describe("loadRedirects", () => {
     expect(table.size).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe("a Joomla map's categories (read from its keys): a category's blog page is not the article of its number", () => {
+  const { map, errors } = parseRedirects(
+    {
+      [PLATFORM_KEY]: "joomla",
+      "/le-cabinet/equipe/6-dr-thomas-dupont.html": "/equipe/thomas-dupont/",
+      "/actualites/6-vie-du-cabinet/40-le-dr-thomas-dupont-rejoint-le-cabinet.html": "/equipe/thomas-dupont/",
+      "/actualites/6-vie-du-cabinet.html": null,
+    },
+    "redirects.json",
+  );
+  const table = new Map([["x", map]]);
+
+  it("loads both keys apart, answers the category's pages and feeds 404 and the article its page", () => {
+    expect(errors).toEqual([]);
+    for (const url of ["/actualites/6-vie-du-cabinet.html", "/actualites/6-vie-du-cabinet.html?start=6", "/actualites/6-vie-du-cabinet.html?limitstart=0", "/actualites/6-vie-du-cabinet.feed?type=rss"]) {
+      expect(answerRequest(table, "x", url), url).toEqual({ status: 404 });
+    }
+    expect(findRedirect(table, "x", "/le-cabinet/equipe/6-dr-thomas-dupont.html?fbclid=1")?.split("?")[0]).toBe("/equipe/thomas-dupont/");
+    expect(findRedirect(table, "x", "/index.php?option=com_content&view=article&id=6")).toBe("/equipe/thomas-dupont/");
+  });
+});
