@@ -79,14 +79,33 @@ export async function expectOk(response: Response, endpoint: string): Promise<Re
  */
 export async function request(opts: HttpOptions, endpoint: string, init: RequestInit): Promise<Response> {
   const doFetch = opts.fetch ?? globalThis.fetch;
+  // One deadline for the request, whether it is asked once or twice.
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  const ask = () => doFetch(`${opts.baseUrl}${endpoint}`, { ...init, redirect: "manual", signal });
   try {
-    return await doFetch(`${opts.baseUrl}${endpoint}`, { ...init, redirect: "manual", signal: AbortSignal.timeout(opts.timeoutMs) });
+    try {
+      return await ask();
+    } catch (error) {
+      // A read is asked again, once, when its connection was reset before any answer: a keep-alive socket the
+      // backend closed just as it was reused (fetch does not retry; a busy machine made a migration step fail so,
+      // ECONNRESET). Only a GET or a HEAD, which change nothing: a contact POST is never sent twice.
+      if (!IDEMPOTENT.has((init.method ?? "GET").toUpperCase()) || !RESET.has(causeCode(error) ?? "")) throw error;
+      return await ask();
+    }
   } catch (error) {
     const err = error as Error;
     if (err.name === "TimeoutError" || err.name === "AbortError") {
       throw new BackendError("timeout", endpoint, `no answer within ${opts.timeoutMs} ms`);
     }
-    const cause = (err as { cause?: { code?: string } }).cause?.code;
-    throw new BackendError("unreachable", endpoint, cause ?? err.message);
+    throw new BackendError("unreachable", endpoint, causeCode(err) ?? err.message);
   }
+}
+
+const IDEMPOTENT: ReadonlySet<string> = new Set(["GET", "HEAD"]);
+/** A connection closed under a request before its answer (undici names a socket the peer closed UND_ERR_SOCKET). */
+const RESET: ReadonlySet<string> = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
+
+/** The system or undici code of a failed fetch (`fetch failed`, its cause `ECONNREFUSED`...). */
+function causeCode(error: unknown): string | undefined {
+  return (error as { cause?: { code?: string } }).cause?.code;
 }
