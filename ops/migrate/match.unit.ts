@@ -13,6 +13,17 @@ const pages: NewPage[] = [
 const match = createMatcher(pages);
 const old = (path: string, title: string, text: string) => match({ path, title, h1: title, text });
 
+/** A new site with a periodontics hub and its details (one titled as treating periodontitis), and an implants hub. */
+const PERIODONTICS_SITE: NewPage[] = [
+  { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
+  { path: "/parodontologie/", slug: "parodontologie", title: "Parodontologie", kind: "service_hub", text: "Les maladies des gencives : gingivite, parodontite, déchaussement des dents. Un bilan parodontal, puis leur traitement ; le tabac et le diabète les aggravent" },
+  { path: "/parodontologie/traitement-parodontite/", slug: "traitement-parodontite", title: "Le traitement de la parodontite", kind: "service_detail", text: "Le traitement d'une parodontite assainit les poches sous la gencive, puis un suivi régulier" },
+  { path: "/parodontologie/detartrage-surfacage/", slug: "detartrage-surfacage", title: "Le surfaçage radiculaire", kind: "service_detail", text: "Nettoyer les racines sous la gencive, sous anesthésie locale, en une à quatre séances" },
+  { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "Les implants dentaires en titane : pose, cicatrisation, couronne, durée de vie" },
+  { path: "/implantologie/implant-unitaire/", slug: "implant-unitaire", title: "L'implant unitaire", kind: "service_detail", text: "Remplacer une seule dent par un implant et une couronne" },
+  { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires et devis" },
+];
+
 describe("createMatcher: a treatment's section, a need page, joined subjects, plurals (the sixth blind batch's rules)", () => {
   const care: NewPage[] = [
     { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
@@ -429,15 +440,7 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
   });
 
   it("sends a page naming the condition a hub's detail is titled as treating ('La parodontite') to that detail, not to the hub its field's stem leads to", () => {
-    const site: NewPage[] = [
-      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
-      { path: "/parodontologie/", slug: "parodontologie", title: "Parodontologie", kind: "service_hub", text: "Les maladies des gencives : gingivite, parodontite, déchaussement des dents. Un bilan parodontal, puis leur traitement ; le tabac et le diabète les aggravent" },
-      { path: "/parodontologie/traitement-parodontite/", slug: "traitement-parodontite", title: "Le traitement de la parodontite", kind: "service_detail", text: "Le traitement d'une parodontite assainit les poches sous la gencive, puis un suivi régulier" },
-      { path: "/parodontologie/detartrage-surfacage/", slug: "detartrage-surfacage", title: "Le surfaçage radiculaire", kind: "service_detail", text: "Nettoyer les racines sous la gencive, sous anesthésie locale, en une à quatre séances" },
-      { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "Les implants dentaires en titane : pose, cicatrisation, couronne, durée de vie" },
-      { path: "/implantologie/implant-unitaire/", slug: "implant-unitaire", title: "L'implant unitaire", kind: "service_detail", text: "Remplacer une seule dent par un implant et une couronne" },
-      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires et devis" },
-    ];
+    const site = PERIODONTICS_SITE;
     const match = createMatcher(site);
     // (Its text as close to the hub's as to the detail's, or closer: the detail's text rule does not take it.)
     const text = "La parodontite est une maladie des gencives qui déchausse les dents. Un bilan parodontal la dépiste ; son traitement assainit les poches.";
@@ -459,15 +462,7 @@ describe("createMatcher: a treatment's section, a need page, joined subjects, pl
   });
 
   describe("the condition's detail over its hub: an outside review's cases", () => {
-    const site: NewPage[] = [
-      { path: "/", slug: "home", title: "Accueil", kind: "home", text: "Bienvenue" },
-      { path: "/parodontologie/", slug: "parodontologie", title: "Parodontologie", kind: "service_hub", text: "Les maladies des gencives : gingivite, parodontite, déchaussement des dents. Un bilan parodontal, puis leur traitement ; le tabac et le diabète les aggravent" },
-      { path: "/parodontologie/traitement-parodontite/", slug: "traitement-parodontite", title: "Le traitement de la parodontite", kind: "service_detail", text: "Le traitement d'une parodontite assainit les poches sous la gencive, puis un suivi régulier" },
-      { path: "/parodontologie/detartrage-surfacage/", slug: "detartrage-surfacage", title: "Le surfaçage radiculaire", kind: "service_detail", text: "Nettoyer les racines sous la gencive, sous anesthésie locale, en une à quatre séances" },
-      { path: "/implantologie/", slug: "implantologie", title: "Implantologie", kind: "service_hub", text: "Les implants dentaires en titane : pose, cicatrisation, couronne, durée de vie" },
-      { path: "/implantologie/implant-unitaire/", slug: "implant-unitaire", title: "L'implant unitaire", kind: "service_detail", text: "Remplacer une seule dent par un implant et une couronne" },
-      { path: "/tarifs/", slug: "tarifs", title: "Tarifs", kind: "cabinet", text: "Honoraires et devis" },
-    ];
+    const site = PERIODONTICS_SITE;
     const field = "La parodontologie soigne les maladies des gencives : la gingivite, puis la parodontite. Bilan parodontal, surfaçage, greffe de gencive, maintenance.";
     const text = "La parodontite est une maladie des gencives qui déchausse les dents. Un bilan parodontal la dépiste ; son traitement assainit les poches.";
 

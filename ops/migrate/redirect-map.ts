@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { formatProblem, normaliseRedirectPath, parseRedirects, PLATFORM_KEY } from "../../src/server/redirects/map";
-import { isPlatform, joomlaCategoryPaths, namesAnObject, oldUrlForm, type Platform } from "../../src/server/redirects/grammar";
+import { decode, isPlatform, joomlaCategoryPaths, namesAnObject, oldUrlForm, type Platform } from "../../src/server/redirects/grammar";
 import type { Parsed, StepSpec } from "./args";
 import { assessPages, isDocument, readAssessment } from "./assess";
 import { ownContent } from "./boilerplate";
@@ -657,7 +657,7 @@ export function learnedGrammarOf(
     learned = crawled.learned;
     if (crawled.undecided.length) notes.push(`the old site left some of its id grammar undecided (${crawled.undecided.join("; ")}): nothing of it is learned`);
   } else learned = inMap;
-  const paths = [...newPaths].map((p) => decodedPath(p)?.normalize("NFC").toLowerCase() ?? p.toLowerCase());
+  const paths = [...newPaths].map((p) => decode(p)?.normalize("NFC").toLowerCase() ?? p.toLowerCase());
   const idPaths = learned.idPaths.filter((prefix) => {
     const shadowed = paths.find((p) => p.startsWith(`${prefix}/`) && /^\d+(?:\/|$)/.test(p.slice(prefix.length + 1)));
     if (shadowed !== undefined) notes.push(`learned id prefix ${prefix} dropped: the new site's page ${shadowed} falls under ${prefix}/<number>`);
@@ -711,14 +711,6 @@ function readRecord(file: string): LearnedGrammar {
     throw new StepError(`${file} is not the record of a map's learned keys: remove it (the map's learned keys are then taken as the operator's)`);
   const values = json as Record<string, string>;
   return loadLearned(() => parseLearned(values[ID_PATHS_KEY], values[ID_QUERY_KEY], values[ID_QUERY_WITH_KEY], values[ID_FORMS_KEY]), file);
-}
-
-function decodedPath(path: string): string | null {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return null;
-  }
 }
 
 /** learned-grammar.json (probe.ts) as the map's three values; a StepError naming the file when it is not its shape. */

@@ -136,9 +136,9 @@ const DOCUMENT_PATH = /\.(?:pdf|docx?|odt|xlsx?|ods|pptx?|rtf|txt|zip|jpe?g|png|
  * A visitor's session or account carried in the URL (PHP, Java, ASP, Cold Fusion; Google's `authuser`, which Google
  * Sites writes on its internal links, and its `usp` and `pli`): never part of which page it is.
  */
-/** The servlet session's path parameter (`;jsessionid=...`, up to the next segment, query or parameter). */
-const SESSION_PATH_PARAM = /;jsessionid=[^/;?#]*/gi;
 const SESSION_PARAM = /^(?:phpsessid|jsessionid|aspsessionid[a-z]*|cfid|cftoken|sessionid|session_id|authuser|usp|pli)(?:=|$)/i;
+/** The servlet session's path parameter (`;jsessionid=...`, up to the next segment or parameter), on a lower-cased path. */
+const SESSION_PATH_PARAM = /;jsessionid=[^/;]*/g;
 /** A page's language chosen by a parameter: the new site has one language, the old URL one page. */
 const LANGUAGE_PARAM = /^(?:lang|language|lng|hl|locale|wpml_lang|hslang)(?:=|$)/i;
 /** SilverStripe's published stage (`?stage=Live`, which its preview links carry): the page itself, as every visitor sees it. */
@@ -319,7 +319,8 @@ export interface OldUrlForm {
   frontVar?: { name: string; value: string };
 }
 
-function decode(text: string): string | null {
+/** A URL's part decoded, or null for a malformed escape (the one reading of an escape here, in learned.ts and map.ts). */
+export function decode(text: string): string | null {
   try {
     return decodeURIComponent(text);
   } catch {
@@ -388,7 +389,10 @@ export function oldUrlForm(raw: string, platform: Platform | null, categories?: 
   // (Only a path holding a character beyond ASCII is normalised: nearly every request's is plain ASCII.)
   // A Java servlet's session in the path (`/contact.html;jsessionid=8F2C...`, URL rewriting for a visitor without
   // cookies, copied into links and bookmarks) names no page, as its query spelling `?jsessionid=` (SESSION_PARAM) does not.
-  let path = folded(decoded).toLowerCase().replace(SESSION_PATH_PARAM, "").replace(/\/{2,}/g, "/");
+  // (Asked of the path only when it holds one: every request of a migrated practice's site is read here.)
+  let path = folded(decoded).toLowerCase();
+  if (path.includes(";jsessionid=")) path = path.replace(SESSION_PATH_PARAM, "");
+  path = path.replace(/\/{2,}/g, "/");
   let cmsQuery = false;
   let anyIdentity = false;
   if (platform !== null) {

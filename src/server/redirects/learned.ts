@@ -32,7 +32,7 @@
  * (isReservedPrefix); the id query is not read on a server route nor on a page the map sends to (map.ts).
  */
 
-import { isWordPressQueryVar, params } from "./grammar";
+import { decode, isWordPressQueryVar, params } from "./grammar";
 import { routeOf } from "../tenancy/routes";
 
 export const ID_PATHS_KEY = "$idPaths";
@@ -94,6 +94,8 @@ export const NO_LEARNED: LearnedGrammar = { idPaths: [], idQuery: null, idForms:
  */
 export const MAX_ID_PATHS = 16;
 export const MAX_ID_FORMS = 16;
+/** The parameters `$idQueryWith` may name, at most: each request's parameters are looked up in them (idQueryOf). */
+export const MAX_ID_QUERY_WITH = 16;
 
 const PREFIX = /^(?:\/[^/?#\s$]+)+$/;
 
@@ -103,7 +105,7 @@ const PREFIX = /^(?:\/[^/?#\s$]+)+$/;
  */
 export function prefixForm(prefix: string): string | null {
   if (/%2f/i.test(prefix)) return null;
-  const text = decoded(prefix);
+  const text = decode(prefix);
   // (A `%` left after decoding would decode again when the stored form is loaded back: `/a%2531` stored as `/a%31`
   // loads as `/a1`. Only a form that is its own stored form is kept.)
   if (text === null || text.includes("%") || !PREFIX.test(text) || text.split("/").some((s) => s === "." || s === "..")) return null;
@@ -129,7 +131,7 @@ const PARAM = /^[a-z_][a-z0-9_]{0,30}$/;
  */
 export function idFormOf(form: string): string | null {
   if (/%2f/i.test(form)) return null;
-  const text = decoded(form)?.normalize("NFC").toLowerCase();
+  const text = decode(form)?.normalize("NFC").toLowerCase();
   if (text === undefined || text.includes("%")) return null;
   const parts = text.split("{id}");
   if (parts.length !== 2) return null;
@@ -141,11 +143,16 @@ export function idFormOf(form: string): string | null {
   return `${head}{id}${tail}`;
 }
 
-/** A learned id form's pattern: the id's digits (leading zeros too) where `{id}` stands, one final slash either way. */
+/**
+ * A learned id form's pattern: the id's digits (leading zeros too) where `{id}` stands, one final slash either way.
+ * Made once per stored form (the maps' forms, at most MAX_ID_FORMS each); the memo is emptied past a bound all the same.
+ */
 const FORM_PATTERNS = new Map<string, RegExp>();
+const MAX_FORM_PATTERNS = 1024;
 function formPattern(form: string): RegExp {
   let pattern = FORM_PATTERNS.get(form);
   if (pattern === undefined) {
+    if (FORM_PATTERNS.size >= MAX_FORM_PATTERNS) FORM_PATTERNS.clear();
     const [head, tail] = form.split("{id}").map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
     pattern = new RegExp(`^${head}(\\d{1,15})${tail}/?$`);
     FORM_PATTERNS.set(form, pattern);
@@ -176,7 +183,7 @@ export function parseLearned(idPaths: unknown, idQuery: unknown, idQueryWith?: u
     const pairs = typeof idQueryWith === "string" ? idQueryWith.split(/\s+/).filter(Boolean) : null;
     if (pairs === null || learned.idQuery === null || pairs.some((p) => !/^[^=&\s]+=[^=&\s]*$/.test(p))) errors.push({ key: ID_QUERY_WITH_KEY, message: 'must be parameters "name=value" separated by spaces, beside a "$idQuery"' });
     // (Bounded as the forms and prefixes are: each request's parameters are looked up in them.)
-    else if (new Set(pairs).size > MAX_ID_FORMS) errors.push({ key: ID_QUERY_WITH_KEY, message: `at most ${MAX_ID_FORMS} parameters (${new Set(pairs).size} given): each request's parameters are looked up in them` });
+    else if (new Set(pairs).size > MAX_ID_QUERY_WITH) errors.push({ key: ID_QUERY_WITH_KEY, message: `at most ${MAX_ID_QUERY_WITH} parameters (${new Set(pairs).size} given): each request's parameters are looked up in them` });
     else learned.idQuery!.with = pairs.map((p) => p.toLowerCase());
   }
   if (idForms !== undefined) {
@@ -200,14 +207,6 @@ export function learnedValues(learned: LearnedGrammar): { [ID_PATHS_KEY]?: strin
   };
 }
 
-function decoded(text: string): string | null {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * A URL with its path reduced to the id form when it falls under a learned prefix (`/Actualites/55/any-title/` is
  * `/actualites/55`) or matches a learned id form (`/Page03901342.html/` is `/page3901342.html`); `id` that form when
@@ -219,7 +218,7 @@ export function idPathOf(url: string, learned: LearnedGrammar): { url: string; i
   const rawPath = cut === -1 ? url : url.slice(0, cut);
   // An escaped slash inside a segment, or a `.`/`..` segment (`/actualites/55/..` is `/actualites`): no id path.
   if (/%2f/i.test(rawPath)) return { url, id: null };
-  const path = decoded(rawPath)?.normalize("NFC").toLowerCase().replace(/\/{2,}/g, "/");
+  const path = decode(rawPath)?.normalize("NFC").toLowerCase().replace(/\/{2,}/g, "/");
   if (!path || path.split("/").some((s) => s === "." || s === "..")) return { url, id: null };
   for (const prefix of learned.idPaths) {
     if (!path.startsWith(`${prefix}/`)) continue;
@@ -251,7 +250,7 @@ export function idQueryOf(url: string, learned: LearnedGrammar): string | null {
   const raw = hash === -1 ? url : url.slice(0, hash);
   const q = raw.indexOf("?");
   if (q === -1) return null;
-  const path = decoded(raw.slice(0, q))?.toLowerCase().replace(/\/{2,}/g, "/");
+  const path = decode(raw.slice(0, q))?.toLowerCase().replace(/\/{2,}/g, "/");
   if (path === undefined || path === null) return null;
   if (!rule.anyPath && !/^\/(?:index\.php\/?)?$/.test(path)) return null;
   const parsed = params(raw.slice(q + 1));

@@ -23,7 +23,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isInternalPath, PRACTICE_CODE } from "../tenancy";
 import { routeOf } from "../tenancy/routes";
-import { isPlatform, isTrackingParam, joomlaCategoryPaths, oldUrlForm, PLATFORMS, type Platform } from "./grammar";
+import { decode as decodePath, isPlatform, isTrackingParam, joomlaCategoryPaths, oldUrlForm, PLATFORMS, type Platform } from "./grammar";
 import { ID_FORMS_KEY, ID_PATHS_KEY, ID_QUERY_KEY, ID_QUERY_WITH_KEY, idPathOf, idQueryOf, LEARNED_KEYS, NO_LEARNED, parseLearned, parseQueryVars, QUERY_VARS_KEY, type LearnedGrammar } from "./learned";
 
 export { isTrackingParam } from "./grammar";
@@ -74,14 +74,6 @@ function splitTracking(query: string): { kept: string; tracking: string } {
     if (param) (isTrackingParam(param) ? tracking : kept).push(param);
   }
   return { kept: kept.join("&"), tracking: tracking.join("&") };
-}
-
-function decodePath(path: string): string | null {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -173,16 +165,18 @@ export function answerOldUrl(map: PracticeRedirects, url: string): OldUrlAnswer 
   return null;
 }
 
-/** A path as the new site's pages are compared: decoded, NFC, lower-cased, no final slash. */
 /** Whether `url` asks for the data file of a page the map sends to (`/conseils/category/x/q-data.json`). */
 function isTargetData(map: PracticeRedirects, url: string): boolean {
   const q = url.indexOf("?");
-  const path = q === -1 ? url : url.slice(0, q);
-  if (!path.endsWith("/q-data.json")) return false;
-  const page = pagePathForm(decodePath(path.slice(0, -"q-data.json".length)));
+  const end = q === -1 ? url.length : q;
+  // (Nothing made for the requests that ask for no data file: nearly all.)
+  if (!url.startsWith(DATA_FILE, end - DATA_FILE.length)) return false;
+  const page = pagePathForm(decodePath(url.slice(0, end - DATA_FILE.length + 1)));
   return page !== null && map.targetPaths.has(page);
 }
+const DATA_FILE = "/q-data.json";
 
+/** A path as the new site's pages are compared: decoded, NFC, lower-cased, no final slash. */
 function pagePathForm(path: string | null): string | null {
   if (path === null) return null;
   const p = path.normalize("NFC").toLowerCase().replace(/\/{2,}/g, "/");
